@@ -1,0 +1,4 @@
+export {
+  createMemoryBlobStore,
+  type MemoryBlobStore,
+} from './memory-blob-store.js'

@@ -1,0 +1,17 @@
+import { describeBlobStore } from '@pinfold/conformance'
+import { createMemoryBlobStore } from '../src/index.js'
+
+describeBlobStore(
+  'memory',
+  async () => {
+    const store = createMemoryBlobStore()
+    return {
+      store,
+      probe: {
+        exists: async (key) => store.has(key),
+        count: async () => store.count,
+      },
+    }
+  },
+  { list: true },
+)

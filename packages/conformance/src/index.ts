@@ -1,0 +1,20 @@
+/**
+ * Conformance suites for Pinfold's ports. Each adapter package runs them from its own tests:
+ *
+ * ```ts
+ * import { describeBlobStore } from '@pinfold/conformance'
+ * import { createMemoryBlobStore } from '@pinfold/adapter-memory'
+ *
+ * describeBlobStore('memory', async () => {
+ *   const store = createMemoryBlobStore()
+ *   return { store, probe: { exists: async (key) => store.has(key) } }
+ * })
+ * ```
+ */
+export {
+  type BlobCapabilities,
+  type BlobProbe,
+  type BlobStoreHarness,
+  describeBlobStore,
+} from './blob-store.js'
+export { collect, patternBytes } from './bytes.js'
