@@ -1,0 +1,103 @@
+import { errors, type JWTVerifyGetKey, jwtVerify, SignJWT } from 'jose'
+import { PinfoldError } from '../errors.js'
+import type { Actor } from '../model.js'
+
+export interface TokenActor extends Actor {
+  readonly scopes: ReadonlySet<string>
+}
+
+export type TokenVerifierOptions =
+  | { secret: string | Uint8Array; issuer?: string | undefined; audience?: string | undefined }
+  | {
+      /** A key resolver such as jose's `createRemoteJWKSet(new URL(…))`: fetching keys is the caller's I/O. */
+      keys: JWTVerifyGetKey
+      issuer?: string | undefined
+      audience?: string | undefined
+      /** Asymmetric algorithms accepted from the key set. */
+      algorithms?: string[] | undefined
+    }
+
+export interface TokenVerifier {
+  /** Resolves the actor of a bearer token, or rejects with `UNAUTHENTICATED`. */
+  verify(token: string): Promise<TokenActor>
+}
+
+const ASYMMETRIC = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA']
+
+/**
+ * Bearer tokens are JWTs: `sub` = user, `org` = tenant (defaults to `sub`), `scope` = space-separated
+ * scopes. The algorithm list is fixed per key type, so `alg: none` and HS/RS confusion are refused
+ * by jose before any claim is read.
+ */
+export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifier {
+  const claims = { issuer: options.issuer, audience: options.audience }
+  const verifyJwt =
+    'secret' in options
+      ? (token: string) =>
+          jwtVerify(token, secretKey(options.secret), { ...claims, algorithms: ['HS256'], requiredClaims: ['sub'] })
+      : (token: string) =>
+          jwtVerify(token, options.keys, {
+            ...claims,
+            algorithms: options.algorithms ?? ASYMMETRIC,
+            requiredClaims: ['sub'],
+          })
+
+  return {
+    async verify(token) {
+      let payload: Awaited<ReturnType<typeof verifyJwt>>['payload']
+      try {
+        payload = (await verifyJwt(token)).payload
+      } catch (cause) {
+        throw new PinfoldError('UNAUTHENTICATED', describeJwtFailure(cause), { cause })
+      }
+      const sub = payload.sub
+      const org = payload.org ?? sub
+      const scope = payload.scope ?? ''
+      if (typeof sub !== 'string' || sub === '' || typeof org !== 'string' || org === '' || typeof scope !== 'string') {
+        throw new PinfoldError('UNAUTHENTICATED', 'token claims sub, org and scope must be non-empty strings')
+      }
+      return { tenantId: org, userId: sub, scopes: new Set(scope.split(/\s+/).filter(Boolean)) }
+    },
+  }
+}
+
+export interface MintTokenOptions {
+  sub: string
+  org?: string | undefined
+  scopes: readonly string[]
+  /** jose time span (`'1h'`, `'30d'`) or seconds from now; omitted means no expiry. */
+  expiresIn?: string | number | undefined
+  issuer?: string | undefined
+  audience?: string | undefined
+  now?: Date | undefined
+}
+
+/** Mints an HS256 token that {@link createTokenVerifier} with the same secret accepts. */
+export async function mintToken(secret: string | Uint8Array, options: MintTokenOptions): Promise<string> {
+  const jwt = new SignJWT({ org: options.org ?? options.sub, scope: options.scopes.join(' ') })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(options.sub)
+    .setIssuedAt(options.now)
+  if (options.expiresIn !== undefined) {
+    const base = Math.floor((options.now ?? new Date()).getTime() / 1000)
+    jwt.setExpirationTime(typeof options.expiresIn === 'number' ? base + options.expiresIn : options.expiresIn)
+  }
+  if (options.issuer) jwt.setIssuer(options.issuer)
+  if (options.audience) jwt.setAudience(options.audience)
+  return jwt.sign(secretKey(secret))
+}
+
+function secretKey(secret: string | Uint8Array): Uint8Array {
+  const key = typeof secret === 'string' ? new TextEncoder().encode(secret) : secret
+  if (key.length < 32)
+    throw new PinfoldError('INVALID_INPUT', '@pinfold/core: the token secret must be at least 32 bytes')
+  return key
+}
+
+function describeJwtFailure(cause: unknown): string {
+  if (cause instanceof errors.JWTExpired) return 'token has expired'
+  if (cause instanceof errors.JWSSignatureVerificationFailed) return 'token signature is invalid'
+  if (cause instanceof errors.JOSEAlgNotAllowed) return 'token algorithm is not allowed'
+  if (cause instanceof errors.JWTClaimValidationFailed) return `token claim check failed: ${cause.claim}`
+  return 'token is malformed'
+}

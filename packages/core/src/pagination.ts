@@ -1,0 +1,53 @@
+import { invalid } from './errors.js'
+import type { PageCursor, SortOrder } from './model.js'
+
+export const DEFAULT_PAGE_LIMIT = 10
+export const MAX_PAGE_LIMIT = 1000
+
+export interface PageQuery {
+  limit?: number | undefined
+  order?: SortOrder | undefined
+  pageToken?: string | undefined
+}
+
+/**
+ * Page tokens are opaque to clients: base64url of the last item's (createdAt, id). Clients loop
+ * until the token is empty (the official SDK's `.all()` never stops otherwise).
+ */
+export function encodePageToken(cursor: PageCursor): string {
+  return Buffer.from(JSON.stringify([cursor.createdAt.toISOString(), cursor.id])).toString('base64url')
+}
+
+export function decodePageToken(token: string): PageCursor {
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'))
+    if (
+      Array.isArray(parsed) &&
+      parsed.length === 2 &&
+      typeof parsed[0] === 'string' &&
+      typeof parsed[1] === 'string'
+    ) {
+      const createdAt = new Date(parsed[0])
+      if (!Number.isNaN(createdAt.getTime())) return { createdAt, id: parsed[1] }
+    }
+  } catch {}
+  throw invalid('pageToken is not a token this server issued')
+}
+
+export function resolvePage(query: PageQuery) {
+  const limit = query.limit ?? DEFAULT_PAGE_LIMIT
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_LIMIT) {
+    throw invalid(`limit must be an integer from 1 to ${MAX_PAGE_LIMIT}`)
+  }
+  return {
+    limit,
+    order: query.order ?? 'DESC',
+    after: query.pageToken ? decodePageToken(query.pageToken) : undefined,
+  }
+}
+
+/** The token for the page after `items`, or `""` on the last page. */
+export function nextPageToken(items: { createdAt: Date; id: string }[], hasMore: boolean): string {
+  const last = items.at(-1)
+  return hasMore && last ? encodePageToken(last) : ''
+}

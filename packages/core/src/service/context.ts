@@ -1,0 +1,11 @@
+import type { BlobStore, Clock, IdSource, RecordStore } from '../ports.js'
+
+/** What every service operation may use. Built once by `createFileService`. */
+export interface ServiceContext {
+  records: RecordStore
+  blobs: BlobStore
+  clock: Clock
+  ids: IdSource
+  /** Largest accepted upload, in bytes. */
+  maxUploadBytes: number
+}

@@ -1,0 +1,47 @@
+import type { ImporterOptions } from 'ipfs-unixfs-importer'
+import { fixedSize } from 'ipfs-unixfs-importer/chunker'
+import { balanced } from 'ipfs-unixfs-importer/layout'
+
+/**
+ * `v1` = `ipfs add --cid-version=1`; `v0` = plain `ipfs add` (Kubo's defaults);
+ * `unixfs-v1-2025` = Kubo's IPIP-499 profile of that name (1 MiB chunks, 1024 links).
+ */
+export const CID_VERSIONS = ['v0', 'v1', 'unixfs-v1-2025'] as const
+export type CidVersion = (typeof CID_VERSIONS)[number]
+
+export function isCidVersion(value: unknown): value is CidVersion {
+  return (CID_VERSIONS as readonly unknown[]).includes(value)
+}
+
+/**
+ * Importer settings that reproduce Kubo's CIDs byte for byte (verified against Kubo's published
+ * vectors). Every option is spelled out because the importer's own defaults have drifted between
+ * releases — `{ cidVersion: 0 }` alone would give Kubo's `--raw-leaves` CID, not plain `ipfs add`.
+ */
+export function kuboImporterOptions(version: CidVersion): ImporterOptions {
+  const common = {
+    reduceSingleLeafToSelf: true,
+    chunker: fixedSize({ chunkSize: 262_144 }),
+    layout: balanced({ maxChildrenPerNode: 174 }),
+    shardSplitThresholdBytes: 262_144,
+    shardSplitStrategy: 'links-bytes',
+    // Files arrive one after another from a single request body; importing them in parallel
+    // would make the importer wait for a part that cannot arrive before the current one ends.
+    fileImportConcurrency: 1,
+  } satisfies ImporterOptions
+  switch (version) {
+    case 'v1':
+      return { ...common, cidVersion: 1, rawLeaves: true }
+    case 'v0':
+      return { ...common, cidVersion: 0, rawLeaves: false, leafType: 'file' }
+    case 'unixfs-v1-2025':
+      return {
+        ...common,
+        cidVersion: 1,
+        rawLeaves: true,
+        chunker: fixedSize({ chunkSize: 1_048_576 }),
+        layout: balanced({ maxChildrenPerNode: 1024 }),
+        shardSplitStrategy: 'block-bytes',
+      }
+  }
+}

@@ -1,0 +1,46 @@
+import { PinfoldError } from '@pinfold/core'
+
+/** The server's settings, read from the environment (see the configuration table in the README). */
+export interface ServerConfig {
+  port: number
+  host: string
+  dataDir: string
+  storage: 'embedded' | 'memory'
+  databaseUrl: string | undefined
+  authSecret: string | undefined
+  jwksUrl: string | undefined
+  jwtIssuer: string | undefined
+  jwtAudience: string | undefined
+  publicUrl: string | undefined
+  maxUploadBytes: number | undefined
+}
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const storage = env.PINFOLD_STORAGE ?? 'embedded'
+  if (storage !== 'embedded' && storage !== 'memory') {
+    throw new PinfoldError('INVALID_INPUT', `PINFOLD_STORAGE must be "embedded" or "memory", not "${storage}"`)
+  }
+  return {
+    port: integer(env.PORT, 'PORT', 3000),
+    host: env.HOST || '127.0.0.1',
+    dataDir: env.PINFOLD_DATA_DIR || './.pinfold',
+    storage,
+    databaseUrl: env.DATABASE_URL || undefined,
+    authSecret: env.PINFOLD_AUTH_SECRET || undefined,
+    jwksUrl: env.PINFOLD_JWKS_URL || undefined,
+    jwtIssuer: env.PINFOLD_JWT_ISSUER || undefined,
+    jwtAudience: env.PINFOLD_JWT_AUDIENCE || undefined,
+    publicUrl: env.PINFOLD_PUBLIC_URL || undefined,
+    maxUploadBytes: env.PINFOLD_MAX_UPLOAD_BYTES
+      ? integer(env.PINFOLD_MAX_UPLOAD_BYTES, 'PINFOLD_MAX_UPLOAD_BYTES', 0)
+      : undefined,
+  }
+}
+
+function integer(value: string | undefined, name: string, fallback: number): number {
+  if (value === undefined || value === '') return fallback
+  const parsed = Number(value)
+  if (!Number.isSafeInteger(parsed) || parsed < 0)
+    throw new PinfoldError('INVALID_INPUT', `${name} must be a non-negative integer`)
+  return parsed
+}

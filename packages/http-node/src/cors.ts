@@ -1,0 +1,69 @@
+export interface CorsOptions {
+  /** Allowed origins: `'*'` (default — bearer tokens, no cookies), a list, or `false` to send no CORS headers. */
+  origins?: '*' | readonly string[] | false
+}
+
+const ALLOW_HEADERS = [
+  'Authorization',
+  'Content-Type',
+  'Source',
+  'Upload-Length',
+  'Upload-Metadata',
+  'Upload-Offset',
+  'Upload-Defer-Length',
+  'Upload-Concat',
+  'Tus-Resumable',
+  'X-HTTP-Method-Override',
+  'X-Requested-With',
+  'X-PAYMENT',
+  'PAYMENT-SIGNATURE',
+  'x-pinata-gateway-token',
+  'Range',
+  'If-None-Match',
+].join(', ')
+
+// The official SDK and browsers' tus clients read these from cross-origin responses.
+const EXPOSE_HEADERS = [
+  'Location',
+  'Upload-Offset',
+  'Upload-Length',
+  'Upload-Expires',
+  'upload-cid',
+  'Tus-Resumable',
+  'Tus-Version',
+  'Tus-Extension',
+  'Tus-Max-Size',
+  'X-PAYMENT-RESPONSE',
+  'PAYMENT-RESPONSE',
+  'PAYMENT-REQUIRED',
+  'ETag',
+  'Content-Range',
+  'Content-Disposition',
+  'X-Ipfs-Path',
+  'X-Ipfs-Roots',
+  'X-Request-Id',
+  'Retry-After',
+].join(', ')
+
+const METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS'
+
+export function corsHeaders(options: CorsOptions, origin: string | null): Record<string, string> {
+  const allowed = options.origins ?? '*'
+  if (allowed === false) return {}
+  if (allowed === '*') return { 'access-control-allow-origin': '*', 'access-control-expose-headers': EXPOSE_HEADERS }
+  if (origin && allowed.includes(origin)) {
+    return { 'access-control-allow-origin': origin, 'access-control-expose-headers': EXPOSE_HEADERS, vary: 'Origin' }
+  }
+  return { vary: 'Origin' }
+}
+
+export function preflightHeaders(options: CorsOptions, origin: string | null): Record<string, string> {
+  const base = corsHeaders(options, origin)
+  if (!base['access-control-allow-origin']) return base
+  return {
+    ...base,
+    'access-control-allow-methods': METHODS,
+    'access-control-allow-headers': ALLOW_HEADERS,
+    'access-control-max-age': '86400',
+  }
+}

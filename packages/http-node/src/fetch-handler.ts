@@ -1,0 +1,98 @@
+import { allows, type FileService, PinfoldError, type TokenActor, type TokenVerifier } from '@pinfold/core'
+import { type CorsOptions, corsHeaders, preflightHeaders } from './cors.js'
+import { errorBody, errorResponse } from './responses.js'
+import { createRouter, type Route } from './router.js'
+import { routes as defaultRoutes } from './routes.js'
+
+export interface FetchHandlerOptions {
+  /** Verifies bearer tokens (see `createTokenVerifier` in @pinfold/core). */
+  auth: TokenVerifier
+  /**
+   * Absolute URL clients reach this API at, including any mount prefix (e.g.
+   * `https://files.example.com/pinfold`). Default: the request's own origin plus `basePath`.
+   */
+  publicUrl?: string | undefined
+  /** Path prefix the API is mounted under in a host application, e.g. `/pinfold`. */
+  basePath?: string | undefined
+  cors?: CorsOptions | undefined
+  /** Called with every unexpected (5xx) failure; the client only sees a generic message. */
+  onError?: ((error: unknown, request: Request) => void) | undefined
+}
+
+export type FetchHandler = (request: Request) => Promise<Response>
+
+const ANONYMOUS: TokenActor = { tenantId: '', userId: '', scopes: new Set() }
+
+/**
+ * The one HTTP implementation: a standard `Request → Response` function. Mount it in any
+ * fetch-based framework (Hono, Next.js route handlers, Bun, Deno) or bridge it onto node:http
+ * with `createNodeHandler`.
+ */
+export function createFetchHandler(service: FileService, options: FetchHandlerOptions): FetchHandler {
+  if (!options?.auth) throw new PinfoldError('INVALID_INPUT', '@pinfold/http-node: createFetchHandler needs `auth`')
+  const basePath = normaliseBasePath(options.basePath)
+  const route = createRouter(defaultRoutes)
+  const cors = options.cors ?? {}
+
+  return async function handle(request) {
+    const origin = request.headers.get('origin')
+    const url = new URL(request.url)
+    let response: Response
+    try {
+      if (request.method === 'OPTIONS') {
+        response = new Response(null, { status: 204, headers: preflightHeaders(cors, origin) })
+      } else {
+        response = await dispatch(request, url)
+      }
+    } catch (error) {
+      response = errorResponse(error)
+      if (response.status >= 500) options.onError?.(error, request)
+    }
+    for (const [name, value] of Object.entries(corsHeaders(cors, origin))) response.headers.set(name, value)
+    if (request.method === 'HEAD') return new Response(null, { status: response.status, headers: response.headers })
+    return response
+  }
+
+  async function dispatch(request: Request, url: URL): Promise<Response> {
+    const pathname = stripBasePath(url.pathname, basePath)
+    if (pathname === undefined) return errorBody('no such route', 404)
+    const match = route(request.method, pathname)
+    if (!match) return errorBody('no such route', 404)
+    if ('allowed' in match) {
+      return errorBody(`method ${request.method} not allowed`, 405, { allow: [...new Set(match.allowed)].join(', ') })
+    }
+    const actor = await authenticate(request, match.route)
+    return match.route.handle({
+      request,
+      url,
+      params: match.params,
+      actor,
+      signal: request.signal,
+      publicUrl: options.publicUrl?.replace(/\/+$/, '') ?? `${url.origin}${basePath}`,
+      service,
+    })
+  }
+
+  async function authenticate(request: Request, route: Route): Promise<TokenActor> {
+    if (route.auth === 'public') return ANONYMOUS
+    const header = request.headers.get('authorization') ?? ''
+    const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header)
+    if (!match) throw new PinfoldError('UNAUTHENTICATED', 'an Authorization: Bearer <token> header is required')
+    const actor = await options.auth.verify(match[1]!)
+    if (route.auth !== 'token' && !allows(actor.scopes, route.auth)) {
+      throw new PinfoldError('FORBIDDEN', `this token lacks the ${route.auth} scope`)
+    }
+    return actor
+  }
+}
+
+function normaliseBasePath(basePath: string | undefined): string {
+  if (!basePath || basePath === '/') return ''
+  return `/${basePath.replace(/^\/+|\/+$/g, '')}`
+}
+
+function stripBasePath(pathname: string, basePath: string): string | undefined {
+  if (basePath === '') return pathname
+  if (pathname === basePath) return '/'
+  return pathname.startsWith(`${basePath}/`) ? pathname.slice(basePath.length) : undefined
+}

@@ -1,0 +1,86 @@
+import type { UploadItem } from '@pinfold/core'
+import { readJsonObject } from '../body.js'
+import { parseMultipart } from '../multipart.js'
+import { data } from '../responses.js'
+import type { RequestContext, Route } from '../router.js'
+import {
+  fileToWire,
+  parseKeyvalueFilter,
+  parseLimit,
+  parseNetwork,
+  parseOrder,
+  parseUnixSeconds,
+  uploadFieldToOptions,
+  uploadToWire,
+} from '../wire.js'
+
+/** Multipart parts of `POST /v3/files` as upload items: `file` parts carry bytes, fields options. */
+async function* uploadItems(request: Request): AsyncGenerator<UploadItem> {
+  for await (const part of parseMultipart(request)) {
+    if (part.kind === 'file') {
+      if (part.name !== 'file') continue
+      yield { kind: 'file', path: part.filename, mimeType: part.mimeType, content: part.content }
+    } else {
+      const options = uploadFieldToOptions(part.name, part.value)
+      if (options) yield { kind: 'options', options }
+    }
+  }
+}
+
+async function upload({ request, service, actor, signal }: RequestContext) {
+  const { file, isDuplicate } = await service.files.upload(actor, uploadItems(request), { signal })
+  return data(uploadToWire(file, isDuplicate))
+}
+
+async function list({ url, params, service, actor }: RequestContext) {
+  const q = url.searchParams
+  const network = parseNetwork(params.network)
+  // Every CID is known once an upload returns, so nothing is ever pending.
+  if (q.get('cidPending') === 'true') return data({ files: [], next_page_token: '' })
+  const group = q.get('group')
+  const { files, nextPageToken } = await service.files.list(actor, network, {
+    namePrefix: q.get('name') || undefined,
+    groupId: group === 'null' ? null : group || undefined,
+    cid: q.get('cid') || undefined,
+    mimeType: q.get('mimeType') || undefined,
+    keyvalues: parseKeyvalueFilter(q),
+    limit: parseLimit(q.get('limit')),
+    order: parseOrder(q.get('order') ?? q.get('sort')),
+    pageToken: q.get('pageToken') || undefined,
+  })
+  return data({ files: files.map(fileToWire), next_page_token: nextPageToken })
+}
+
+async function get({ params, service, actor }: RequestContext) {
+  return data(fileToWire(await service.files.get(actor, parseNetwork(params.network), params.id!)))
+}
+
+async function update({ request, params, service, actor }: RequestContext) {
+  const network = parseNetwork(params.network)
+  const body = await readJsonObject(request)
+  const file = await service.files.update(actor, network, params.id!, {
+    name: body.name as string | undefined,
+    keyvalues: body.keyvalues as Record<string, unknown> | undefined,
+    expiresAt: body.expires_at === undefined ? undefined : parseUnixSeconds(body.expires_at, 'expires_at'),
+  })
+  return data(fileToWire(file))
+}
+
+async function remove({ params, service, actor }: RequestContext) {
+  await service.files.delete(actor, parseNetwork(params.network), params.id!)
+  return data(null)
+}
+
+export const fileRoutes: Route[] = [
+  { method: 'POST', path: '/v3/files', auth: 'org:files:write', summary: 'Upload a file', handle: upload },
+  { method: 'GET', path: '/v3/files/:network', auth: 'org:files:read', summary: 'List files', handle: list },
+  { method: 'GET', path: '/v3/files/:network/:id', auth: 'org:files:read', summary: 'Get a file', handle: get },
+  { method: 'PUT', path: '/v3/files/:network/:id', auth: 'org:files:write', summary: 'Update a file', handle: update },
+  {
+    method: 'DELETE',
+    path: '/v3/files/:network/:id',
+    auth: 'org:files:write',
+    summary: 'Delete a file',
+    handle: remove,
+  },
+]

@@ -1,0 +1,110 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { TLSSocket } from 'node:tls'
+import { PinfoldError } from '@pinfold/core'
+import type { FetchHandler } from './fetch-handler.js'
+
+export interface NodeHandlerOptions {
+  /** Take the scheme and host from `X-Forwarded-Proto`/`X-Forwarded-Host` (only behind a proxy you run). */
+  trustProxy?: boolean | undefined
+}
+
+export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void
+
+/**
+ * Bridges node:http onto the fetch handler without patching any global: the request body streams
+ * in only as fast as the handler reads it, a client that disconnects aborts the request's signal,
+ * and the response body is written with backpressure.
+ */
+export function createNodeHandler(handler: FetchHandler, options: NodeHandlerOptions = {}): NodeHandler {
+  return (req, res) => {
+    const controller = new AbortController()
+    res.once('close', () => {
+      if (!res.writableFinished) controller.abort(new PinfoldError('ABORTED', 'the client closed the connection'))
+    })
+    // A body the handler did not read (an early 4xx) is drained and discarded, so the client can
+    // read the answer instead of seeing its upload stall on a connection nobody reads.
+    res.once('finish', () => {
+      if (!req.complete) req.resume()
+    })
+
+    let request: Request
+    try {
+      request = toRequest(req, controller.signal, options)
+    } catch {
+      res.writeHead(400, { 'content-type': 'application/json; charset=utf-8', connection: 'close' })
+      res.end(JSON.stringify({ error: 'malformed request line or headers' }))
+      return
+    }
+    handler(request)
+      .then((response) => writeResponse(response, res))
+      .catch(() => {
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' })
+        res.end(res.headersSent ? undefined : JSON.stringify({ error: 'internal server error' }))
+      })
+  }
+}
+
+function toRequest(req: IncomingMessage, signal: AbortSignal, options: NodeHandlerOptions): Request {
+  const forwardedProto = options.trustProxy ? firstValue(req.headers['x-forwarded-proto']) : undefined
+  const forwardedHost = options.trustProxy ? firstValue(req.headers['x-forwarded-host']) : undefined
+  const protocol = forwardedProto ?? ((req.socket as TLSSocket).encrypted ? 'https' : 'http')
+  const host = forwardedHost ?? req.headers.host ?? 'localhost'
+  const headers = new Headers()
+  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!)
+  const method = req.method ?? 'GET'
+  const hasBody = method !== 'GET' && method !== 'HEAD'
+  return new Request(`${protocol}://${host}${req.url ?? '/'}`, {
+    method,
+    headers,
+    signal,
+    // pull-based: nothing is read from the socket until the handler asks for it
+    body: hasBody ? ReadableStream.from(req.iterator({ destroyOnReturn: false })) : null,
+    // required by Node's fetch for streaming request bodies
+    duplex: 'half',
+  })
+}
+
+async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
+  const headers: Record<string, string | string[]> = {}
+  for (const [name, value] of response.headers) if (name !== 'set-cookie') headers[name] = value
+  const cookies = response.headers.getSetCookie()
+  if (cookies.length > 0) headers['set-cookie'] = cookies
+  res.writeHead(response.status, headers)
+  if (!response.body) {
+    res.end()
+    return
+  }
+  const reader = response.body.getReader()
+  try {
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) break
+      if (!res.write(value) && !(await drained(res))) return
+    }
+    res.end()
+  } finally {
+    // stops the producer (e.g. a blob read) when the client went away mid-download
+    await reader.cancel().catch(() => {})
+  }
+}
+
+/** Resolves true on 'drain', false if the connection closed first. */
+function drained(res: ServerResponse): Promise<boolean> {
+  if (res.destroyed) return Promise.resolve(false)
+  return new Promise((resolve) => {
+    const onDrain = () => done(true)
+    const onClose = () => done(false)
+    const done = (value: boolean) => {
+      res.off('drain', onDrain)
+      res.off('close', onClose)
+      resolve(value)
+    }
+    res.on('drain', onDrain)
+    res.on('close', onClose)
+  })
+}
+
+function firstValue(value: string | string[] | undefined): string | undefined {
+  const first = Array.isArray(value) ? value[0] : value
+  return first?.split(',')[0]?.trim() || undefined
+}

@@ -1,0 +1,35 @@
+import { isPinfoldError } from '@pinfold/core'
+import { STATUS_BY_CODE } from './status.js'
+
+export function json(body: unknown, status = 200, headers?: ConstructorParameters<typeof Headers>[0]): Response {
+  const response = new Response(JSON.stringify(body), { status, headers })
+  response.headers.set('content-type', 'application/json; charset=utf-8')
+  return response
+}
+
+/** `{ data: … }`, the envelope of every v3 success. */
+export const data = (value: unknown, status = 200) => json({ data: value }, status)
+
+export function errorBody(
+  message: string,
+  status: number,
+  headers?: ConstructorParameters<typeof Headers>[0],
+): Response {
+  return json({ error: message }, status, headers)
+}
+
+/**
+ * Maps any thrown value to `{"error": "…"}`. Coded errors keep their message (they are written for
+ * clients); anything else is a bug, reported as a bare 500 so internals never leak.
+ */
+export function errorResponse(error: unknown): Response {
+  if (isPinfoldError(error)) {
+    const headers = new Headers()
+    const retryAfter = error.details?.retryAfterSeconds
+    if (typeof retryAfter === 'number') headers.set('retry-after', String(Math.ceil(retryAfter)))
+    const status = STATUS_BY_CODE[error.code]
+    const message = status >= 500 && error.code !== 'UNAVAILABLE' ? 'internal server error' : error.message
+    return errorBody(message, status, headers)
+  }
+  return errorBody('internal server error', 500)
+}

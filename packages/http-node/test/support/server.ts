@@ -1,0 +1,79 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { MemoryBlobStore } from '@pinfold/adapter-memory'
+import { mintToken, SCOPES } from '@pinfold/core'
+import { type RunningServer, readConfig, startServer } from '../../src/index.js'
+
+export const TEST_SECRET = 'pinfold-test-secret-0123456789abcdef0123456789'
+
+export interface TestServer {
+  url: string
+  running: RunningServer
+  /** A token for `org` (default tenant "acme") with the given scopes (default: every scope). */
+  token(options?: { sub?: string; org?: string; scopes?: readonly string[]; expiresIn?: number }): Promise<string>
+  /** fetch against the server with a bearer token of tenant "acme" unless `auth` is given. */
+  api(path: string, init?: RequestInit & { auth?: string | null }): Promise<Response>
+  blobCount(): number
+  close(): Promise<void>
+}
+
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'pinfold-http-'))
+  const config = readConfig({
+    PORT: '0',
+    PINFOLD_STORAGE: 'memory',
+    PINFOLD_DATA_DIR: dataDir,
+    PINFOLD_AUTH_SECRET: TEST_SECRET,
+    ...env,
+  })
+  const running = await startServer(config)
+  const token: TestServer['token'] = (options = {}) =>
+    mintToken(TEST_SECRET, {
+      sub: options.sub ?? 'alice',
+      org: options.org ?? 'acme',
+      scopes: options.scopes ?? SCOPES,
+      expiresIn: options.expiresIn,
+    })
+  const defaultToken = await token()
+  return {
+    url: running.url,
+    running,
+    token,
+    async api(path, init = {}) {
+      const { auth, ...rest } = init
+      const headers = new Headers(rest.headers)
+      const bearer = auth === undefined ? defaultToken : auth
+      if (bearer !== null) headers.set('authorization', `Bearer ${bearer}`)
+      return fetch(`${running.url}${path}`, { ...rest, headers })
+    },
+    blobCount: () => (running.service.blobs as MemoryBlobStore).count,
+    async close() {
+      await running.close()
+      await rm(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+export function form(
+  fields: Record<string, string>,
+  file?: { bytes: Uint8Array | string; name?: string; type?: string },
+) {
+  const body = new FormData()
+  if (file) {
+    const blob = new Blob([file.bytes as BlobPart], file.type === undefined ? {} : { type: file.type })
+    body.append('file', blob, file.name ?? 'file.bin')
+  }
+  for (const [key, value] of Object.entries(fields)) body.append(key, value)
+  return body
+}
+
+export async function upload(
+  server: TestServer,
+  file: { bytes: Uint8Array | string; name?: string; type?: string },
+  fields: Record<string, string> = {},
+  auth?: string,
+) {
+  const res = await server.api('/v3/files', { method: 'POST', body: form(fields, file), auth })
+  return { status: res.status, body: (await res.json()) as { data: Record<string, unknown>; error?: string } }
+}
