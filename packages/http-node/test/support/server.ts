@@ -58,10 +58,10 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
 export function form(
   fields: Record<string, string>,
   file?: { bytes: Uint8Array | string; name?: string; type?: string },
-) {
+): FormData {
   const body = new FormData()
   if (file) {
-    const blob = new Blob([file.bytes as BlobPart], file.type === undefined ? {} : { type: file.type })
+    const blob = new Blob([file.bytes as string], file.type === undefined ? {} : { type: file.type })
     body.append('file', blob, file.name ?? 'file.bin')
   }
   for (const [key, value] of Object.entries(fields)) body.append(key, value)
