@@ -18,3 +18,4 @@ export {
   describeBlobStore,
 } from './blob-store.js'
 export { collect, patternBytes } from './bytes.js'
+export { describeRecordStore, type RecordProbe, type RecordStoreHarness } from './record-store.js'

@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream'
+import type { Readable } from 'node:stream'
 import { invalid, isPinfoldError, PinfoldError } from '@pinfold/core'
 import busboy from 'busboy'
 
@@ -35,6 +35,9 @@ export async function* parseMultipart(request: Request): AsyncGenerator<Multipar
       // keep the relative paths of folder uploads (busboy strips directories by default)
       preservePath: true,
       defParamCharset: 'utf8',
+      // let a file part run ahead of its consumer by a few chunks, so parsing and hashing overlap
+      fileHwm: 1024 * 1024,
+      highWaterMark: 1024 * 1024,
     })
   } catch (cause) {
     throw new PinfoldError('INVALID_INPUT', 'Content-Type must be multipart/form-data with a boundary', { cause })
@@ -74,14 +77,13 @@ export async function* parseMultipart(request: Request): AsyncGenerator<Multipar
     push({ type: 'error', error: new PinfoldError('INVALID_INPUT', 'malformed multipart body', { cause }) }),
   )
 
-  const input = Readable.fromWeb(request.body as import('node:stream/web').ReadableStream<Uint8Array>)
-  input.on('error', (cause) => {
-    const error = new PinfoldError('ABORTED', 'the request body ended early', { cause })
+  const reader = request.body.getReader()
+  void feed(reader, parser).catch((cause: unknown) => {
+    const error = isPinfoldError(cause) ? cause : new PinfoldError('ABORTED', 'the request body ended early', { cause })
     // destroying the parser also fails the file stream a consumer may be waiting on
     parser.destroy(error)
     push({ type: 'error', error })
   })
-  input.pipe(parser)
 
   try {
     for (;;) {
@@ -95,10 +97,32 @@ export async function* parseMultipart(request: Request): AsyncGenerator<Multipar
       if (event.stream && !event.stream.readableEnded) event.stream.resume()
     }
   } finally {
-    input.unpipe(parser)
-    input.destroy()
+    await reader.cancel().catch(() => {})
     parser.removeAllListeners()
     parser.on('error', () => {})
+  }
+}
+
+/** Writes the body into busboy with backpressure; stops quietly once the parser is done or destroyed. */
+async function feed(reader: ReadableStreamDefaultReader<Uint8Array>, parser: busboy.Busboy): Promise<void> {
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (parser.destroyed || parser.writableEnded) return
+    if (done) {
+      parser.end()
+      return
+    }
+    if (!parser.write(value)) {
+      await new Promise<void>((resolve) => {
+        const settle = () => {
+          parser.off('drain', settle)
+          parser.off('close', settle)
+          resolve()
+        }
+        parser.on('drain', settle)
+        parser.on('close', settle)
+      })
+    }
   }
 }
 

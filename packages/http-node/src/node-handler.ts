@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { TLSSocket } from 'node:tls'
 import { PinfoldError } from '@pinfold/core'
 import type { FetchHandler } from './fetch-handler.js'
+import { requestBody } from './request-body.js'
 
 export interface NodeHandlerOptions {
   /** Take the scheme and host from `X-Forwarded-Proto`/`X-Forwarded-Host` (only behind a proxy you run). */
@@ -21,15 +22,18 @@ export function createNodeHandler(handler: FetchHandler, options: NodeHandlerOpt
     res.once('close', () => {
       if (!res.writableFinished) controller.abort(new PinfoldError('ABORTED', 'the client closed the connection'))
     })
+    const method = req.method ?? 'GET'
+    const body = method === 'GET' || method === 'HEAD' ? undefined : requestBody(req)
     // A body the handler did not read (an early 4xx) is drained and discarded, so the client can
     // read the answer instead of seeing its upload stall on a connection nobody reads.
     res.once('finish', () => {
+      body?.detach()
       if (!req.complete) req.resume()
     })
 
     let request: Request
     try {
-      request = toRequest(req, controller.signal, options)
+      request = toRequest(req, method, body?.stream, controller.signal, options)
     } catch {
       res.writeHead(400, { 'content-type': 'application/json; charset=utf-8', connection: 'close' })
       res.end(JSON.stringify({ error: 'malformed request line or headers' }))
@@ -44,21 +48,24 @@ export function createNodeHandler(handler: FetchHandler, options: NodeHandlerOpt
   }
 }
 
-function toRequest(req: IncomingMessage, signal: AbortSignal, options: NodeHandlerOptions): Request {
+function toRequest(
+  req: IncomingMessage,
+  method: string,
+  body: ReadableStream<Uint8Array> | undefined,
+  signal: AbortSignal,
+  options: NodeHandlerOptions,
+): Request {
   const forwardedProto = options.trustProxy ? firstValue(req.headers['x-forwarded-proto']) : undefined
   const forwardedHost = options.trustProxy ? firstValue(req.headers['x-forwarded-host']) : undefined
   const protocol = forwardedProto ?? ((req.socket as TLSSocket).encrypted ? 'https' : 'http')
   const host = forwardedHost ?? req.headers.host ?? 'localhost'
   const headers = new Headers()
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!)
-  const method = req.method ?? 'GET'
-  const hasBody = method !== 'GET' && method !== 'HEAD'
   return new Request(`${protocol}://${host}${req.url ?? '/'}`, {
     method,
     headers,
     signal,
-    // pull-based: nothing is read from the socket until the handler asks for it
-    body: hasBody ? ReadableStream.from(req.iterator({ destroyOnReturn: false })) : null,
+    body: body ?? null,
     // required by Node's fetch for streaming request bodies
     duplex: 'half',
   })

@@ -1,0 +1,143 @@
+import { mkdir, mkdtemp, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { collect, patternBytes } from '@pinfold/conformance'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createFsBlobStore, type FsBlobStore } from '../src/index.js'
+import { countFiles } from './count-files.js'
+
+let directory: string
+let store: FsBlobStore
+
+beforeEach(async () => {
+  directory = await mkdtemp(path.join(tmpdir(), 'pinfold-fs-'))
+  store = createFsBlobStore({ directory })
+})
+
+afterEach(async () => {
+  await rm(directory, { recursive: true, force: true })
+})
+
+describe('FsBlobStore', () => {
+  it('put - leaves no temp file behind, whether it succeeds or fails', async () => {
+    await store.put('ok', once(patternBytes(1000, 1)))
+    await expect(store.put('broken', failingAfter(patternBytes(1000, 2)))).rejects.toThrow('source failed')
+    expect(await readdir(path.join(directory, '.tmp'))).toEqual([])
+    expect(await countFiles(directory)).toBe(1)
+  })
+
+  it('put - passes the source error through unchanged', async () => {
+    const failure = new Error('source failed')
+    await expect(store.put('broken', failingAfter(patternBytes(10, 3), failure))).rejects.toBe(failure)
+  })
+
+  it('put - keys with slashes are single files, so a key and its "children" coexist', async () => {
+    const keys = ['a', 'a/b', 'a/b/c', 'a/', '/a']
+    for (const [i, key] of keys.entries()) await store.put(key, once(patternBytes(10 + i, i)))
+    for (const [i, key] of keys.entries()) {
+      expect(await collect(await store.get(key))).toEqual(patternBytes(10 + i, i))
+      const relative = path.relative(path.join(directory, 'blobs'), store.pathOf(key))
+      expect(relative.split(path.sep)).toHaveLength(2)
+      expect((await stat(store.pathOf(key))).isFile()).toBe(true)
+    }
+    expect((await listAll(store, 'a')).sort()).toEqual(['a', 'a/', 'a/b', 'a/b/c'])
+  })
+
+  it('put - keys that differ only in case stay apart', async () => {
+    await store.put('Key', once(patternBytes(5, 1)))
+    await store.put('key', once(patternBytes(6, 2)))
+    expect(await store.head('Key')).toEqual({ key: 'Key', size: 5 })
+    expect(await store.head('key')).toEqual({ key: 'key', size: 6 })
+  })
+
+  it('put - long keys round-trip, including one that extends another past a segment boundary', async () => {
+    const short = 'x'.repeat(195)
+    const keys = [short, `${short}.blob/${'y'.repeat(20)}`, `${'Ab/'.repeat(170)}zz`, '.']
+    for (const [i, key] of keys.entries()) await store.put(key, once(patternBytes(100 + i, i)))
+    for (const [i, key] of keys.entries()) expect(await store.head(key)).toEqual({ key, size: 100 + i })
+    expect((await listAll(store, '')).sort()).toEqual([...keys].sort())
+  })
+
+  it('get - a reader keeps the bytes it opened while the key is overwritten', async () => {
+    const first = patternBytes(200_000, 1)
+    await store.put('k', once(first))
+    const reading = await store.get('k')
+    await store.put('k', once(patternBytes(10, 2)))
+    expect(Buffer.from(await collect(reading)).equals(first)).toBe(true)
+  })
+
+  it('get - an invalid key rejects with INVALID_INPUT', async () => {
+    await expect(store.get('../outside')).rejects.toMatchObject({ code: 'INVALID_INPUT' })
+    await expect(store.put('a~b', once(new Uint8Array(1)))).rejects.toMatchObject({ code: 'INVALID_INPUT' })
+  })
+
+  it('list - ignores files the store did not write', async () => {
+    await store.put('real', once(patternBytes(3, 1)))
+    await writeFile(path.join(directory, 'blobs', 'stray.blob'), 'x')
+    await writeFile(path.join(path.dirname(store.pathOf('real')), 'REAL.blob'), 'x')
+    expect(await listAll(store, '')).toEqual(['real'])
+  })
+
+  it('sweepTemp - removes temp files left by a crash before the first write', async () => {
+    const tempDir = path.join(directory, '.tmp')
+    await mkdir(tempDir)
+    await writeFile(path.join(tempDir, 'crashed'), patternBytes(100, 1))
+    await writeFile(path.join(tempDir, 'recent'), patternBytes(100, 2))
+    const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000)
+    await utimes(path.join(tempDir, 'crashed'), twoHoursAgo, twoHoursAgo)
+
+    await store.put('first', once(patternBytes(10, 3)))
+    expect(await readdir(tempDir)).toEqual(['recent'])
+    expect(await store.sweepTemp({ olderThanMs: 0 })).toBe(1)
+    expect(await readdir(tempDir)).toEqual([])
+  })
+
+  it('sweepTemp - spares the temp file of a write in progress', async () => {
+    let release!: () => void
+    let firstChunkWritten!: () => void
+    const written = new Promise<void>((resolve) => {
+      firstChunkWritten = resolve
+    })
+    async function* paused() {
+      yield patternBytes(1000, 1)
+      firstChunkWritten() // the store asks for more only after writing the first chunk
+      await new Promise<void>((resolve) => {
+        release = resolve
+      })
+      yield patternBytes(1000, 2)
+    }
+    const putting = store.put('slow', paused())
+    await written
+    expect(await store.sweepTemp({ olderThanMs: 0 })).toBe(0)
+    release()
+    expect(await putting).toEqual({ size: 2000 })
+  })
+
+  it('put - a directory that cannot be created rejects with UNAVAILABLE and keeps the cause', async () => {
+    const notADirectory = path.join(directory, 'file')
+    await writeFile(notADirectory, 'x')
+    const broken = createFsBlobStore({ directory: notADirectory })
+    const error = await broken.put('k', once(new Uint8Array(1))).catch((err: unknown) => err)
+    expect(error).toMatchObject({ code: 'UNAVAILABLE', cause: { code: expect.stringMatching(/^E/) } })
+  })
+
+  it('createFsBlobStore - validates options eagerly, naming the package and option', () => {
+    expect(() => createFsBlobStore({ directory: '' })).toThrow(/@pinfold\/adapter-fs: `directory`/)
+    expect(() => createFsBlobStore({ directory, staleTempMs: -1 })).toThrow(/@pinfold\/adapter-fs: `staleTempMs`/)
+  })
+})
+
+async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
+  yield bytes
+}
+
+async function* failingAfter(bytes: Uint8Array, failure = new Error('source failed')): AsyncGenerator<Uint8Array> {
+  yield bytes
+  throw failure
+}
+
+async function listAll(blobs: FsBlobStore, prefix: string): Promise<string[]> {
+  const keys: string[] = []
+  for await (const info of blobs.list({ prefix })) keys.push(info.key)
+  return keys
+}

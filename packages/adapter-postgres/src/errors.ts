@@ -1,0 +1,54 @@
+import { isPinfoldError, PinfoldError } from '@pinfold/core'
+
+/** Socket-level failures: the server is unreachable or the connection died. */
+const CONNECTION_ERRNOS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+])
+
+/** SQLSTATEs meaning "the server cannot serve us right now" (class 08 is matched by prefix). */
+const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300'])
+
+/** pg reports some connection losses without a code; these are its messages for them. */
+const CONNECTION_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|connection error|not queryable/i
+
+/**
+ * Turns a driver failure into a coded {@link PinfoldError} that keeps the original as `cause`.
+ * Errors that already carry a Pinfold code (aborts, not-found checks) pass through unchanged.
+ */
+export function toPinfoldError(err: unknown, action: string): PinfoldError {
+  if (isPinfoldError(err)) return err
+  const { code, constraint } = (typeof err === 'object' && err !== null ? err : {}) as {
+    code?: unknown
+    constraint?: unknown
+  }
+  const where = `@pinfold/adapter-postgres: ${action}`
+  if (code === '23505') {
+    return new PinfoldError('CONFLICT', `${where}: already exists (${String(constraint)})`, { cause: err })
+  }
+  if (code === '23503' && constraint === 'files_group_fk') {
+    return new PinfoldError('NOT_FOUND', `${where}: group not found`, { cause: err })
+  }
+  if (code === '22P02') return new PinfoldError('INVALID_INPUT', `${where}: malformed value`, { cause: err })
+  if (isConnectionFailure(err)) {
+    return new PinfoldError('UNAVAILABLE', `${where}: the database is unavailable`, { cause: err })
+  }
+  return new PinfoldError('INTERNAL', `${where} failed`, { cause: err })
+}
+
+function isConnectionFailure(err: unknown): boolean {
+  if (err instanceof AggregateError) return err.errors.some(isConnectionFailure)
+  if (typeof err !== 'object' || err === null) return false
+  const { code, message } = err as { code?: unknown; message?: unknown }
+  if (typeof code === 'string') {
+    if (CONNECTION_ERRNOS.has(code) || UNAVAILABLE_SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code)) return true
+  }
+  return typeof message === 'string' && CONNECTION_MESSAGES.test(message)
+}

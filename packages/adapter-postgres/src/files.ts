@@ -1,0 +1,193 @@
+import {
+  type CallOptions,
+  type ContentRecord,
+  type CreatedFile,
+  type DeletedFile,
+  type FileFilter,
+  type FilePatch,
+  type FileRecord,
+  type Network,
+  type NewFile,
+  notFound,
+  type Page,
+  type PageRequest,
+  throwIfAborted,
+} from '@pinfold/core'
+import { keyset, toPage } from './paging.js'
+import type { Queryable, SqlClient } from './queryable.js'
+import { CONTENT_COLUMNS, FILE_COLUMNS, toContentRecord, toFileRecord } from './rows.js'
+import { isUuid, likePrefix, Params } from './sql.js'
+
+/*
+ * How the "exactly one" contracts hold across processes: every transaction that adds or removes a
+ * reference to a CID first takes the row lock of that CID's content row and keeps it until commit.
+ * Under READ COMMITTED each later statement sees what earlier lock holders committed, so the
+ * duplicate check in createFile and the last-reference check in deleteFile never act on stale rows.
+ */
+
+export async function createFile(
+  client: SqlClient,
+  file: NewFile,
+  content: ContentRecord,
+  { signal }: CallOptions = {},
+): Promise<CreatedFile> {
+  if (file.groupId !== null && !isUuid(file.groupId)) throw notFound('group')
+  return client.transaction(async (tx) => {
+    // Inserts the content row, or (another upload got there first) locks and returns the existing
+    // one; the no-op update is what takes the lock. If a concurrent deleteFile holds the row and
+    // deletes it, this waits for it and then inserts afresh.
+    const stored = await tx.query(
+      `insert into contents (${CONTENT_COLUMNS}) values ($1, $2, $3, $4)
+       on conflict (cid) do update set blob_key = contents.blob_key
+       returning ${CONTENT_COLUMNS}`,
+      [content.cid, content.blobKey, content.size, content.kind],
+    )
+    const duplicate = await tx.query(
+      'select exists (select 1 from files where cid = $1 and tenant_id = $2 and network = $3) as duplicate',
+      [file.cid, file.tenantId, file.network],
+    )
+    // files_group_fk rejects a group of another tenant or network; errors.ts maps that to NOT_FOUND.
+    const inserted = await tx.query(
+      `insert into files (${FILE_COLUMNS})
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12::timestamptz, $13::timestamptz, false)
+       returning ${FILE_COLUMNS}`,
+      [
+        file.id,
+        file.tenantId,
+        file.userId,
+        file.network,
+        file.name,
+        file.cid,
+        file.size,
+        file.numberOfFiles,
+        file.mimeType,
+        file.groupId,
+        JSON.stringify(file.keyvalues),
+        file.createdAt.toISOString(),
+        file.expiresAt?.toISOString() ?? null,
+      ],
+    )
+    throwIfAborted(signal)
+    return {
+      file: toFileRecord(inserted.rows[0]!),
+      isDuplicate: duplicate.rows[0]?.duplicate === true,
+      content: toContentRecord(stored.rows[0]!),
+    }
+  })
+}
+
+export async function getFile(
+  db: Queryable,
+  tenantId: string,
+  network: Network,
+  id: string,
+): Promise<FileRecord | undefined> {
+  if (!isUuid(id)) return undefined
+  const { rows } = await db.query(
+    `select ${FILE_COLUMNS} from files where id = $1 and tenant_id = $2 and network = $3`,
+    [id, tenantId, network],
+  )
+  return rows[0] && toFileRecord(rows[0])
+}
+
+export async function listFiles(
+  db: Queryable,
+  tenantId: string,
+  network: Network,
+  filter: FileFilter,
+  page: PageRequest,
+): Promise<Page<FileRecord>> {
+  const params = new Params()
+  const conditions = [`tenant_id = ${params.add(tenantId)}`, `network = ${params.add(network)}`]
+  if (filter.namePrefix !== undefined) conditions.push(`name like ${params.add(likePrefix(filter.namePrefix))}`)
+  if (filter.groupId === null) conditions.push('group_id is null')
+  else if (filter.groupId !== undefined) {
+    if (!isUuid(filter.groupId)) return { items: [], hasMore: false }
+    conditions.push(`group_id = ${params.add(filter.groupId)}::uuid`)
+  }
+  if (filter.cid !== undefined) conditions.push(`cid = ${params.add(filter.cid)}`)
+  if (filter.mimeType !== undefined) conditions.push(`mime_type = ${params.add(filter.mimeType)}`)
+  if (filter.keyvalues !== undefined && Object.keys(filter.keyvalues).length > 0) {
+    conditions.push(`keyvalues @> ${params.add(JSON.stringify(filter.keyvalues))}::jsonb`)
+  }
+  const { condition, orderAndLimit } = keyset(page, params)
+  if (condition) conditions.push(condition)
+  const { rows } = await db.query(
+    `select ${FILE_COLUMNS} from files where ${conditions.join(' and ')} ${orderAndLimit}`,
+    params.values,
+  )
+  return toPage(rows.map(toFileRecord), page)
+}
+
+/** One UPDATE statement, so a rejected group (files_group_fk) leaves every field unchanged. */
+export async function updateFile(
+  db: Queryable,
+  tenantId: string,
+  network: Network,
+  id: string,
+  patch: FilePatch,
+): Promise<FileRecord | undefined> {
+  if (!isUuid(id)) return undefined
+  if (typeof patch.groupId === 'string' && !isUuid(patch.groupId)) {
+    // Same answer as for a well-formed id that names no group: undefined for a missing file first.
+    if (!(await getFile(db, tenantId, network, id))) return undefined
+    throw notFound('group')
+  }
+  const params = new Params()
+  const assignments: string[] = []
+  if (patch.name !== undefined) assignments.push(`name = ${params.add(patch.name)}`)
+  if (patch.keyvalues !== undefined) {
+    const entries = Object.entries(patch.keyvalues)
+    const removed = entries.filter(([, value]) => value === null).map(([key]) => key)
+    const merged = Object.fromEntries(entries.filter(([, value]) => value !== null))
+    assignments.push(
+      `keyvalues = (keyvalues - ${params.add(removed)}::text[]) || ${params.add(JSON.stringify(merged))}::jsonb`,
+    )
+  }
+  if (patch.expiresAt !== undefined) {
+    assignments.push(`expires_at = ${params.add(patch.expiresAt?.toISOString() ?? null)}::timestamptz`)
+  }
+  if (patch.groupId !== undefined) assignments.push(`group_id = ${params.add(patch.groupId)}::uuid`)
+  if (assignments.length === 0) return getFile(db, tenantId, network, id)
+  const { rows } = await db.query(
+    `update files set ${assignments.join(', ')}
+     where id = ${params.add(id)} and tenant_id = ${params.add(tenantId)} and network = ${params.add(network)}
+     returning ${FILE_COLUMNS}`,
+    params.values,
+  )
+  return rows[0] && toFileRecord(rows[0])
+}
+
+export async function deleteFile(
+  client: SqlClient,
+  tenantId: string,
+  network: Network,
+  id: string,
+  { signal }: CallOptions = {},
+): Promise<DeletedFile | undefined> {
+  if (!isUuid(id)) return undefined
+  return client.transaction(async (tx) => {
+    // Of concurrent deletes of one file, the row lock lets exactly one see it go.
+    const deleted = await tx.query(
+      `delete from files where id = $1 and tenant_id = $2 and network = $3 returning ${FILE_COLUMNS}`,
+      [id, tenantId, network],
+    )
+    if (!deleted.rows[0]) return undefined
+    const file = toFileRecord(deleted.rows[0])
+    // Lock first, then look: the reference check must be a later statement than the lock wait, or
+    // it would judge by a snapshot taken before a concurrent createFile committed its file.
+    await tx.query('select 1 from contents where cid = $1 for update', [file.cid])
+    const released = await tx.query(
+      `delete from contents where cid = $1 and not exists (select 1 from files where cid = $1)
+       returning ${CONTENT_COLUMNS}`,
+      [file.cid],
+    )
+    throwIfAborted(signal)
+    return { file, releasedContent: released.rows[0] && toContentRecord(released.rows[0]) }
+  })
+}
+
+export async function getContent(db: Queryable, cid: string): Promise<ContentRecord | undefined> {
+  const { rows } = await db.query(`select ${CONTENT_COLUMNS} from contents where cid = $1`, [cid])
+  return rows[0] && toContentRecord(rows[0])
+}

@@ -1,0 +1,28 @@
+/**
+ * Pinfold's RecordStore on PostgreSQL: a server through `pg`, or PGlite in-process. Run `migrate`
+ * once at start-up (every process may; they take turns), then create the store.
+ *
+ * ```ts
+ * import { PGlite } from '@electric-sql/pglite'
+ * import { createPostgresRecordStore, fromPGlite, migrate } from '@pinfold/adapter-postgres'
+ *
+ * const client = fromPGlite(await PGlite.create()) // or fromPgPool(new pg.Pool({ connectionString }))
+ * await migrate(client)
+ * const records = createPostgresRecordStore({ client })
+ * console.log(await records.getContent('bafkreiexample')) // undefined
+ * ```
+ */
+export { migrate } from './migrate.js'
+export type { Migration } from './migrations/index.js'
+export { createPostgresRecordStore, type PostgresRecordStoreOptions } from './postgres-record-store.js'
+export {
+  fromPGlite,
+  fromPgPool,
+  type PGliteLike,
+  type PgPoolClientLike,
+  type PgPoolLike,
+  type Queryable,
+  type Row,
+  type SqlClient,
+  type TransactionRunner,
+} from './queryable.js'

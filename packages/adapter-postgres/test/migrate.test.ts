@@ -1,0 +1,110 @@
+import { afterAll, describe, expect, it } from 'vitest'
+import { createPostgresRecordStore, type Migration, migrate, type SqlClient } from '../src/index.js'
+import { closeSharedPGlite, pgliteSchema, serverPool, serverSchema, TEST_DATABASE_URL } from './targets.js'
+
+afterAll(closeSharedPGlite)
+
+async function tables(client: SqlClient): Promise<string[]> {
+  const { rows } = await client.query(
+    'select table_name from information_schema.tables where table_schema = current_schema() order by table_name',
+  )
+  return rows.map((row) => String(row.table_name))
+}
+
+async function indexDefinitions(client: SqlClient): Promise<string[]> {
+  const { rows } = await client.query('select indexdef from pg_indexes where schemaname = current_schema()')
+  return rows.map((row) => String(row.indexdef))
+}
+
+describe('migrate on PGlite', () => {
+  it('migrate - creates the schema once and records the version; a second run applies nothing', async () => {
+    const schema = await pgliteSchema()
+    try {
+      expect(await migrate(schema.client)).toEqual([1])
+      expect(await tables(schema.client)).toEqual(['contents', 'files', 'groups', 'pinfold_migrations'])
+      expect(await migrate(schema.client)).toEqual([])
+      const { rows } = await schema.client.query('select version, name from pinfold_migrations')
+      expect(rows).toEqual([{ version: 1, name: 'initial' }])
+    } finally {
+      await schema.drop()
+    }
+  })
+
+  it('migrate - sequential runs from several "processes" converge on one applied version', async () => {
+    const schema = await pgliteSchema()
+    try {
+      const results = []
+      for (let i = 0; i < 3; i++) results.push(await migrate(schema.client))
+      expect(results).toEqual([[1], [], []])
+    } finally {
+      await schema.drop()
+    }
+  })
+
+  it('migrate - a failing migration rolls back entirely and is retried next time', async () => {
+    const schema = await pgliteSchema()
+    try {
+      await migrate(schema.client)
+      const broken: Migration = {
+        version: 2,
+        name: 'broken',
+        statements: ['create table half (id int)', 'select nope'],
+      }
+      await expect(migrate(schema.client, [broken])).rejects.toMatchObject({ code: 'INTERNAL' })
+      expect(await tables(schema.client)).not.toContain('half')
+      const fixed: Migration = { version: 2, name: 'fixed', statements: ['create table half (id int)'] }
+      expect(await migrate(schema.client, [fixed])).toEqual([2])
+      expect(await tables(schema.client)).toContain('half')
+    } finally {
+      await schema.drop()
+    }
+  })
+
+  it('migrate - indexes every list filter and needs no vector extension', async () => {
+    const schema = await pgliteSchema()
+    try {
+      await migrate(schema.client)
+      const definitions = (await indexDefinitions(schema.client)).join('\n')
+      for (const expected of [
+        'files USING btree (tenant_id, network, created_at, id)',
+        'files USING btree (cid, tenant_id, network)',
+        'files USING btree (tenant_id, network, name text_pattern_ops)',
+        'files USING btree (group_id)',
+        'files USING btree (tenant_id, network, mime_type)',
+        'files USING gin (keyvalues jsonb_path_ops)',
+        'groups USING btree (tenant_id, network, created_at, id)',
+        'groups USING btree (tenant_id, network, name text_pattern_ops)',
+      ]) {
+        expect(definitions).toContain(expected)
+      }
+      const { rows } = await schema.client.query(`select extname from pg_extension where extname = 'vector'`)
+      expect(rows).toEqual([])
+    } finally {
+      await schema.drop()
+    }
+  })
+
+  it('createPostgresRecordStore - a missing client is INVALID_INPUT naming the option', () => {
+    expect(() => createPostgresRecordStore({} as never)).toThrow(
+      expect.objectContaining({ code: 'INVALID_INPUT', message: expect.stringContaining('`client`') }),
+    )
+  })
+})
+
+const databaseUrl = TEST_DATABASE_URL
+describe.runIf(databaseUrl)('migrate on a PostgreSQL server (TEST_DATABASE_URL)', () => {
+  it('migrate - eight processes starting at once apply the migration exactly once', async () => {
+    const url = databaseUrl!
+    const first = await serverSchema(url)
+    // Separate pools stand in for separate processes: they share only the database and the schema.
+    const others = Array.from({ length: 7 }, () => serverPool(url, first.schema))
+    try {
+      const results = await Promise.all([first, ...others].map(({ client }) => migrate(client)))
+      expect(results.filter((applied) => applied.length > 0)).toEqual([[1]])
+      expect(await tables(first.client)).toEqual(['contents', 'files', 'groups', 'pinfold_migrations'])
+    } finally {
+      await Promise.all(others.map((other) => other.end()))
+      await first.drop()
+    }
+  })
+})
