@@ -14,6 +14,7 @@
  */
 export { allows, SCOPES, type Scope } from './auth/scopes.js'
 export * from './auth/tokens.js'
+export { createUrlSigner, SIGNATURE_PARAM, type UrlSigner } from './auth/url-signing.js'
 export * from './errors.js'
 export { detectMimeType } from './mime.js'
 export * from './model.js'

@@ -52,10 +52,13 @@ export interface DeletedFile {
 }
 
 /**
- * Metadata: files, contents, groups. One implementation backs one deployment; several server
- * processes may share it, so every "exactly one" below must hold across processes.
+ * All metadata, one sub-interface per feature. One implementation backs one deployment; several
+ * server processes may share it, so every "exactly one" in the contracts must hold across processes.
  */
-export interface RecordStore {
+export interface RecordStore extends FileRecordStore, GroupRecordStore {}
+
+/** Files and the contents (stored bytes) they reference. */
+export interface FileRecordStore {
   /**
    * Records an uploaded file, atomically with its content:
    * - If no content record exists for `content.cid`, `content` is stored and returned.
@@ -106,7 +109,10 @@ export interface RecordStore {
 
   /** The content record of a CID, if any file references it. */
   getContent(cid: string, options?: CallOptions): Promise<ContentRecord | undefined>
+}
 
+/** Groups of files; a group lives on one network of one tenant. */
+export interface GroupRecordStore {
   /** Stores a new group; reusing an id is a `CONFLICT`. */
   createGroup(group: GroupRecord, options?: CallOptions): Promise<GroupRecord>
 

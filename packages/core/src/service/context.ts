@@ -8,4 +8,6 @@ export interface ServiceContext {
   ids: IdSource
   /** Largest accepted upload, in bytes. */
   maxUploadBytes: number
+  /** Secret for the URLs the service signs (upload URLs, download links); see `createUrlSigner`. */
+  signingSecret: string | Uint8Array | undefined
 }

@@ -13,6 +13,8 @@ export interface FileServiceOptions {
   ids?: IdSource | undefined
   /** Largest accepted upload in bytes; default 25 GiB (Pinata's limit). */
   maxUploadBytes?: number | undefined
+  /** Secret (≥ 32 bytes) for signed upload URLs and download links; without it those features refuse. */
+  signingSecret?: string | Uint8Array | undefined
 }
 
 export const systemClock: Clock = { now: () => new Date() }
@@ -40,6 +42,7 @@ export function createFileService(options: FileServiceOptions) {
     clock: options.clock ?? systemClock,
     ids: options.ids ?? uuidIds,
     maxUploadBytes,
+    signingSecret: options.signingSecret,
   }
   const uploads = createUploads(ctx)
   return {

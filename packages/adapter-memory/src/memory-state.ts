@@ -1,0 +1,45 @@
+import { type ContentRecord, type FileRecord, type GroupRecord, type Network, PinfoldError } from '@pinfold/core'
+
+/**
+ * The records every part of the memory store may look at. Each part of the store (files, groups,
+ * and the feature parts added beside them) keeps its own private maps in its own file and reads
+ * the others through this object.
+ */
+export interface MemoryState {
+  files: Map<string, FileRecord>
+  contents: Map<string, ContentRecord>
+  groups: Map<string, GroupRecord>
+  visibleFile(tenantId: string, network: Network, id: string): FileRecord | undefined
+  visibleGroup(tenantId: string, network: Network, id: string): GroupRecord | undefined
+  /** Throws NOT_FOUND unless `id` is null/undefined or a group of this tenant and network. */
+  requireGroup(tenantId: string, network: Network, id: string | null | undefined): void
+}
+
+export function createMemoryState(): MemoryState {
+  const files = new Map<string, FileRecord>()
+  const contents = new Map<string, ContentRecord>()
+  const groups = new Map<string, GroupRecord>()
+  const visibleFile = (tenantId: string, network: Network, id: string) => {
+    const file = files.get(id)
+    return file && file.tenantId === tenantId && file.network === network ? file : undefined
+  }
+  const visibleGroup = (tenantId: string, network: Network, id: string) => {
+    const group = groups.get(id)
+    return group && group.tenantId === tenantId && group.network === network ? group : undefined
+  }
+  return {
+    files,
+    contents,
+    groups,
+    visibleFile,
+    visibleGroup,
+    requireGroup(tenantId, network, id) {
+      if (id != null && !visibleGroup(tenantId, network, id))
+        throw new PinfoldError('NOT_FOUND', `group ${id} not found`)
+    },
+  }
+}
+
+export function copyFile(file: FileRecord): FileRecord {
+  return { ...file, keyvalues: { ...file.keyvalues } }
+}
