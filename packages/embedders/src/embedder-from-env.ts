@@ -1,0 +1,32 @@
+import type { Embedder } from '@pinfold/core'
+import { createOpenAIEmbedder } from './openai-embedder.js'
+import { optionError } from './validate-options.js'
+
+/**
+ * The OpenAI-compatible embedder configured by environment variables, or `undefined` when
+ * `PINFOLD_EMBEDDINGS_URL` is unset (the server then uses the local embedder):
+ * - `PINFOLD_EMBEDDINGS_URL`: API root, e.g. `https://api.openai.com/v1`
+ * - `PINFOLD_EMBEDDINGS_MODEL`: e.g. `text-embedding-3-small` (required with the URL)
+ * - `PINFOLD_EMBEDDINGS_DIMENSIONS`: the model's vector size, e.g. `1536` (required with the URL)
+ * - `PINFOLD_EMBEDDINGS_API_KEY`: bearer token (optional)
+ */
+export function embedderFromEnv(env: Readonly<Record<string, string | undefined>>): Embedder | undefined {
+  const baseUrl = env.PINFOLD_EMBEDDINGS_URL?.trim()
+  if (!baseUrl) return undefined
+  const required = (name: string) => {
+    const value = env[name]?.trim()
+    if (!value) throw optionError('embedderFromEnv', name, 'must be set when PINFOLD_EMBEDDINGS_URL is set')
+    return value
+  }
+  const model = required('PINFOLD_EMBEDDINGS_MODEL')
+  const dimensions = Number(required('PINFOLD_EMBEDDINGS_DIMENSIONS'))
+  if (!Number.isInteger(dimensions) || dimensions <= 0) {
+    throw optionError('embedderFromEnv', 'PINFOLD_EMBEDDINGS_DIMENSIONS', 'must be a positive integer')
+  }
+  return createOpenAIEmbedder({
+    baseUrl,
+    model,
+    dimensions,
+    apiKey: env.PINFOLD_EMBEDDINGS_API_KEY?.trim() || undefined,
+  })
+}
