@@ -37,10 +37,10 @@ export async function createFile(
     // one; the no-op update is what takes the lock. If a concurrent deleteFile holds the row and
     // deletes it, this waits for it and then inserts afresh.
     const stored = await tx.query(
-      `insert into contents (${CONTENT_COLUMNS}) values ($1, $2, $3, $4)
+      `insert into contents (${CONTENT_COLUMNS}) values ($1, $2, $3, $4, $5)
        on conflict (cid) do update set blob_key = contents.blob_key
        returning ${CONTENT_COLUMNS}`,
-      [content.cid, content.blobKey, content.size, content.kind],
+      [content.cid, content.blobKey, content.size, content.kind, content.profile],
     )
     const duplicate = await tx.query(
       'select exists (select 1 from files where cid = $1 and tenant_id = $2 and network = $3) as duplicate',

@@ -1,7 +1,7 @@
-import type { ContentRecord, FileRecord, GroupRecord, KeyValues, Network } from '@pinfold/core'
+import type { CidVersion, ContentKind, ContentRecord, FileRecord, GroupRecord, KeyValues, Network } from '@pinfold/core'
 import type { Row } from './queryable.js'
 
-export const CONTENT_COLUMNS = 'cid, blob_key, size, kind'
+export const CONTENT_COLUMNS = 'cid, blob_key, size, kind, profile'
 
 export const FILE_COLUMNS =
   'id, tenant_id, user_id, network, name, cid, size, number_of_files, mime_type, group_id, keyvalues, created_at, expires_at, vectorized'
@@ -11,7 +11,13 @@ export const GROUP_COLUMNS = 'id, tenant_id, network, name, is_public, created_a
 // Number(): pg returns bigint columns as strings, PGlite as numbers. Byte counts stay far below 2^53.
 
 export function toContentRecord(row: Row): ContentRecord {
-  return { cid: String(row.cid), blobKey: String(row.blob_key), size: Number(row.size), kind: 'file' }
+  return {
+    cid: String(row.cid),
+    blobKey: String(row.blob_key),
+    size: Number(row.size),
+    kind: row.kind as ContentKind,
+    profile: row.profile === null ? null : (row.profile as CidVersion),
+  }
 }
 
 export function toFileRecord(row: Row): FileRecord {

@@ -1,8 +1,13 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { createPostgresRecordStore, type Migration, migrate, type SqlClient } from '../src/index.js'
+import { MIGRATIONS } from '../src/migrations/index.js'
 import { closeSharedPGlite, pgliteSchema, serverPool, serverSchema, TEST_DATABASE_URL } from './targets.js'
 
 afterAll(closeSharedPGlite)
+
+const ALL_VERSIONS = MIGRATIONS.map((m) => m.version)
+const NEXT_VERSION = Math.max(...ALL_VERSIONS) + 1
+const CORE_TABLES = expect.arrayContaining(['contents', 'files', 'groups', 'pinfold_migrations'])
 
 async function tables(client: SqlClient): Promise<string[]> {
   const { rows } = await client.query(
@@ -20,11 +25,11 @@ describe('migrate on PGlite', () => {
   it('migrate - creates the schema once and records the version; a second run applies nothing', async () => {
     const schema = await pgliteSchema()
     try {
-      expect(await migrate(schema.client)).toEqual([1])
-      expect(await tables(schema.client)).toEqual(['contents', 'files', 'groups', 'pinfold_migrations'])
+      expect(await migrate(schema.client)).toEqual(ALL_VERSIONS)
+      expect(await tables(schema.client)).toEqual(CORE_TABLES)
       expect(await migrate(schema.client)).toEqual([])
-      const { rows } = await schema.client.query('select version, name from pinfold_migrations')
-      expect(rows).toEqual([{ version: 1, name: 'initial' }])
+      const { rows } = await schema.client.query('select version, name from pinfold_migrations order by version')
+      expect(rows).toEqual(MIGRATIONS.map(({ version, name }) => ({ version, name })))
     } finally {
       await schema.drop()
     }
@@ -35,7 +40,7 @@ describe('migrate on PGlite', () => {
     try {
       const results = []
       for (let i = 0; i < 3; i++) results.push(await migrate(schema.client))
-      expect(results).toEqual([[1], [], []])
+      expect(results).toEqual([ALL_VERSIONS, [], []])
     } finally {
       await schema.drop()
     }
@@ -46,14 +51,14 @@ describe('migrate on PGlite', () => {
     try {
       await migrate(schema.client)
       const broken: Migration = {
-        version: 2,
+        version: NEXT_VERSION,
         name: 'broken',
         statements: ['create table half (id int)', 'select nope'],
       }
       await expect(migrate(schema.client, [broken])).rejects.toMatchObject({ code: 'INTERNAL' })
       expect(await tables(schema.client)).not.toContain('half')
-      const fixed: Migration = { version: 2, name: 'fixed', statements: ['create table half (id int)'] }
-      expect(await migrate(schema.client, [fixed])).toEqual([2])
+      const fixed: Migration = { version: NEXT_VERSION, name: 'fixed', statements: ['create table half (id int)'] }
+      expect(await migrate(schema.client, [fixed])).toEqual([NEXT_VERSION])
       expect(await tables(schema.client)).toContain('half')
     } finally {
       await schema.drop()
@@ -100,8 +105,8 @@ describe.runIf(databaseUrl)('migrate on a PostgreSQL server (TEST_DATABASE_URL)'
     const others = Array.from({ length: 7 }, () => serverPool(url, first.schema))
     try {
       const results = await Promise.all([first, ...others].map(({ client }) => migrate(client)))
-      expect(results.filter((applied) => applied.length > 0)).toEqual([[1]])
-      expect(await tables(first.client)).toEqual(['contents', 'files', 'groups', 'pinfold_migrations'])
+      expect(results.filter((applied) => applied.length > 0)).toEqual([ALL_VERSIONS])
+      expect(await tables(first.client)).toEqual(CORE_TABLES)
     } finally {
       await Promise.all(others.map((other) => other.end()))
       await first.drop()

@@ -57,7 +57,7 @@ function newFile(fields: Partial<NewFile> = {}): NewFile {
 }
 
 function contentFor(file: NewFile): ContentRecord {
-  return { cid: file.cid, blobKey: `blobs/${randomUUID()}`, size: file.size, kind: 'file' }
+  return { cid: file.cid, blobKey: `blobs/${randomUUID()}`, size: file.size, kind: 'file', profile: 'v1' }
 }
 
 function newGroup(fields: Partial<GroupRecord> = {}): GroupRecord {

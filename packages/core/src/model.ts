@@ -1,3 +1,5 @@
+import type { CidVersion } from './unixfs/profiles.js'
+
 /**
  * The domain's records. Field names are TypeScript camelCase; the HTTP layer maps them onto the
  * spec's snake_case wire names. Dates are `Date` objects; sizes are byte counts.
@@ -52,9 +54,20 @@ export interface ContentRecord {
   blobKey: string
   size: number
   kind: ContentKind
+  /**
+   * For `file` contents: the UnixFS import profile that produced `cid` from the blob's bytes, so
+   * every block of the DAG can be rebuilt from them. `null` for `car` contents (their layout is
+   * whatever the client built).
+   */
+  profile: CidVersion | null
 }
 
-export type ContentKind = 'file'
+/**
+ * How a content's blob holds its DAG:
+ * - `file`: the blob is the file's raw bytes; the DAG is rebuilt from them with `profile`.
+ * - `car`: the blob is a CARv1 holding every block of the DAG (folder uploads and CAR uploads).
+ */
+export type ContentKind = 'file' | 'car'
 
 export interface GroupRecord {
   id: string

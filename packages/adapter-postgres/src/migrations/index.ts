@@ -1,4 +1,5 @@
 import { initial } from './0001-initial.js'
+import { contentLayout } from './0002-content-layout.js'
 
 /**
  * One schema change. Statements run one at a time (PGlite's extended protocol takes one statement
@@ -11,4 +12,4 @@ export interface Migration {
   statements: string[]
 }
 
-export const MIGRATIONS: readonly Migration[] = [initial]
+export const MIGRATIONS: readonly Migration[] = [initial, contentLayout]

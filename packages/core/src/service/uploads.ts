@@ -107,7 +107,7 @@ export function createUploads(ctx: ServiceContext) {
           createdAt: ctx.clock.now(),
           expiresAt: options.expiresAt,
         },
-        { cid, blobKey: staged.blobKey, size: staged.size, kind: 'file' },
+        { cid, blobKey: staged.blobKey, size: staged.size, kind: 'file', profile: options.cidVersion },
       )
       if (created.content.blobKey !== staged.blobKey) {
         // Another upload of the same CID already owns stored bytes: ours are redundant. A failed
