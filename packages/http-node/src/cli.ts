@@ -29,8 +29,8 @@ async function serve(): Promise<void> {
     onError: (error, request) =>
       log('error', 'request failed', { method: request.method, url: request.url, error: String(error) }),
   })
-  log('info', 'pinfold listening', { url: running.url, storage: 'memory' })
-  if (running.secret && running.secretCreated) {
+  log('info', 'pinfold listening', { url: running.url, storage: running.storage })
+  if (running.secretCreated && !config.jwksUrl) {
     const devToken = await mintToken(running.secret, { sub: 'dev', org: 'dev', scopes: SCOPES })
     await writeFile(join(config.dataDir, 'dev-token'), `${devToken}\n`, { mode: 0o600 })
     process.stdout.write(

@@ -13,6 +13,13 @@ export interface ServerConfig {
   jwtAudience: string | undefined
   publicUrl: string | undefined
   maxUploadBytes: number | undefined
+  s3: {
+    bucket: string | undefined
+    endpoint: string | undefined
+    region: string | undefined
+    prefix: string | undefined
+    forcePathStyle: boolean
+  }
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -34,6 +41,13 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     maxUploadBytes: env.PINFOLD_MAX_UPLOAD_BYTES
       ? integer(env.PINFOLD_MAX_UPLOAD_BYTES, 'PINFOLD_MAX_UPLOAD_BYTES', 0)
       : undefined,
+    s3: {
+      bucket: env.PINFOLD_S3_BUCKET || undefined,
+      endpoint: env.PINFOLD_S3_ENDPOINT || undefined,
+      region: env.PINFOLD_S3_REGION || undefined,
+      prefix: env.PINFOLD_S3_PREFIX || undefined,
+      forcePathStyle: env.PINFOLD_S3_FORCE_PATH_STYLE === 'true' || env.PINFOLD_S3_FORCE_PATH_STYLE === '1',
+    },
   }
 }
 

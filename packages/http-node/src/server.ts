@@ -1,20 +1,23 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { createMemoryBlobStore, createMemoryRecordStore } from '@pinfold/adapter-memory'
 import { createFileService, createTokenVerifier, type FileService, type TokenVerifier } from '@pinfold/core'
 import { createRemoteJWKSet } from 'jose'
 import type { ServerConfig } from './config.js'
 import { createFetchHandler, type FetchHandlerOptions } from './fetch-handler.js'
 import { createNodeHandler } from './node-handler.js'
 import { loadOrCreateSecret } from './secret.js'
+import { openStorage } from './storage.js'
 
 export interface RunningServer {
   url: string
   server: Server
   service: FileService
-  /** The HS256 secret in use, when tokens are not verified against a JWKS. */
-  secret: string | undefined
+  /** Where records and blobs live, for the start-up log. */
+  storage: string
+  /** The HS256 secret for tokens (unless a JWKS verifies them) and for signed URLs. */
+  secret: string
   secretCreated: boolean
+  /** Stops accepting connections, lets requests in flight finish, then closes the stores. */
   close(): Promise<void>
 }
 
@@ -23,47 +26,52 @@ export async function startServer(
   config: ServerConfig,
   extra: Partial<Pick<FetchHandlerOptions, 'onError' | 'cors' | 'basePath'>> = {},
 ): Promise<RunningServer> {
+  const { secret, created } = config.authSecret
+    ? { secret: config.authSecret, created: false }
+    : await loadOrCreateSecret(config.dataDir)
+  const storage = await openStorage(config)
   const service = createFileService({
-    records: createMemoryRecordStore(),
-    blobs: createMemoryBlobStore(),
+    records: storage.records,
+    blobs: storage.blobs,
     maxUploadBytes: config.maxUploadBytes,
+    signingSecret: secret,
   })
-  const { auth, secret, created } = await resolveAuth(config)
-  const handler = createFetchHandler(service, { auth, publicUrl: config.publicUrl, ...extra })
+  const handler = createFetchHandler(service, {
+    auth: tokenVerifier(config, secret),
+    publicUrl: config.publicUrl,
+    ...extra,
+  })
   const server = createServer(createNodeHandler(handler))
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(config.port, config.host, () => resolve())
-  })
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(config.port, config.host, () => resolve())
+    })
+  } catch (error) {
+    await storage.close()
+    throw error
+  }
   const { port } = server.address() as AddressInfo
   const host = config.host.includes(':') ? `[${config.host}]` : config.host
   return {
     url: `http://${host}:${port}`,
     server,
     service,
+    storage: storage.description,
     secret,
     secretCreated: created,
-    close: () =>
-      new Promise<void>((resolve) => {
+    async close() {
+      await new Promise<void>((resolve) => {
         server.close(() => resolve())
         server.closeIdleConnections()
-      }),
+      })
+      await storage.close()
+    },
   }
 }
 
-async function resolveAuth(
-  config: ServerConfig,
-): Promise<{ auth: TokenVerifier; secret: string | undefined; created: boolean }> {
+function tokenVerifier(config: ServerConfig, secret: string): TokenVerifier {
   const claims = { issuer: config.jwtIssuer, audience: config.jwtAudience }
-  if (config.jwksUrl) {
-    return {
-      auth: createTokenVerifier({ keys: createRemoteJWKSet(new URL(config.jwksUrl)), ...claims }),
-      secret: undefined,
-      created: false,
-    }
-  }
-  const { secret, created } = config.authSecret
-    ? { secret: config.authSecret, created: false }
-    : await loadOrCreateSecret(config.dataDir)
-  return { auth: createTokenVerifier({ secret, ...claims }), secret, created }
+  if (config.jwksUrl) return createTokenVerifier({ keys: createRemoteJWKSet(new URL(config.jwksUrl)), ...claims })
+  return createTokenVerifier({ secret, ...claims })
 }

@@ -1,9 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { MemoryBlobStore } from '@pinfold/adapter-memory'
 import { mintToken, SCOPES } from '@pinfold/core'
 import { type RunningServer, readConfig, startServer } from '../../src/index.js'
+import { countBlobs, storageEnv } from './storage-setup.js'
 
 export const TEST_SECRET = 'pinfold-test-secret-0123456789abcdef0123456789'
 
@@ -14,7 +14,11 @@ export interface TestServer {
   token(options?: { sub?: string; org?: string; scopes?: readonly string[]; expiresIn?: number }): Promise<string>
   /** fetch against the server with a bearer token of tenant "acme" unless `auth` is given. */
   api(path: string, init?: RequestInit & { auth?: string | null }): Promise<Response>
+  /** Blobs held by the server's blob store, counted in the backend. */
   blobCount(): number
+  /** Stops the server and starts it again on the same port, data directory and database. */
+  restart(): Promise<void>
+  dataDir: string
   close(): Promise<void>
 }
 
@@ -22,12 +26,13 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   const dataDir = await mkdtemp(join(tmpdir(), 'pinfold-http-'))
   const config = readConfig({
     PORT: '0',
-    PINFOLD_STORAGE: 'memory',
+    ...(await storageEnv()),
     PINFOLD_DATA_DIR: dataDir,
     PINFOLD_AUTH_SECRET: TEST_SECRET,
     ...env,
   })
-  const running = await startServer(config)
+  let running = await startServer(config)
+  config.port = Number(new URL(running.url).port)
   const token: TestServer['token'] = (options = {}) =>
     mintToken(TEST_SECRET, {
       sub: options.sub ?? 'alice',
@@ -36,9 +41,10 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       expiresIn: options.expiresIn,
     })
   const defaultToken = await token()
-  return {
+  const server: TestServer = {
     url: running.url,
     running,
+    dataDir,
     token,
     async api(path, init = {}) {
       const { auth, ...rest } = init
@@ -47,12 +53,18 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       if (bearer !== null) headers.set('authorization', `Bearer ${bearer}`)
       return fetch(`${running.url}${path}`, { ...rest, headers })
     },
-    blobCount: () => (running.service.blobs as MemoryBlobStore).count,
+    blobCount: () => countBlobs(running, dataDir),
+    async restart() {
+      await running.close()
+      running = await startServer(config)
+      server.running = running
+    },
     async close() {
       await running.close()
       await rm(dataDir, { recursive: true, force: true })
     },
   }
+  return server
 }
 
 export function form(

@@ -1,0 +1,85 @@
+import { join } from 'node:path'
+import { S3Client } from '@aws-sdk/client-s3'
+import { PGlite } from '@electric-sql/pglite'
+import { vector } from '@electric-sql/pglite-pgvector'
+import { createFsBlobStore } from '@pinfold/adapter-fs'
+import { createMemoryBlobStore, createMemoryRecordStore } from '@pinfold/adapter-memory'
+import { createPostgresRecordStore, fromPGlite, fromPgPool, migrate } from '@pinfold/adapter-postgres'
+import { createS3BlobStore } from '@pinfold/adapter-s3'
+import type { BlobStore, RecordStore } from '@pinfold/core'
+import pg from 'pg'
+import type { ServerConfig } from './config.js'
+import { lockDataDir } from './data-dir-lock.js'
+
+export interface Storage {
+  records: RecordStore
+  blobs: BlobStore
+  /** Human-readable summary for the start-up log. */
+  description: string
+  close(): Promise<void>
+}
+
+/**
+ * Chooses the stores from the configuration:
+ * - records: `DATABASE_URL` → PostgreSQL; else `PINFOLD_STORAGE=memory` → memory; else PGlite in
+ *   `<data dir>/db` (the embedded default, locked to this process);
+ * - blobs: `PINFOLD_S3_BUCKET` → S3; else memory for `PINFOLD_STORAGE=memory`; else `<data dir>/blobs`.
+ * Migrations run before the store is used; every process may run them, they take turns.
+ */
+export async function openStorage(config: ServerConfig): Promise<Storage> {
+  const closers: (() => Promise<void>)[] = []
+  const close = async () => {
+    for (const closer of closers.reverse()) await closer().catch(() => {})
+  }
+  try {
+    if (!config.databaseUrl && config.storage !== 'memory') {
+      const lock = await lockDataDir(config.dataDir)
+      closers.push(lock.release)
+    }
+    const records = await openRecords(config, closers)
+    const blobs = openBlobs(config, closers)
+    return { ...records, blobs: blobs.store, description: `${records.description}, ${blobs.description}`, close }
+  } catch (error) {
+    await close()
+    throw error
+  }
+}
+
+async function openRecords(config: ServerConfig, closers: (() => Promise<void>)[]) {
+  if (config.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: config.databaseUrl })
+    // an idle client's connection error must not crash the process; the next query reports it
+    pool.on('error', () => {})
+    closers.push(() => pool.end())
+    const client = fromPgPool(pool)
+    await migrate(client)
+    return { records: createPostgresRecordStore({ client }), description: 'records in PostgreSQL' }
+  }
+  if (config.storage === 'memory') return { records: createMemoryRecordStore(), description: 'records in memory' }
+  const db = await PGlite.create(join(config.dataDir, 'db'), { extensions: { vector } })
+  closers.push(() => db.close())
+  const client = fromPGlite(db)
+  await migrate(client)
+  return { records: createPostgresRecordStore({ client }), description: `records in ${join(config.dataDir, 'db')}` }
+}
+
+function openBlobs(config: ServerConfig, closers: (() => Promise<void>)[]): { store: BlobStore; description: string } {
+  if (config.s3.bucket) {
+    const client = new S3Client({
+      region: config.s3.region ?? 'us-east-1',
+      ...(config.s3.endpoint && { endpoint: config.s3.endpoint }),
+      forcePathStyle: config.s3.forcePathStyle,
+      // plain bodies: S3-compatible servers that do not speak aws-chunked would store the framing
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    })
+    closers.push(async () => client.destroy())
+    return {
+      store: createS3BlobStore({ client, bucket: config.s3.bucket, prefix: config.s3.prefix }),
+      description: `blobs in s3://${config.s3.bucket}/${config.s3.prefix ?? ''}`,
+    }
+  }
+  if (config.storage === 'memory') return { store: createMemoryBlobStore(), description: 'blobs in memory' }
+  const directory = join(config.dataDir, 'blobs')
+  return { store: createFsBlobStore({ directory }), description: `blobs in ${directory}` }
+}

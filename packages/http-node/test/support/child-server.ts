@@ -1,0 +1,39 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
+
+const cli = fileURLToPath(new URL('../../src/cli.ts', import.meta.url))
+
+export interface ChildServer {
+  child: ChildProcess
+  url: string
+}
+
+/** Runs `pinfold serve` in its own process and resolves once it logs that it listens. */
+export function startChildServer(env: Record<string, string>): Promise<ChildServer> {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=source', cli, 'serve'], {
+    env: { ...process.env, PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stderr = ''
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString()
+  })
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! })
+    lines.on('line', (line) => {
+      try {
+        const entry = JSON.parse(line) as { message?: string; url?: string }
+        if (entry.message === 'pinfold listening' && entry.url) resolve({ child, url: entry.url })
+      } catch {}
+    })
+    child.once('exit', (code) =>
+      reject(Object.assign(new Error(`pinfold exited with ${code}: ${stderr}`), { code, stderr })),
+    )
+  })
+}
+
+export function exited(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode)
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)))
+}
