@@ -14,7 +14,7 @@ interface Vector {
 }
 
 const vectors: Vector[] = JSON.parse(
-  readFileSync(new URL('../../../../shared/notes/cid-vectors.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('./fixtures/cid-vectors.json', import.meta.url), 'utf8'),
 ).vectors
 
 /** Rebuilds a vector's bytes from its recipe: a UTF-8 literal, or Kubo's deterministic ChaCha20 stream. */
