@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { type FileHandle, mkdir, open, opendir, rename, rm, stat, unlink } from 'node:fs/promises'
 import path from 'node:path'
 import {
+  abortable,
   type BlobInfo,
   type BlobStore,
   type ByteRange,
@@ -9,7 +10,6 @@ import {
   PinfoldError,
   throwIfAborted,
 } from '@pinfold/core'
-import { abortable } from './abortable.js'
 import { blobSegments, isKeyDirectory, keyFromSegments } from './blob-paths.js'
 import { errnoOf, fsError, fsStep } from './fs-errors.js'
 import { type FsBlobStoreOptions, resolveFsOptions } from './options.js'

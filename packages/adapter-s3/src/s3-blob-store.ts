@@ -3,6 +3,7 @@ import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2
 import { Upload } from '@aws-sdk/lib-storage'
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner'
 import {
+  abortable,
   type BlobInfo,
   type BlobStore,
   type ByteRange,
@@ -11,7 +12,6 @@ import {
   type PresignOptions,
   throwIfAborted,
 } from '@pinfold/core'
-import { abortable } from './abortable.js'
 import { type ResolvedS3Options, resolveS3Options, type S3BlobStoreOptions } from './options.js'
 import { s3Error } from './s3-errors.js'
 
