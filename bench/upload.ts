@@ -1,11 +1,13 @@
 /**
- * Upload throughput and server memory: a file streamed over loopback HTTP into a server process,
- * as a ratio to streaming SHA-256 and to the UnixFS importer alone over the same bytes, in this run.
+ * Upload throughput and server memory: a file streamed over loopback HTTP (curl) into a server
+ * process, as a ratio to streaming SHA-256 and to the UnixFS importer alone over the same file,
+ * both measured in this run.
  */
 import { createHash } from 'node:crypto'
+import { createReadStream } from 'node:fs'
 import { computeFileCid } from '@pinfold/core'
-import { benchBytes } from './lib/bytes.js'
-import { uploadMultipart } from './lib/multipart.js'
+import { benchFile } from './lib/bench-file.js'
+import { curlUpload } from './lib/curl.js'
 import { peakRssMb, startBenchServer } from './lib/process.js'
 
 export interface UploadFigures {
@@ -20,57 +22,65 @@ export interface UploadFigures {
 }
 
 const MB = 1e6
+const read = (path: string) => createReadStream(path, { highWaterMark: 1024 * 1024 })
 
-function seconds(start: bigint): number {
+function since(start: bigint): number {
   return Number(process.hrtime.bigint() - start) / 1e9
 }
 
-export async function measureSha256(size: number): Promise<number> {
+async function sha256MBps(path: string, size: number): Promise<number> {
   const start = process.hrtime.bigint()
   const hash = createHash('sha256')
-  for (const chunk of benchBytes(size)) hash.update(chunk)
+  for await (const chunk of read(path)) hash.update(chunk as Buffer)
   hash.digest()
-  return size / MB / seconds(start)
+  return size / MB / since(start)
 }
 
-export async function measureImporter(size: number): Promise<number> {
+async function importerMBps(path: string, size: number): Promise<number> {
   const start = process.hrtime.bigint()
-  await computeFileCid(
-    (async function* () {
-      yield* benchBytes(size)
-    })(),
-    'v1',
-  )
-  return size / MB / seconds(start)
+  await computeFileCid(read(path), 'v1')
+  return size / MB / since(start)
 }
 
 export async function benchUpload(store: 'fs' | 'memory', size: number): Promise<UploadFigures> {
-  const server = await startBenchServer('upload-server.ts', { BENCH_BLOBS: store })
+  const path = await benchFile(size)
+  const server = await startBenchServer('upload-server.mjs', { BENCH_BLOBS: store })
   try {
-    const sha256MBps = await measureSha256(size)
-    const importerMBps = await measureImporter(size)
-    const start = process.hrtime.bigint()
-    const res = await uploadMultipart(server.url, server.token, benchBytes(size), { network: 'public' })
-    const uploadMBps = size / MB / seconds(start)
+    const sha = await sha256MBps(path, size)
+    const importer = await importerMBps(path, size)
+    const res = await curlUpload(server.url, server.token, path, { network: 'public' })
     if (res.status !== 200) throw new Error(`upload failed: ${JSON.stringify(res.body)}`)
-    const peak = peakRssMb(server.pid)
+    const upload = size / MB / res.seconds
     return {
       store,
       sizeMiB: size / 1024 / 1024,
-      uploadMBps,
-      sha256MBps,
-      importerMBps,
-      ratioToSha256: uploadMBps / sha256MBps,
-      overheadVsImporter: importerMBps / uploadMBps,
-      serverPeakRssMb: peak,
+      uploadMBps: upload,
+      sha256MBps: sha,
+      importerMBps: importer,
+      ratioToSha256: upload / sha,
+      overheadVsImporter: importer / upload,
+      serverPeakRssMb: peakRssMb(server.pid),
     }
   } finally {
     await server.stop()
   }
 }
 
+export function uploadTable(rows: UploadFigures[]): string {
+  const fixed = (n: number, digits = 0) => n.toFixed(digits)
+  return [
+    '| store | size | upload MB/s | SHA-256 MB/s | importer MB/s | upload ÷ SHA-256 (target ≥ 0.5) | importer ÷ upload (target ≤ 1.5) | server peak RSS MB (target ≤ 200) |',
+    '|---|---|---|---|---|---|---|---|',
+    ...rows.map(
+      (r) =>
+        `| ${r.store} | ${r.sizeMiB} MiB | ${fixed(r.uploadMBps)} | ${fixed(r.sha256MBps)} | ${fixed(r.importerMBps)} | ${fixed(r.ratioToSha256, 2)} | ${fixed(r.overheadVsImporter, 2)} | ${fixed(r.serverPeakRssMb)} |`,
+    ),
+  ].join('\n')
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const size = Number(process.env.BENCH_UPLOAD_MIB ?? 1024) * 1024 * 1024
-  const store = (process.env.BENCH_BLOBS as 'fs' | 'memory' | undefined) ?? 'fs'
-  console.log(await benchUpload(store, size))
+  const sizes = (process.env.BENCH_UPLOAD_MIB ?? '1024').split(',').map((mib) => Number(mib) * 1024 * 1024)
+  const rows: UploadFigures[] = []
+  for (const size of sizes) rows.push(await benchUpload('fs', size))
+  console.log(uploadTable(rows))
 }

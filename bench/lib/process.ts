@@ -26,8 +26,9 @@ export interface BenchServer {
 }
 
 /**
- * Starts `bench/servers/<script>` in its own Node process (so its memory is measured alone) and
- * waits for the JSON line `{url, token}` it prints when listening.
+ * Starts `bench/servers/<script>` in its own Node process on the built packages (so its memory is
+ * measured alone, without a TypeScript loader) and waits for the JSON line `{url, token}` it
+ * prints when listening. Run `pnpm build` first (`pnpm bench` does).
  */
 export async function startBenchServer(script: string, env: Record<string, string> = {}): Promise<BenchServer> {
   const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=source', `bench/servers/${script}`], {

@@ -25,6 +25,8 @@ export interface Storage {
  *   `<data dir>/db` (the embedded default, locked to this process);
  * - blobs: `PINFOLD_S3_BUCKET` → S3; else memory for `PINFOLD_STORAGE=memory`; else `<data dir>/blobs`.
  * Migrations run before the store is used; every process may run them, they take turns.
+ * Drivers are imported only when configured: an app that embeds the HTTP layer does not load the
+ * AWS SDK, pg or PGlite's WebAssembly unless it uses them.
  */
 export async function openStorage(config: ServerConfig): Promise<Storage> {
   const closers: (() => Promise<void>)[] = []
@@ -37,7 +39,7 @@ export async function openStorage(config: ServerConfig): Promise<Storage> {
       closers.push(lock.release)
     }
     const records = await openRecords(config, closers)
-    const blobs = openBlobs(config, closers)
+    const blobs = await openBlobs(config, closers)
     return { ...records, blobs: blobs.store, description: `${records.description}, ${blobs.description}`, close }
   } catch (error) {
     await close()
@@ -47,6 +49,10 @@ export async function openStorage(config: ServerConfig): Promise<Storage> {
 
 async function openRecords(config: ServerConfig, closers: (() => Promise<void>)[]) {
   if (config.databaseUrl) {
+    const [{ default: pg }, { createPostgresRecordStore, fromPgPool, migrate }] = await Promise.all([
+      import('pg'),
+      import('@pinfold/adapter-postgres'),
+    ])
     const pool = new pg.Pool({ connectionString: config.databaseUrl })
     // an idle client's connection error must not crash the process; the next query reports it
     pool.on('error', () => {})
@@ -56,6 +62,11 @@ async function openRecords(config: ServerConfig, closers: (() => Promise<void>)[
     return { records: createPostgresRecordStore({ client }), description: 'records in PostgreSQL' }
   }
   if (config.storage === 'memory') return { records: createMemoryRecordStore(), description: 'records in memory' }
+  const [{ PGlite }, { vector }, { createPostgresRecordStore, fromPGlite, migrate }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('@electric-sql/pglite-pgvector'),
+    import('@pinfold/adapter-postgres'),
+  ])
   const db = await PGlite.create(join(config.dataDir, 'db'), { extensions: { vector } })
   closers.push(() => db.close())
   const client = fromPGlite(db)
@@ -63,8 +74,15 @@ async function openRecords(config: ServerConfig, closers: (() => Promise<void>)[
   return { records: createPostgresRecordStore({ client }), description: `records in ${join(config.dataDir, 'db')}` }
 }
 
-function openBlobs(config: ServerConfig, closers: (() => Promise<void>)[]): { store: BlobStore; description: string } {
+async function openBlobs(
+  config: ServerConfig,
+  closers: (() => Promise<void>)[],
+): Promise<{ store: BlobStore; description: string }> {
   if (config.s3.bucket) {
+    const [{ S3Client }, { createS3BlobStore }] = await Promise.all([
+      import('@aws-sdk/client-s3'),
+      import('@pinfold/adapter-s3'),
+    ])
     const client = new S3Client({
       region: config.s3.region ?? 'us-east-1',
       ...(config.s3.endpoint && { endpoint: config.s3.endpoint }),
@@ -80,6 +98,7 @@ function openBlobs(config: ServerConfig, closers: (() => Promise<void>)[]): { st
     }
   }
   if (config.storage === 'memory') return { store: createMemoryBlobStore(), description: 'blobs in memory' }
+  const { createFsBlobStore } = await import('@pinfold/adapter-fs')
   const directory = join(config.dataDir, 'blobs')
   return { store: createFsBlobStore({ directory }), description: `blobs in ${directory}` }
 }

@@ -1,21 +1,19 @@
-/**
- * A Pinfold server for benchmarks: memory records, blobs from BENCH_BLOBS (`fs` or `memory`).
- * Prints `{url, token}` as one JSON line once listening.
- */
+// A Pinfold server for benchmarks, run on the built packages (no TypeScript loader in the process,
+// as in production): memory records, blobs from BENCH_BLOBS (`fs` or `memory`).
+// Prints `{url, token}` as one JSON line once listening.
 import { mkdtemp, rm } from 'node:fs/promises'
 import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createMemoryBlobStore, createMemoryRecordStore } from '@pinfold/adapter-memory'
-import { type BlobStore, createFileService, createTokenVerifier, mintToken, SCOPES } from '@pinfold/core'
+import { createFileService, createTokenVerifier, mintToken, SCOPES } from '@pinfold/core'
 import { createFetchHandler, createNodeHandler } from '@pinfold/http-node'
 
 const secret = 'bench-secret-0123456789abcdef0123456789abcdef'
 const kind = process.env.BENCH_BLOBS ?? 'fs'
 const directory = await mkdtemp(join(process.env.BENCH_DIR ?? tmpdir(), 'pinfold-bench-'))
 
-async function blobStore(): Promise<BlobStore> {
+async function blobStore() {
   if (kind === 'memory') return createMemoryBlobStore()
   const { createFsBlobStore } = await import('@pinfold/adapter-fs')
   return createFsBlobStore({ directory })
@@ -25,7 +23,7 @@ const service = createFileService({ records: createMemoryRecordStore(), blobs: a
 const handler = createFetchHandler(service, { auth: createTokenVerifier({ secret }) })
 const server = createServer(createNodeHandler(handler))
 server.listen(0, '127.0.0.1', async () => {
-  const { port } = server.address() as AddressInfo
+  const { port } = server.address()
   const token = await mintToken(secret, { sub: 'bench', scopes: SCOPES })
   process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}`, token })}\n`)
 })
