@@ -31,7 +31,8 @@ describe('persistence on the configured storage', () => {
   })
 })
 
-describe('the embedded default (PGlite + filesystem)', () => {
+// Child servers start a TypeScript loader and PGlite each: seconds apiece on a busy 2-core machine.
+describe('the embedded default (PGlite + filesystem)', { timeout: 120_000 }, () => {
   let dataDir: string
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'pinfold-embedded-'))

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { mintToken, SCOPES } from '@pinfold/core'
 import { type RunningServer, readConfig, startServer } from '../../src/index.js'
-import { countBlobs, storageEnv } from './storage-setup.js'
+import { prepareStorage } from './storage-setup.js'
 
 export const TEST_SECRET = 'pinfold-test-secret-0123456789abcdef0123456789'
 
@@ -24,9 +24,10 @@ export interface TestServer {
 
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'pinfold-http-'))
+  const storage = await prepareStorage()
   const config = readConfig({
     PORT: '0',
-    ...(await storageEnv()),
+    ...storage.env,
     PINFOLD_DATA_DIR: dataDir,
     PINFOLD_AUTH_SECRET: TEST_SECRET,
     ...env,
@@ -53,7 +54,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       if (bearer !== null) headers.set('authorization', `Bearer ${bearer}`)
       return fetch(`${running.url}${path}`, { ...rest, headers })
     },
-    blobCount: () => countBlobs(running, dataDir),
+    blobCount: () => storage.countBlobs(running, dataDir),
     async restart() {
       await running.close()
       running = await startServer(config)
@@ -61,6 +62,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     },
     async close() {
       await running.close()
+      await storage.close()
       await rm(dataDir, { recursive: true, force: true })
     },
   }
