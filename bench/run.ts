@@ -25,6 +25,8 @@ const benches: Bench[] = [
     env: { BENCH_UPLOAD_MIB: '1024,2048' },
   },
   { title: 'Semantic search quality (labeled corpus)', script: 'bench/vectors-quality.ts' },
+  { title: 'Request rate of small authenticated requests (memory storage)', script: 'bench/request-rate.ts' },
+  { title: 'Record store scaling: 10k to 1M files (PGlite and PostgreSQL)', script: 'bench/scaling.ts' },
 ]
 
 const only = process.argv.slice(2)

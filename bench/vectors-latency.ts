@@ -194,11 +194,12 @@ async function pgliteRun(data: Dataset) {
   const explain = await db.transaction(async (tx) => {
     // the settings the store's HNSW query runs with
     await tx.query(
-      `select set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('enable_seqscan', 'off', true)`,
+      `select set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('enable_seqscan', 'off', true),
+        set_config('enable_sort', 'off', true)`,
     )
     const plan = await tx.query<{ 'QUERY PLAN': string }>(
-      `explain select v.file_id from file_vectors v join files f on f.id = v.file_id
-       where f.tenant_id = $1 and f.network = 'private' and f.group_id = $2
+      `explain select v.file_id from file_vectors v
+       where (select row(f.tenant_id, f.network, f.group_id) from files f where f.id = v.file_id) = row($1::text, 'private'::text, $2::uuid)
        order by v.embedding::vector(${DIMENSIONS}) <=> $3::vector(${DIMENSIONS}) limit 100`,
       [TENANT, groupId, literal(data.queries[0]!)],
     )

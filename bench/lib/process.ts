@@ -17,6 +17,19 @@ export function rssMb(pid: number): number {
   return match ? Number(match[1]) / 1024 : Number.NaN
 }
 
+/**
+ * CPU time (user + system) a process has used so far, in seconds, from `/proc/<pid>/stat`. On a
+ * shared machine a server's CPU time per request moves much less than its request rate.
+ */
+export function cpuSeconds(pid: number): number {
+  // fields after the parenthesised command name; utime and stime are the 12th and 13th of them
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS
+}
+
+/** `getconf CLK_TCK`: 100 on every Linux this runs on. */
+const CLOCK_TICKS = 100
+
 export interface BenchServer {
   url: string
   token: string
@@ -30,8 +43,13 @@ export interface BenchServer {
  * measured alone, without a TypeScript loader) and waits for the JSON line `{url, token}` it
  * prints when listening. Run `pnpm build` first (`pnpm bench` does).
  */
-export async function startBenchServer(script: string, env: Record<string, string> = {}): Promise<BenchServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=source', `bench/servers/${script}`], {
+export async function startBenchServer(
+  script: string,
+  env: Record<string, string> = {},
+  /** Node flags; pass `[]` (or e.g. `['--cpu-prof']`) to run on `dist/` with no TypeScript loader. */
+  execArgv: string[] = ['--import', 'tsx', '--conditions=source'],
+): Promise<BenchServer> {
+  const child = spawn(process.execPath, [...execArgv, `bench/servers/${script}`], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],

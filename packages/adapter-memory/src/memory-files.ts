@@ -74,6 +74,12 @@ export function memoryFileRecords(state: MemoryState): FileRecordStore {
       const content = contents.get(cid)
       return content && { ...content }
     },
+
+    async isBlobReferenced(blobKey, options) {
+      throwIfAborted(options?.signal)
+      for (const content of contents.values()) if (content.blobKey === blobKey) return true
+      return false
+    },
   }
 }
 

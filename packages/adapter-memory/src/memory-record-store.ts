@@ -1,7 +1,11 @@
 import type { RecordStore } from '@pinfold/core'
 import { memoryFileRecords } from './memory-files.js'
+import { memoryGatewayRecords } from './memory-gateway.js'
 import { memoryGroupRecords } from './memory-groups.js'
+import { memoryPaymentRecords } from './memory-payments.js'
 import { createMemoryState } from './memory-state.js'
+import { memoryUploadSessionRecords } from './memory-upload-sessions.js'
+import { memoryVectorRecords } from './memory-vectors.js'
 
 /**
  * Every record in Maps. Each method does all its checks and writes synchronously after its first
@@ -14,5 +18,9 @@ export function createMemoryRecordStore(): RecordStore {
   return {
     ...memoryFileRecords(state),
     ...memoryGroupRecords(state),
+    ...memoryGatewayRecords(state),
+    ...memoryVectorRecords(state),
+    ...memoryPaymentRecords(state),
+    ...memoryUploadSessionRecords(),
   }
 }

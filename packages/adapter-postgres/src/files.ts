@@ -187,6 +187,11 @@ export async function deleteFile(
   })
 }
 
+export async function isBlobReferenced(db: Queryable, blobKey: string): Promise<boolean> {
+  const { rows } = await db.query('select exists (select 1 from contents where blob_key = $1) as referenced', [blobKey])
+  return rows[0]?.referenced === true
+}
+
 export async function getContent(db: Queryable, cid: string): Promise<ContentRecord | undefined> {
   const { rows } = await db.query(`select ${CONTENT_COLUMNS} from contents where cid = $1`, [cid])
   return rows[0] && toContentRecord(rows[0])

@@ -26,3 +26,4 @@ export {
   type SqlClient,
   type TransactionRunner,
 } from './queryable.js'
+export { enableVectors, HNSW_MAX_DIMENSIONS, type PostgresVectorOptions } from './vectors.js'

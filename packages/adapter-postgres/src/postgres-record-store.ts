@@ -1,12 +1,18 @@
 import { type CallOptions, invalid, type RecordStore, throwIfAborted } from '@pinfold/core'
 import { toPinfoldError } from './errors.js'
 import * as files from './files.js'
+import * as gateway from './gateway.js'
 import * as groups from './groups.js'
+import * as payments from './payments.js'
 import type { SqlClient } from './queryable.js'
+import * as uploadSessions from './upload-sessions.js'
+import { type PostgresVectorOptions, postgresVectorRecords } from './vectors.js'
 
 export interface PostgresRecordStoreOptions {
   /** From `fromPgPool(pool)` or `fromPGlite(db)`; the schema must be migrated (see `migrate`). */
   client: SqlClient
+  /** How group queries choose between exact search and the HNSW index (needs pgvector). */
+  vectors?: PostgresVectorOptions | undefined
 }
 
 /**
@@ -16,7 +22,7 @@ export interface PostgresRecordStoreOptions {
  * An aborted signal is honoured before a call starts and, for transactions, before COMMIT; a
  * statement already sent runs to completion.
  */
-export function createPostgresRecordStore({ client }: PostgresRecordStoreOptions): RecordStore {
+export function createPostgresRecordStore({ client, vectors: vectorOptions }: PostgresRecordStoreOptions): RecordStore {
   if (typeof client?.query !== 'function' || typeof client.transaction !== 'function') {
     throw invalid('@pinfold/adapter-postgres: option `client` must come from fromPgPool(pool) or fromPGlite(db)')
   }
@@ -29,6 +35,8 @@ export function createPostgresRecordStore({ client }: PostgresRecordStoreOptions
       throw toPinfoldError(err, action)
     }
   }
+  const claimNonce = payments.createNonceClaimer(client)
+  const vectors = postgresVectorRecords(client, vectorOptions)
 
   return {
     createFile: (file, content, options) =>
@@ -42,6 +50,8 @@ export function createPostgresRecordStore({ client }: PostgresRecordStoreOptions
     deleteFile: (tenantId, network, id, options) =>
       run('deleteFile', options, () => files.deleteFile(client, tenantId, network, id, options)),
     getContent: (cid, options) => run('getContent', options, () => files.getContent(client, cid)),
+    isBlobReferenced: (blobKey, options) =>
+      run('isBlobReferenced', options, () => files.isBlobReferenced(client, blobKey)),
     createGroup: (group, options) => run('createGroup', options, () => groups.createGroup(client, group)),
     getGroup: (tenantId, network, id, options) =>
       run('getGroup', options, () => groups.getGroup(client, tenantId, network, id)),
@@ -51,5 +61,72 @@ export function createPostgresRecordStore({ client }: PostgresRecordStoreOptions
       run('updateGroup', options, () => groups.updateGroup(client, tenantId, network, id, patch)),
     deleteGroup: (tenantId, network, id, options) =>
       run('deleteGroup', options, () => groups.deleteGroup(client, tenantId, network, id)),
+    getPublicContent: (cid, options) => run('getPublicContent', options, () => gateway.getPublicContent(client, cid)),
+    putSwap: (swap, options) => run('putSwap', options, () => gateway.putSwap(client, swap)),
+    getSwap: (tenantId, network, cid, options) =>
+      run('getSwap', options, () => gateway.getSwap(client, tenantId, network, cid)),
+    listSwapHistory: (tenantId, network, cid, options) =>
+      run('listSwapHistory', options, () => gateway.listSwapHistory(client, tenantId, network, cid)),
+    deleteSwap: (tenantId, network, cid, options) =>
+      run('deleteSwap', options, () => gateway.deleteSwap(client, tenantId, network, cid)),
+    findPublicSwap: (cid, options) => run('findPublicSwap', options, () => gateway.findPublicSwap(client, cid)),
+    addSignature: (signature, options) => run('addSignature', options, () => gateway.addSignature(client, signature)),
+    getSignature: (tenantId, network, cid, options) =>
+      run('getSignature', options, () => gateway.getSignature(client, tenantId, network, cid)),
+    deleteSignature: (tenantId, network, cid, options) =>
+      run('deleteSignature', options, () => gateway.deleteSignature(client, tenantId, network, cid)),
+    createDomain: (domain, options) => run('createDomain', options, () => gateway.createDomain(client, domain)),
+    getDomain: (tenantId, id, options) => run('getDomain', options, () => gateway.getDomain(client, tenantId, id)),
+    listDomains: (tenantId, options) => run('listDomains', options, () => gateway.listDomains(client, tenantId)),
+    findDomain: (domain, options) => run('findDomain', options, () => gateway.findDomain(client, domain)),
+    activateDomain: (tenantId, id, verifiedAt, options) =>
+      run('activateDomain', options, () => gateway.activateDomain(client, tenantId, id, verifiedAt)),
+    deleteDomain: (tenantId, id, options) =>
+      run('deleteDomain', options, () => gateway.deleteDomain(client, tenantId, id)),
+    listExpiredFiles: (now, limit, options) =>
+      run('listExpiredFiles', options, () => gateway.listExpiredFiles(client, now, limit)),
+    createPaymentInstruction: (instruction, options) =>
+      run('createPaymentInstruction', options, () => payments.createPaymentInstruction(client, instruction)),
+    getPaymentInstruction: (tenantId, id, options) =>
+      run('getPaymentInstruction', options, () => payments.getPaymentInstruction(client, tenantId, id)),
+    listPaymentInstructions: (tenantId, filter, page, options) =>
+      run('listPaymentInstructions', options, () => payments.listPaymentInstructions(client, tenantId, filter, page)),
+    updatePaymentInstruction: (tenantId, id, patch, options) =>
+      run('updatePaymentInstruction', options, () => payments.updatePaymentInstruction(client, tenantId, id, patch)),
+    deletePaymentInstruction: (tenantId, id, options) =>
+      run('deletePaymentInstruction', options, () => payments.deletePaymentInstruction(client, tenantId, id)),
+    attachPaymentCid: (tenantId, instructionId, cid, attachedAt, options) =>
+      run('attachPaymentCid', options, () =>
+        payments.attachPaymentCid(client, tenantId, instructionId, cid, attachedAt),
+      ),
+    detachPaymentCid: (tenantId, instructionId, cid, options) =>
+      run('detachPaymentCid', options, () => payments.detachPaymentCid(client, tenantId, instructionId, cid)),
+    listPaymentCids: (tenantId, instructionId, page, options) =>
+      run('listPaymentCids', options, () => payments.listPaymentCids(client, tenantId, instructionId, page)),
+    findPricedCid: (cid, options) => run('findPricedCid', options, () => payments.findPricedCid(client, cid)),
+    claimPaymentNonce: (payer, nonce, expiresAt, options) =>
+      run('claimPaymentNonce', options, () => claimNonce(payer, nonce, expiresAt)),
+    upsertFileVectors: (tenantId, network, fileId, embedding, passageVectors, options) =>
+      run('upsertFileVectors', options, () =>
+        vectors.upsertFileVectors(tenantId, network, fileId, embedding, passageVectors, options),
+      ),
+    deleteFileVectors: (tenantId, network, fileId, options) =>
+      run('deleteFileVectors', options, () => vectors.deleteFileVectors(tenantId, network, fileId)),
+    queryVectors: (query, embedding, options) =>
+      run('queryVectors', options, () => vectors.queryVectors(query, embedding)),
+    getVectorEmbedding: (options) => run('getVectorEmbedding', options, () => vectors.getVectorEmbedding()),
+    resetVectorIndex: (options) => run('resetVectorIndex', options, () => vectors.resetVectorIndex()),
+    createUploadSession: (session, options) =>
+      run('createUploadSession', options, () => uploadSessions.createUploadSession(client, session)),
+    getUploadSession: (id, options) =>
+      run('getUploadSession', options, () => uploadSessions.getUploadSession(client, id)),
+    advanceUploadSession: (id, expectedOffset, advance, options) =>
+      run('advanceUploadSession', options, () =>
+        uploadSessions.advanceUploadSession(client, id, expectedOffset, advance),
+      ),
+    deleteUploadSession: (id, options) =>
+      run('deleteUploadSession', options, () => uploadSessions.deleteUploadSession(client, id)),
+    listExpiredUploadSessions: (now, limit, options) =>
+      run('listExpiredUploadSessions', options, () => uploadSessions.listExpiredUploadSessions(client, now, limit)),
   }
 }

@@ -21,7 +21,11 @@ export const freshSchemaName = () => `pinfold_test_${randomUUID().replaceAll('-'
 /** Counts rows behind the adapter's back, to prove what persisted. */
 export function countingProbe(db: Queryable): RecordProbe {
   const count = async (table: string) => Number((await db.query(`select count(*) as n from ${table}`)).rows[0]?.n)
-  return { countContents: () => count('contents'), countFiles: () => count('files') }
+  return {
+    countContents: () => count('contents'),
+    countFiles: () => count('files'),
+    countVectors: () => count('file_vectors'),
+  }
 }
 
 let pglite: Promise<PGlite> | undefined
@@ -78,9 +82,12 @@ export async function serverSchema(url: string): Promise<{ client: SqlClient; sc
 /** Turns a schema factory into a conformance harness: migrated, empty store plus a raw probe. */
 export async function harness(schema: { client: SqlClient; drop(): Promise<void> }): Promise<RecordStoreHarness> {
   await migrate(schema.client)
+  // migration 0006 creates the vector tables only where pgvector is available
+  const vectors = await schema.client.query(`select to_regclass('file_vectors') is not null as ready`)
   return {
     store: createPostgresRecordStore({ client: schema.client }),
     probe: countingProbe(schema.client),
     close: schema.drop,
+    capabilities: { vectors: vectors.rows[0]?.ready === true },
   }
 }

@@ -19,3 +19,5 @@ export {
 } from './blob-store.js'
 export { collect, patternBytes } from './bytes.js'
 export { describeRecordStore, type RecordProbe, type RecordStoreHarness } from './record-store.js'
+export { describeUploadSessionRecords } from './upload-session-records.js'
+export { describeVectorRecords } from './vector-records.js'

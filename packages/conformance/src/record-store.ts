@@ -13,6 +13,11 @@ import type {
   SortOrder,
 } from '@pinfold/core'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describeBlobReferenceRecords } from './blob-reference-records.js'
+import { describeGatewayRecords } from './gateway-records.js'
+import { describePaymentRecords } from './payment-records.js'
+import { describeUploadSessionRecords } from './upload-session-records.js'
+import { describeVectorRecords } from './vector-records.js'
 
 /** Bypasses the adapter to prove what really is (or is not) in the backend. */
 export interface RecordProbe {
@@ -20,6 +25,8 @@ export interface RecordProbe {
   countContents(): Promise<number>
   /** Every file record the backend holds, across tenants and networks. */
   countFiles(): Promise<number>
+  /** Every passage vector the backend holds, across tenants. */
+  countVectors?(): Promise<number>
 }
 
 export interface RecordStoreHarness {
@@ -27,6 +34,8 @@ export interface RecordStoreHarness {
   store: RecordStore
   probe?: RecordProbe
   close?(): Promise<void>
+  /** Optional features the store supports; the suites for the others assert `UNAVAILABLE`. */
+  capabilities?: { vectors?: boolean }
 }
 
 const TENANT = 'tenant-a'
@@ -715,4 +724,9 @@ export function describeRecordStore(name: string, create: () => Promise<RecordSt
       })
     })
   })
+  describeBlobReferenceRecords(name, create)
+  describeGatewayRecords(name, create)
+  describeVectorRecords(name, create)
+  describePaymentRecords(name, create)
+  describeUploadSessionRecords(name, create)
 }

@@ -15,12 +15,26 @@
 export { allows, SCOPES, type Scope } from './auth/scopes.js'
 export * from './auth/tokens.js'
 export { createUrlSigner, SIGNATURE_PARAM, type UrlSigner } from './auth/url-signing.js'
+export { indexKeyOf, PLACEHOLDER_ROOT } from './dag/car-blob.js'
+export { createCarDag } from './dag/car-dag.js'
+export type { ContentDag } from './dag/content-dag.js'
+export { openFileDag } from './dag/file-dag.js'
+export { openContentDag } from './dag/open-content-dag.js'
 export * from './errors.js'
+export { type DagScope, encodeCar } from './gateway/car-stream.js'
 export { detectMimeType } from './mime.js'
 export * from './model.js'
 export { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, type PageQuery } from './pagination.js'
+export type { PaymentNetwork, PaymentSettings } from './payments/model.js'
+export type * from './ports/gateway-records.js'
+export { DOMAIN_STATUSES } from './ports/gateway-records.js'
+export type * from './ports/payment-records.js'
+export type * from './ports/upload-session-records.js'
+export type * from './ports/vector-records.js'
 export type * from './ports.js'
 export { BLOB_KEY_PATTERN } from './ports.js'
+export { normaliseDomain, type TxtResolver, VERIFICATION_PREFIX } from './service/domains.js'
+export { DOWNLOAD_LINK_ALGORITHM, type DownloadLinkRequest, MAX_LINK_SECONDS } from './service/download-links.js'
 export {
   createFileService,
   type FileService,
@@ -29,9 +43,53 @@ export {
   uuidIds,
 } from './service/file-service.js'
 export type { FileListQuery, FileUpdate } from './service/files.js'
+export {
+  cidSpellings,
+  type DirectoryItem,
+  type GatewayEntry,
+  type GatewayRoot,
+  type GatewayScope,
+  parseCid,
+  resolveEntityBytes,
+} from './service/gateway.js'
 export type { GroupListQuery } from './service/groups.js'
-export type { UploadItem, UploadOptions, UploadResult } from './service/uploads.js'
+export {
+  DEFAULT_RETRIEVAL_AMOUNT,
+  NONCE_ALREADY_USED,
+  type PaymentChoice,
+  type PaymentInstructionInput,
+  type PaymentInstructionListQuery,
+  type PaymentTermsInput,
+  type RetrievePrivateOptions,
+  type RetrievePrivateResult,
+} from './service/payments.js'
+export { BUILT_IN_PLUGINS, type GatewayPlugin } from './service/plugins.js'
+export type { CreatedSession, CreateSessionRequest, PatchResult, SessionStatus } from './service/resumable-uploads.js'
+export { UPLOAD_SESSION_TTL_MS } from './service/resumable-uploads.js'
+export { CID_SIGNATURE_DOMAIN, CID_SIGNATURE_TYPES } from './service/signatures.js'
+export type { SignedUploadUrl, SignUploadRequest, UploadGrant } from './service/signed-uploads.js'
+export type {
+  UploadCallOptions,
+  UploadConstraints,
+  UploadItem,
+  UploadOptions,
+  UploadResult,
+} from './service/uploads.js'
+export { CAR_MIME_TYPE, DIRECTORY_MIME_TYPE, mimeTypeAllowed } from './service/uploads.js'
 export { LIMITS } from './service/validate.js'
+export {
+  MAX_QUERY_CHARS,
+  VECTORIZE_MAX_BYTES,
+  VECTORIZE_MAX_PASSAGES,
+  type VectorQueryResult,
+} from './service/vectors.js'
 export { abortable } from './streams/abortable.js'
 export { computeFileCid } from './unixfs/compute-cid.js'
 export { CID_VERSIONS, type CidVersion, isCidVersion, kuboImporterOptions } from './unixfs/profiles.js'
+export {
+  checkEmbedding,
+  checkVector,
+  embeddingMismatch,
+  MAX_VECTOR_QUERY_LIMIT,
+  sameEmbedding,
+} from './vectors/checks.js'

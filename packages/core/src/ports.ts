@@ -22,6 +22,10 @@ import type {
   Page,
   PageRequest,
 } from './model.js'
+import type { GatewayRecordStore } from './ports/gateway-records.js'
+import type { PaymentRecordStore } from './ports/payment-records.js'
+import type { UploadSessionRecordStore } from './ports/upload-session-records.js'
+import type { VectorRecordStore } from './ports/vector-records.js'
 
 export interface CallOptions {
   signal?: AbortSignal | undefined
@@ -55,7 +59,13 @@ export interface DeletedFile {
  * All metadata, one sub-interface per feature. One implementation backs one deployment; several
  * server processes may share it, so every "exactly one" in the contracts must hold across processes.
  */
-export interface RecordStore extends FileRecordStore, GroupRecordStore {}
+export interface RecordStore
+  extends FileRecordStore,
+    GroupRecordStore,
+    VectorRecordStore,
+    GatewayRecordStore,
+    PaymentRecordStore,
+    UploadSessionRecordStore {}
 
 /** Files and the contents (stored bytes) they reference. */
 export interface FileRecordStore {
@@ -109,6 +119,12 @@ export interface FileRecordStore {
 
   /** The content record of a CID, if any file references it. */
   getContent(cid: string, options?: CallOptions): Promise<ContentRecord | undefined>
+
+  /**
+   * Whether a content record owns this blob key. The orphan sweep deletes only blobs for which
+   * this is false (and which are older than any upload in flight).
+   */
+  isBlobReferenced(blobKey: string, options?: CallOptions): Promise<boolean>
 }
 
 /** Groups of files; a group lives on one network of one tenant. */

@@ -1,4 +1,5 @@
 import { PinfoldError } from '@pinfold/core'
+import { paymentOptionsFromEnv } from './payments-config.js'
 
 /** The server's settings, read from the environment (see the configuration table in the README). */
 export interface ServerConfig {
@@ -13,6 +14,10 @@ export interface ServerConfig {
   jwtAudience: string | undefined
   publicUrl: string | undefined
   maxUploadBytes: number | undefined
+  /** Pay-per-request settings (`PINFOLD_X402_*`), validated at start-up. */
+  payments: ReturnType<typeof paymentOptionsFromEnv>
+  /** Housekeeping periods; 0 disables (`PINFOLD_EXPIRY_SWEEP_MS`, `PINFOLD_ORPHAN_SWEEP_MS`). */
+  sweepers: { expiryIntervalMs: number; orphanIntervalMs: number }
   s3: {
     bucket: string | undefined
     endpoint: string | undefined
@@ -41,6 +46,11 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     maxUploadBytes: env.PINFOLD_MAX_UPLOAD_BYTES
       ? integer(env.PINFOLD_MAX_UPLOAD_BYTES, 'PINFOLD_MAX_UPLOAD_BYTES', 0)
       : undefined,
+    payments: paymentOptionsFromEnv(env),
+    sweepers: {
+      expiryIntervalMs: integer(env.PINFOLD_EXPIRY_SWEEP_MS, 'PINFOLD_EXPIRY_SWEEP_MS', 60_000),
+      orphanIntervalMs: integer(env.PINFOLD_ORPHAN_SWEEP_MS, 'PINFOLD_ORPHAN_SWEEP_MS', 3_600_000),
+    },
     s3: {
       bucket: env.PINFOLD_S3_BUCKET || undefined,
       endpoint: env.PINFOLD_S3_ENDPOINT || undefined,

@@ -17,6 +17,8 @@ const ALLOW_HEADERS = [
   'X-Requested-With',
   'X-PAYMENT',
   'PAYMENT-SIGNATURE',
+  // x402 clients send this response header name as a request header too
+  'Access-Control-Expose-Headers',
   'x-pinata-gateway-token',
   'Range',
   'If-None-Match',

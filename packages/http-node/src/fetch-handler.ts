@@ -1,5 +1,6 @@
 import { allows, type FileService, PinfoldError, type TokenActor, type TokenVerifier } from '@pinfold/core'
 import { type CorsOptions, corsHeaders, preflightHeaders } from './cors.js'
+import { dispatchGateway } from './handlers/gateway.js'
 import { errorBody, errorResponse } from './responses.js'
 import { createRouter, type Route } from './router.js'
 import { routes as defaultRoutes } from './routes.js'
@@ -55,6 +56,9 @@ export function createFetchHandler(service: FileService, options: FetchHandlerOp
 
   async function dispatch(request: Request, url: URL): Promise<Response> {
     const pathname = stripBasePath(url.pathname, basePath)
+    const apiHost = options.publicUrl ? new URL(options.publicUrl).host : url.host
+    const gateway = await dispatchGateway(request, url, pathname, { service, apiHost })
+    if (gateway) return gateway
     if (pathname === undefined) return errorBody('no such route', 404)
     const match = route(request.method, pathname)
     if (!match) return errorBody('no such route', 404)

@@ -61,7 +61,10 @@ function toRequest(
   const host = forwardedHost ?? req.headers.host ?? 'localhost'
   const headers = new Headers()
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!)
-  return new Request(`${protocol}://${host}${req.url ?? '/'}`, {
+  // Express and Connect strip a mount path from `req.url` but keep the full one in `originalUrl`;
+  // the fetch handler's `basePath` expects the full path, as a plain node:http server passes it.
+  const path = (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '/'
+  return new Request(`${protocol}://${host}${path}`, {
     method,
     headers,
     signal,

@@ -19,6 +19,11 @@ export interface Route {
   /** A scope the bearer token must grant, `'token'` for any valid token, or `'public'` for none. */
   auth: Scope | 'token' | 'public'
   summary: string
+  /**
+   * Optional guard on the matched parameters: when it answers false the router keeps looking, as
+   * if the pattern had not matched. Guarded routes are tried before unguarded ones of equal rank.
+   */
+  when?(params: Record<string, string>): boolean
   handle(ctx: RequestContext): Promise<Response>
 }
 
@@ -37,14 +42,15 @@ export type RouteMatch = { route: Route; params: Record<string, string> } | { al
 export function createRouter(routes: readonly Route[]) {
   const compiled: CompiledRoute[] = routes.map((route) => ({ route, segments: split(route.path) }))
   const rank = (segments: string[]) => segments.map((s) => (s.startsWith(':') ? '1' : '0')).join('')
-  compiled.sort((a, b) => (rank(a.segments) < rank(b.segments) ? -1 : rank(a.segments) > rank(b.segments) ? 1 : 0))
+  const key = ({ route, segments }: CompiledRoute) => `${rank(segments)}${route.when ? '0' : '1'}`
+  compiled.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0))
 
   return (method: string, pathname: string): RouteMatch => {
     const parts = split(pathname)
     const allowed: string[] = []
     for (const { route, segments } of compiled) {
       const params = matchSegments(segments, parts)
-      if (!params) continue
+      if (!params || (route.when && !route.when(params))) continue
       if (route.method === method || (method === 'HEAD' && route.method === 'GET')) return { route, params }
       allowed.push(route.method)
     }

@@ -1,7 +1,29 @@
 import { authRoutes } from './handlers/auth.js'
+import { domainRoutes } from './handlers/domains.js'
+import { downloadLinkRoutes } from './handlers/download-links.js'
 import { fileRoutes } from './handlers/files.js'
+import { filesSignRoutes } from './handlers/files-sign.js'
 import { groupRoutes } from './handlers/groups.js'
+import { paymentRoutes } from './handlers/payments.js'
+import { pluginRoutes } from './handlers/plugins.js'
+import { signatureRoutes } from './handlers/signatures.js'
+import { swapRoutes } from './handlers/swaps.js'
+import { uploadRoutes } from './handlers/uploads.js'
+import { vectorRoutes } from './handlers/vectors.js'
 import type { Route } from './router.js'
 
 /** Every route the server answers, mirroring the spec's endpoint list. */
-export const routes: readonly Route[] = [...authRoutes, ...fileRoutes, ...groupRoutes]
+export const routes: readonly Route[] = [
+  ...authRoutes,
+  ...fileRoutes,
+  ...groupRoutes,
+  ...downloadLinkRoutes,
+  ...filesSignRoutes,
+  ...swapRoutes,
+  ...signatureRoutes,
+  ...pluginRoutes,
+  ...domainRoutes,
+  ...uploadRoutes,
+  ...paymentRoutes,
+  ...vectorRoutes,
+]

@@ -7,6 +7,7 @@ import { createFetchHandler, type FetchHandlerOptions } from './fetch-handler.js
 import { createNodeHandler } from './node-handler.js'
 import { loadOrCreateSecret } from './secret.js'
 import { openStorage } from './storage.js'
+import { startSweepers } from './sweepers.js'
 
 export interface RunningServer {
   url: string
@@ -35,6 +36,7 @@ export async function startServer(
     blobs: storage.blobs,
     maxUploadBytes: config.maxUploadBytes,
     signingSecret: secret,
+    ...config.payments,
   })
   const handler = createFetchHandler(service, {
     auth: tokenVerifier(config, secret),
@@ -51,6 +53,7 @@ export async function startServer(
     await storage.close()
     throw error
   }
+  const stopSweepers = startSweepers(service, config.sweepers)
   const { port } = server.address() as AddressInfo
   const host = config.host.includes(':') ? `[${config.host}]` : config.host
   return {
@@ -61,6 +64,7 @@ export async function startServer(
     secret,
     secretCreated: created,
     async close() {
+      stopSweepers()
       await new Promise<void>((resolve) => {
         server.close(() => resolve())
         server.closeIdleConnections()

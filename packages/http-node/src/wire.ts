@@ -81,8 +81,7 @@ export function uploadFieldToOptions(name: string, value: string): Partial<Uploa
     case 'expires_at':
       return { expiresAt: parseUnixSeconds(value, 'expires_at') }
     case 'car':
-      if (parseBoolean(value, 'car')) throw invalid('CAR uploads are not supported by this server yet')
-      return {}
+      return { car: parseBoolean(value, 'car') }
     default:
       // `streamable` and fields of newer clients are accepted and ignored
       return undefined

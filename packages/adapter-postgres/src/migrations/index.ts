@@ -1,5 +1,10 @@
 import { initial } from './0001-initial.js'
 import { contentLayout } from './0002-content-layout.js'
+import { uploads } from './0003-uploads.js'
+import { gateway } from './0004-gateway.js'
+import { payments } from './0005-payments.js'
+import { vectors } from './0006-vectors.js'
+import { blobKeyIndex } from './0007-blob-key-index.js'
 
 /**
  * One schema change. Statements run one at a time (PGlite's extended protocol takes one statement
@@ -12,4 +17,12 @@ export interface Migration {
   statements: string[]
 }
 
-export const MIGRATIONS: readonly Migration[] = [initial, contentLayout]
+export const MIGRATIONS: readonly Migration[] = [
+  initial,
+  contentLayout,
+  uploads,
+  gateway,
+  payments,
+  vectors,
+  blobKeyIndex,
+]

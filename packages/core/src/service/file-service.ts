@@ -1,10 +1,24 @@
 import { v7 as uuidv7 } from 'uuid'
 import { PinfoldError } from '../errors.js'
-import type { BlobStore, Clock, IdSource, RecordStore } from '../ports.js'
+import type { PaymentSettings } from '../payments/model.js'
+import type { TextExtractor } from '../ports/vector-records.js'
+import type { BlobStore, Clock, Embedder, IdSource, PaymentVerifier, RecordStore } from '../ports.js'
 import type { ServiceContext } from './context.js'
+import { createMaintenance } from './maintenance.js'
+import { createDomainOperations, type TxtResolver } from './domains.js'
+import { createDownloadLinkOperations } from './download-links.js'
+import { createExpiryOperations } from './expiry.js'
 import { createFileOperations } from './files.js'
+import { createGatewayOperations } from './gateway.js'
 import { createGroupOperations } from './groups.js'
+import { createPaymentOperations } from './payments.js'
+import { createPluginOperations, type GatewayPlugin } from './plugins.js'
+import { createResumableUploadOperations } from './resumable-uploads.js'
+import { createSignatureOperations } from './signatures.js'
+import { createSignedUploadOperations } from './signed-uploads.js'
+import { createSwapOperations } from './swaps.js'
 import { createUploads } from './uploads.js'
+import { createVectorOperations } from './vectors.js'
 
 export interface FileServiceOptions {
   records: RecordStore
@@ -15,6 +29,18 @@ export interface FileServiceOptions {
   maxUploadBytes?: number | undefined
   /** Secret (≥ 32 bytes) for signed upload URLs and download links; without it those features refuse. */
   signingSecret?: string | Uint8Array | undefined
+  /** x402 verifier for `GET /v1/retrieve/private/{cid}` (`@pinfold/x402`); without it paid retrieval refuses. */
+  payments?: PaymentVerifier | undefined
+  /** Networks, defaults and link lifetime of pay-per-request; without them payment instructions refuse. */
+  paymentSettings?: PaymentSettings | undefined
+  /** The gateway plugin marketplace's catalog; default: the plugins Pinfold implements. */
+  gatewayPlugins?: readonly GatewayPlugin[] | undefined
+  /** TXT lookups for custom-domain verification (`node:dns/promises` `resolveTxt` shape). */
+  resolveTxt?: TxtResolver | undefined
+  /** Turns text into vectors for semantic search (`@pinfold/embedders`); without it vectorize/query refuse. */
+  embedder?: Embedder | undefined
+  /** Reads a file's text for vectorizing: `extractPassages` from `@pinfold/text-extract`. */
+  textExtractor?: TextExtractor | undefined
 }
 
 export const systemClock: Clock = { now: () => new Date() }
@@ -43,11 +69,29 @@ export function createFileService(options: FileServiceOptions) {
     ids: options.ids ?? uuidIds,
     maxUploadBytes,
     signingSecret: options.signingSecret,
+    payments: options.payments,
+    paymentSettings: options.paymentSettings,
+    embedder: options.embedder,
+    textExtractor: options.textExtractor,
   }
   const uploads = createUploads(ctx)
   return {
     files: { upload: uploads.upload, ...createFileOperations(ctx) },
     groups: createGroupOperations(ctx),
+    gateway: createGatewayOperations(ctx),
+    downloadLinks: createDownloadLinkOperations(ctx),
+    swaps: createSwapOperations(ctx),
+    vectors: createVectorOperations(ctx),
+    signatures: createSignatureOperations(ctx),
+    plugins: createPluginOperations(options.gatewayPlugins),
+    expiry: createExpiryOperations(ctx),
+    domains: createDomainOperations(ctx, options.resolveTxt),
+    payments: createPaymentOperations(ctx),
+    maintenance: createMaintenance(ctx),
+    uploads: {
+      signed: createSignedUploadOperations(ctx),
+      ...createResumableUploadOperations(ctx, uploads.upload),
+    },
     records: ctx.records,
     blobs: ctx.blobs,
     clock: ctx.clock,

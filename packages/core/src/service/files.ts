@@ -1,3 +1,4 @@
+import { deleteCarBlobs } from '../dag/car-blob.js'
 import { invalid, notFound } from '../errors.js'
 import type { Actor, FileFilter, FileRecord, Network } from '../model.js'
 import { nextPageToken, type PageQuery, resolvePage } from '../pagination.js'
@@ -52,7 +53,9 @@ export function createFileOperations(ctx: ServiceContext) {
     async delete(actor: Actor, network: Network, id: string): Promise<void> {
       const deleted = await ctx.records.deleteFile(actor.tenantId, network, id)
       if (!deleted) throw notFound('file')
-      if (deleted.releasedContent) await ctx.blobs.delete(deleted.releasedContent.blobKey).catch(() => {})
+      const released = deleted.releasedContent
+      if (released?.kind === 'car') await deleteCarBlobs(ctx.blobs, released.blobKey)
+      else if (released) await ctx.blobs.delete(released.blobKey).catch(() => {})
     },
   }
 }

@@ -1,11 +1,14 @@
+import { deleteCarBlobs } from '../dag/car-blob.js'
+import { importCar } from '../dag/import-car.js'
 import { abortError, invalid, PinfoldError, throwIfAborted } from '../errors.js'
 import { detectMimeType, SNIFF_BYTES } from '../mime.js'
-import type { Actor, FileRecord, KeyValues, Network } from '../model.js'
+import type { Actor, ContentKind, FileRecord, KeyValues, Network } from '../model.js'
 import { fork } from '../streams/fork.js'
 import { meter } from '../streams/meter.js'
 import { computeFileCid } from '../unixfs/compute-cid.js'
 import type { CidVersion } from '../unixfs/profiles.js'
 import type { ServiceContext } from './context.js'
+import { type FolderFile, type ImportedFolder, importFolder, isFolderPath, reimportFolder } from './folder-upload.js'
 import { validateExpiry, validateKeyvalues, validateName } from './validate.js'
 
 /** Options of an upload; each may arrive before or after the file's bytes (multipart order varies). */
@@ -17,12 +20,17 @@ export interface UploadOptions {
   keyvalues: KeyValues
   cidVersion: CidVersion
   expiresAt: Date | null
+  /** The single file is a CAR whose root becomes the record's CID (public network only). */
+  car: boolean
 }
 
 /**
  * One piece of an upload request, in arrival order. A file's `content` must be read to its end
  * (or abandoned by throwing) before the next item is requested — exactly how a multipart body
  * behaves — so the whole upload streams with bounded memory.
+ *
+ * One file whose path has no `/` is a single-file upload; files whose paths carry a relative
+ * directory (`photos/a.jpg`, `photos/b.jpg`) are a folder upload, imported as `ipfs add -r photos`.
  */
 export type UploadItem =
   | { kind: 'file'; path: string; mimeType?: string | undefined; content: AsyncIterable<Uint8Array> }
@@ -33,32 +41,66 @@ export interface UploadResult {
   isDuplicate: boolean
 }
 
-interface StagedFile {
-  blobKey: string
-  path: string
-  size: number
-  cidV1: string
-  mimeType: string
+/** Limits a signed upload URL (or a resumable session created through one) puts on an upload. */
+export interface UploadConstraints {
+  /** Largest accepted upload in bytes (below the service's own limit). */
+  maxBytes?: number | undefined
+  /** Allowed MIME types: exact, `type/*` wildcards, `*`; folders need the literal `directory`. */
+  allowMimeTypes?: readonly string[] | undefined
+  /** Options that win over whatever the request says. */
+  fixed?: Partial<UploadOptions> | undefined
 }
 
+export interface UploadCallOptions {
+  signal?: AbortSignal | undefined
+  constraints?: UploadConstraints | undefined
+}
+
+/** Bytes in the blob store, not yet recorded. `discard` removes every blob it holds. */
+interface Staged {
+  kind: ContentKind
+  blobKey: string
+  /** Blob size. */
+  blobSize: number
+  /** Size reported on the file record: the file's bytes, or the DAG's bytes for `car` contents. */
+  size: number
+  mimeType: string
+  numberOfFiles: number
+  defaultName: string
+  /** The root for `car` contents; for files, the CIDv1 (other versions are computed from the blob). */
+  cidV1: string
+  folder?: ImportedFolder | undefined
+}
+
+export const DIRECTORY_MIME_TYPE = 'directory'
+export const CAR_MIME_TYPE = 'application/vnd.ipld.car'
+
 export function createUploads(ctx: ServiceContext) {
+  const discard = async (staged: Staged) => {
+    if (staged.kind === 'car') await deleteCarBlobs(ctx.blobs, staged.blobKey)
+    else await ctx.blobs.delete(staged.blobKey).catch(() => {})
+  }
+
+  /** Links the caller's signal to an internal controller that also stops on our own failures. */
+  function linked(signal: AbortSignal | undefined) {
+    const internal = new AbortController()
+    const stop = () => internal.abort(signal?.reason)
+    signal?.addEventListener('abort', stop, { once: true })
+    return { internal, release: () => signal?.removeEventListener('abort', stop) }
+  }
+
   /**
    * Streams one file into a fresh blob while computing its CIDv1 from the same bytes. On any
    * failure the blob is removed before the error propagates.
    */
   async function stage(
     item: Extract<UploadItem, { kind: 'file' }>,
+    maxBytes: number,
     signal: AbortSignal | undefined,
-  ): Promise<StagedFile> {
+  ): Promise<Staged> {
     const blobKey = ctx.ids.blobKey()
-    const internal = new AbortController()
-    const stop = () => internal.abort(signal?.reason)
-    signal?.addEventListener('abort', stop, { once: true })
-    const metered = meter(item.content, {
-      maxBytes: ctx.maxUploadBytes,
-      headSize: SNIFF_BYTES,
-      signal: internal.signal,
-    })
+    const { internal, release } = linked(signal)
+    const metered = meter(item.content, { maxBytes, headSize: SNIFF_BYTES, signal: internal.signal })
     const [toBlob, toImporter] = fork(metered.stream, 2)
     try {
       const [, cid] = await Promise.all([
@@ -70,23 +112,130 @@ export function createUploads(ctx: ServiceContext) {
         throw error
       })
       const mimeType = await detectMimeType(metered.meter.head, item.mimeType, basename(item.path))
-      return { blobKey, path: item.path, size: metered.meter.bytes, cidV1: cid.toString(), mimeType }
+      const size = metered.meter.bytes
+      return {
+        kind: 'file',
+        blobKey,
+        blobSize: size,
+        size,
+        mimeType,
+        numberOfFiles: 1,
+        defaultName: basename(item.path) || 'file',
+        cidV1: cid.toString(),
+      }
     } catch (error) {
       await ctx.blobs.delete(blobKey).catch(() => {})
       throw signal?.aborted ? abortError(signal) : error
     } finally {
-      signal?.removeEventListener('abort', stop)
+      release()
     }
   }
 
-  async function cidOf(staged: StagedFile, version: CidVersion, signal: AbortSignal | undefined): Promise<string> {
-    if (version === 'v1') return staged.cidV1
+  /**
+   * Imports a folder: `first` and every further file item of `rest` (option items met on the way
+   * go to `onOptions`). The DAG is built with CIDv1 options; see {@link finishFolder}.
+   */
+  async function stageFolder(
+    first: Extract<UploadItem, { kind: 'file' }>,
+    rest: AsyncIterator<UploadItem>,
+    onOptions: (options: Partial<UploadOptions>) => void,
+    maxBytes: number,
+    signal: AbortSignal | undefined,
+  ): Promise<Staged> {
+    const blobKey = ctx.ids.blobKey()
+    const { internal, release } = linked(signal)
+    let total = 0
+    const limited = (content: AsyncIterable<Uint8Array>) =>
+      (async function* () {
+        for await (const chunk of content) {
+          throwIfAborted(internal.signal)
+          total += chunk.length
+          if (total > maxBytes)
+            throw new PinfoldError('PAYLOAD_TOO_LARGE', `upload exceeds the limit of ${maxBytes} bytes`)
+          yield chunk
+        }
+      })()
+    async function* files(): AsyncGenerator<FolderFile> {
+      let item: Extract<UploadItem, { kind: 'file' }> | undefined = first
+      while (item) {
+        yield { path: item.path, content: limited(item.content) }
+        item = undefined
+        for (let next = await rest.next(); !next.done; next = await rest.next()) {
+          if (next.value.kind === 'options') onOptions(next.value.options)
+          else {
+            item = next.value
+            break
+          }
+        }
+      }
+    }
+    try {
+      const folder = await importFolder(ctx.blobs, blobKey, files(), 'v1', { signal: internal.signal })
+      return folderStaged(blobKey, folder)
+    } catch (error) {
+      internal.abort(error)
+      throw signal?.aborted ? abortError(signal) : error
+    } finally {
+      release()
+    }
+  }
+
+  function folderStaged(blobKey: string, folder: ImportedFolder): Staged {
+    return {
+      kind: 'car',
+      blobKey,
+      blobSize: folder.size,
+      size: folder.dagSize,
+      mimeType: DIRECTORY_MIME_TYPE,
+      numberOfFiles: folder.numberOfFiles,
+      defaultName: folder.name,
+      cidV1: folder.cid.toString(),
+      folder,
+    }
+  }
+
+  /** A folder staged with v1 is re-imported when another CID version was asked for. Owns `staged`. */
+  async function finishFolder(staged: Staged, version: CidVersion, signal: AbortSignal | undefined): Promise<Staged> {
+    if (version === 'v1' || !staged.folder) return staged
+    try {
+      const blobKey = ctx.ids.blobKey()
+      const folder = await reimportFolder(ctx.blobs, { key: staged.blobKey, folder: staged.folder }, blobKey, version, {
+        signal,
+      })
+      return folderStaged(blobKey, folder)
+    } finally {
+      await discard(staged)
+    }
+  }
+
+  /** Turns a staged single file that is a CAR into a validated `car` content. Owns `staged`. */
+  async function finishCar(staged: Staged, signal: AbortSignal | undefined): Promise<Staged> {
+    try {
+      const blobKey = ctx.ids.blobKey()
+      const car = await importCar(ctx.blobs, blobKey, await ctx.blobs.get(staged.blobKey, { signal }), { signal })
+      return {
+        kind: 'car',
+        blobKey,
+        blobSize: car.size,
+        size: car.dagSize,
+        mimeType: CAR_MIME_TYPE,
+        numberOfFiles: 1,
+        defaultName: staged.defaultName,
+        cidV1: car.root.toString(),
+      }
+    } finally {
+      await discard(staged)
+    }
+  }
+
+  async function cidOf(staged: Staged, version: CidVersion, signal: AbortSignal | undefined): Promise<string> {
+    if (staged.kind === 'car' || version === 'v1') return staged.cidV1
     // Other profiles are rare and the SDK sends `cid_version` after the bytes, so they are computed from the blob.
     return (await computeFileCid(await ctx.blobs.get(staged.blobKey, { signal }), version)).toString()
   }
 
-  /** Records the staged file. Owns the staged blob from here on: deletes it unless a record uses it. */
-  async function commit(actor: Actor, staged: StagedFile, options: UploadOptions, signal: AbortSignal | undefined) {
+  /** Records the staged content. Owns the staged blobs from here on: deletes them unless a record uses them. */
+  async function commit(actor: Actor, staged: Staged, options: UploadOptions, signal: AbortSignal | undefined) {
     let cid: string | undefined
     try {
       cid = await cidOf(staged, options.cidVersion, signal)
@@ -100,24 +249,29 @@ export function createUploads(ctx: ServiceContext) {
           name: options.name,
           cid,
           size: staged.size,
-          numberOfFiles: 1,
+          numberOfFiles: staged.numberOfFiles,
           mimeType: staged.mimeType,
           groupId: options.groupId,
           keyvalues: options.keyvalues,
           createdAt: ctx.clock.now(),
           expiresAt: options.expiresAt,
         },
-        { cid, blobKey: staged.blobKey, size: staged.size, kind: 'file', profile: options.cidVersion },
+        {
+          cid,
+          blobKey: staged.blobKey,
+          size: staged.blobSize,
+          kind: staged.kind,
+          profile: staged.kind === 'file' ? options.cidVersion : null,
+        },
       )
       if (created.content.blobKey !== staged.blobKey) {
         // Another upload of the same CID already owns stored bytes: ours are redundant. A failed
         // delete only leaves an unreferenced blob for the orphan sweep; the upload itself succeeded.
-        await ctx.blobs.delete(staged.blobKey).catch(() => {})
+        await discard(staged)
       }
       return { file: created.file, isDuplicate: created.isDuplicate }
     } catch (error) {
-      if (!(cid && (await blobIsReferenced(cid, staged.blobKey))))
-        await ctx.blobs.delete(staged.blobKey).catch(() => {})
+      if (!(cid && (await blobIsReferenced(cid, staged.blobKey)))) await discard(staged)
       throw error
     }
   }
@@ -134,50 +288,97 @@ export function createUploads(ctx: ServiceContext) {
     }
   }
 
-  function resolveOptions(given: Partial<UploadOptions>, staged: StagedFile): UploadOptions {
+  function resolveOptions(given: Partial<UploadOptions>, staged: Staged): UploadOptions {
     return {
       network: given.network ?? 'private',
-      name: validateName(given.name ?? (basename(staged.path) || 'file')),
+      name: validateName(given.name ?? staged.defaultName),
       groupId: given.groupId ?? null,
       keyvalues: validateKeyvalues(given.keyvalues ?? {}),
       cidVersion: given.cidVersion ?? 'v1',
       expiresAt: validateExpiry(given.expiresAt ?? null, ctx.clock.now()),
+      car: given.car ?? false,
     }
   }
 
   return {
     /**
-     * Stores an uploaded file and records it. Bytes are durable in the blob store before the
-     * record commits; a failed or aborted upload leaves neither a record nor a blob.
+     * Stores an uploaded file (or folder, or CAR) and records it. Bytes are durable in the blob
+     * store before the record commits; a failed or aborted upload leaves neither a record nor a blob.
      */
     async upload(
       actor: Actor,
       items: AsyncIterable<UploadItem>,
-      options: { signal?: AbortSignal | undefined } = {},
+      options: UploadCallOptions = {},
     ): Promise<UploadResult> {
-      const { signal } = options
+      const { signal, constraints } = options
+      const maxBytes = Math.min(ctx.maxUploadBytes, constraints?.maxBytes ?? Number.POSITIVE_INFINITY)
       let given: Partial<UploadOptions> = {}
-      let staged: StagedFile | undefined
+      const merge = (more: Partial<UploadOptions>) => {
+        given = { ...given, ...more }
+      }
+      let staged: Staged | undefined
+      const iterator = items[Symbol.asyncIterator]()
       try {
-        for await (const item of items) {
+        for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
           throwIfAborted(signal)
+          const item = next.value
           if (item.kind === 'options') {
-            given = { ...given, ...item.options }
+            merge(item.options)
             continue
           }
-          if (staged) throw invalid('only one file may be uploaded per request')
-          staged = await stage(item, signal)
+          if (staged) {
+            throw invalid(
+              staged.folder
+                ? 'More than one file and/or directory was provided for pinning'
+                : 'only one file may be uploaded per request; send a folder as files whose names share one directory',
+            )
+          }
+          staged = isFolderPath(item.path)
+            ? await stageFolder(item, iterator, merge, maxBytes, signal)
+            : await stage(item, maxBytes, signal)
         }
         if (!staged) throw invalid('file is required')
-        const resolved = resolveOptions(given, staged)
-        const committing = staged
-        staged = undefined // commit owns the blob from here on
-        return await commit(actor, committing, resolved, signal)
+        const resolved = resolveOptions({ ...given, ...constraints?.fixed }, staged)
+        if (resolved.car) {
+          if (staged.folder) throw invalid('a CAR upload takes one CAR file, not a folder')
+          if (resolved.network !== 'public') throw invalid('CAR uploads are supported only on the public network')
+        }
+        checkMimeType(staged.mimeType, constraints?.allowMimeTypes)
+        const current = staged
+        staged = undefined // the finishing steps and commit own the blobs from here on
+        const finished = resolved.car
+          ? await finishCar(current, signal)
+          : await finishFolder(current, resolved.cidVersion, signal)
+        return await commit(actor, finished, resolved, signal)
       } catch (error) {
-        if (staged) await ctx.blobs.delete(staged.blobKey).catch(() => {})
+        if (staged) await discard(staged)
+        await iterator.return?.().catch(() => {})
         throw signal?.aborted && !(error instanceof PinfoldError) ? abortError(signal) : error
       }
     },
+  }
+}
+
+/**
+ * Whether a signed URL's `allow_mime_types` admits a type. Wildcards (`image/*`, `*`, `*\/*`) match
+ * file types only: a folder needs the literal `directory`, as on Pinata.
+ */
+export function mimeTypeAllowed(mimeType: string, allowed: readonly string[]): boolean {
+  const type = mimeType.toLowerCase()
+  return allowed.some((raw) => {
+    const pattern = raw.trim().toLowerCase()
+    if (pattern === type) return true
+    if (type === DIRECTORY_MIME_TYPE) return false
+    if (pattern === '*' || pattern === '*/*') return true
+    return pattern.endsWith('/*') && type.startsWith(pattern.slice(0, -1))
+  })
+}
+
+function checkMimeType(mimeType: string, allowed: readonly string[] | undefined) {
+  if (allowed === undefined || allowed.length === 0) return
+  if (!mimeTypeAllowed(mimeType, allowed)) {
+    // Pinata's answer, word for word (400)
+    throw invalid(`Presigned URL does not grant permissions to upload detected MIME type: ${mimeType}`)
   }
 }
 

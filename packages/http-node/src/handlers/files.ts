@@ -13,6 +13,7 @@ import {
   uploadFieldToOptions,
   uploadToWire,
 } from '../wire.js'
+import { createResumable, isResumableCreation } from './uploads.js'
 
 /** Multipart parts of `POST /v3/files` as upload items: `file` parts carry bytes, fields options. */
 async function* uploadItems(request: Request): AsyncGenerator<UploadItem> {
@@ -27,7 +28,9 @@ async function* uploadItems(request: Request): AsyncGenerator<UploadItem> {
   }
 }
 
-async function upload({ request, service, actor, signal }: RequestContext) {
+async function upload(ctx: RequestContext) {
+  if (isResumableCreation(ctx.request)) return createResumable(ctx)
+  const { request, service, actor, signal } = ctx
   const { file, isDuplicate } = await service.files.upload(actor, uploadItems(request), { signal })
   return data(uploadToWire(file, isDuplicate))
 }

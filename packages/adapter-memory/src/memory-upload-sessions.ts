@@ -1,0 +1,53 @@
+import {
+  type CallOptions,
+  PinfoldError,
+  throwIfAborted,
+  type UploadSessionRecord,
+  type UploadSessionRecordStore,
+} from '@pinfold/core'
+
+/** Resumable upload sessions in a private Map; each method's checks and writes run without an await between them. */
+export function memoryUploadSessionRecords(): UploadSessionRecordStore {
+  const sessions = new Map<string, UploadSessionRecord>()
+  const copy = (s: UploadSessionRecord): UploadSessionRecord => structuredClone(s)
+  return {
+    async createUploadSession(session, options?: CallOptions) {
+      throwIfAborted(options?.signal)
+      if (sessions.has(session.id)) throw new PinfoldError('CONFLICT', `upload session ${session.id} already exists`)
+      sessions.set(session.id, copy(session))
+    },
+
+    async getUploadSession(id, options) {
+      throwIfAborted(options?.signal)
+      const session = sessions.get(id)
+      return session && copy(session)
+    },
+
+    async advanceUploadSession(id, expectedOffset, advance, options) {
+      throwIfAborted(options?.signal)
+      const session = sessions.get(id)
+      if (!session || session.offset !== expectedOffset) return undefined
+      session.offset = advance.offset
+      session.parts.push(advance.part)
+      session.expiresAt = new Date(advance.expiresAt)
+      return copy(session)
+    },
+
+    async deleteUploadSession(id, options) {
+      throwIfAborted(options?.signal)
+      const session = sessions.get(id)
+      if (!session) return undefined
+      sessions.delete(id)
+      return copy(session)
+    },
+
+    async listExpiredUploadSessions(now, limit, options) {
+      throwIfAborted(options?.signal)
+      return [...sessions.values()]
+        .filter((s) => s.expiresAt.getTime() <= now.getTime())
+        .sort((a, b) => a.expiresAt.getTime() - b.expiresAt.getTime())
+        .slice(0, limit)
+        .map(copy)
+    },
+  }
+}

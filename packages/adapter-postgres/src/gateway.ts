@@ -1,0 +1,256 @@
+import type {
+  ContentRecord,
+  DomainRecord,
+  DomainStatus,
+  FileRecord,
+  Network,
+  SignatureRecord,
+  SwapRecord,
+} from '@pinfold/core'
+import { PinfoldError } from '@pinfold/core'
+import type { Queryable, Row, SqlClient } from './queryable.js'
+import { CONTENT_COLUMNS, FILE_COLUMNS, toContentRecord, toFileRecord } from './rows.js'
+import { isUuid } from './sql.js'
+
+const SWAP_COLUMNS = 'tenant_id, network, cid, mapped_cid, created_at'
+const SIGNATURE_COLUMNS = 'tenant_id, network, cid, signature, address, created_at'
+const DOMAIN_COLUMNS = 'id, tenant_id, domain, verification_token, status, created_at, verified_at'
+
+const toDate = (value: unknown) => (value instanceof Date ? value : new Date(String(value)))
+
+function toSwap(row: Row): SwapRecord {
+  return {
+    tenantId: String(row.tenant_id),
+    network: row.network as Network,
+    cid: String(row.cid),
+    mappedCid: String(row.mapped_cid),
+    createdAt: toDate(row.created_at),
+  }
+}
+
+function toSignature(row: Row): SignatureRecord {
+  return {
+    tenantId: String(row.tenant_id),
+    network: row.network as Network,
+    cid: String(row.cid),
+    signature: String(row.signature),
+    address: String(row.address),
+    createdAt: toDate(row.created_at),
+  }
+}
+
+function toDomain(row: Row): DomainRecord {
+  return {
+    id: String(row.id),
+    tenantId: String(row.tenant_id),
+    domain: String(row.domain),
+    verificationToken: String(row.verification_token),
+    status: row.status as DomainStatus,
+    createdAt: toDate(row.created_at),
+    verifiedAt: row.verified_at === null ? null : toDate(row.verified_at),
+  }
+}
+
+export async function getPublicContent(db: Queryable, cid: string): Promise<ContentRecord | undefined> {
+  const { rows } = await db.query(
+    `select ${CONTENT_COLUMNS} from contents
+     where cid = $1 and exists (select 1 from files where cid = $1 and network = 'public')`,
+    [cid],
+  )
+  return rows[0] && toContentRecord(rows[0])
+}
+
+/*
+ * The cycle check and the write run under a transaction-scoped advisory lock on the tenant and
+ * network, so two concurrent swaps that together would close a cycle are serialised: the second
+ * sees the first's mapping and is refused.
+ */
+export async function putSwap(client: SqlClient, swap: SwapRecord): Promise<SwapRecord> {
+  return client.transaction(async (tx) => {
+    await tx.query(`select pg_advisory_xact_lock(hashtextextended('pinfold_swaps:' || $1 || ':' || $2, 0))`, [
+      swap.tenantId,
+      swap.network,
+    ])
+    const { rows } = await tx.query(
+      `with recursive chain (cid, depth) as (
+         select $3::text, 0
+         union
+         select s.mapped_cid, c.depth + 1 from swaps s join chain c on s.cid = c.cid
+         where s.tenant_id = $1 and s.network = $2 and s.current and c.depth < 100000
+       )
+       select exists (select 1 from chain where cid = $4) as cycle`,
+      [swap.tenantId, swap.network, swap.mappedCid, swap.cid],
+    )
+    if (rows[0]?.cycle === true) throw new PinfoldError('CONFLICT', 'this swap would create a cycle of swaps')
+    await tx.query('update swaps set current = false where tenant_id = $1 and network = $2 and cid = $3 and current', [
+      swap.tenantId,
+      swap.network,
+      swap.cid,
+    ])
+    const inserted = await tx.query(
+      `insert into swaps (${SWAP_COLUMNS}) values ($1, $2, $3, $4, $5::timestamptz) returning ${SWAP_COLUMNS}`,
+      [swap.tenantId, swap.network, swap.cid, swap.mappedCid, swap.createdAt.toISOString()],
+    )
+    return toSwap(inserted.rows[0]!)
+  })
+}
+
+export async function getSwap(
+  db: Queryable,
+  tenantId: string,
+  network: Network,
+  cid: string,
+): Promise<SwapRecord | undefined> {
+  const { rows } = await db.query(
+    `select ${SWAP_COLUMNS} from swaps where tenant_id = $1 and network = $2 and cid = $3 and current`,
+    [tenantId, network, cid],
+  )
+  return rows[0] && toSwap(rows[0])
+}
+
+export async function listSwapHistory(
+  db: Queryable,
+  tenantId: string,
+  network: Network,
+  cid: string,
+): Promise<SwapRecord[]> {
+  const { rows } = await db.query(
+    `select ${SWAP_COLUMNS} from swaps where tenant_id = $1 and network = $2 and cid = $3
+     order by created_at desc, seq desc`,
+    [tenantId, network, cid],
+  )
+  return rows.map(toSwap)
+}
+
+export async function deleteSwap(db: Queryable, tenantId: string, network: Network, cid: string): Promise<boolean> {
+  const { rows } = await db.query(
+    'update swaps set current = false where tenant_id = $1 and network = $2 and cid = $3 and current returning seq',
+    [tenantId, network, cid],
+  )
+  return rows.length > 0
+}
+
+export async function findPublicSwap(db: Queryable, cid: string): Promise<SwapRecord | undefined> {
+  const { rows } = await db.query(
+    `select ${SWAP_COLUMNS} from swaps where cid = $1 and current and network = 'public'
+     order by created_at, seq limit 1`,
+    [cid],
+  )
+  return rows[0] && toSwap(rows[0])
+}
+
+export async function addSignature(db: Queryable, signature: SignatureRecord): Promise<SignatureRecord> {
+  const { rows } = await db.query(
+    `insert into cid_signatures (${SIGNATURE_COLUMNS}) values ($1, $2, $3, $4, $5, $6::timestamptz)
+     on conflict do nothing returning ${SIGNATURE_COLUMNS}`,
+    [
+      signature.tenantId,
+      signature.network,
+      signature.cid,
+      signature.signature,
+      signature.address,
+      signature.createdAt.toISOString(),
+    ],
+  )
+  if (!rows[0]) throw new PinfoldError('CONFLICT', 'this CID already has a signature')
+  return toSignature(rows[0])
+}
+
+export async function getSignature(
+  db: Queryable,
+  tenantId: string,
+  network: Network,
+  cid: string,
+): Promise<SignatureRecord | undefined> {
+  const { rows } = await db.query(
+    `select ${SIGNATURE_COLUMNS} from cid_signatures where tenant_id = $1 and network = $2 and cid = $3`,
+    [tenantId, network, cid],
+  )
+  return rows[0] && toSignature(rows[0])
+}
+
+export async function deleteSignature(
+  db: Queryable,
+  tenantId: string,
+  network: Network,
+  cid: string,
+): Promise<boolean> {
+  const { rows } = await db.query(
+    'delete from cid_signatures where tenant_id = $1 and network = $2 and cid = $3 returning cid',
+    [tenantId, network, cid],
+  )
+  return rows.length > 0
+}
+
+export async function createDomain(db: Queryable, domain: DomainRecord): Promise<DomainRecord> {
+  const { rows } = await db.query(
+    `insert into gateway_domains (${DOMAIN_COLUMNS})
+     values ($1, $2, $3, $4, $5, $6::timestamptz, $7::timestamptz) returning ${DOMAIN_COLUMNS}`,
+    [
+      domain.id,
+      domain.tenantId,
+      domain.domain,
+      domain.verificationToken,
+      domain.status,
+      domain.createdAt.toISOString(),
+      domain.verifiedAt?.toISOString() ?? null,
+    ],
+  )
+  return toDomain(rows[0]!)
+}
+
+export async function getDomain(db: Queryable, tenantId: string, id: string): Promise<DomainRecord | undefined> {
+  if (!isUuid(id)) return undefined
+  const { rows } = await db.query(`select ${DOMAIN_COLUMNS} from gateway_domains where id = $1 and tenant_id = $2`, [
+    id,
+    tenantId,
+  ])
+  return rows[0] && toDomain(rows[0])
+}
+
+export async function listDomains(db: Queryable, tenantId: string): Promise<DomainRecord[]> {
+  const { rows } = await db.query(
+    `select ${DOMAIN_COLUMNS} from gateway_domains where tenant_id = $1 order by created_at, id`,
+    [tenantId],
+  )
+  return rows.map(toDomain)
+}
+
+export async function findDomain(db: Queryable, domain: string): Promise<DomainRecord | undefined> {
+  const { rows } = await db.query(`select ${DOMAIN_COLUMNS} from gateway_domains where domain = $1`, [domain])
+  return rows[0] && toDomain(rows[0])
+}
+
+export async function activateDomain(
+  db: Queryable,
+  tenantId: string,
+  id: string,
+  verifiedAt: Date,
+): Promise<DomainRecord | undefined> {
+  if (!isUuid(id)) return undefined
+  // coalesce: a domain activated twice keeps its first verification moment
+  const { rows } = await db.query(
+    `update gateway_domains set status = 'active', verified_at = coalesce(verified_at, $3::timestamptz)
+     where id = $1 and tenant_id = $2 returning ${DOMAIN_COLUMNS}`,
+    [id, tenantId, verifiedAt.toISOString()],
+  )
+  return rows[0] && toDomain(rows[0])
+}
+
+export async function deleteDomain(db: Queryable, tenantId: string, id: string): Promise<boolean> {
+  if (!isUuid(id)) return false
+  const { rows } = await db.query('delete from gateway_domains where id = $1 and tenant_id = $2 returning id', [
+    id,
+    tenantId,
+  ])
+  return rows.length > 0
+}
+
+export async function listExpiredFiles(db: Queryable, now: Date, limit: number): Promise<FileRecord[]> {
+  const { rows } = await db.query(
+    `select ${FILE_COLUMNS} from files where expires_at is not null and expires_at <= $1::timestamptz
+     order by expires_at, id limit $2`,
+    [now.toISOString(), limit],
+  )
+  return rows.map(toFileRecord)
+}

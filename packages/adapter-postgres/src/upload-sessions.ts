@@ -1,0 +1,87 @@
+import type { UploadSessionAdvance, UploadSessionRecord } from '@pinfold/core'
+import type { Queryable, Row } from './queryable.js'
+
+const COLUMNS =
+  'id, token_hash, tenant_id, user_id, length, upload_offset, parts, file_name, mime_type, options, constraints, created_at, expires_at'
+
+export async function createUploadSession(db: Queryable, s: UploadSessionRecord): Promise<void> {
+  await db.query(
+    `insert into upload_sessions (${COLUMNS})
+     values ($1, $2, $3, $4, $5, $6, $7::text[], $8, $9, $10::jsonb, $11::jsonb, $12::timestamptz, $13::timestamptz)`,
+    [
+      s.id,
+      s.tokenHash,
+      s.tenantId,
+      s.userId,
+      s.length,
+      s.offset,
+      s.parts,
+      s.fileName,
+      s.mimeType,
+      JSON.stringify(s.options),
+      s.constraints === null ? null : JSON.stringify(s.constraints),
+      s.createdAt.toISOString(),
+      s.expiresAt.toISOString(),
+    ],
+  )
+}
+
+export async function getUploadSession(db: Queryable, id: string): Promise<UploadSessionRecord | undefined> {
+  const { rows } = await db.query(`select ${COLUMNS} from upload_sessions where id = $1`, [id])
+  return rows[0] && toSession(rows[0])
+}
+
+/** The compare-and-set is one conditional UPDATE: of concurrent calls at one offset, one matches. */
+export async function advanceUploadSession(
+  db: Queryable,
+  id: string,
+  expectedOffset: number,
+  advance: UploadSessionAdvance,
+): Promise<UploadSessionRecord | undefined> {
+  const { rows } = await db.query(
+    `update upload_sessions
+     set upload_offset = $3, parts = array_append(parts, $4::text), expires_at = $5::timestamptz
+     where id = $1 and upload_offset = $2
+     returning ${COLUMNS}`,
+    [id, expectedOffset, advance.offset, advance.part, advance.expiresAt.toISOString()],
+  )
+  return rows[0] && toSession(rows[0])
+}
+
+export async function deleteUploadSession(db: Queryable, id: string): Promise<UploadSessionRecord | undefined> {
+  const { rows } = await db.query(`delete from upload_sessions where id = $1 returning ${COLUMNS}`, [id])
+  return rows[0] && toSession(rows[0])
+}
+
+export async function listExpiredUploadSessions(
+  db: Queryable,
+  now: Date,
+  limit: number,
+): Promise<UploadSessionRecord[]> {
+  const { rows } = await db.query(
+    `select ${COLUMNS} from upload_sessions where expires_at <= $1::timestamptz order by expires_at, id limit $2`,
+    [now.toISOString(), limit],
+  )
+  return rows.map(toSession)
+}
+
+// Number(): pg returns bigint columns as strings, PGlite as numbers. Byte counts stay far below 2^53.
+function toSession(row: Row): UploadSessionRecord {
+  return {
+    id: String(row.id),
+    tokenHash: String(row.token_hash),
+    tenantId: String(row.tenant_id),
+    userId: String(row.user_id),
+    length: Number(row.length),
+    offset: Number(row.upload_offset),
+    parts: (row.parts as unknown[]).map(String),
+    fileName: String(row.file_name),
+    mimeType: row.mime_type === null ? null : String(row.mime_type),
+    options: json(row.options) as UploadSessionRecord['options'],
+    constraints: row.constraints === null ? null : (json(row.constraints) as UploadSessionRecord['constraints']),
+    createdAt: new Date(row.created_at as string | Date),
+    expiresAt: new Date(row.expires_at as string | Date),
+  }
+}
+
+const json = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value)

@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto'
+import { describeVectorRecords } from '@pinfold/conformance'
+import type { RecordStore, VectorEmbedding } from '@pinfold/core'
+import { afterAll, describe, expect, it } from 'vitest'
+import { createPostgresRecordStore, enableVectors, migrate } from '../src/index.js'
+import { closeSharedPGlite, countingProbe, pgliteSchema, serverSchema, TEST_DATABASE_URL } from './targets.js'
+
+afterAll(closeSharedPGlite)
+
+// The record-store suite covers the exact path (small groups); this runs the same vector contract
+// with every query going through the HNSW index and its iterative scan.
+describeVectorRecords('PostgreSQL on PGlite, HNSW index for every group', async () => {
+  const schema = await pgliteSchema()
+  await migrate(schema.client)
+  return {
+    store: createPostgresRecordStore({ client: schema.client, vectors: { exactSearchMaxVectors: 0 } }),
+    probe: countingProbe(schema.client),
+    close: schema.drop,
+    capabilities: { vectors: true },
+  }
+})
+
+const EMBEDDER: VectorEmbedding = { embedderId: 'pg-test@1', dimensions: 4 }
+
+async function addFile(store: RecordStore, tenantId: string, groupId: string | null) {
+  const cid = `bafkrei${randomUUID().replaceAll('-', '')}`
+  const { file } = await store.createFile(
+    {
+      id: randomUUID(),
+      tenantId,
+      userId: 'u',
+      network: 'private',
+      name: 'n.txt',
+      cid,
+      size: 1,
+      numberOfFiles: 1,
+      mimeType: 'text/plain',
+      groupId,
+      keyvalues: {},
+      createdAt: new Date(),
+      expiresAt: null,
+    },
+    { cid, blobKey: `blobs/${randomUUID()}`, size: 1, kind: 'file', profile: 'v1' },
+  )
+  return file
+}
+
+describe('PostgreSQL vectors', () => {
+  it("queryVectors - through HNSW, a small group is answered in full even when other tenants' vectors are all closer", async () => {
+    const schema = await pgliteSchema()
+    try {
+      await migrate(schema.client)
+      const store = createPostgresRecordStore({ client: schema.client, vectors: { exactSearchMaxVectors: 0 } })
+      const crowd = await store.createGroup({
+        id: randomUUID(),
+        tenantId: 'crowd',
+        network: 'private',
+        name: 'g',
+        isPublic: false,
+        createdAt: new Date(),
+      })
+      for (let i = 0; i < 300; i++) {
+        const file = await addFile(store, 'crowd', crowd.id)
+        await store.upsertFileVectors('crowd', 'private', file.id, EMBEDDER, [new Float32Array([1, i / 1000, 0, 0])])
+      }
+      const mine = await store.createGroup({ ...crowd, id: randomUUID(), tenantId: 'me' })
+      const far = []
+      for (let i = 0; i < 3; i++) {
+        const file = await addFile(store, 'me', mine.id)
+        await store.upsertFileVectors('me', 'private', file.id, EMBEDDER, [new Float32Array([0, 0, 1, i])])
+        far.push(file.id)
+      }
+      const query = {
+        tenantId: 'me',
+        network: 'private' as const,
+        groupId: mine.id,
+        vector: new Float32Array([1, 0, 0, 0]),
+      }
+      const matches = await store.queryVectors({ ...query, limit: 20 }, EMBEDDER)
+      expect(matches.map((m) => m.fileId).sort()).toEqual(far.sort())
+      expect(await store.queryVectors({ ...query, limit: 2 }, EMBEDDER)).toHaveLength(2)
+    } finally {
+      await schema.drop()
+    }
+  })
+
+  it('migrate - creates the vector tables and the embedder index where pgvector is available', async () => {
+    const schema = await pgliteSchema()
+    try {
+      await migrate(schema.client)
+      expect(await enableVectors(schema.client)).toBe(true)
+      const store = createPostgresRecordStore({ client: schema.client })
+      const file = await addFile(store, 't', null)
+      await store.upsertFileVectors('t', 'private', file.id, EMBEDDER, [new Float32Array([1, 0, 0, 0])])
+      const { rows } = await schema.client.query(
+        `select indexdef from pg_indexes where tablename = 'file_vectors' and indexname = 'file_vectors_hnsw'`,
+      )
+      expect(String(rows[0]?.indexdef)).toMatch(/hnsw[\s\S]*vector\(4\)[\s\S]*vector_cosine_ops/)
+      await store.resetVectorIndex()
+      const after = await schema.client.query(
+        `select count(*) as n from pg_indexes where indexname = 'file_vectors_hnsw'`,
+      )
+      expect(Number(after.rows[0]?.n)).toBe(0)
+    } finally {
+      await schema.drop()
+    }
+  })
+})
+
+const databaseUrl = TEST_DATABASE_URL
+if (databaseUrl) {
+  describe('PostgreSQL server (TEST_DATABASE_URL) vectors', () => {
+    it('vector methods - without pgvector, migrate succeeds and every call is UNAVAILABLE naming pgvector', async (ctx) => {
+      const schema = await serverSchema(databaseUrl)
+      try {
+        await migrate(schema.client)
+        const available = await schema.client.query(`select 1 from pg_available_extensions where name = 'vector'`)
+        if (available.rows.length > 0) ctx.skip() // this server has pgvector: the conformance suite covers it
+        expect(await enableVectors(schema.client)).toBe(false)
+        const store = createPostgresRecordStore({ client: schema.client })
+        await expect(store.getVectorEmbedding()).rejects.toMatchObject({
+          code: 'UNAVAILABLE',
+          message: expect.stringContaining('pgvector'),
+        })
+        const file = await addFile(store, 't', null)
+        expect(await store.getFile('t', 'private', file.id)).toMatchObject({ vectorized: false })
+      } finally {
+        await schema.drop()
+      }
+    })
+  })
+}

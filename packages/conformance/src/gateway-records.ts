@@ -1,0 +1,279 @@
+import { randomUUID } from 'node:crypto'
+import type { DomainRecord, Network, NewFile, RecordStore, SignatureRecord, SwapRecord } from '@pinfold/core'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { RecordStoreHarness } from './record-store.js'
+
+const TENANT = 'tenant-a'
+const OTHER_TENANT = 'tenant-b'
+
+const at = (second: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, second))
+const newCid = () => `bafkrei${randomUUID().replaceAll('-', '')}`
+
+function newFile(fields: Partial<NewFile> = {}): NewFile {
+  return {
+    id: randomUUID(),
+    tenantId: TENANT,
+    userId: 'user-1',
+    network: 'public',
+    name: 'page.html',
+    cid: newCid(),
+    size: 10,
+    numberOfFiles: 1,
+    mimeType: 'text/html',
+    groupId: null,
+    keyvalues: {},
+    createdAt: at(0),
+    expiresAt: null,
+    ...fields,
+  }
+}
+
+const swap = (cid: string, mappedCid: string, fields: Partial<SwapRecord> = {}): SwapRecord => ({
+  tenantId: TENANT,
+  network: 'public',
+  cid,
+  mappedCid,
+  createdAt: at(1),
+  ...fields,
+})
+
+const signature = (cid: string, fields: Partial<SignatureRecord> = {}): SignatureRecord => ({
+  tenantId: TENANT,
+  network: 'public',
+  cid,
+  signature: `0x${'ab'.repeat(65)}`,
+  address: '0x0000000000000000000000000000000000000001',
+  createdAt: at(2),
+  ...fields,
+})
+
+const domain = (fields: Partial<DomainRecord> = {}): DomainRecord => ({
+  id: randomUUID(),
+  tenantId: TENANT,
+  domain: `${randomUUID().slice(0, 8)}.example.com`,
+  verificationToken: randomUUID(),
+  status: 'pending_ownership',
+  createdAt: at(3),
+  verifiedAt: null,
+  ...fields,
+})
+
+/** The gateway part of the RecordStore contract: public lookups, swaps, signatures, domains, expiry. */
+export function describeGatewayRecords(name: string, create: () => Promise<RecordStoreHarness>): void {
+  describe(`RecordStore conformance (gateway): ${name}`, () => {
+    let h: RecordStoreHarness
+    let store: RecordStore
+    beforeEach(async () => {
+      h = await create()
+      store = h.store
+    })
+    afterEach(async () => {
+      await h.close?.()
+    })
+
+    async function addFile(fields: Partial<NewFile> = {}) {
+      const file = newFile(fields)
+      await store.createFile(file, {
+        cid: file.cid,
+        blobKey: `blobs/${randomUUID()}`,
+        size: 10,
+        kind: 'file',
+        profile: 'v1',
+      })
+      return file
+    }
+
+    describe('getPublicContent', () => {
+      it('getPublicContent - answers for a CID some tenant holds publicly, never for a private-only CID', async () => {
+        const pub = await addFile({ network: 'public', tenantId: OTHER_TENANT })
+        const priv = await addFile({ network: 'private' })
+        expect((await store.getPublicContent(pub.cid))?.cid).toBe(pub.cid)
+        expect(await store.getPublicContent(priv.cid)).toBeUndefined()
+        expect(await store.getPublicContent(newCid())).toBeUndefined()
+      })
+
+      it('getPublicContent - a CID held both ways is public until its public record is deleted', async () => {
+        const pub = await addFile({ network: 'public' })
+        await addFile({ network: 'private', cid: pub.cid })
+        expect((await store.getPublicContent(pub.cid))?.cid).toBe(pub.cid)
+        await store.deleteFile(TENANT, 'public', pub.id)
+        expect(await store.getPublicContent(pub.cid)).toBeUndefined()
+        expect((await store.getContent(pub.cid))?.cid).toBe(pub.cid)
+      })
+    })
+
+    describe('swaps', () => {
+      it('putSwap - replaces the current mapping and keeps the history newest first', async () => {
+        const [a, b, c] = [newCid(), newCid(), newCid()]
+        await store.putSwap(swap(a, b, { createdAt: at(1) }))
+        await store.putSwap(swap(a, c, { createdAt: at(2) }))
+        expect((await store.getSwap(TENANT, 'public', a))?.mappedCid).toBe(c)
+        const history = await store.listSwapHistory(TENANT, 'public', a)
+        expect(history.map((s) => s.mappedCid)).toEqual([c, b])
+        expect(history[0]).toEqual(swap(a, c, { createdAt: at(2) }))
+      })
+
+      it('putSwap - refuses a self-swap and any mapping that closes a cycle, changing nothing', async () => {
+        const [a, b, c] = [newCid(), newCid(), newCid()]
+        await expect(store.putSwap(swap(a, a))).rejects.toMatchObject({ code: 'CONFLICT' })
+        await store.putSwap(swap(a, b))
+        await store.putSwap(swap(b, c))
+        await expect(store.putSwap(swap(c, a))).rejects.toMatchObject({ code: 'CONFLICT' })
+        expect(await store.getSwap(TENANT, 'public', c)).toBeUndefined()
+        expect(await store.listSwapHistory(TENANT, 'public', c)).toEqual([])
+        // the same edges in another tenant or network are not a cycle
+        await store.putSwap(swap(c, a, { tenantId: OTHER_TENANT }))
+        await store.putSwap(swap(c, a, { network: 'private' }))
+      })
+
+      it('putSwap - of two concurrent swaps that together form a cycle, exactly one succeeds', async () => {
+        for (let round = 0; round < 5; round++) {
+          const [a, b] = [newCid(), newCid()]
+          const results = await Promise.allSettled([store.putSwap(swap(a, b)), store.putSwap(swap(b, a))])
+          expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1)
+          const rejected = results.find((r) => r.status === 'rejected') as PromiseRejectedResult
+          expect(rejected.reason).toMatchObject({ code: 'CONFLICT' })
+          const live = [await store.getSwap(TENANT, 'public', a), await store.getSwap(TENANT, 'public', b)]
+          expect(live.filter(Boolean)).toHaveLength(1)
+        }
+      })
+
+      it('deleteSwap - removes the current mapping, keeps history, and is tenant and network scoped', async () => {
+        const [a, b] = [newCid(), newCid()]
+        await store.putSwap(swap(a, b))
+        expect(await store.deleteSwap(OTHER_TENANT, 'public', a)).toBe(false)
+        expect(await store.deleteSwap(TENANT, 'private', a)).toBe(false)
+        expect(await store.getSwap(OTHER_TENANT, 'public', a)).toBeUndefined()
+        expect(await store.listSwapHistory(OTHER_TENANT, 'public', a)).toEqual([])
+        expect(await store.deleteSwap(TENANT, 'public', a)).toBe(true)
+        expect(await store.deleteSwap(TENANT, 'public', a)).toBe(false)
+        expect(await store.getSwap(TENANT, 'public', a)).toBeUndefined()
+        expect(await store.listSwapHistory(TENANT, 'public', a)).toHaveLength(1)
+        // a removed mapping no longer counts for cycles
+        await store.putSwap(swap(b, a))
+      })
+
+      it('findPublicSwap - the oldest current public mapping of the CID across tenants', async () => {
+        const [a, b, c] = [newCid(), newCid(), newCid()]
+        await store.putSwap(swap(a, c, { tenantId: OTHER_TENANT, createdAt: at(5) }))
+        await store.putSwap(swap(a, b, { createdAt: at(4) }))
+        await store.putSwap(swap(a, newCid(), { network: 'private', createdAt: at(1) }))
+        expect((await store.findPublicSwap(a))?.mappedCid).toBe(b)
+        await store.deleteSwap(TENANT, 'public', a)
+        expect((await store.findPublicSwap(a))?.mappedCid).toBe(c)
+        expect(await store.findPublicSwap(b)).toBeUndefined()
+      })
+    })
+
+    describe('signatures', () => {
+      it('addSignature - stores once per tenant, network and CID; a second add is a CONFLICT', async () => {
+        const cid = newCid()
+        expect(await store.addSignature(signature(cid))).toEqual(signature(cid))
+        await expect(store.addSignature(signature(cid, { signature: '0x01' }))).rejects.toMatchObject({
+          code: 'CONFLICT',
+        })
+        expect(await store.getSignature(TENANT, 'public', cid)).toEqual(signature(cid))
+        expect(await store.getSignature(OTHER_TENANT, 'public', cid)).toBeUndefined()
+        expect(await store.getSignature(TENANT, 'private', cid)).toBeUndefined()
+        await store.addSignature(signature(cid, { tenantId: OTHER_TENANT }))
+      })
+
+      it('addSignature - of concurrent adds for one CID exactly one succeeds', async () => {
+        const cid = newCid()
+        const results = await Promise.allSettled(
+          Array.from({ length: 6 }, (_, i) => store.addSignature(signature(cid, { signature: `0x0${i}` }))),
+        )
+        expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1)
+      })
+
+      it('deleteSignature - removes it once, scoped to the tenant', async () => {
+        const cid = newCid()
+        await store.addSignature(signature(cid))
+        expect(await store.deleteSignature(OTHER_TENANT, 'public', cid)).toBe(false)
+        expect(await store.deleteSignature(TENANT, 'public', cid)).toBe(true)
+        expect(await store.deleteSignature(TENANT, 'public', cid)).toBe(false)
+        expect(await store.getSignature(TENANT, 'public', cid)).toBeUndefined()
+      })
+    })
+
+    describe('domains', () => {
+      it('createDomain - a domain name belongs to one tenant; concurrent registrations, one winner', async () => {
+        const first = domain()
+        expect(await store.createDomain(first)).toEqual(first)
+        await expect(
+          store.createDomain(domain({ domain: first.domain, tenantId: OTHER_TENANT })),
+        ).rejects.toMatchObject({ code: 'CONFLICT' })
+        const name = 'race.example.org'
+        const results = await Promise.allSettled(
+          Array.from({ length: 5 }, (_, i) => store.createDomain(domain({ domain: name, tenantId: `t${i}` }))),
+        )
+        expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1)
+        expect((await store.findDomain(name))?.domain).toBe(name)
+      })
+
+      it('getDomain, listDomains, activateDomain, deleteDomain - tenant scoped', async () => {
+        const mine = await store.createDomain(domain({ createdAt: at(1) }))
+        const second = await store.createDomain(domain({ createdAt: at(2) }))
+        const theirs = await store.createDomain(domain({ tenantId: OTHER_TENANT }))
+        expect((await store.listDomains(TENANT)).map((d) => d.id)).toEqual([mine.id, second.id])
+        expect(await store.getDomain(TENANT, theirs.id)).toBeUndefined()
+        expect(await store.getDomain(TENANT, 'not-a-uuid')).toBeUndefined()
+        expect(await store.activateDomain(TENANT, theirs.id, at(9))).toBeUndefined()
+        expect((await store.getDomain(OTHER_TENANT, theirs.id))?.status).toBe('pending_ownership')
+        const active = await store.activateDomain(TENANT, mine.id, at(9))
+        expect(active).toEqual({ ...mine, status: 'active', verifiedAt: at(9) })
+        expect(await store.activateDomain(TENANT, mine.id, at(10))).toEqual(active)
+        expect(await store.findDomain(mine.domain)).toEqual(active)
+        expect(await store.deleteDomain(TENANT, theirs.id)).toBe(false)
+        expect(await store.deleteDomain(TENANT, mine.id)).toBe(true)
+        expect(await store.deleteDomain(TENANT, mine.id)).toBe(false)
+        expect(await store.findDomain(mine.domain)).toBeUndefined()
+      })
+    })
+
+    describe('listExpiredFiles', () => {
+      it('listExpiredFiles - files of any tenant expired at or before now, soonest first, up to limit', async () => {
+        const late = await addFile({ expiresAt: at(30), tenantId: OTHER_TENANT, network: 'private' })
+        const early = await addFile({ expiresAt: at(10) })
+        const onTime = await addFile({ expiresAt: at(20) })
+        await addFile({ expiresAt: at(40) })
+        await addFile({ expiresAt: null })
+        const ids = async (now: Date, limit = 100) => (await store.listExpiredFiles(now, limit)).map((f) => f.id)
+        expect(await ids(at(5))).toEqual([])
+        expect(await ids(at(20))).toEqual([early.id, onTime.id])
+        expect(await ids(at(35))).toEqual([early.id, onTime.id, late.id])
+        expect(await ids(at(35), 1)).toEqual([early.id])
+        await store.deleteFile(TENANT, 'public', early.id)
+        expect(await ids(at(35))).toEqual([onTime.id, late.id])
+      })
+    })
+
+    it('every gateway method - an aborted signal rejects with ABORTED', async () => {
+      const signal = AbortSignal.abort()
+      const cid = newCid()
+      const network: Network = 'public'
+      const calls: [string, () => Promise<unknown>][] = [
+        ['getPublicContent', () => store.getPublicContent(cid, { signal })],
+        ['putSwap', () => store.putSwap(swap(cid, newCid()), { signal })],
+        ['getSwap', () => store.getSwap(TENANT, network, cid, { signal })],
+        ['listSwapHistory', () => store.listSwapHistory(TENANT, network, cid, { signal })],
+        ['deleteSwap', () => store.deleteSwap(TENANT, network, cid, { signal })],
+        ['findPublicSwap', () => store.findPublicSwap(cid, { signal })],
+        ['addSignature', () => store.addSignature(signature(cid), { signal })],
+        ['getSignature', () => store.getSignature(TENANT, network, cid, { signal })],
+        ['deleteSignature', () => store.deleteSignature(TENANT, network, cid, { signal })],
+        ['createDomain', () => store.createDomain(domain(), { signal })],
+        ['getDomain', () => store.getDomain(TENANT, randomUUID(), { signal })],
+        ['listDomains', () => store.listDomains(TENANT, { signal })],
+        ['findDomain', () => store.findDomain('x.example.com', { signal })],
+        ['activateDomain', () => store.activateDomain(TENANT, randomUUID(), at(1), { signal })],
+        ['deleteDomain', () => store.deleteDomain(TENANT, randomUUID(), { signal })],
+        ['listExpiredFiles', () => store.listExpiredFiles(at(1), 10, { signal })],
+      ]
+      for (const [method, call] of calls) await expect(call(), method).rejects.toMatchObject({ code: 'ABORTED' })
+      expect(await store.getSwap(TENANT, network, cid)).toBeUndefined()
+      expect(await store.getSignature(TENANT, network, cid)).toBeUndefined()
+      expect(await store.listDomains(TENANT)).toEqual([])
+    })
+  })
+}

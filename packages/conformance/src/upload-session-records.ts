@@ -1,0 +1,154 @@
+import { randomUUID } from 'node:crypto'
+import type { RecordStore, UploadSessionRecord } from '@pinfold/core'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { RecordStoreHarness } from './record-store.js'
+
+const at = (second: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, second))
+
+function newSession(fields: Partial<UploadSessionRecord> = {}): UploadSessionRecord {
+  return {
+    id: randomUUID(),
+    tokenHash: 'ab'.repeat(32),
+    tenantId: 'tenant-a',
+    userId: 'user-1',
+    length: 100,
+    offset: 0,
+    parts: [],
+    fileName: 'big.bin',
+    mimeType: 'application/octet-stream',
+    options: { network: 'public', keyvalues: { env: 'prod' }, cidVersion: 'v0', expiresAtMs: 1_900_000_000_000 },
+    constraints: { maxBytes: 1000, allowMimeTypes: ['image/*'], fixed: { groupId: null, name: 'fixed' } },
+    createdAt: at(0),
+    expiresAt: at(100),
+    ...fields,
+  }
+}
+
+const aborted = () => ({ signal: AbortSignal.abort() })
+
+/** The UploadSessionRecordStore contract (resumable uploads); sessions are addressed by id alone. */
+export function describeUploadSessionRecords(name: string, create: () => Promise<RecordStoreHarness>): void {
+  describe(`UploadSessionRecordStore conformance: ${name}`, () => {
+    let h: RecordStoreHarness
+    let store: RecordStore
+    beforeEach(async () => {
+      h = await create()
+      store = h.store
+    })
+    afterEach(async () => {
+      await h.close?.()
+    })
+
+    it('createUploadSession - stores the session exactly as given', async () => {
+      const session = newSession()
+      await store.createUploadSession(session)
+      expect(await store.getUploadSession(session.id)).toEqual(session)
+      const bare = newSession({ mimeType: null, constraints: null, options: {} })
+      await store.createUploadSession(bare)
+      expect(await store.getUploadSession(bare.id)).toEqual(bare)
+    })
+
+    it('createUploadSession - reusing an id is a CONFLICT and keeps the first session', async () => {
+      const session = newSession()
+      await store.createUploadSession(session)
+      await expect(store.createUploadSession(newSession({ id: session.id, length: 5 }))).rejects.toMatchObject({
+        code: 'CONFLICT',
+      })
+      expect((await store.getUploadSession(session.id))?.length).toBe(100)
+    })
+
+    it('getUploadSession - an unknown id is undefined', async () => {
+      expect(await store.getUploadSession(randomUUID())).toBeUndefined()
+    })
+
+    it('advanceUploadSession - moves the offset, appends the part and sets the expiry when the offset matches', async () => {
+      const session = newSession()
+      await store.createUploadSession(session)
+      const first = await store.advanceUploadSession(session.id, 0, { offset: 40, part: 'tus/p0', expiresAt: at(200) })
+      expect(first).toEqual({ ...session, offset: 40, parts: ['tus/p0'], expiresAt: at(200) })
+      const second = await store.advanceUploadSession(session.id, 40, {
+        offset: 100,
+        part: 'tus/p40',
+        expiresAt: at(300),
+      })
+      expect(second?.parts).toEqual(['tus/p0', 'tus/p40'])
+      expect(await store.getUploadSession(session.id)).toEqual(second)
+    })
+
+    it('advanceUploadSession - a stale offset or an unknown session changes nothing', async () => {
+      const session = newSession()
+      await store.createUploadSession(session)
+      await store.advanceUploadSession(session.id, 0, { offset: 40, part: 'tus/p0', expiresAt: at(200) })
+      expect(
+        await store.advanceUploadSession(session.id, 0, { offset: 50, part: 'tus/late', expiresAt: at(300) }),
+      ).toBeUndefined()
+      expect(
+        await store.advanceUploadSession(randomUUID(), 0, { offset: 50, part: 'tus/x', expiresAt: at(300) }),
+      ).toBeUndefined()
+      const stored = await store.getUploadSession(session.id)
+      expect(stored).toMatchObject({ offset: 40, parts: ['tus/p0'], expiresAt: at(200) })
+    })
+
+    it('advanceUploadSession - of concurrent advances at one offset exactly one succeeds', async () => {
+      const session = newSession()
+      await store.createUploadSession(session)
+      const results = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          store.advanceUploadSession(session.id, 0, { offset: 10 + i, part: `tus/p${i}`, expiresAt: at(200) }),
+        ),
+      )
+      const winners = results.filter((r) => r !== undefined)
+      expect(winners).toHaveLength(1)
+      const stored = await store.getUploadSession(session.id)
+      expect(stored?.parts).toEqual(winners[0]!.parts)
+      expect(stored?.parts).toHaveLength(1)
+      expect(stored?.offset).toBe(winners[0]!.offset)
+    })
+
+    it('deleteUploadSession - returns the session once; concurrent deleters get it exactly once', async () => {
+      const session = newSession({ parts: ['tus/a'], offset: 10 })
+      await store.createUploadSession(session)
+      const results = await Promise.all(Array.from({ length: 5 }, () => store.deleteUploadSession(session.id)))
+      expect(results.filter((r) => r !== undefined)).toEqual([session])
+      expect(await store.getUploadSession(session.id)).toBeUndefined()
+      expect(
+        await store.advanceUploadSession(session.id, 10, { offset: 20, part: 'tus/b', expiresAt: at(200) }),
+      ).toBeUndefined()
+    })
+
+    it('listExpiredUploadSessions - lists sessions expired at or before now, oldest expiry first, up to the limit', async () => {
+      const late = newSession({ expiresAt: at(30) })
+      const early = newSession({ expiresAt: at(10) })
+      const exact = newSession({ expiresAt: at(50) })
+      const alive = newSession({ expiresAt: at(51) })
+      for (const s of [late, early, exact, alive]) await store.createUploadSession(s)
+      expect((await store.listExpiredUploadSessions(at(50), 10)).map((s) => s.id)).toEqual([
+        early.id,
+        late.id,
+        exact.id,
+      ])
+      expect((await store.listExpiredUploadSessions(at(50), 2)).map((s) => s.id)).toEqual([early.id, late.id])
+      expect(await store.listExpiredUploadSessions(at(5), 10)).toEqual([])
+    })
+
+    it('every method - an aborted signal rejects with ABORTED and changes nothing', async () => {
+      const session = newSession()
+      await store.createUploadSession(session)
+      const calls: [string, (o: { signal: AbortSignal }) => Promise<unknown>][] = [
+        ['createUploadSession', (o) => store.createUploadSession(newSession(), o)],
+        ['getUploadSession', (o) => store.getUploadSession(session.id, o)],
+        [
+          'advanceUploadSession',
+          (o) => store.advanceUploadSession(session.id, 0, { offset: 1, part: 'x', expiresAt: at(9) }, o),
+        ],
+        ['deleteUploadSession', (o) => store.deleteUploadSession(session.id, o)],
+        ['listExpiredUploadSessions', (o) => store.listExpiredUploadSessions(at(999), 10, o)],
+      ]
+      for (const [method, call] of calls) {
+        await expect(call(aborted()), method).rejects.toMatchObject({ code: 'ABORTED' })
+      }
+      expect(await store.getUploadSession(session.id)).toEqual(session)
+      expect(await store.listExpiredUploadSessions(at(999), 10)).toHaveLength(1)
+    })
+  })
+}

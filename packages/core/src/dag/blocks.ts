@@ -1,0 +1,71 @@
+import * as dagCbor from '@ipld/dag-cbor'
+import * as dagPb from '@ipld/dag-pb'
+import { CID } from 'multiformats/cid'
+import { sha256, sha512 } from 'multiformats/hashes/sha2'
+import { invalid } from '../errors.js'
+
+export const RAW_CODE = 0x55
+export const DAG_PB_CODE = 0x70
+export const DAG_CBOR_CODE = 0x71
+export const IDENTITY_CODE = 0x00
+
+/** Largest block accepted in an uploaded CAR (the bitswap / trustless-gateway limit). */
+export const MAX_BLOCK_BYTES = 2 * 1024 * 1024
+
+const CODECS = new Set([RAW_CODE, DAG_PB_CODE, DAG_CBOR_CODE])
+
+/** A block whose bytes are its CID's digest: never stored, always "present". */
+export const isIdentity = (cid: CID) => cid.multihash.code === IDENTITY_CODE
+
+/** Map key for a block: its multihash, so a CIDv0 and a CIDv1 of the same bytes meet. */
+export const blockKey = (cid: CID) => Buffer.from(cid.multihash.bytes).toString('base64')
+
+/**
+ * Checks that `bytes` hash to `cid` (the CAR readers do not) and that the codec is one the service
+ * can walk; throws `INVALID_INPUT` naming the block otherwise.
+ */
+export async function verifyBlock(cid: CID, bytes: Uint8Array): Promise<void> {
+  if (!CODECS.has(cid.code)) throw invalid(`block ${cid} uses unsupported codec 0x${cid.code.toString(16)}`)
+  if (bytes.length > MAX_BLOCK_BYTES) throw invalid(`block ${cid} is larger than ${MAX_BLOCK_BYTES} bytes`)
+  const { code, digest } = cid.multihash
+  let actual: Uint8Array
+  if (code === IDENTITY_CODE) actual = bytes
+  else if (code === sha256.code) actual = (await sha256.digest(bytes)).digest
+  else if (code === sha512.code) actual = (await sha512.digest(bytes)).digest
+  else throw invalid(`block ${cid} uses unsupported hash 0x${code.toString(16)}`)
+  if (Buffer.compare(Buffer.from(actual), Buffer.from(digest)) !== 0) throw invalid(`hash mismatch for block ${cid}`)
+}
+
+/** The CIDs a block links to, in link order; malformed blocks are `INVALID_INPUT`. */
+export function blockLinks(cid: CID, bytes: Uint8Array): CID[] {
+  try {
+    switch (cid.code) {
+      case RAW_CODE:
+        return []
+      case DAG_PB_CODE:
+        return dagPb.decode(bytes).Links.map((link) => link.Hash)
+      case DAG_CBOR_CODE: {
+        const links: CID[] = []
+        collectCids(dagCbor.decode(bytes), links)
+        return links
+      }
+      default:
+        throw invalid(`block ${cid} uses unsupported codec 0x${cid.code.toString(16)}`)
+    }
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'INVALID_INPUT') throw error
+    throw invalid(`block ${cid} is malformed`, error)
+  }
+}
+
+function collectCids(value: unknown, into: CID[]): void {
+  const cid = CID.asCID(value)
+  if (cid) {
+    into.push(cid)
+    return
+  }
+  if (Array.isArray(value)) for (const item of value) collectCids(item, into)
+  else if (value !== null && typeof value === 'object' && !(value instanceof Uint8Array)) {
+    for (const item of Object.values(value)) collectCids(item, into)
+  }
+}

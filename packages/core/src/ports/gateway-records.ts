@@ -1,0 +1,126 @@
+import type { ContentRecord, FileRecord, Network } from '../model.js'
+import type { CallOptions } from '../ports.js'
+
+/**
+ * Records behind the gateway and the operations that change what it serves: which CIDs are
+ * public, hot swaps, CID signatures, custom gateway domains and file expiry.
+ */
+
+/** A hot swap: inside one tenant and network, requests for `cid` are answered with `mappedCid`. */
+export interface SwapRecord {
+  tenantId: string
+  network: Network
+  cid: string
+  mappedCid: string
+  createdAt: Date
+}
+
+/** An EIP-712 signature a tenant attached to one of its CIDs. */
+export interface SignatureRecord {
+  tenantId: string
+  network: Network
+  cid: string
+  signature: string
+  /** The signer's address as given (checksummed or not); verified before it is stored. */
+  address: string
+  createdAt: Date
+}
+
+export const DOMAIN_STATUSES = ['pending_ownership', 'active'] as const
+export type DomainStatus = (typeof DOMAIN_STATUSES)[number]
+
+/** A custom domain a tenant serves its gateway on. */
+export interface DomainRecord {
+  id: string
+  tenantId: string
+  /** Lower-case host name without port or trailing dot; unique across all tenants. */
+  domain: string
+  /** What the `_service-verify.<domain>` TXT record must hold. */
+  verificationToken: string
+  status: DomainStatus
+  createdAt: Date
+  verifiedAt: Date | null
+}
+
+export interface GatewayRecordStore {
+  // --- public content ------------------------------------------------------------------------
+
+  /**
+   * The content record of `cid` when some file record of any tenant on the `public` network
+   * references it; `undefined` when the CID is absent or held only privately.
+   */
+  getPublicContent(cid: string, options?: CallOptions): Promise<ContentRecord | undefined>
+
+  // --- swaps ---------------------------------------------------------------------------------
+
+  /**
+   * Makes `swap` the current mapping of `(tenantId, network, cid)`, replacing any current one
+   * (the replaced mapping stays in the history). `CONFLICT` when the new mapping would close a
+   * cycle among the tenant's current mappings on that network (`cid` reachable from `mappedCid`,
+   * including `cid === mappedCid`); decided atomically, so of two concurrent swaps that together
+   * would form a cycle at most one succeeds.
+   */
+  putSwap(swap: SwapRecord, options?: CallOptions): Promise<SwapRecord>
+
+  /** The current mapping of a CID for this tenant and network. */
+  getSwap(tenantId: string, network: Network, cid: string, options?: CallOptions): Promise<SwapRecord | undefined>
+
+  /** Every mapping ever made for the CID (current, replaced and removed), newest first. */
+  listSwapHistory(tenantId: string, network: Network, cid: string, options?: CallOptions): Promise<SwapRecord[]>
+
+  /** Removes the current mapping (its history stays). False when there was none. */
+  deleteSwap(tenantId: string, network: Network, cid: string, options?: CallOptions): Promise<boolean>
+
+  /**
+   * For the shared `/ipfs/` gateway: the oldest current mapping of `cid` on the `public` network
+   * among all tenants, so one CID has one deterministic redirect.
+   */
+  findPublicSwap(cid: string, options?: CallOptions): Promise<SwapRecord | undefined>
+
+  // --- signatures ----------------------------------------------------------------------------
+
+  /** Stores a signature; `CONFLICT` when the CID is already signed for this tenant and network. */
+  addSignature(signature: SignatureRecord, options?: CallOptions): Promise<SignatureRecord>
+
+  getSignature(
+    tenantId: string,
+    network: Network,
+    cid: string,
+    options?: CallOptions,
+  ): Promise<SignatureRecord | undefined>
+
+  /** False when there was none. */
+  deleteSignature(tenantId: string, network: Network, cid: string, options?: CallOptions): Promise<boolean>
+
+  // --- custom domains ------------------------------------------------------------------------
+
+  /** Stores a domain; `CONFLICT` when any tenant already registered that domain or id. */
+  createDomain(domain: DomainRecord, options?: CallOptions): Promise<DomainRecord>
+
+  /** Tenant-scoped lookup by id. */
+  getDomain(tenantId: string, id: string, options?: CallOptions): Promise<DomainRecord | undefined>
+
+  /** The tenant's domains, oldest first. */
+  listDomains(tenantId: string, options?: CallOptions): Promise<DomainRecord[]>
+
+  /** Whoever holds this domain name (lower case), for routing requests by `Host`. */
+  findDomain(domain: string, options?: CallOptions): Promise<DomainRecord | undefined>
+
+  /** Marks a pending domain `active`; returns the record, or `undefined` when absent for the tenant. */
+  activateDomain(
+    tenantId: string,
+    id: string,
+    verifiedAt: Date,
+    options?: CallOptions,
+  ): Promise<DomainRecord | undefined>
+
+  deleteDomain(tenantId: string, id: string, options?: CallOptions): Promise<boolean>
+
+  // --- expiry --------------------------------------------------------------------------------
+
+  /**
+   * Up to `limit` files of any tenant whose `expiresAt` is at or before `now`, oldest expiry
+   * first. Deleting them is the caller's job (through `deleteFile`, so blobs are released).
+   */
+  listExpiredFiles(now: Date, limit: number, options?: CallOptions): Promise<FileRecord[]>
+}

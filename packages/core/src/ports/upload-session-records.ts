@@ -1,0 +1,80 @@
+import type { KeyValues, Network } from '../model.js'
+import type { CallOptions } from '../ports.js'
+import type { CidVersion } from '../unixfs/profiles.js'
+
+/** Upload options of a resumable session, in a JSON-safe form (dates as epoch milliseconds). */
+export interface SessionUploadOptions {
+  network?: Network | undefined
+  name?: string | undefined
+  groupId?: string | null | undefined
+  keyvalues?: KeyValues | undefined
+  cidVersion?: CidVersion | undefined
+  expiresAtMs?: number | null | undefined
+  car?: boolean | undefined
+}
+
+/** Limits carried over from the signed upload URL a session was created through. */
+export interface SessionConstraints {
+  maxBytes?: number | undefined
+  allowMimeTypes?: string[] | undefined
+  fixed?: SessionUploadOptions | undefined
+}
+
+/**
+ * A resumable (tus) upload in progress. Its bytes are stored as one blob per accepted PATCH
+ * (`parts`, in offset order); together they hold exactly `offset` bytes.
+ */
+export interface UploadSessionRecord {
+  id: string
+  /** SHA-256 (hex) of the session's secret token; the token itself is never stored. */
+  tokenHash: string
+  tenantId: string
+  userId: string
+  /** Total bytes the client announced (`Upload-Length`). */
+  length: number
+  /** Bytes received so far. */
+  offset: number
+  parts: string[]
+  fileName: string
+  mimeType: string | null
+  options: SessionUploadOptions
+  constraints: SessionConstraints | null
+  createdAt: Date
+  /** Abandoned sessions past this moment are swept with their parts. */
+  expiresAt: Date
+}
+
+export interface UploadSessionAdvance {
+  /** The new offset: the expected one plus the bytes of `part`. */
+  offset: number
+  /** Blob key of the part holding the bytes between the expected and the new offset. */
+  part: string
+  expiresAt: Date
+}
+
+/** Resumable upload sessions. Sessions are addressed by id; core checks the token itself. */
+export interface UploadSessionRecordStore {
+  /** Stores a new session; reusing an id is a `CONFLICT`. */
+  createUploadSession(session: UploadSessionRecord, options?: CallOptions): Promise<void>
+
+  getUploadSession(id: string, options?: CallOptions): Promise<UploadSessionRecord | undefined>
+
+  /**
+   * Compare-and-set: only when the session's offset is still `expectedOffset`, sets the new offset
+   * and expiry and appends the part, returning the updated session. Otherwise (another PATCH won,
+   * or the session is gone) changes nothing and returns `undefined`. Of concurrent calls with the
+   * same expected offset, exactly one succeeds.
+   */
+  advanceUploadSession(
+    id: string,
+    expectedOffset: number,
+    advance: UploadSessionAdvance,
+    options?: CallOptions,
+  ): Promise<UploadSessionRecord | undefined>
+
+  /** Deletes a session and returns it; of concurrent deleters exactly one receives it. */
+  deleteUploadSession(id: string, options?: CallOptions): Promise<UploadSessionRecord | undefined>
+
+  /** Up to `limit` sessions whose `expiresAt` is at or before `now`, oldest expiry first. */
+  listExpiredUploadSessions(now: Date, limit: number, options?: CallOptions): Promise<UploadSessionRecord[]>
+}

@@ -1,0 +1,357 @@
+import { invalid, isPinfoldError, notFound, PinfoldError } from '../errors.js'
+import type { Actor } from '../model.js'
+import { nextPageToken, type PageQuery, resolvePage } from '../pagination.js'
+import type { PaymentNetwork, PaymentSettings } from '../payments/model.js'
+import type {
+  PaymentCidRecord,
+  PaymentInstructionPatch,
+  PaymentInstructionRecord,
+  PaymentTerms,
+} from '../ports/payment-records.js'
+import type { PaymentPayload, PaymentRequirement, PaymentSettlement } from '../ports.js'
+import type { ServiceContext } from './context.js'
+import { createDownloadLinkOperations } from './download-links.js'
+import { validateName } from './validate.js'
+
+/** 0.0001 USD in USDC's 6 decimals: the spec's price of one retrieval. */
+export const DEFAULT_RETRIEVAL_AMOUNT = '100'
+const DEFAULT_LINK_SECONDS = 60
+const DEFAULT_MAX_TIMEOUT_SECONDS = 60
+const MAX_REQUIREMENTS = 10
+const MAX_DESCRIPTION_CHARS = 1024
+const DEFAULT_CID_PAGE_LIMIT = 20
+/** The x402 reason code for a payment whose (payer, nonce) was already redeemed. */
+export const NONCE_ALREADY_USED = 'invalid_exact_evm_nonce_already_used'
+
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/
+const ATOMIC_AMOUNT = /^[1-9][0-9]{0,76}$/
+/** Latest moment a claimed nonce is kept for (year 9999): a facilitator may accept a far-future `validBefore`. */
+const MAX_EXPIRY_SECONDS = 253_402_300_799n
+
+/** A payment requirement as the client sends it: every field may be left to the server's defaults. */
+export interface PaymentTermsInput {
+  asset?: unknown
+  payTo?: unknown
+  network?: unknown
+  amount?: unknown
+  description?: unknown
+}
+
+export interface PaymentInstructionInput {
+  name?: unknown
+  description?: unknown
+  /** Omitted on create: one requirement made of the server's defaults. */
+  paymentRequirements?: PaymentTermsInput[] | unknown
+}
+
+export interface PaymentInstructionListQuery extends PageQuery {
+  cid?: string | undefined
+  namePrefix?: string | undefined
+  id?: string | undefined
+}
+
+/** The client's payment, decoded by the transport against the requirements offered, and the one it pays. */
+export interface PaymentChoice {
+  payment: PaymentPayload
+  /** One of the `offers` passed to `readPayment` (the same object). */
+  requirement: PaymentRequirement
+}
+
+export interface RetrievePrivateOptions {
+  /** Absolute URL of this request: the x402 `resource`. */
+  resourceUrl: string
+  /** Absolute base URL of the API (with any mount prefix); the download link points under it. */
+  publicUrl: string
+  /**
+   * Reads the payment the client sent, if any, against the requirements offered. Returns
+   * `undefined` when there is none. Throws `INVALID_INPUT` when it is malformed, and
+   * `PAYMENT_REQUIRED` (with `details.reason`) when it pays for terms that were not offered.
+   */
+  readPayment(offers: readonly PaymentRequirement[]): PaymentChoice | undefined
+  signal?: AbortSignal | undefined
+}
+
+export type RetrievePrivateResult =
+  | {
+      paid: false
+      /** Every way to pay, for the 402 challenge. */
+      requirements: PaymentRequirement[]
+      /** Why the payment sent was refused (an x402 reason code); absent when none was sent. */
+      reason?: string | undefined
+    }
+  | {
+      paid: true
+      /** A short-lived private download link for the CID's bytes. */
+      url: string
+      settlement: PaymentSettlement
+      x402Version: 1 | 2
+    }
+
+/**
+ * x402 pay-per-request: tenants' payment instructions (management API) and the anonymous paid
+ * retrieval of a CID attached to one.
+ *
+ * Retrieval order: look up the instruction → offer its requirements → verify the payment → claim
+ * `(payer, nonce)` in the record store → settle → sign the link. The claim comes after verification,
+ * so a refused or unverifiable payment (facilitator down) burns nothing and can be retried; it comes
+ * before settlement, so of many concurrent copies of one payment exactly one proceeds. If settlement
+ * then fails or times out, the nonce stays burned: a replay must never succeed, and a timed-out settle
+ * may still land on chain. The client signs a new authorization to try again.
+ */
+export function createPaymentOperations(ctx: ServiceContext) {
+  const settings = () => {
+    if (!ctx.paymentSettings || ctx.paymentSettings.networks.length === 0) {
+      throw new PinfoldError(
+        'UNAVAILABLE',
+        'x402 payments are not configured on this server (createFileService needs `paymentSettings`)',
+      )
+    }
+    return ctx.paymentSettings
+  }
+
+  const mustGet = async (actor: Actor, id: string) => {
+    const instruction = await ctx.records.getPaymentInstruction(actor.tenantId, id)
+    if (!instruction) throw notFound('payment instruction')
+    return instruction
+  }
+
+  const downloadLinks = createDownloadLinkOperations(ctx)
+
+  return {
+    async create(actor: Actor, input: PaymentInstructionInput): Promise<PaymentInstructionRecord> {
+      const config = settings()
+      const requirements = input.paymentRequirements === undefined ? [{}] : requirementList(input.paymentRequirements)
+      return ctx.records.createPaymentInstruction({
+        id: ctx.ids.recordId(),
+        tenantId: actor.tenantId,
+        version: 1,
+        paymentRequirements: requirements.map((terms, i) => validateTerms(terms, config, i)),
+        name: validateName(input.name),
+        description: validateDescription(input.description) ?? null,
+        createdAt: ctx.clock.now(),
+      })
+    },
+
+    get: mustGet,
+
+    async list(actor: Actor, query: PaymentInstructionListQuery = {}) {
+      const page = resolvePage(query)
+      const result = await ctx.records.listPaymentInstructions(
+        actor.tenantId,
+        { cid: query.cid, namePrefix: query.namePrefix, id: query.id },
+        page,
+      )
+      return { paymentInstructions: result.items, nextPageToken: nextPageToken(result.items, result.hasMore) }
+    },
+
+    async update(actor: Actor, id: string, input: PaymentInstructionInput): Promise<PaymentInstructionRecord> {
+      if (input.name === undefined && input.description === undefined && input.paymentRequirements === undefined) {
+        throw invalid('nothing to update: give name, description or payment_requirements')
+      }
+      const patch: PaymentInstructionPatch = {}
+      if (input.name !== undefined) patch.name = validateName(input.name)
+      if (input.description !== undefined) patch.description = validateDescription(input.description) ?? null
+      if (input.paymentRequirements !== undefined) {
+        const config = settings()
+        patch.paymentRequirements = requirementList(input.paymentRequirements).map((terms, i) =>
+          validateTerms(terms, config, i),
+        )
+      }
+      const updated = await ctx.records.updatePaymentInstruction(actor.tenantId, id, patch)
+      if (!updated) throw notFound('payment instruction')
+      return updated
+    },
+
+    /** `CONFLICT` while CIDs are attached: detach them first. */
+    async delete(actor: Actor, id: string): Promise<void> {
+      if (!(await ctx.records.deletePaymentInstruction(actor.tenantId, id))) throw notFound('payment instruction')
+    },
+
+    async listCids(actor: Actor, id: string, query: PageQuery = {}) {
+      const page = resolvePage({ ...query, limit: query.limit ?? DEFAULT_CID_PAGE_LIMIT })
+      const result = await ctx.records.listPaymentCids(actor.tenantId, id, page)
+      if (!result) throw notFound('payment instruction')
+      const cursors = result.items.map((item) => ({ createdAt: item.createdAt, id: item.cid }))
+      return { cids: result.items.map((item) => item.cid), nextPageToken: nextPageToken(cursors, result.hasMore) }
+    },
+
+    /** Only CIDs the tenant holds (on either network) can be attached; a CID prices one instruction per tenant. */
+    async addCid(actor: Actor, id: string, cid: string): Promise<PaymentCidRecord> {
+      return ctx.records.attachPaymentCid(actor.tenantId, id, validateCid(cid), ctx.clock.now())
+    },
+
+    async removeCid(actor: Actor, id: string, cid: string): Promise<void> {
+      await mustGet(actor, id)
+      if (!(await ctx.records.detachPaymentCid(actor.tenantId, id, cid)))
+        throw notFound('CID on this payment instruction')
+    },
+
+    /**
+     * `GET /v1/retrieve/private/{cid}`: no tenant, the payment is the credential. `NOT_FOUND` when no
+     * instruction prices the CID. A refused payment is a result (`paid: false` with the reason), not an
+     * error; an unreachable facilitator is `UNAVAILABLE`, and then no link is made.
+     */
+    async retrievePrivate(cid: string, options: RetrievePrivateOptions): Promise<RetrievePrivateResult> {
+      const config = settings()
+      const verifier = ctx.payments
+      if (!verifier) {
+        throw new PinfoldError(
+          'UNAVAILABLE',
+          'x402 payments are not configured on this server (no `payments` verifier)',
+        )
+      }
+      // Checked up front so that a misconfigured server never burns a nonce it cannot serve.
+      if (!ctx.signingSecret) {
+        throw new PinfoldError(
+          'UNAVAILABLE',
+          'paid retrieval needs a URL signing secret (createFileService `signingSecret`)',
+        )
+      }
+      const signal = options.signal
+      const priced = await ctx.records.findPricedCid(cid, { signal })
+      if (!priced) throw notFound('paid content')
+      const requirements = offersFor(priced.instruction, config, options.resourceUrl, cid)
+      const refuse = (reason?: string): RetrievePrivateResult => ({ paid: false, requirements, reason })
+
+      let choice: PaymentChoice | undefined
+      try {
+        choice = options.readPayment(requirements)
+      } catch (err) {
+        if (isPinfoldError(err) && err.code === 'PAYMENT_REQUIRED') {
+          return refuse(typeof err.details?.reason === 'string' ? err.details.reason : 'invalid_payment')
+        }
+        throw err
+      }
+      if (!choice) return refuse()
+      const { payment, requirement } = choice
+      if (!requirements.includes(requirement)) {
+        throw new PinfoldError('INTERNAL', 'readPayment must return one of the requirements it was offered')
+      }
+
+      const verification = await verifier.verify(payment, requirement, { signal })
+      if (!verification.valid) return refuse(verification.reason)
+
+      const claim = await ctx.records.claimPaymentNonce(
+        verification.payer.toLowerCase(),
+        verification.nonce.toLowerCase(),
+        expiryOf(payment.authorization.validBefore),
+        { signal },
+      )
+      if (claim === 'duplicate') return refuse(NONCE_ALREADY_USED)
+
+      // Not given the caller's signal: once the nonce is burned, settlement runs to its end.
+      const settlement = await verifier.settle(payment, requirement)
+      if (!settlement.success) return refuse(settlement.errorReason ?? 'settlement_failed')
+
+      // The instruction's tenant holds the CID (findPricedCid checked), so the link opens its file.
+      const seller = { tenantId: priced.instruction.tenantId, userId: '' }
+      const url = await downloadLinks.create(
+        seller,
+        { url: `/files/${cid}`, expires: config.linkSeconds ?? DEFAULT_LINK_SECONDS },
+        options.publicUrl,
+      )
+      return {
+        paid: true,
+        url,
+        settlement,
+        x402Version: payment.x402Version,
+      }
+    },
+  }
+}
+
+/** The full x402 requirements of an instruction, in its order; terms naming a network no longer configured are skipped. */
+function offersFor(
+  instruction: PaymentInstructionRecord,
+  config: PaymentSettings,
+  resource: string,
+  cid: string,
+): PaymentRequirement[] {
+  const offers: PaymentRequirement[] = []
+  for (const terms of instruction.paymentRequirements) {
+    const network = findNetwork(config, terms.network)
+    if (!network) continue
+    offers.push({
+      scheme: 'exact',
+      network: network.v1Name,
+      asset: terms.asset,
+      payTo: terms.payTo,
+      amount: terms.amount,
+      resource,
+      description: terms.description ?? instruction.description ?? `Private retrieval of ${cid}`,
+      mimeType: 'application/json',
+      maxTimeoutSeconds: config.maxTimeoutSeconds ?? DEFAULT_MAX_TIMEOUT_SECONDS,
+      extra: { name: network.usdc.name, version: network.usdc.version },
+    })
+  }
+  if (offers.length === 0) {
+    throw new PinfoldError('UNAVAILABLE', 'the payment instruction names no network this server accepts')
+  }
+  return offers
+}
+
+function findNetwork(config: PaymentSettings, name: string): PaymentNetwork | undefined {
+  return config.networks.find((n) => n.v1Name === name || n.caip2 === name)
+}
+
+function requirementList(value: unknown): PaymentTermsInput[] {
+  if (!Array.isArray(value) || value.length === 0 || value.length > MAX_REQUIREMENTS) {
+    throw invalid(`payment_requirements must be an array of 1 to ${MAX_REQUIREMENTS} requirements`)
+  }
+  return value.map((item, i) => {
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+      throw invalid(`payment_requirements[${i}] must be an object`)
+    }
+    return item as PaymentTermsInput
+  })
+}
+
+/** Fills a requirement's gaps from the server's defaults and checks it names a configured network's USDC. */
+function validateTerms(input: PaymentTermsInput, config: PaymentSettings, index: number): PaymentTerms {
+  const field = (name: string) => `payment_requirements[${index}].${name}`
+  const networkName = input.network ?? config.defaultNetwork ?? config.networks[0]!.v1Name
+  if (typeof networkName !== 'string') throw invalid(`${field('network')} must be a string`)
+  const network = findNetwork(config, networkName)
+  if (!network) {
+    const known = config.networks.map((n) => `${n.v1Name} (${n.caip2})`).join(', ')
+    throw invalid(`${field('network')} must be one of ${known}`)
+  }
+  const asset = input.asset ?? network.usdc.address
+  if (typeof asset !== 'string' || asset.toLowerCase() !== network.usdc.address.toLowerCase()) {
+    throw invalid(`${field('asset')} must be ${network.usdc.address} (USDC on ${network.v1Name})`)
+  }
+  const payTo = input.payTo ?? config.defaultPayTo
+  if (payTo === undefined) throw invalid(`${field('pay_to')} is required (this server has no default)`)
+  if (typeof payTo !== 'string' || !ADDRESS.test(payTo)) throw invalid(`${field('pay_to')} must be a 0x address`)
+  const amount = typeof input.amount === 'number' ? String(input.amount) : (input.amount ?? config.defaultAmount)
+  const atomic = amount ?? DEFAULT_RETRIEVAL_AMOUNT
+  if (typeof atomic !== 'string' || !ATOMIC_AMOUNT.test(atomic)) {
+    throw invalid(`${field('amount')} must be a positive integer string in the token's smallest unit`)
+  }
+  const description = validateDescription(input.description, field('description'))
+  return {
+    asset: network.usdc.address,
+    payTo: payTo as `0x${string}`,
+    network: networkName,
+    amount: atomic,
+    ...(description == null ? {} : { description }),
+  }
+}
+
+function validateDescription(value: unknown, field = 'description'): string | null | undefined {
+  if (value === undefined || value === null) return value
+  if (typeof value !== 'string') throw invalid(`${field} must be a string`)
+  if (value.length > MAX_DESCRIPTION_CHARS)
+    throw invalid(`${field} must be at most ${MAX_DESCRIPTION_CHARS} characters`)
+  return value
+}
+
+function validateCid(cid: string): string {
+  if (!/^[A-Za-z0-9]{1,256}$/.test(cid)) throw invalid('cid must be a CID')
+  return cid
+}
+
+function expiryOf(validBefore: string): Date {
+  const seconds = BigInt(validBefore)
+  return new Date(Number(seconds > MAX_EXPIRY_SECONDS ? MAX_EXPIRY_SECONDS : seconds) * 1000)
+}

@@ -1,0 +1,82 @@
+import { isAddress, isHex, verifyTypedData } from 'viem'
+import { invalid, notFound } from '../errors.js'
+import type { Actor, Network } from '../model.js'
+import type { SignatureRecord } from '../ports/gateway-records.js'
+import type { ServiceContext } from './context.js'
+import { cidSpellings, parseCid } from './gateway.js'
+
+/**
+ * The EIP-712 typed data a CID signature covers — Pinata's "Signature Standard"
+ * (docs.pinata.cloud/files/signatures): `date` is when the tenant first stored the CID on that
+ * network, as an ISO 8601 string with milliseconds (`created_at` of its oldest file record).
+ */
+export const CID_SIGNATURE_DOMAIN = { name: 'Sign Content', version: '1.0.0', chainId: 1 } as const
+export const CID_SIGNATURE_TYPES = {
+  Sign: [
+    { name: 'address', type: 'address' },
+    { name: 'cid', type: 'string' },
+    { name: 'date', type: 'string' },
+  ],
+} as const
+
+export function createSignatureOperations(ctx: ServiceContext) {
+  async function oldestFile(actor: Actor, network: Network, cidText: string) {
+    for (const spelling of cidSpellings(parseCid(cidText))) {
+      const page = await ctx.records.listFiles(actor.tenantId, network, { cid: spelling }, { limit: 1, order: 'ASC' })
+      if (page.items[0]) return page.items[0]
+    }
+    throw notFound('CID')
+  }
+
+  return {
+    /** Verifies the signature over `(address, cid, date)` with viem, then stores it (once per CID). */
+    async add(actor: Actor, network: Network, cidText: string, body: { signature: unknown; address: unknown }) {
+      const { signature, address } = body
+      if (typeof address !== 'string' || !isAddress(address, { strict: false })) {
+        throw invalid('address must be an Ethereum address')
+      }
+      if (typeof signature !== 'string' || !isHex(signature) || signature.length < 132) {
+        throw invalid('signature must be a 0x-prefixed EIP-712 signature')
+      }
+      const file = await oldestFile(actor, network, cidText)
+      let valid = false
+      try {
+        valid = await verifyTypedData({
+          address,
+          domain: CID_SIGNATURE_DOMAIN,
+          types: CID_SIGNATURE_TYPES,
+          primaryType: 'Sign',
+          message: { address, cid: file.cid, date: file.createdAt.toISOString() },
+          signature,
+        })
+      } catch {
+        valid = false
+      }
+      if (!valid) throw invalid('signature does not verify for this address and CID')
+      const record: SignatureRecord = {
+        tenantId: actor.tenantId,
+        network,
+        cid: file.cid,
+        signature,
+        address,
+        createdAt: ctx.clock.now(),
+      }
+      return ctx.records.addSignature(record)
+    },
+
+    async get(actor: Actor, network: Network, cidText: string): Promise<SignatureRecord> {
+      for (const spelling of cidSpellings(parseCid(cidText))) {
+        const found = await ctx.records.getSignature(actor.tenantId, network, spelling)
+        if (found) return found
+      }
+      throw notFound('signature')
+    },
+
+    async remove(actor: Actor, network: Network, cidText: string): Promise<void> {
+      for (const spelling of cidSpellings(parseCid(cidText))) {
+        if (await ctx.records.deleteSignature(actor.tenantId, network, spelling)) return
+      }
+      throw notFound('signature')
+    },
+  }
+}

@@ -1,0 +1,59 @@
+import { invalid, notFound } from '../errors.js'
+import type { Actor, Network } from '../model.js'
+import type { SwapRecord } from '../ports/gateway-records.js'
+import type { ServiceContext } from './context.js'
+import { cidSpellings, parseCid } from './gateway.js'
+
+/**
+ * Hot swaps: inside a tenant and network, requests for a CID are answered with another CID's
+ * content. Both CIDs must be held by the tenant on that network when the swap is made. Chains
+ * resolve (a → b → c serves c); a swap that would close a cycle is a `CONFLICT`.
+ *
+ * Where swaps apply: on the tenant's own gateway (its active custom domains) every public swap
+ * of the tenant applies; on the shared `/ipfs/` gateway the oldest current public swap of the
+ * requested CID (whichever tenant made it) applies, followed along that tenant's chain. Swaps
+ * change deserialized responses only: `?format=raw|car` always carry the requested CID's own
+ * verifiable blocks.
+ */
+export function createSwapOperations(ctx: ServiceContext) {
+  /** The stored spelling of a CID the tenant holds on the network. */
+  async function held(actor: Actor, network: Network, cidText: string, what: string): Promise<string> {
+    for (const spelling of cidSpellings(parseCid(cidText))) {
+      const page = await ctx.records.listFiles(actor.tenantId, network, { cid: spelling }, { limit: 1, order: 'ASC' })
+      if (page.items[0]) return spelling
+    }
+    throw notFound(what)
+  }
+
+  return {
+    async add(actor: Actor, network: Network, cid: string, swapCid: unknown): Promise<SwapRecord> {
+      if (typeof swapCid !== 'string' || swapCid === '') {
+        throw invalid('swap_cid must be a CID')
+      }
+      const original = await held(actor, network, cid, 'CID')
+      const target = await held(actor, network, swapCid, 'swap target CID')
+      return ctx.records.putSwap({
+        tenantId: actor.tenantId,
+        network,
+        cid: original,
+        mappedCid: target,
+        createdAt: ctx.clock.now(),
+      })
+    },
+
+    async history(actor: Actor, network: Network, cid: string): Promise<SwapRecord[]> {
+      for (const spelling of cidSpellings(parseCid(cid))) {
+        const history = await ctx.records.listSwapHistory(actor.tenantId, network, spelling)
+        if (history.length > 0) return history
+      }
+      throw notFound('swap history')
+    },
+
+    async remove(actor: Actor, network: Network, cid: string): Promise<void> {
+      for (const spelling of cidSpellings(parseCid(cid))) {
+        if (await ctx.records.deleteSwap(actor.tenantId, network, spelling)) return
+      }
+      throw notFound('swap')
+    },
+  }
+}

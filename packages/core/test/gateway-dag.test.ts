@@ -1,0 +1,224 @@
+import { createCipheriv, createHash } from 'node:crypto'
+import { CarWriter } from '@ipld/car/writer'
+import { importer } from 'ipfs-unixfs-importer'
+import { CID } from 'multiformats/cid'
+import { describe, expect, it } from 'vitest'
+import { openFileDag } from '../src/dag/file-dag.js'
+import { importCar } from '../src/dag/import-car.js'
+import { openContentDag } from '../src/dag/open-content-dag.js'
+import type { BlobStore, ContentRecord } from '../src/index.js'
+import { PinfoldError } from '../src/index.js'
+import type { ServiceContext } from '../src/service/context.js'
+import { createGatewayOperations, type GatewayRoot } from '../src/service/gateway.js'
+import { kuboImporterOptions } from '../src/unixfs/profiles.js'
+
+function chacha(seed: string, size: number): Uint8Array {
+  const key = createHash('sha256').update(seed).digest()
+  return new Uint8Array(createCipheriv('chacha20', key, Buffer.alloc(16)).update(Buffer.alloc(size)))
+}
+
+/** A minimal blob store that counts the bytes it hands out. */
+function blobStore() {
+  const blobs = new Map<string, Uint8Array>()
+  const stats = { bytesRead: 0 }
+  const store: BlobStore = {
+    async put(key, source) {
+      const parts: Uint8Array[] = []
+      for await (const part of source) parts.push(part)
+      blobs.set(key, new Uint8Array(Buffer.concat(parts)))
+      return { size: blobs.get(key)!.length }
+    },
+    async get(key, options) {
+      const blob = blobs.get(key)
+      if (!blob) throw new PinfoldError('NOT_FOUND', key)
+      const offset = options?.range?.offset ?? 0
+      const slice = blob.subarray(
+        offset,
+        options?.range?.length === undefined ? undefined : offset + options.range.length,
+      )
+      stats.bytesRead += slice.length
+      return (async function* () {
+        for (let at = 0; at < slice.length; at += 65_536) yield slice.subarray(at, at + 65_536)
+      })()
+    },
+    async head(key) {
+      const blob = blobs.get(key)
+      return blob && { key, size: blob.length }
+    },
+    async delete(key) {
+      blobs.delete(key)
+    },
+  }
+  return { store, stats }
+}
+
+async function cidOf(bytes: Uint8Array, profile: 'v0' | 'v1' | 'unixfs-v1-2025'): Promise<CID> {
+  let root: CID | undefined
+  const discard = { put: async (cid: CID) => cid }
+  for await (const entry of importer([{ content: [bytes] }], discard, kuboImporterOptions(profile))) root = entry.cid
+  return root!
+}
+
+async function collect(source: AsyncIterable<Uint8Array>): Promise<Uint8Array[]> {
+  const parts: Uint8Array[] = []
+  for await (const part of source) parts.push(part)
+  return parts
+}
+
+const hashMatches = (cid: CID, bytes: Uint8Array) =>
+  Buffer.compare(createHash('sha256').update(bytes).digest(), Buffer.from(cid.multihash.digest)) === 0
+
+describe('file DAG', () => {
+  for (const profile of ['v0', 'v1', 'unixfs-v1-2025'] as const) {
+    it(`blocks - ${profile}: root first, each block once, every block re-hashes, leaves in file order`, async () => {
+      // enough chunks for two levels under v0/v1 (174 links per node)
+      const size = profile === 'unixfs-v1-2025' ? 3 * 1_048_576 + 5 : 180 * 4096 * 64 + 7
+      const bytes = chacha(`dag-${profile}`, size)
+      const { store } = blobStore()
+      await store.put('blob', [bytes] as unknown as AsyncIterable<Uint8Array>)
+      const cid = await cidOf(bytes, profile)
+      const content: ContentRecord = { cid: cid.toString(), blobKey: 'blob', size, kind: 'file', profile }
+      const dag = openFileDag(content, store)
+      const seen = new Set<string>()
+      const leaves: Uint8Array[] = []
+      let first: CID | undefined
+      for await (const block of dag.blocks()) {
+        first ??= block.cid
+        expect(hashMatches(block.cid, block.bytes)).toBe(true)
+        expect(seen.has(block.cid.toString())).toBe(false)
+        seen.add(block.cid.toString())
+        if (block.cid.code === 0x55) leaves.push(block.bytes)
+        // a block handed out by blocks() is also what getBlock returns
+        if (seen.size % 37 === 0)
+          expect(Buffer.compare(Buffer.from((await dag.getBlock(block.cid))!), Buffer.from(block.bytes))).toBe(0)
+      }
+      expect(first?.equals(cid)).toBe(true)
+      if (profile !== 'v0') expect(Buffer.compare(Buffer.concat(leaves), Buffer.from(bytes))).toBe(0)
+      expect(
+        await dag.getBlock(CID.parse('bafkreigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy')),
+      ).toBeUndefined()
+    })
+  }
+
+  it('getBlock - a leaf is one ranged read of the blob, not the whole file', async () => {
+    const bytes = chacha('ranged', 262_144 * 8)
+    const { store, stats } = blobStore()
+    await store.put('blob', [bytes] as unknown as AsyncIterable<Uint8Array>)
+    const cid = await cidOf(bytes, 'v1')
+    const dag = openFileDag(
+      { cid: cid.toString(), blobKey: 'blob', size: bytes.length, kind: 'file', profile: 'v1' },
+      store,
+    )
+    const leafCid = await cidOf(bytes.subarray(262_144 * 5, 262_144 * 6), 'v1')
+    await dag.getBlock(cid) // builds the index: one pass
+    const before = stats.bytesRead
+    const leaf = await dag.getBlock(leafCid)
+    expect(stats.bytesRead - before).toBe(262_144)
+    expect(Buffer.compare(Buffer.from(leaf!), Buffer.from(bytes.subarray(262_144 * 5, 262_144 * 6)))).toBe(0)
+  })
+
+  it('blocks - a blob that no longer hashes to its CID is an INTERNAL error, never wrong blocks', async () => {
+    const bytes = chacha('tamper', 262_144 * 2)
+    const { store } = blobStore()
+    const cid = await cidOf(bytes, 'v1')
+    const tampered = new Uint8Array(bytes)
+    tampered[10] = tampered[10]! ^ 1
+    await store.put('blob', [tampered] as unknown as AsyncIterable<Uint8Array>)
+    const dag = openFileDag(
+      { cid: cid.toString(), blobKey: 'blob', size: bytes.length, kind: 'file', profile: 'v1' },
+      store,
+      {
+        cache: false,
+      },
+    )
+    await expect(dag.getBlock(cid)).rejects.toMatchObject({ code: 'INTERNAL' })
+  })
+})
+
+describe('gateway over a car content (directories)', () => {
+  async function folderContent() {
+    const files = [
+      { path: 'site/index.html', content: new TextEncoder().encode('<h1>home</h1>') },
+      { path: 'site/docs/readme.txt', content: new TextEncoder().encode('read me') },
+      { path: 'site/docs/big.bin', content: chacha('folder-big', 700_000) },
+    ]
+    const blocks: { cid: CID; bytes: Uint8Array }[] = []
+    const capture = {
+      put: async (cid: CID, bytes: Uint8Array) => {
+        blocks.push({ cid, bytes })
+        return cid
+      },
+    }
+    let root: CID | undefined
+    for await (const entry of importer(files, capture, kuboImporterOptions('v1')))
+      if (entry.path === 'site') root = entry.cid
+    const { writer, out } = CarWriter.create([root!])
+    const chunks: Uint8Array[] = []
+    const collecting = (async () => {
+      for await (const chunk of out) chunks.push(chunk)
+    })()
+    for (const block of blocks) await writer.put(block)
+    await writer.close()
+    await collecting
+    const { store, stats } = blobStore()
+    const imported = await importCar(
+      store,
+      'car-blob',
+      (async function* () {
+        yield* chunks
+      })(),
+    )
+    const content: ContentRecord = {
+      cid: root!.toString(),
+      blobKey: 'car-blob',
+      size: imported.size,
+      kind: 'car',
+      profile: null,
+    }
+    const gateway = createGatewayOperations({ blobs: store } as unknown as ServiceContext)
+    const gatewayRoot: GatewayRoot = {
+      requested: root!,
+      cid: root!,
+      swapped: false,
+      content,
+      dag: openContentDag(content, store),
+    }
+    return { gateway, root: gatewayRoot, big: files[2]!.content, stats }
+  }
+
+  it('entry - resolves paths, lists directories, reads file ranges', async () => {
+    const { gateway, root, big } = await folderContent()
+    const dir = await gateway.entry(root, [])
+    expect(dir.type).toBe('directory')
+    if (dir.type !== 'directory') return
+    const names: string[] = []
+    for await (const item of dir.list()) names.push(item.name)
+    expect(names.sort()).toEqual(['docs', 'index.html'])
+    const readme = await gateway.entry(root, ['docs', 'readme.txt'])
+    expect(readme.type).toBe('file')
+    if (readme.type !== 'file') return
+    const text = Buffer.concat(await collect(await readme.read())).toString()
+    expect(text).toBe('read me')
+    const bigEntry = await gateway.entry(root, ['docs', 'big.bin'])
+    if (bigEntry.type !== 'file') throw new Error('not a file')
+    const slice = Buffer.concat(await collect(await bigEntry.read({ offset: 300_000, length: 1000 })))
+    expect(Buffer.compare(slice, Buffer.from(big.subarray(300_000, 301_000)))).toBe(0)
+    await expect(gateway.entry(root, ['docs', 'missing.txt'])).rejects.toMatchObject({ code: 'NOT_FOUND' })
+  })
+
+  it('car - a path CAR carries the blocks along the path, then the terminal scope', async () => {
+    const { gateway, root } = await folderContent()
+    const { terminal, stream } = await gateway.car(root, ['docs', 'readme.txt'])
+    const { CarBlockIterator } = await import('@ipld/car/iterator')
+    const reader = await CarBlockIterator.fromIterable(stream)
+    const cids: CID[] = []
+    for await (const block of reader) {
+      expect(hashMatches(block.cid, block.bytes)).toBe(true)
+      cids.push(block.cid)
+    }
+    expect(cids[0]!.equals(root.cid)).toBe(true) // the root directory, then docs/, then the file
+    expect(cids.at(-1)!.equals(terminal)).toBe(true)
+    expect(cids.length).toBe(3)
+    await expect(gateway.car(root, ['nope'])).rejects.toMatchObject({ code: 'NOT_FOUND' })
+  })
+})

@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest'
+import type { BlobStore, Clock, RecordStore, UploadSessionRecord } from '../src/index.js'
+import { createFileService, mimeTypeAllowed } from '../src/index.js'
+import { FolderPaths } from '../src/service/folder-upload.js'
+
+/** Just enough of the ports for resumable sessions: sessions and blobs in Maps. */
+function fakeStores() {
+  const sessions = new Map<string, UploadSessionRecord>()
+  const blobs = new Map<string, Uint8Array>()
+  const records = {
+    async createUploadSession(s: UploadSessionRecord) {
+      sessions.set(s.id, structuredClone(s))
+    },
+    async getUploadSession(id: string) {
+      const s = sessions.get(id)
+      return s && structuredClone(s)
+    },
+    async advanceUploadSession(id: string, expected: number, a: { offset: number; part: string; expiresAt: Date }) {
+      const s = sessions.get(id)
+      if (!s || s.offset !== expected) return undefined
+      Object.assign(s, { offset: a.offset, parts: [...s.parts, a.part], expiresAt: a.expiresAt })
+      return structuredClone(s)
+    },
+    async deleteUploadSession(id: string) {
+      const s = sessions.get(id)
+      sessions.delete(id)
+      return s
+    },
+    async listExpiredUploadSessions(now: Date, limit: number) {
+      return [...sessions.values()].filter((s) => s.expiresAt <= now).slice(0, limit)
+    },
+  } as unknown as RecordStore
+  const blobStore: BlobStore = {
+    async put(key, source) {
+      const chunks: Uint8Array[] = []
+      for await (const chunk of source) chunks.push(chunk)
+      const bytes = Buffer.concat(chunks)
+      blobs.set(key, bytes)
+      return { size: bytes.length }
+    },
+    async get(key) {
+      const bytes = blobs.get(key)
+      return (async function* () {
+        if (bytes) yield bytes
+      })()
+    },
+    async head(key) {
+      const bytes = blobs.get(key)
+      return bytes && { key, size: bytes.length }
+    },
+    async delete(key) {
+      blobs.delete(key)
+    },
+  }
+  return { records, blobStore, sessions, blobs }
+}
+
+const body = (bytes: Uint8Array) =>
+  (async function* () {
+    yield bytes
+  })()
+
+describe('resumable upload sessions', () => {
+  const actor = { tenantId: 'acme', userId: 'alice' }
+
+  it('sweepExpiredSessions - removes sessions past their expiry with their parts, and keeps live ones', async () => {
+    let now = new Date('2026-01-01T00:00:00Z')
+    const clock: Clock = { now: () => now }
+    const { records, blobStore, sessions, blobs } = fakeStores()
+    const service = createFileService({ records, blobs: blobStore, clock })
+    const abandoned = await service.uploads.create(actor, { length: 100, options: {} })
+    await service.uploads.append(abandoned.id, abandoned.token, 0, body(new Uint8Array(40)))
+    expect(blobs.size).toBe(1)
+    now = new Date('2026-01-01T20:00:00Z')
+    const live = await service.uploads.create(actor, { length: 100, options: {} })
+    await service.uploads.append(live.id, live.token, 0, body(new Uint8Array(10)))
+
+    expect(await service.uploads.sweepExpiredSessions(new Date('2026-01-01T23:59:00Z'))).toBe(0)
+    now = new Date('2026-01-02T00:00:01Z') // 24 h after the abandoned session's last PATCH
+    expect(await service.uploads.sweepExpiredSessions()).toBe(1)
+    expect([...sessions.keys()]).toEqual([live.id])
+    expect(blobs.size).toBe(1)
+    await expect(service.uploads.status(abandoned.id, abandoned.token)).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    expect((await service.uploads.status(live.id, live.token)).offset).toBe(10)
+  })
+
+  it('status - an expired session is NOT_FOUND even before the sweep', async () => {
+    let now = new Date('2026-01-01T00:00:00Z')
+    const { records, blobStore } = fakeStores()
+    const service = createFileService({ records, blobs: blobStore, clock: { now: () => now } })
+    const session = await service.uploads.create(actor, { length: 5, options: {} })
+    now = new Date('2026-01-03T00:00:00Z')
+    await expect(service.uploads.status(session.id, session.token)).rejects.toMatchObject({ code: 'NOT_FOUND' })
+  })
+
+  it('create - Upload-Length above the limit is PAYLOAD_TOO_LARGE', async () => {
+    const { records, blobStore } = fakeStores()
+    const service = createFileService({ records, blobs: blobStore, maxUploadBytes: 10 })
+    await expect(service.uploads.create(actor, { length: 11, options: {} })).rejects.toMatchObject({
+      code: 'PAYLOAD_TOO_LARGE',
+    })
+  })
+
+  it('append - a wrong offset is a CONFLICT; a wrong token is NOT_FOUND', async () => {
+    const { records, blobStore, blobs } = fakeStores()
+    const service = createFileService({ records, blobs: blobStore })
+    const session = await service.uploads.create(actor, { length: 10, options: {} })
+    await expect(service.uploads.append(session.id, session.token, 3, body(new Uint8Array(2)))).rejects.toMatchObject({
+      code: 'CONFLICT',
+    })
+    await expect(service.uploads.append(session.id, 'nope', 0, body(new Uint8Array(2)))).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    })
+    expect(blobs.size).toBe(0)
+  })
+})
+
+describe('mimeTypeAllowed', () => {
+  it('mimeTypeAllowed - exact types, type/* wildcards and * match files; only "directory" matches a folder', () => {
+    expect(mimeTypeAllowed('image/png', ['image/*'])).toBe(true)
+    expect(mimeTypeAllowed('image/png', ['IMAGE/PNG'])).toBe(true)
+    expect(mimeTypeAllowed('text/plain', ['image/*'])).toBe(false)
+    expect(mimeTypeAllowed('text/plain', ['*'])).toBe(true)
+    expect(mimeTypeAllowed('directory', ['*', '*/*', 'image/*'])).toBe(false)
+    expect(mimeTypeAllowed('directory', ['directory'])).toBe(true)
+    expect(mimeTypeAllowed('imagex/png', ['image/*'])).toBe(false)
+  })
+})
+
+describe('FolderPaths', () => {
+  it('add - accepts relative paths under one top directory and refuses the rest with INVALID_INPUT', () => {
+    const paths = new FolderPaths()
+    expect(paths.add('top/a.txt')).toBe('top/a.txt')
+    expect(paths.add('top/sub/b.txt')).toBe('top/sub/b.txt')
+    for (const bad of [
+      'top/a.txt',
+      'other/c.txt',
+      'top/../x',
+      'top/./x',
+      '/top/x',
+      'top//x',
+      'top/sub',
+      'loose',
+      'top\\x',
+    ]) {
+      expect(() => paths.add(bad), bad).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }))
+    }
+  })
+})

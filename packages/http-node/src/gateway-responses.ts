@@ -1,0 +1,133 @@
+import { detectMimeType, type GatewayEntry } from '@pinfold/core'
+import { lookup } from 'mime-types'
+
+/** Headers on every gateway answer: user content must never run as the API's origin. */
+export const GATEWAY_SECURITY_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'content-security-policy': 'sandbox',
+  'cross-origin-resource-policy': 'cross-origin',
+} as const
+
+export const IMMUTABLE = 'public, max-age=29030400, immutable'
+
+/** A pull-based stream over an async iterable: one chunk per read, and cancel stops the source. */
+export function toStream(source: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> {
+  const iterator = source[Symbol.asyncIterator]()
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const next = await iterator.next()
+        if (next.done) controller.close()
+        else controller.enqueue(next.value)
+      } catch (error) {
+        controller.error(error)
+      }
+    },
+    async cancel() {
+      await iterator.return?.()
+    },
+  })
+}
+
+/** Whether `If-None-Match` names this ETag (or `*`). */
+export function notModified(request: Request, etag: string): boolean {
+  const header = request.headers.get('if-none-match')
+  if (!header) return false
+  const bare = etag.replace(/^W\//, '')
+  return header
+    .split(',')
+    .map((tag) => tag.trim())
+    .some((tag) => tag === '*' || tag.replace(/^W\//, '') === bare)
+}
+
+export type RangeRequest =
+  | { kind: 'none' }
+  | { kind: 'range'; offset: number; length: number }
+  | { kind: 'unsatisfiable' }
+
+/**
+ * A single `bytes=` range against `size` (RFC 9110): `a-b`, `a-`, `-n`. Several ranges or a
+ * malformed header are ignored (the whole content is sent), as the RFC allows.
+ */
+export function parseRange(header: string | null, size: number): RangeRequest {
+  if (!header) return { kind: 'none' }
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim())
+  if (!match || (match[1] === '' && match[2] === '')) return { kind: 'none' }
+  let start: number
+  let end: number
+  if (match[1] === '') {
+    const suffix = Number(match[2])
+    if (suffix === 0) return { kind: 'unsatisfiable' }
+    start = Math.max(0, size - suffix)
+    end = size - 1
+  } else {
+    start = Number(match[1])
+    end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1)
+    if (match[2] !== '' && Number(match[2]) < start) return { kind: 'none' }
+  }
+  if (start >= size || size === 0) return { kind: 'unsatisfiable' }
+  return { kind: 'range', offset: start, length: end - start + 1 }
+}
+
+/** `inline` or `attachment` with an ASCII fallback name and the exact UTF-8 name (RFC 6266). */
+export function contentDisposition(kind: 'inline' | 'attachment', filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_')
+  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`
+}
+
+/** The type from the name when it says something, else sniffed from the first bytes. */
+export async function chooseContentType(
+  name: string | undefined,
+  entry: Extract<GatewayEntry, { type: 'file' }>,
+  signal: AbortSignal,
+): Promise<string> {
+  const byName = name ? lookup(name) : false
+  if (byName) return withCharset(byName)
+  if (entry.size === 0) return 'text/plain; charset=utf-8'
+  const head: Uint8Array[] = []
+  for await (const chunk of await entry.read({ offset: 0, length: Math.min(entry.size, 4100) }, { signal })) {
+    head.push(chunk)
+  }
+  return withCharset(await detectMimeType(Buffer.concat(head), undefined, ''))
+}
+
+function withCharset(type: string): string {
+  return type.startsWith('text/') && !type.includes('charset') ? `${type}; charset=utf-8` : type
+}
+
+/**
+ * A deserialized file: ETag/304, single Range (206/416), Content-Type, Content-Disposition;
+ * bytes are only read for GET, and only the range asked for.
+ */
+export async function fileResponse(
+  request: Request,
+  entry: Extract<GatewayEntry, { type: 'file' }>,
+  options: {
+    etag: string
+    headers: Record<string, string>
+    /** Name for Content-Type and Content-Disposition. */
+    name?: string | undefined
+    contentType?: string | undefined
+    disposition?: string | undefined
+  },
+): Promise<Response> {
+  const headers = new Headers({ ...GATEWAY_SECURITY_HEADERS, ...options.headers, etag: options.etag })
+  headers.set('accept-ranges', 'bytes')
+  if (options.disposition) headers.set('content-disposition', options.disposition)
+  if (notModified(request, options.etag)) return new Response(null, { status: 304, headers })
+  headers.set('content-type', options.contentType ?? (await chooseContentType(options.name, entry, request.signal)))
+  const range = parseRange(request.headers.get('range'), entry.size)
+  if (range.kind === 'unsatisfiable') {
+    headers.set('content-range', `bytes */${entry.size}`)
+    headers.set('content-type', 'text/plain; charset=utf-8')
+    return new Response('requested range not satisfiable', { status: 416, headers })
+  }
+  const status = range.kind === 'range' ? 206 : 200
+  const offset = range.kind === 'range' ? range.offset : 0
+  const length = range.kind === 'range' ? range.length : entry.size
+  if (range.kind === 'range') headers.set('content-range', `bytes ${offset}-${offset + length - 1}/${entry.size}`)
+  headers.set('content-length', String(length))
+  if (request.method === 'HEAD') return new Response(null, { status, headers })
+  const body = length === 0 ? null : toStream(await entry.read({ offset, length }, { signal: request.signal }))
+  return new Response(body, { status, headers })
+}

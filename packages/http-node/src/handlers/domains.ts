@@ -1,0 +1,78 @@
+import type { DomainRecord } from '@pinfold/core'
+import { readJsonObject } from '../body.js'
+import { data } from '../responses.js'
+import type { RequestContext, Route } from '../router.js'
+
+/**
+ * Custom gateway domains (shapes of Pinfold's own design, see the OpenAPI document):
+ * - `POST /v3/gateways/domains` `{domain}` → the record, `status: "pending_ownership"`, with the
+ *   TXT record to publish (`verification: {type: "TXT", name: "_service-verify.<domain>", value}`);
+ * - `GET /v3/gateways/domains`, `GET|DELETE /v3/gateways/domains/{id}`;
+ * - `POST /v3/gateways/domains/{id}/verify` looks the TXT record up now; `active` once it matches.
+ */
+export function domainToWire(domain: DomainRecord) {
+  return {
+    id: domain.id,
+    domain: domain.domain,
+    status: domain.status,
+    verification: { type: 'TXT', name: `_service-verify.${domain.domain}`, value: domain.verificationToken },
+    created_at: domain.createdAt.toISOString(),
+    verified_at: domain.verifiedAt?.toISOString() ?? null,
+  }
+}
+
+/** node:dns, used unless the service was given its own `resolveTxt`. */
+async function defaultResolver(name: string): Promise<string[][]> {
+  const { resolveTxt } = await import('node:dns/promises')
+  return resolveTxt(name)
+}
+
+async function create({ request, service, actor }: RequestContext) {
+  const body = await readJsonObject(request)
+  return data(domainToWire(await service.domains.create(actor, body.domain)), 201)
+}
+
+async function list({ service, actor }: RequestContext) {
+  return data((await service.domains.list(actor)).map(domainToWire))
+}
+
+async function get({ params, service, actor }: RequestContext) {
+  return data(domainToWire(await service.domains.get(actor, params.id!)))
+}
+
+async function verify({ params, service, actor }: RequestContext) {
+  return data(
+    domainToWire(await service.domains.verify(actor, params.id!, service.domains.resolver ?? defaultResolver)),
+  )
+}
+
+async function remove({ params, service, actor }: RequestContext) {
+  await service.domains.remove(actor, params.id!)
+  return data(null)
+}
+
+export const domainRoutes: Route[] = [
+  {
+    method: 'POST',
+    path: '/v3/gateways/domains',
+    auth: 'org:gateways:write',
+    summary: 'Register a custom gateway domain',
+    handle: create,
+  },
+  { method: 'GET', path: '/v3/gateways/domains', auth: 'org:gateways:read', summary: 'List domains', handle: list },
+  { method: 'GET', path: '/v3/gateways/domains/:id', auth: 'org:gateways:read', summary: 'Get a domain', handle: get },
+  {
+    method: 'POST',
+    path: '/v3/gateways/domains/:id/verify',
+    auth: 'org:gateways:write',
+    summary: 'Check the domain TXT record now',
+    handle: verify,
+  },
+  {
+    method: 'DELETE',
+    path: '/v3/gateways/domains/:id',
+    auth: 'org:gateways:write',
+    summary: 'Remove a domain',
+    handle: remove,
+  },
+]

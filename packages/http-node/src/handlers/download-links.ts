@@ -1,0 +1,74 @@
+import { readJsonObject } from '../body.js'
+import { contentDisposition, fileResponse } from '../gateway-responses.js'
+import { data } from '../responses.js'
+import type { RequestContext, Route } from '../router.js'
+
+/**
+ * `POST /v3/files/private/download_link` (and its alias without `/private`): signs a link to one
+ * of the caller's files. Body `{url, expires, date?, method?}` as the official SDK sends it.
+ */
+async function createLink({ request, service, actor, publicUrl }: RequestContext) {
+  const body = await readJsonObject(request)
+  return data(await service.downloadLinks.create(actor, body, publicUrl))
+}
+
+/**
+ * The `{url, method}` shape of `POST /v3/files/sign` (the SDK's private `gateways.private.get`);
+ * `undefined` for any other body, which is upload signing. The upload-signing handler calls this
+ * first so one route serves both.
+ */
+export async function signDownloadIfUrlBody(ctx: RequestContext, body: Record<string, unknown>) {
+  if (body.url === undefined || body.method === undefined) return undefined
+  return data(
+    await ctx.service.downloadLinks.create(ctx.actor, { ...body, expires: body.expires ?? 30 }, ctx.publicUrl),
+  )
+}
+
+/**
+ * `GET /files/{cid}?X-…&X-Signature=…`: a private download. Refused unless the signature is
+ * valid, unexpired and names a tenant that still holds the CID. Where the blob store can
+ * presign (S3) and the content is a plain file, the client is redirected there.
+ */
+async function download({ request, url, params, service }: RequestContext) {
+  const { file, expiresAt } = await service.downloadLinks.open(params.cid!, url.searchParams)
+  const root = await service.gateway.resolveHeld(file, { signal: request.signal })
+  const disposition = contentDisposition('inline', file.name)
+  const secondsLeft = Math.max(1, Math.floor((expiresAt.getTime() - Date.now()) / 1000))
+  if (service.blobs.presignGet && root.content?.kind === 'file' && request.method === 'GET') {
+    const location = await service.blobs.presignGet(root.content.blobKey, {
+      expiresInSeconds: Math.min(secondsLeft, 3600),
+      contentType: file.mimeType,
+      contentDisposition: disposition,
+      signal: request.signal,
+    })
+    return new Response(null, { status: 302, headers: { location, 'cache-control': 'private, no-store' } })
+  }
+  const entry = await service.gateway.entry(root, [], { signal: request.signal })
+  if (entry.type !== 'file') {
+    return data({ cid: file.cid, name: file.name, type: 'directory' })
+  }
+  return fileResponse(request, entry, {
+    etag: `"${file.cid}"`,
+    headers: { 'cache-control': `private, max-age=${Math.min(secondsLeft, 3600)}`, 'x-ipfs-path': `/ipfs/${file.cid}` },
+    contentType: file.mimeType,
+    disposition,
+  })
+}
+
+export const downloadLinkRoutes: Route[] = [
+  {
+    method: 'POST',
+    path: '/v3/files/private/download_link',
+    auth: 'org:files:read',
+    summary: 'Create a private download link',
+    handle: createLink,
+  },
+  {
+    method: 'POST',
+    path: '/v3/files/download_link',
+    auth: 'org:files:read',
+    summary: 'Create a private download link (alias)',
+    handle: createLink,
+  },
+  { method: 'GET', path: '/files/:cid', auth: 'public', summary: 'Download through a signed link', handle: download },
+]

@@ -1,0 +1,16 @@
+import { data } from '../responses.js'
+import type { RequestContext, Route } from '../router.js'
+
+async function marketplace({ service }: RequestContext) {
+  return data(await service.plugins.list())
+}
+
+export const pluginRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: '/v3/gateways/plugins/marketplace',
+    auth: 'org:gateways:read',
+    summary: 'List marketplace plugins',
+    handle: marketplace,
+  },
+]

@@ -1,0 +1,50 @@
+import type { SignatureRecord } from '@pinfold/core'
+import { readJsonObject } from '../body.js'
+import { data } from '../responses.js'
+import type { RequestContext, Route } from '../router.js'
+import { parseNetwork } from '../wire.js'
+
+const signatureToWire = (signature: SignatureRecord) => ({ cid: signature.cid, signature: signature.signature })
+
+async function add({ request, params, service, actor }: RequestContext) {
+  const body = await readJsonObject(request)
+  const network = parseNetwork(params.network)
+  const stored = await service.signatures.add(actor, network, params.cid!, {
+    signature: body.signature,
+    address: body.address,
+  })
+  return data(signatureToWire(stored))
+}
+
+async function get({ params, service, actor }: RequestContext) {
+  return data(signatureToWire(await service.signatures.get(actor, parseNetwork(params.network), params.cid!)))
+}
+
+async function remove({ params, service, actor }: RequestContext) {
+  await service.signatures.remove(actor, parseNetwork(params.network), params.cid!)
+  return data(null)
+}
+
+export const signatureRoutes: Route[] = [
+  {
+    method: 'POST',
+    path: '/v3/files/:network/signature/:cid',
+    auth: 'org:files:write',
+    summary: 'Add an EIP-712 signature to a CID',
+    handle: add,
+  },
+  {
+    method: 'GET',
+    path: '/v3/files/:network/signature/:cid',
+    auth: 'org:files:read',
+    summary: 'Get the signature of a CID',
+    handle: get,
+  },
+  {
+    method: 'DELETE',
+    path: '/v3/files/:network/signature/:cid',
+    auth: 'org:files:write',
+    summary: 'Remove the signature of a CID',
+    handle: remove,
+  },
+]

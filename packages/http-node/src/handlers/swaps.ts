@@ -1,0 +1,41 @@
+import type { SwapRecord } from '@pinfold/core'
+import { readJsonObject } from '../body.js'
+import { data } from '../responses.js'
+import type { RequestContext, Route } from '../router.js'
+import { parseNetwork } from '../wire.js'
+
+const swapToWire = (swap: SwapRecord) => ({ mapped_cid: swap.mappedCid, created_at: swap.createdAt.toISOString() })
+
+async function add({ request, params, service, actor }: RequestContext) {
+  const body = await readJsonObject(request)
+  const swap = await service.swaps.add(actor, parseNetwork(params.network), params.cid!, body.swap_cid ?? body.swapCid)
+  return data(swapToWire(swap))
+}
+
+/** `?domain=` (sent by the SDK) is accepted; a tenant's swaps are the same on all its domains. */
+async function history({ params, service, actor }: RequestContext) {
+  return data((await service.swaps.history(actor, parseNetwork(params.network), params.cid!)).map(swapToWire))
+}
+
+async function remove({ params, service, actor }: RequestContext) {
+  await service.swaps.remove(actor, parseNetwork(params.network), params.cid!)
+  return data(null)
+}
+
+export const swapRoutes: Route[] = [
+  { method: 'PUT', path: '/v3/files/:network/swap/:cid', auth: 'org:files:write', summary: 'Add a swap', handle: add },
+  {
+    method: 'GET',
+    path: '/v3/files/:network/swap/:cid',
+    auth: 'org:files:read',
+    summary: 'Swap history of a CID',
+    handle: history,
+  },
+  {
+    method: 'DELETE',
+    path: '/v3/files/:network/swap/:cid',
+    auth: 'org:files:write',
+    summary: 'Remove a swap',
+    handle: remove,
+  },
+]
