@@ -1,13 +1,6 @@
 import { join } from 'node:path'
-import { S3Client } from '@aws-sdk/client-s3'
-import { PGlite } from '@electric-sql/pglite'
-import { vector } from '@electric-sql/pglite-pgvector'
-import { createFsBlobStore } from '@pinfold/adapter-fs'
 import { createMemoryBlobStore, createMemoryRecordStore } from '@pinfold/adapter-memory'
-import { createPostgresRecordStore, fromPGlite, fromPgPool, migrate } from '@pinfold/adapter-postgres'
-import { createS3BlobStore } from '@pinfold/adapter-s3'
 import type { BlobStore, RecordStore } from '@pinfold/core'
-import pg from 'pg'
 import type { ServerConfig } from './config.js'
 import { lockDataDir } from './data-dir-lock.js'
 
