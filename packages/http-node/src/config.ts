@@ -14,6 +14,8 @@ export interface ServerConfig {
   jwtAudience: string | undefined
   publicUrl: string | undefined
   maxUploadBytes: number | undefined
+  /** The environment the configuration was read from (embedder settings are read from it lazily). */
+  env: NodeJS.ProcessEnv
   /** Pay-per-request settings (`PINFOLD_X402_*`), validated at start-up. */
   payments: ReturnType<typeof paymentOptionsFromEnv>
   /** Housekeeping periods; 0 disables (`PINFOLD_EXPIRY_SWEEP_MS`, `PINFOLD_ORPHAN_SWEEP_MS`). */
@@ -46,6 +48,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     maxUploadBytes: env.PINFOLD_MAX_UPLOAD_BYTES
       ? integer(env.PINFOLD_MAX_UPLOAD_BYTES, 'PINFOLD_MAX_UPLOAD_BYTES', 0)
       : undefined,
+    env,
     payments: paymentOptionsFromEnv(env),
     sweepers: {
       expiryIntervalMs: integer(env.PINFOLD_EXPIRY_SWEEP_MS, 'PINFOLD_EXPIRY_SWEEP_MS', 60_000),

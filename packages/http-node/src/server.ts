@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { createFileService, createTokenVerifier, type FileService, type TokenVerifier } from '@pinfold/core'
 import { createRemoteJWKSet } from 'jose'
 import type { ServerConfig } from './config.js'
+import { vectorServiceOptions } from './embedder-config.js'
 import { createFetchHandler, type FetchHandlerOptions } from './fetch-handler.js'
 import { createNodeHandler } from './node-handler.js'
 import { loadOrCreateSecret } from './secret.js'
@@ -37,6 +38,8 @@ export async function startServer(
     maxUploadBytes: config.maxUploadBytes,
     signingSecret: secret,
     ...config.payments,
+    // the embedder loads its model on the first vectorize or query, not at start-up
+    ...vectorServiceOptions({ env: config.env, dataDir: config.dataDir }),
   })
   const handler = createFetchHandler(service, {
     auth: tokenVerifier(config, secret),

@@ -1,0 +1,42 @@
+import { computeFileCid } from '@pinfold/core'
+import { PinataSDK } from 'pinata'
+
+/**
+ * The official SDK pointed at a Pinfold server at `url`, configured exactly as the README tells
+ * users to: every base under `/v3`, the legacy upload endpoint in full, and the gateway set after
+ * construction (the constructor would turn `http://…` into `https://http://…`).
+ */
+export function pinataFor(url: string, jwt: string): PinataSDK {
+  const pinata = new PinataSDK({
+    pinataJwt: jwt,
+    endpointUrl: `${url}/v3`,
+    uploadUrl: `${url}/v3`,
+    legacyUploadUrl: `${url}/pinning/pinFileToIPFS`,
+  })
+  pinata.config!.pinataGateway = url
+  return pinata
+}
+
+/** The CID Kubo's `ipfs add` (defaults, raw leaves for v1) gives these bytes. */
+export async function kuboCid(bytes: Uint8Array, version: 'v0' | 'v1' = 'v1'): Promise<string> {
+  const content = (async function* () {
+    yield bytes
+  })()
+  return (await computeFileCid(content, version)).toString()
+}
+
+/** `size` deterministic bytes that never repeat within a 256 KiB chunk (a byte-mixing counter). */
+export function patternBytes(size: number, seed = 1): Uint8Array {
+  const out = new Uint8Array(size)
+  let x = seed >>> 0 || 1
+  for (let i = 0; i < size; i++) {
+    // xorshift32: cheap, deterministic, no period inside any realistic upload
+    x ^= x << 13
+    x ^= x >>> 17
+    x ^= x << 5
+    out[i] = x & 0xff
+  }
+  return out
+}
+
+export const HELLO_WORLD_CID = 'bafkreifzjut3te2nhyekklss27nh3k72ysco7y32koao5eei66wof36n5e'
