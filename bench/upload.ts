@@ -9,6 +9,7 @@ import { computeFileCid } from '@pinfold/core'
 import { benchFile } from './lib/bench-file.js'
 import { curlUpload } from './lib/curl.js'
 import { peakRssMb, startBenchServer } from './lib/process.js'
+import { startBenchS3 } from './lib/s3.js'
 
 export interface UploadFigures {
   store: string
@@ -42,9 +43,10 @@ async function importerMBps(path: string, size: number): Promise<number> {
   return size / MB / since(start)
 }
 
-export async function benchUpload(store: 'fs' | 'memory', size: number): Promise<UploadFigures> {
+export async function benchUpload(store: 'fs' | 's3', size: number): Promise<UploadFigures> {
   const path = await benchFile(size)
-  const server = await startBenchServer('upload-server.mjs', { BENCH_BLOBS: store })
+  const s3 = store === 's3' ? await startBenchS3() : undefined
+  const server = await startBenchServer('upload-server.mjs', { BENCH_BLOBS: store, ...s3?.env })
   try {
     const sha = await sha256MBps(path, size)
     const importer = await importerMBps(path, size)
@@ -63,6 +65,7 @@ export async function benchUpload(store: 'fs' | 'memory', size: number): Promise
     }
   } finally {
     await server.stop()
+    await s3?.close()
   }
 }
 
@@ -81,6 +84,7 @@ export function uploadTable(rows: UploadFigures[]): string {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const sizes = (process.env.BENCH_UPLOAD_MIB ?? '1024').split(',').map((mib) => Number(mib) * 1024 * 1024)
   const rows: UploadFigures[] = []
-  for (const size of sizes) rows.push(await benchUpload('fs', size))
+  const stores = (process.env.BENCH_UPLOAD_STORES ?? 'fs,s3').split(',') as ('fs' | 's3')[]
+  for (const store of stores) for (const size of sizes) rows.push(await benchUpload(store, size))
   console.log(uploadTable(rows))
 }

@@ -1,5 +1,5 @@
 // A Pinfold server for benchmarks, run on the built packages (no TypeScript loader in the process,
-// as in production): memory records, blobs from BENCH_BLOBS (`fs` or `memory`).
+// as in production): memory records, blobs from BENCH_BLOBS (`fs`, `memory`, or `s3` at BENCH_S3_ENDPOINT/BENCH_S3_BUCKET).
 // Prints `{url, token}` as one JSON line once listening.
 import { mkdtemp, rm } from 'node:fs/promises'
 import { createServer } from 'node:http'
@@ -15,6 +15,19 @@ const directory = await mkdtemp(join(process.env.BENCH_DIR ?? tmpdir(), 'pinfold
 
 async function blobStore() {
   if (kind === 'memory') return createMemoryBlobStore()
+  if (kind === 's3') {
+    const { S3Client } = await import('@aws-sdk/client-s3')
+    const { createS3BlobStore } = await import('@pinfold/adapter-s3')
+    const client = new S3Client({
+      endpoint: process.env.BENCH_S3_ENDPOINT,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    })
+    return createS3BlobStore({ client, bucket: process.env.BENCH_S3_BUCKET })
+  }
   const { createFsBlobStore } = await import('@pinfold/adapter-fs')
   return createFsBlobStore({ directory })
 }

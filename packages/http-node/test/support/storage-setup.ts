@@ -63,7 +63,8 @@ async function freshSchema(url: string): Promise<string> {
   return withSchema.toString()
 }
 
-async function startS3rver() {
+/** An s3rver on loopback with one bucket, and the server settings that point Pinfold at it. */
+export async function startS3rver() {
   const directory = await mkdtemp(join(tmpdir(), 'pinfold-http-s3-'))
   const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory })
   const { port } = await server.run()
