@@ -20,11 +20,16 @@ interface Bench {
 
 const benches: Bench[] = [
   {
-    title: 'Upload throughput and server memory (1 GiB and 2 GiB, filesystem blobs)',
+    title: 'Upload throughput and server memory (1 GiB and 2 GiB; filesystem and S3 blobs)',
     script: 'bench/upload.ts',
     env: { BENCH_UPLOAD_MIB: '1024,2048' },
   },
   { title: 'Semantic search quality (labeled corpus)', script: 'bench/vectors-quality.ts' },
+  {
+    title: 'Vector query latency and HNSW recall (memory exact, PGlite + pgvector)',
+    script: 'bench/vectors-latency.ts',
+    args: ['--sizes=10000,100000'],
+  },
   { title: 'Request rate of small authenticated requests (memory storage)', script: 'bench/request-rate.ts' },
   { title: 'Record store scaling: 10k to 1M files (PGlite and PostgreSQL)', script: 'bench/scaling.ts' },
 ]
