@@ -8,8 +8,8 @@
  */
 import { mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { hotSpots } from './lib/cpu-profile.js'
 import { WORK_DIR } from './lib/bench-file.js'
+import { hotSpots } from './lib/cpu-profile.js'
 import { drive, type LoadFigures } from './lib/load.js'
 import { cpuSeconds, startBenchServer } from './lib/process.js'
 import { seedThroughApi } from './lib/seed-api.js'
@@ -51,7 +51,11 @@ if (profiling) {
 }
 
 const bare = await startBenchServer('bare-json-server.mjs', {}, [])
-const api = await startBenchServer('api-server.mjs', {}, profiling ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])
+const api = await startBenchServer(
+  'api-server.mjs',
+  {},
+  profiling ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+)
 let results: Map<string, Run[]>
 let targets: Target[]
 try {
@@ -104,7 +108,19 @@ console.log(
 
 if (profiling) {
   const { functions, places } = hotSpots(profileDir)
-  const table = (title: string, spots: { where: string; share: number }[]) =>
-    [`| ${title} | share of busy time |`, '|---|---|', ...spots.map((s) => `| ${s.where} | ${(s.share * 100).toFixed(1)} % |`)]
-  console.log(['', 'Pinfold server CPU profile (self time):', '', ...table('function', functions), '', ...table('code', places)].join('\n'))
+  const table = (title: string, spots: { where: string; share: number }[]) => [
+    `| ${title} | share of busy time |`,
+    '|---|---|',
+    ...spots.map((s) => `| ${s.where} | ${(s.share * 100).toFixed(1)} % |`),
+  ]
+  console.log(
+    [
+      '',
+      'Pinfold server CPU profile (self time):',
+      '',
+      ...table('function', functions),
+      '',
+      ...table('code', places),
+    ].join('\n'),
+  )
 }

@@ -18,7 +18,8 @@ import pg from 'pg'
 import { WORK_DIR } from './lib/bench-file.js'
 import { planOf } from './lib/explain.js'
 import { type Latency, measure } from './lib/latency.js'
-import { bigGroupId, seedFiles, seedGroups, TENANTS } from './lib/scaling-seed.js'
+import { PROPOSED_INDEX_CHANGES } from './lib/proposed-indexes.js'
+import { SMALL_GROUPS, seededGroupId, seedFiles, seedGroups, TENANTS } from './lib/scaling-seed.js'
 
 const SIZES = (process.env.BENCH_SCALING_SIZES ?? '10000,100000,1000000').split(',').map(Number)
 const PGLITE_MAX = Number(process.env.BENCH_SCALING_PGLITE_MAX ?? SIZES.at(-1))
@@ -29,6 +30,8 @@ const PAGE: PageRequest = { limit: 10, order: 'DESC' }
 interface Backend {
   name: string
   client: SqlClient
+  /** One superuser connection (PGlite): seeding may switch foreign-key triggers off. */
+  superuser: boolean
   close(): Promise<void>
 }
 
@@ -60,6 +63,7 @@ async function openPGlite(): Promise<Backend> {
   return {
     name: 'PGlite',
     client: fromPGlite(db),
+    superuser: true,
     close: async () => {
       await db.close()
       await rm(directory, { recursive: true, force: true })
@@ -77,6 +81,7 @@ async function openPostgres(url: string): Promise<Backend> {
   return {
     name: 'PostgreSQL',
     client: fromPgPool(pool),
+    superuser: false,
     close: async () => {
       await pool.end()
       await admin.query(`drop schema ${schema} cascade`)
@@ -96,9 +101,12 @@ async function operations(db: SqlClient, size: number): Promise<Operation[]> {
   const id = String(row.id)
   const cid = String(row.cid)
   const createdAt = row.created_at instanceof Date ? row.created_at : new Date(String(row.created_at))
-  const group = await bigGroupId(db, TENANT, 'public')
-  const list = (filter: FileFilter, page: PageRequest = PAGE) => (records: RecordStore) =>
-    records.listFiles(TENANT, 'public', filter, page)
+  const bigGroup = await seededGroupId(db, TENANT, 'public', 0)
+  const smallGroup = await seededGroupId(db, TENANT, 'public', SMALL_GROUPS)
+  const list =
+    (filter: FileFilter, page: PageRequest = PAGE) =>
+    (records: RecordStore) =>
+      records.listFiles(TENANT, 'public', filter, page)
   return [
     { name: 'getFile by id', run: (r) => r.getFile(TENANT, 'public', id) },
     { name: 'listFiles, first page', run: list({}) },
@@ -107,15 +115,26 @@ async function operations(db: SqlClient, size: number): Promise<Operation[]> {
     { name: 'listFiles by name prefix (1 % match)', run: list({ namePrefix: 'report-' }) },
     { name: 'listFiles by keyvalue (33 % match)', run: list({ keyvalues: { env: 'prod' } }) },
     { name: 'listFiles by keyvalue (0.1 % match)', run: list({ keyvalues: { batch: '7' } }) },
-    { name: 'listFiles by group (10 % of files)', run: list({ groupId: group }) },
+    { name: 'listFiles by group (big: 10 % of files)', run: list({ groupId: bigGroup }) },
+    { name: `listFiles by group (small: 0.15 % of files)`, run: list({ groupId: smallGroup }) },
     { name: 'listGroups, first page', run: (r) => r.listGroups(TENANT, 'public', {}, PAGE) },
   ]
 }
 
-async function benchBackend(backend: Backend): Promise<string> {
-  const sizes = SIZES.filter((size) => backend.name !== 'PGlite' || size <= PGLITE_MAX)
+async function measureAll(backend: Backend, size: number): Promise<Map<string, Measured>> {
   const { client, last } = recording(backend.client)
   const records = createPostgresRecordStore({ client })
+  const measured = new Map<string, Measured>()
+  for (const op of await operations(backend.client, size)) {
+    const latency = await measure(() => op.run(records))
+    const { text, params } = last()
+    measured.set(op.name, { ...latency, plan: await planOf(backend.client, text, params) })
+  }
+  return measured
+}
+
+async function benchBackend(backend: Backend): Promise<string> {
+  const sizes = SIZES.filter((size) => backend.name !== 'PGlite' || size <= PGLITE_MAX)
   await migrate(backend.client)
   await seedGroups(backend.client)
   const results = new Map<string, Map<number, Measured>>()
@@ -123,19 +142,23 @@ async function benchBackend(backend: Backend): Promise<string> {
   let seeded = 0
   for (const size of sizes) {
     const started = performance.now()
-    await seedFiles(backend.client, seeded, size)
-    seeding.push(`${(size - seeded).toLocaleString('en')} rows in ${((performance.now() - started) / 1000).toFixed(1)} s`)
+    await seedFiles(backend.client, seeded, size, backend.superuser)
+    seeding.push(
+      `${(size - seeded).toLocaleString('en')} rows in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    )
     seeded = size
-    for (const op of await operations(backend.client, size)) {
-      const latency = await measure(() => op.run(records))
-      const { text, params } = last()
-      const plan = await planOf(backend.client, text, params)
-      if (!results.has(op.name)) results.set(op.name, new Map())
-      results.get(op.name)!.set(size, { ...latency, plan })
+    for (const [op, measured] of await measureAll(backend, size)) {
+      if (!results.has(op)) results.set(op, new Map())
+      results.get(op)!.set(size, measured)
     }
     process.stderr.write(`${backend.name}: ${size} done\n`)
   }
-  return table(backend.name, sizes, results, seeding)
+  const largest = sizes.at(-1)!
+  const started = performance.now()
+  for (const statement of PROPOSED_INDEX_CHANGES) await backend.client.query(statement)
+  const applied = `${((performance.now() - started) / 1000).toFixed(1)} s`
+  const proposed = await measureAll(backend, largest)
+  return `${table(backend.name, sizes, results, seeding)}\n\n${proposedTable(backend.name, largest, results, proposed, applied)}`
 }
 
 const label = (size: number) => (size >= 1e6 ? `${size / 1e6}M` : size >= 1e3 ? `${size / 1e3}k` : String(size))
@@ -164,6 +187,27 @@ function table(name: string, sizes: number[], results: Map<string, Map<number, M
     '',
     `${head.join(' | ')} |`,
     `|${head.map(() => '---').join('|')}|`,
+    ...rows,
+  ].join('\n')
+}
+
+function proposedTable(
+  name: string,
+  size: number,
+  results: Map<string, Map<number, Measured>>,
+  proposed: Map<string, Measured>,
+  applied: string,
+): string {
+  const cell = (m: Measured) => `${m.p50Ms.toFixed(2)} / ${m.p99Ms.toFixed(2)}`
+  const rows = [...proposed].map(([op, after]) => {
+    const before = results.get(op)!.get(size)!
+    return `| ${op} | ${cell(before)} | ${cell(after)} | ${(after.p50Ms / before.p50Ms).toFixed(2)} | ${after.plan} |`
+  })
+  return [
+    `${name} at ${label(size)} with the proposed index changes (\`bench/lib/proposed-indexes.ts\`, applied in ${applied}):`,
+    '',
+    '| operation | as migrated p50 / p99 ms | proposed p50 / p99 ms | p50 proposed ÷ migrated | plan |',
+    '|---|---|---|---|---|',
     ...rows,
   ].join('\n')
 }

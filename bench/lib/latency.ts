@@ -9,7 +9,8 @@ export interface Latency {
  * whichever comes first, and returns the 50th and 99th percentile of its wall time.
  */
 export async function measure(work: () => Promise<unknown>, runs = 300, budgetMs = 2000): Promise<Latency> {
-  for (let i = 0; i < 5; i++) await work()
+  // warm-up: the first calls in a process pay for JIT compilation and cold caches
+  for (let i = 0; i < 20; i++) await work()
   const times: number[] = []
   const deadline = performance.now() + budgetMs
   while (times.length < runs && (times.length < 20 || performance.now() < deadline)) {

@@ -46,8 +46,8 @@ export interface BenchServer {
 export async function startBenchServer(
   script: string,
   env: Record<string, string> = {},
-  /** Node flags; pass `[]` (or e.g. `['--cpu-prof']`) to run on `dist/` with no TypeScript loader. */
-  execArgv: string[] = ['--import', 'tsx', '--conditions=source'],
+  /** Node flags, e.g. `['--cpu-prof']`; the server runs on `dist/` with no TypeScript loader, as in production. */
+  execArgv: string[] = [],
 ): Promise<BenchServer> {
   const child = spawn(process.execPath, [...execArgv, `bench/servers/${script}`], {
     cwd: root,

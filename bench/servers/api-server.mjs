@@ -1,6 +1,5 @@
 // The Pinfold server for request benchmarks, composed exactly as `pinfold serve` composes it
-// (startServer + readConfig), on the built packages: memory records and blobs by default, or the
-// PostgreSQL server at BENCH_DATABASE_URL (records; blobs stay in memory).
+// (startServer + readConfig), on the built packages, with memory records and blobs.
 // Prints `{url, token}` as one JSON line once listening; the token holds every scope.
 import { mintToken, SCOPES } from '@pinfold/core'
 import { readConfig, startServer } from '@pinfold/http-node'
@@ -11,10 +10,9 @@ const config = readConfig({
   HOST: '127.0.0.1',
   PINFOLD_STORAGE: 'memory',
   PINFOLD_AUTH_SECRET: secret,
-  DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '',
 })
 const server = await startServer(config)
-const token = await mintToken(secret, { sub: 'bench', org: process.env.BENCH_TENANT ?? 'bench', scopes: SCOPES })
+const token = await mintToken(secret, { sub: 'bench', scopes: SCOPES })
 process.stdout.write(`${JSON.stringify({ url: server.url, token })}\n`)
 process.once('SIGTERM', () => {
   server.server.closeAllConnections()

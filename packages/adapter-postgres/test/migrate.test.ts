@@ -74,7 +74,7 @@ describe('migrate on PGlite', () => {
         'files USING btree (tenant_id, network, created_at, id)',
         'files USING btree (cid, tenant_id, network)',
         'files USING btree (tenant_id, network, name text_pattern_ops)',
-        'files USING btree (group_id)',
+        'files USING btree (group_id, created_at, id)',
         'files USING btree (tenant_id, network, mime_type)',
         'files USING gin (keyvalues jsonb_path_ops)',
         'groups USING btree (tenant_id, network, created_at, id)',

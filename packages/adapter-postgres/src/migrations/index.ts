@@ -5,6 +5,7 @@ import { gateway } from './0004-gateway.js'
 import { payments } from './0005-payments.js'
 import { vectors } from './0006-vectors.js'
 import { blobKeyIndex } from './0007-blob-key-index.js'
+import { listIndexes } from './0008-list-indexes.js'
 
 /**
  * One schema change. Statements run one at a time (PGlite's extended protocol takes one statement
@@ -25,4 +26,5 @@ export const MIGRATIONS: readonly Migration[] = [
   payments,
   vectors,
   blobKeyIndex,
+  listIndexes,
 ]

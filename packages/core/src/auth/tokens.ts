@@ -1,3 +1,4 @@
+import { createSecretKey } from 'node:crypto'
 import { errors, type JWTVerifyGetKey, jwtVerify, SignJWT } from 'jose'
 import { PinfoldError } from '../errors.js'
 import type { Actor } from '../model.js'
@@ -29,21 +30,34 @@ const ASYMMETRIC = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256
  * scopes. The algorithm list is fixed per key type, so `alg: none` and HS/RS confusion are refused
  * by jose before any claim is read.
  */
+/** How long a verified token is remembered (never past its `exp`): a revoked JWKS key stops working within this. */
+const VERIFIED_TTL_MS = 60_000
+const VERIFIED_MAX = 1024
+
 export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifier {
   const claims = { issuer: options.issuer, audience: options.audience }
+  // A KeyObject made once: given raw bytes, jose imports the key again on every verification,
+  // which profiling showed to be a large part of each request's cost.
+  const hmacKey = 'secret' in options ? createSecretKey(secretKey(options.secret)) : undefined
   const verifyJwt =
     'secret' in options
-      ? (token: string) =>
-          jwtVerify(token, secretKey(options.secret), { ...claims, algorithms: ['HS256'], requiredClaims: ['sub'] })
+      ? (token: string) => jwtVerify(token, hmacKey!, { ...claims, algorithms: ['HS256'], requiredClaims: ['sub'] })
       : (token: string) =>
           jwtVerify(token, options.keys, {
             ...claims,
             algorithms: options.algorithms ?? ASYMMETRIC,
             requiredClaims: ['sub'],
           })
+  // Only tokens that passed verification are kept, so an unknown or forged token is never answered
+  // from here; clients send the same token on every request, so most requests skip the HMAC.
+  const verified = new Map<string, { actor: TokenActor; until: number }>()
 
   return {
     async verify(token) {
+      const now = Date.now()
+      const hit = verified.get(token)
+      if (hit && hit.until > now) return hit.actor
+      if (hit) verified.delete(token)
       let payload: Awaited<ReturnType<typeof verifyJwt>>['payload']
       try {
         payload = (await verifyJwt(token)).payload
@@ -56,7 +70,11 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
       if (typeof sub !== 'string' || sub === '' || typeof org !== 'string' || org === '' || typeof scope !== 'string') {
         throw new PinfoldError('UNAUTHENTICATED', 'token claims sub, org and scope must be non-empty strings')
       }
-      return { tenantId: org, userId: sub, scopes: new Set(scope.split(/\s+/).filter(Boolean)) }
+      const actor: TokenActor = { tenantId: org, userId: sub, scopes: new Set(scope.split(/\s+/).filter(Boolean)) }
+      const expires = typeof payload.exp === 'number' ? payload.exp * 1000 : Number.POSITIVE_INFINITY
+      if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value!)
+      verified.set(token, { actor, until: Math.min(now + VERIFIED_TTL_MS, expires) })
+      return actor
     },
   }
 }
