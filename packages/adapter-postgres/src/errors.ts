@@ -15,6 +15,13 @@ const CONNECTION_ERRNOS = new Set([
 /** SQLSTATEs meaning "the server cannot serve us right now" (class 08 is matched by prefix). */
 const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300'])
 
+/**
+ * SQLSTATEs a client's value causes: malformed text for a type (22P02), a NUL byte or an
+ * unsupported escape in text or JSON (22021, 22P05), a value too long or out of range (22001,
+ * 22003), an index row too large (54000).
+ */
+const INPUT_SQLSTATES = new Set(['22P02', '22021', '22P05', '22001', '22003', '54000'])
+
 /** pg reports some connection losses without a code; these are its messages for them. */
 const CONNECTION_MESSAGES =
   /Connection terminated|timeout exceeded when trying to connect|connection error|not queryable/i
@@ -36,7 +43,9 @@ export function toPinfoldError(err: unknown, action: string): PinfoldError {
   if (code === '23503' && constraint === 'files_group_fk') {
     return new PinfoldError('NOT_FOUND', `${where}: group not found`, { cause: err })
   }
-  if (code === '22P02') return new PinfoldError('INVALID_INPUT', `${where}: malformed value`, { cause: err })
+  if (typeof code === 'string' && INPUT_SQLSTATES.has(code)) {
+    return new PinfoldError('INVALID_INPUT', `${where}: malformed value`, { cause: err })
+  }
   if (isConnectionFailure(err)) {
     return new PinfoldError('UNAVAILABLE', `${where}: the database is unavailable`, { cause: err })
   }

@@ -13,7 +13,7 @@
  * ```
  */
 export { migrate } from './migrate.js'
-export type { Migration } from './migrations/index.js'
+export { MIGRATIONS, type Migration } from './migrations/index.js'
 export { createPostgresRecordStore, type PostgresRecordStoreOptions } from './postgres-record-store.js'
 export {
   fromPGlite,

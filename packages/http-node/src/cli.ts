@@ -4,6 +4,8 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { isPinfoldError, mintToken, SCOPES } from '@pinfold/core'
 import { readConfig } from './config.js'
+import { runMigrations } from './migrate-command.js'
+import { jsonLinesLogger } from './request-log.js'
 import { loadOrCreateSecret } from './secret.js'
 import { startServer } from './server.js'
 
@@ -13,12 +15,15 @@ Usage:
   pinfold serve                         start the server (configuration from the environment)
   pinfold token [--sub U] [--org O] [--scope "org:files:write …"] [--expires 30d]
                                         mint a bearer token with the configured secret
+  pinfold migrate                       apply database migrations (DATABASE_URL, else the embedded
+                                        database in PINFOLD_DATA_DIR; stop \`pinfold serve\` first)
 `
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv
   if (command === 'serve') return serve()
   if (command === 'token') return token(rest)
+  if (command === 'migrate') return migrateCommand()
   process.stdout.write(USAGE)
   if (command !== undefined && command !== 'help' && command !== '--help') process.exitCode = 2
 }
@@ -26,8 +31,9 @@ async function main(argv: string[]): Promise<void> {
 async function serve(): Promise<void> {
   const config = readConfig()
   const running = await startServer(config, {
-    onError: (error, request) =>
-      log('error', 'request failed', { method: request.method, url: request.url, error: String(error) }),
+    // no URL: its query may hold a signature; the request log line names the route
+    onError: (error, request) => log('error', 'request failed', { method: request.method, error: String(error) }),
+    logger: jsonLinesLogger((line) => process.stdout.write(line)),
   })
   log('info', 'pinfold listening', { url: running.url, storage: running.storage })
   if (running.secretCreated && !config.jwksUrl) {
@@ -37,12 +43,43 @@ async function serve(): Promise<void> {
       `\nDevelopment token (every scope; also saved to ${join(config.dataDir, 'dev-token')}):\n${devToken}\n\n`,
     )
   }
+  let stopping = false
   const stop = () => {
-    log('info', 'shutting down', {})
-    void running.close().then(() => process.exit(0))
+    // a second signal does not wait for uploads in flight
+    if (stopping) process.exit(1)
+    stopping = true
+    log('info', 'shutting down: finishing requests in flight', { timeout_ms: config.shutdownTimeoutMs })
+    void running.close().then(
+      () => {
+        log('info', 'stopped', {})
+        process.exit(0)
+      },
+      (error: unknown) => {
+        log('error', 'shutdown failed', { error: String(error) })
+        process.exit(1)
+      },
+    )
   }
-  process.once('SIGINT', stop)
-  process.once('SIGTERM', stop)
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
+}
+
+async function migrateCommand(): Promise<void> {
+  const config = readConfig()
+  if (!config.databaseUrl && config.storage === 'memory') {
+    process.stdout.write('PINFOLD_STORAGE=memory and no DATABASE_URL: there is no database to migrate\n')
+    return
+  }
+  const target = config.databaseUrl ? 'the PostgreSQL database of DATABASE_URL' : join(config.dataDir, 'db')
+  process.stdout.write(`Migrating ${target}\n`)
+  const applied = await runMigrations(config, ({ version, name, state }) => {
+    const label = `  ${String(version).padStart(4, '0')} ${name}`
+    if (state === 'applying') process.stdout.write(`${label} … `)
+    else process.stdout.write(state === 'applied' ? 'applied\n' : 'already applied\n')
+  })
+  process.stdout.write(
+    applied.length === 0 ? 'Up to date: nothing to apply\n' : `Applied ${applied.length} migration(s)\n`,
+  )
 }
 
 async function token(args: string[]): Promise<void> {

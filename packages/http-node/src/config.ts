@@ -1,5 +1,6 @@
 import { PinfoldError } from '@pinfold/core'
 import { paymentOptionsFromEnv } from './payments-config.js'
+import type { RateLimitOptions } from './rate-limit.js'
 
 /** The server's settings, read from the environment (see the configuration table in the README). */
 export interface ServerConfig {
@@ -14,12 +15,16 @@ export interface ServerConfig {
   jwtAudience: string | undefined
   publicUrl: string | undefined
   maxUploadBytes: number | undefined
+  /** Requests per minute per bearer token / per client address (`PINFOLD_RATE_LIMIT_PER_TOKEN`, `…_PER_IP`); unset = no limit. */
+  rateLimit?: RateLimitOptions
   /** The environment the configuration was read from (embedder settings are read from it lazily). */
   env: NodeJS.ProcessEnv
   /** Pay-per-request settings (`PINFOLD_X402_*`), validated at start-up. */
   payments: ReturnType<typeof paymentOptionsFromEnv>
   /** Housekeeping periods; 0 disables (`PINFOLD_EXPIRY_SWEEP_MS`, `PINFOLD_ORPHAN_SWEEP_MS`). */
   sweepers: { expiryIntervalMs: number; orphanIntervalMs: number }
+  /** How long a shutdown waits for requests in flight (uploads) before cutting them (`PINFOLD_SHUTDOWN_TIMEOUT_MS`). */
+  shutdownTimeoutMs?: number
   s3: {
     bucket: string | undefined
     endpoint: string | undefined
@@ -49,11 +54,16 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       ? integer(env.PINFOLD_MAX_UPLOAD_BYTES, 'PINFOLD_MAX_UPLOAD_BYTES', 0)
       : undefined,
     env,
+    rateLimit: {
+      perToken: perMinute(env.PINFOLD_RATE_LIMIT_PER_TOKEN, 'PINFOLD_RATE_LIMIT_PER_TOKEN'),
+      perIp: perMinute(env.PINFOLD_RATE_LIMIT_PER_IP, 'PINFOLD_RATE_LIMIT_PER_IP'),
+    },
     payments: paymentOptionsFromEnv(env),
     sweepers: {
       expiryIntervalMs: integer(env.PINFOLD_EXPIRY_SWEEP_MS, 'PINFOLD_EXPIRY_SWEEP_MS', 60_000),
       orphanIntervalMs: integer(env.PINFOLD_ORPHAN_SWEEP_MS, 'PINFOLD_ORPHAN_SWEEP_MS', 3_600_000),
     },
+    shutdownTimeoutMs: integer(env.PINFOLD_SHUTDOWN_TIMEOUT_MS, 'PINFOLD_SHUTDOWN_TIMEOUT_MS', 30_000),
     s3: {
       bucket: env.PINFOLD_S3_BUCKET || undefined,
       endpoint: env.PINFOLD_S3_ENDPOINT || undefined,
@@ -70,4 +80,10 @@ function integer(value: string | undefined, name: string, fallback: number): num
   if (!Number.isSafeInteger(parsed) || parsed < 0)
     throw new PinfoldError('INVALID_INPUT', `${name} must be a non-negative integer`)
   return parsed
+}
+
+/** `N` requests per minute; unset, empty or 0 means no limit. */
+function perMinute(value: string | undefined, name: string): { limit: number; windowMs: number } | undefined {
+  const limit = integer(value, name, 0)
+  return limit > 0 ? { limit, windowMs: 60_000 } : undefined
 }

@@ -1,6 +1,8 @@
 import { allows, type FileService, PinfoldError, type TokenActor, type TokenVerifier } from '@pinfold/core'
 import { type CorsOptions, corsHeaders, preflightHeaders } from './cors.js'
 import { dispatchGateway } from './handlers/gateway.js'
+import { clientAddress, createRateLimiter, type RateLimitOptions } from './rate-limit.js'
+import { type RequestLogger, requestIdOf } from './request-log.js'
 import { errorBody, errorResponse } from './responses.js'
 import { createRouter, type Route } from './router.js'
 import { routes as defaultRoutes } from './routes.js'
@@ -18,11 +20,28 @@ export interface FetchHandlerOptions {
   cors?: CorsOptions | undefined
   /** Called with every unexpected (5xx) failure; the client only sees a generic message. */
   onError?: ((error: unknown, request: Request) => void) | undefined
+  /**
+   * One structured entry per request: request id (`X-Request-Id`, echoed back), method, route
+   * pattern, tenant, status, duration. Never headers, query strings or raw paths. Default: none.
+   */
+  logger?: RequestLogger | undefined
+  /** Per-token and per-address request budgets (429 with `Retry-After` beyond them); default none. */
+  rateLimit?: RateLimitOptions | undefined
+  /** The client's address for per-address limits; default: what `createNodeHandler` recorded. */
+  clientIp?: ((request: Request) => string | undefined) | undefined
 }
 
 export type FetchHandler = (request: Request) => Promise<Response>
 
+/** What the request log may say about a request, filled in as dispatch learns it. */
+interface Seen {
+  route: string | null
+  tenant?: string
+}
+
 const ANONYMOUS: TokenActor = { tenantId: '', userId: '', scopes: new Set() }
+
+const HEALTH_PATHS = new Set(['/healthz', '/readyz'])
 
 /**
  * The one HTTP implementation: a standard `Request → Response` function. Mount it in any
@@ -34,38 +53,63 @@ export function createFetchHandler(service: FileService, options: FetchHandlerOp
   const basePath = normaliseBasePath(options.basePath)
   const route = createRouter(defaultRoutes)
   const cors = options.cors ?? {}
+  const limiter = createRateLimiter(options.rateLimit)
+  const clientIp = options.clientIp ?? clientAddress
 
   return async function handle(request) {
     const origin = request.headers.get('origin')
     const url = new URL(request.url)
+    const started = performance.now()
+    const requestId = requestIdOf(request)
+    const seen: Seen = { route: null }
     let response: Response
     try {
       if (request.method === 'OPTIONS') {
         response = new Response(null, { status: 204, headers: preflightHeaders(cors, origin) })
       } else {
-        response = await dispatch(request, url)
+        // an orchestrator probing health from one address must never be rate limited into a restart
+        if (!HEALTH_PATHS.has(stripBasePath(url.pathname, basePath) ?? '')) limiter.checkAddress(clientIp(request))
+        response = await dispatch(request, url, seen)
       }
     } catch (error) {
       response = errorResponse(error)
       if (response.status >= 500) options.onError?.(error, request)
     }
     for (const [name, value] of Object.entries(corsHeaders(cors, origin))) response.headers.set(name, value)
+    response.headers.set('x-request-id', requestId)
+    if (options.logger) {
+      const entry = {
+        request_id: requestId,
+        method: request.method,
+        route: seen.route,
+        status: response.status,
+        duration_ms: Math.round((performance.now() - started) * 10) / 10,
+        ...(seen.tenant && { tenant: seen.tenant }),
+      }
+      if (response.status >= 500) options.logger.error(entry)
+      else options.logger.info(entry)
+    }
     if (request.method === 'HEAD') return new Response(null, { status: response.status, headers: response.headers })
     return response
   }
 
-  async function dispatch(request: Request, url: URL): Promise<Response> {
+  async function dispatch(request: Request, url: URL, seen: Seen): Promise<Response> {
     const pathname = stripBasePath(url.pathname, basePath)
     const apiHost = options.publicUrl ? new URL(options.publicUrl).host : url.host
     const gateway = await dispatchGateway(request, url, pathname, { service, apiHost })
-    if (gateway) return gateway
+    if (gateway) {
+      seen.route = 'gateway'
+      return gateway
+    }
     if (pathname === undefined) return errorBody('no such route', 404)
     const match = route(request.method, pathname)
     if (!match) return errorBody('no such route', 404)
     if ('allowed' in match) {
       return errorBody(`method ${request.method} not allowed`, 405, { allow: [...new Set(match.allowed)].join(', ') })
     }
+    seen.route = match.route.path
     const actor = await authenticate(request, match.route)
+    if (actor.tenantId) seen.tenant = actor.tenantId
     return match.route.handle({
       request,
       url,
@@ -83,6 +127,7 @@ export function createFetchHandler(service: FileService, options: FetchHandlerOp
     const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header)
     if (!match) throw new PinfoldError('UNAUTHENTICATED', 'an Authorization: Bearer <token> header is required')
     const actor = await options.auth.verify(match[1]!)
+    limiter.checkToken(match[1]!)
     if (route.auth !== 'token' && !allows(actor.scopes, route.auth)) {
       throw new PinfoldError('FORBIDDEN', `this token lacks the ${route.auth} scope`)
     }

@@ -13,6 +13,7 @@
  * createServer(createNodeHandler(handler)).listen(3000)
  * ```
  */
+export { answerClientErrors } from './client-errors.js'
 export { readConfig, type ServerConfig } from './config.js'
 export type { CorsOptions } from './cors.js'
 export { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from './fetch-handler.js'

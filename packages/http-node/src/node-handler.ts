@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { TLSSocket } from 'node:tls'
 import { PinfoldError } from '@pinfold/core'
 import type { FetchHandler } from './fetch-handler.js'
+import { setClientAddress } from './rate-limit.js'
 import { requestBody } from './request-body.js'
 
 export interface NodeHandlerOptions {
@@ -34,6 +35,7 @@ export function createNodeHandler(handler: FetchHandler, options: NodeHandlerOpt
     let request: Request
     try {
       request = toRequest(req, method, body?.stream, controller.signal, options)
+      setClientAddress(request, req.socket.remoteAddress)
     } catch {
       res.writeHead(400, { 'content-type': 'application/json; charset=utf-8', connection: 'close' })
       res.end(JSON.stringify({ error: 'malformed request line or headers' }))
@@ -42,8 +44,12 @@ export function createNodeHandler(handler: FetchHandler, options: NodeHandlerOpt
     handler(request)
       .then((response) => writeResponse(response, res))
       .catch(() => {
-        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' })
-        res.end(res.headersSent ? undefined : JSON.stringify({ error: 'internal server error' }))
+        // a body that fails after its headers went out (a blob read failing mid-download) cannot
+        // be finished: cut the connection so the client sees the truncation at once instead of
+        // waiting for bytes that will never come
+        if (res.headersSent) return void res.destroy()
+        res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' })
+        res.end(JSON.stringify({ error: 'internal server error' }))
       })
   }
 }

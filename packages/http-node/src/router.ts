@@ -1,4 +1,5 @@
 import type { FileService, Scope, TokenActor } from '@pinfold/core'
+import type { RouteOpenApi } from './openapi/types.js'
 
 export interface RequestContext {
   request: Request
@@ -19,6 +20,8 @@ export interface Route {
   /** A scope the bearer token must grant, `'token'` for any valid token, or `'public'` for none. */
   auth: Scope | 'token' | 'public'
   summary: string
+  /** Its OpenAPI description (tags, parameters, request body, responses), published at `/openapi.json`. */
+  openapi?: RouteOpenApi
   /**
    * Optional guard on the matched parameters: when it answers false the router keeps looking, as
    * if the pattern had not matched. Guarded routes are tried before unguarded ones of equal rank.

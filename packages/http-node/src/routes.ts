@@ -4,6 +4,8 @@ import { downloadLinkRoutes } from './handlers/download-links.js'
 import { fileRoutes } from './handlers/files.js'
 import { filesSignRoutes } from './handlers/files-sign.js'
 import { groupRoutes } from './handlers/groups.js'
+import { healthRoutes } from './handlers/health.js'
+import { openApiRoutes } from './handlers/openapi.js'
 import { paymentRoutes } from './handlers/payments.js'
 import { pluginRoutes } from './handlers/plugins.js'
 import { signatureRoutes } from './handlers/signatures.js'
@@ -26,4 +28,6 @@ export const routes: readonly Route[] = [
   ...uploadRoutes,
   ...paymentRoutes,
   ...vectorRoutes,
+  ...healthRoutes,
+  ...openApiRoutes,
 ]

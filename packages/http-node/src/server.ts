@@ -2,9 +2,11 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createFileService, createTokenVerifier, type FileService, type TokenVerifier } from '@pinfold/core'
 import { createRemoteJWKSet } from 'jose'
+import { answerClientErrors } from './client-errors.js'
 import type { ServerConfig } from './config.js'
 import { vectorServiceOptions } from './embedder-config.js'
 import { createFetchHandler, type FetchHandlerOptions } from './fetch-handler.js'
+import { drainable } from './graceful.js'
 import { createNodeHandler } from './node-handler.js'
 import { loadOrCreateSecret } from './secret.js'
 import { openStorage } from './storage.js'
@@ -26,7 +28,7 @@ export interface RunningServer {
 /** Builds the service from the configuration and listens. Used by `pinfold serve` and the tests. */
 export async function startServer(
   config: ServerConfig,
-  extra: Partial<Pick<FetchHandlerOptions, 'onError' | 'cors' | 'basePath'>> = {},
+  extra: Partial<Pick<FetchHandlerOptions, 'onError' | 'cors' | 'basePath' | 'logger'>> = {},
 ): Promise<RunningServer> {
   const { secret, created } = config.authSecret
     ? { secret: config.authSecret, created: false }
@@ -44,9 +46,16 @@ export async function startServer(
   const handler = createFetchHandler(service, {
     auth: tokenVerifier(config, secret),
     publicUrl: config.publicUrl,
+    rateLimit: config.rateLimit,
     ...extra,
   })
-  const server = createServer(createNodeHandler(handler))
+  const requests = drainable(createNodeHandler(handler))
+  const server = createServer(requests.handler)
+  answerClientErrors(server)
+  // longer than the idle timeouts of common load balancers and clients (60 s), so the server is
+  // not the side closing a kept-alive socket just as a client reuses it for an upload
+  server.keepAliveTimeout = 65_000
+  server.headersTimeout = 66_000
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject)
@@ -68,10 +77,12 @@ export async function startServer(
     secretCreated: created,
     async close() {
       stopSweepers()
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve())
-        server.closeIdleConnections()
-      })
+      // no new connections; idle keep-alive ones close now, busy ones once their answer is out
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+      server.closeIdleConnections()
+      await requests.drain(config.shutdownTimeoutMs ?? 30_000)
+      server.closeAllConnections()
+      await closed
       await storage.close()
     },
   }

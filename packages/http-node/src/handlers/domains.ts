@@ -1,5 +1,6 @@
 import type { DomainRecord } from '@pinfold/core'
 import { readJsonObject } from '../body.js'
+import { jsonBody, okData, okNull, ref } from '../openapi/schemas.js'
 import { data } from '../responses.js'
 import type { RequestContext, Route } from '../router.js'
 
@@ -57,15 +58,35 @@ export const domainRoutes: Route[] = [
     path: '/v3/gateways/domains',
     auth: 'org:gateways:write',
     summary: 'Register a custom gateway domain',
+    openapi: {
+      tags: ['Gateways'],
+      requestBody: jsonBody(ref('DomainInput')),
+      responses: okData(ref('Domain'), 'Registered', '201'),
+    },
     handle: create,
   },
-  { method: 'GET', path: '/v3/gateways/domains', auth: 'org:gateways:read', summary: 'List domains', handle: list },
-  { method: 'GET', path: '/v3/gateways/domains/:id', auth: 'org:gateways:read', summary: 'Get a domain', handle: get },
+  {
+    method: 'GET',
+    path: '/v3/gateways/domains',
+    auth: 'org:gateways:read',
+    summary: 'List domains',
+    openapi: { tags: ['Gateways'], responses: okData({ type: 'array', items: ref('Domain') }) },
+    handle: list,
+  },
+  {
+    method: 'GET',
+    path: '/v3/gateways/domains/:id',
+    auth: 'org:gateways:read',
+    summary: 'Get a domain',
+    openapi: { tags: ['Gateways'], responses: okData(ref('Domain')) },
+    handle: get,
+  },
   {
     method: 'POST',
     path: '/v3/gateways/domains/:id/verify',
     auth: 'org:gateways:write',
     summary: 'Check the domain TXT record now',
+    openapi: { tags: ['Gateways'], responses: okData(ref('Domain')) },
     handle: verify,
   },
   {
@@ -73,6 +94,7 @@ export const domainRoutes: Route[] = [
     path: '/v3/gateways/domains/:id',
     auth: 'org:gateways:write',
     summary: 'Remove a domain',
+    openapi: { tags: ['Gateways'], responses: okNull('Removed') },
     handle: remove,
   },
 ]

@@ -1,5 +1,6 @@
 import { readJsonObject } from '../body.js'
 import { contentDisposition, fileResponse } from '../gateway-responses.js'
+import { envelope, jsonBody, okData, query, ref, schemas } from '../openapi/schemas.js'
 import { data } from '../responses.js'
 import type { RequestContext, Route } from '../router.js'
 
@@ -55,12 +56,19 @@ async function download({ request, url, params, service }: RequestContext) {
   })
 }
 
+const linkDoc = {
+  tags: ['Download links'],
+  requestBody: jsonBody(ref('DownloadLinkRequest')),
+  responses: okData({ type: 'string', format: 'uri' }, 'The signed link'),
+}
+
 export const downloadLinkRoutes: Route[] = [
   {
     method: 'POST',
     path: '/v3/files/private/download_link',
     auth: 'org:files:read',
     summary: 'Create a private download link',
+    openapi: linkDoc,
     handle: createLink,
   },
   {
@@ -68,7 +76,36 @@ export const downloadLinkRoutes: Route[] = [
     path: '/v3/files/download_link',
     auth: 'org:files:read',
     summary: 'Create a private download link (alias)',
+    openapi: linkDoc,
     handle: createLink,
   },
-  { method: 'GET', path: '/files/:cid', auth: 'public', summary: 'Download through a signed link', handle: download },
+  {
+    method: 'GET',
+    path: '/files/:cid',
+    auth: 'public',
+    summary: 'Download through a signed link',
+    openapi: {
+      tags: ['Download links'],
+      description: 'The query of a link made by `POST /v3/files/private/download_link`; refused once expired.',
+      parameters: ['X-Algorithm', 'X-Date', 'X-Expires', 'X-Method', 'X-User-ID', 'X-Signature'].map((name) => ({
+        ...query(name),
+        required: true,
+      })),
+      responses: {
+        '200': {
+          description: 'The file (ranges supported), or `{data: {cid, name, type: "directory"}}` for a folder',
+          content: {
+            '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } },
+            'application/json': {
+              schema: envelope(
+                schemas.object({ cid: schemas.string, name: schemas.string, type: { const: 'directory' } }),
+              ),
+            },
+          },
+        },
+        '302': { description: 'Redirect to a presigned URL of the blob store (S3)' },
+      },
+    },
+    handle: download,
+  },
 ]

@@ -1,4 +1,5 @@
 import { readJsonObject } from '../body.js'
+import { jsonBody, okData, ref } from '../openapi/schemas.js'
 import type { RequestContext, Route } from '../router.js'
 import { signDownloadIfUrlBody } from './download-links.js'
 import { signUpload } from './uploads.js'
@@ -16,5 +17,17 @@ async function sign(ctx: RequestContext) {
 }
 
 export const filesSignRoutes: Route[] = [
-  { method: 'POST', path: '/v3/files/sign', auth: 'org:files:write', summary: 'Sign a URL', handle: sign },
+  {
+    method: 'POST',
+    path: '/v3/files/sign',
+    auth: 'org:files:write',
+    summary: 'Sign a URL',
+    openapi: {
+      tags: ['Uploads', 'Download links'],
+      description: 'A body with `url` and `method` signs a download link; any other body signs an upload URL.',
+      requestBody: jsonBody({ oneOf: [ref('UploadSignRequest'), ref('DownloadLinkRequest')] }),
+      responses: okData({ type: 'string', format: 'uri' }, 'The signed URL'),
+    },
+    handle: sign,
+  },
 ]

@@ -1,6 +1,7 @@
 import type { UploadItem } from '@pinfold/core'
 import { readJsonObject } from '../body.js'
 import { parseMultipart } from '../multipart.js'
+import { jsonBody, okData, okNull, pageParams, query, ref } from '../openapi/schemas.js'
 import { data } from '../responses.js'
 import type { RequestContext, Route } from '../router.js'
 import {
@@ -75,15 +76,73 @@ async function remove({ params, service, actor }: RequestContext) {
 }
 
 export const fileRoutes: Route[] = [
-  { method: 'POST', path: '/v3/files', auth: 'org:files:write', summary: 'Upload a file', handle: upload },
-  { method: 'GET', path: '/v3/files/:network', auth: 'org:files:read', summary: 'List files', handle: list },
-  { method: 'GET', path: '/v3/files/:network/:id', auth: 'org:files:read', summary: 'Get a file', handle: get },
-  { method: 'PUT', path: '/v3/files/:network/:id', auth: 'org:files:write', summary: 'Update a file', handle: update },
+  {
+    method: 'POST',
+    path: '/v3/files',
+    auth: 'org:files:write',
+    summary: 'Upload a file',
+    openapi: {
+      tags: ['Files'],
+      description:
+        'Multipart upload of a file, a folder (several `file` parts) or a CAR; with `Upload-Length` and no multipart body, a tus 1.0 creation.',
+      requestBody: { required: true, content: { 'multipart/form-data': { schema: ref('FileUpload') } } },
+      responses: {
+        ...okData(ref('UploadedFile'), 'Uploaded'),
+        '201': {
+          description:
+            'tus creation (an `Upload-Length` header and no multipart body): the upload URL is in `Location`',
+          headers: {
+            location: { schema: { type: 'string', format: 'uri' } },
+            'upload-offset': { schema: { type: 'string' } },
+          },
+        },
+      },
+    },
+    handle: upload,
+  },
+  {
+    method: 'GET',
+    path: '/v3/files/:network',
+    auth: 'org:files:read',
+    summary: 'List files',
+    openapi: {
+      tags: ['Files'],
+      description: 'Filter by metadata with `keyvalues[key]=value` (or `metadata[key]=value`).',
+      parameters: [
+        query('name', undefined, 'Name prefix'),
+        query('group', undefined, 'Group id, or `null` for files in no group'),
+        query('cid'),
+        query('mimeType'),
+        query('order', { type: 'string', enum: ['ASC', 'DESC'] }),
+        query('cidPending', { type: 'string', enum: ['true', 'false'] }),
+        ...pageParams,
+      ],
+      responses: okData(ref('FileList')),
+    },
+    handle: list,
+  },
+  {
+    method: 'GET',
+    path: '/v3/files/:network/:id',
+    auth: 'org:files:read',
+    summary: 'Get a file',
+    openapi: { tags: ['Files'], responses: okData(ref('File')) },
+    handle: get,
+  },
+  {
+    method: 'PUT',
+    path: '/v3/files/:network/:id',
+    auth: 'org:files:write',
+    summary: 'Update a file',
+    openapi: { tags: ['Files'], requestBody: jsonBody(ref('FileUpdate')), responses: okData(ref('File')) },
+    handle: update,
+  },
   {
     method: 'DELETE',
     path: '/v3/files/:network/:id',
     auth: 'org:files:write',
     summary: 'Delete a file',
+    openapi: { tags: ['Files'], responses: okNull('Deleted') },
     handle: remove,
   },
 ]

@@ -15,6 +15,7 @@ import {
   notModified,
   toStream,
 } from '../gateway-responses.js'
+import { errorBody } from '../responses.js'
 
 const RAW = 'application/vnd.ipld.raw'
 const CAR = 'application/vnd.ipld.car'
@@ -59,7 +60,7 @@ export async function dispatchGateway(
   if (!scope && !isIpfs) return undefined
   if (!isIpfs) throw new PinfoldError('NOT_FOUND', 'a gateway serves /ipfs/{cid} paths only')
   if (request.method !== 'GET' && request.method !== 'HEAD') {
-    return new Response(null, { status: 405, headers: { allow: 'GET, HEAD' } })
+    return errorBody(`method ${request.method} not allowed on the gateway`, 405, { allow: 'GET, HEAD' })
   }
   return serveIpfs(request, url, pathname, scope ?? { kind: 'public' }, service)
 }

@@ -1,5 +1,6 @@
 import { invalid } from '@pinfold/core'
 import { readJsonObject } from '../body.js'
+import { jsonBody, okData, okNull, pageParams, query, ref } from '../openapi/schemas.js'
 import { data } from '../responses.js'
 import type { RequestContext, Route } from '../router.js'
 import { groupToWire, parseBoolean, parseLimit, parseNetwork } from '../wire.js'
@@ -60,14 +61,44 @@ async function removeFile({ params, service, actor }: RequestContext) {
 }
 
 export const groupRoutes: Route[] = [
-  { method: 'POST', path: '/v3/groups/:network', auth: 'org:groups:write', summary: 'Create a group', handle: create },
-  { method: 'GET', path: '/v3/groups/:network', auth: 'org:groups:read', summary: 'List groups', handle: list },
-  { method: 'GET', path: '/v3/groups/:network/:id', auth: 'org:groups:read', summary: 'Get a group', handle: get },
+  {
+    method: 'POST',
+    path: '/v3/groups/:network',
+    auth: 'org:groups:write',
+    summary: 'Create a group',
+    openapi: { tags: ['Groups'], requestBody: jsonBody(ref('GroupInput')), responses: okData(ref('CreatedGroup')) },
+    handle: create,
+  },
+  {
+    method: 'GET',
+    path: '/v3/groups/:network',
+    auth: 'org:groups:read',
+    summary: 'List groups',
+    openapi: {
+      tags: ['Groups'],
+      parameters: [
+        query('name', undefined, 'Name prefix'),
+        query('isPublic', { type: 'string', enum: ['true', 'false'] }),
+        ...pageParams,
+      ],
+      responses: okData(ref('GroupList')),
+    },
+    handle: list,
+  },
+  {
+    method: 'GET',
+    path: '/v3/groups/:network/:id',
+    auth: 'org:groups:read',
+    summary: 'Get a group',
+    openapi: { tags: ['Groups'], responses: okData(ref('Group')) },
+    handle: get,
+  },
   {
     method: 'PUT',
     path: '/v3/groups/:network/:id',
     auth: 'org:groups:write',
     summary: 'Update a group',
+    openapi: { tags: ['Groups'], requestBody: jsonBody(ref('GroupInput')), responses: okData(ref('Group')) },
     handle: update,
   },
   {
@@ -75,6 +106,7 @@ export const groupRoutes: Route[] = [
     path: '/v3/groups/:network/:id',
     auth: 'org:groups:write',
     summary: 'Delete a group',
+    openapi: { tags: ['Groups'], responses: okNull('Deleted') },
     handle: remove,
   },
   {
@@ -82,6 +114,7 @@ export const groupRoutes: Route[] = [
     path: '/v3/groups/:network/:id/ids/:fileId',
     auth: 'org:groups:write',
     summary: 'Add a file to a group',
+    openapi: { tags: ['Groups'], responses: okNull('Added') },
     handle: addFile,
   },
   {
@@ -89,6 +122,7 @@ export const groupRoutes: Route[] = [
     path: '/v3/groups/:network/:id/ids/:fileId',
     auth: 'org:groups:write',
     summary: 'Remove a file from a group',
+    openapi: { tags: ['Groups'], responses: okNull('Removed') },
     handle: removeFile,
   },
 ]

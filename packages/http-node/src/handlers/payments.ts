@@ -16,6 +16,7 @@ import {
   X402_HEADERS,
 } from '@pinfold/x402'
 import { readJsonObject } from '../body.js'
+import { jsonBody, jsonResponse, okData, okNull, pageParams, query, ref } from '../openapi/schemas.js'
 import { data, json } from '../responses.js'
 import type { RequestContext, Route } from '../router.js'
 import { parseLimit } from '../wire.js'
@@ -188,14 +189,48 @@ async function retrieve({ request, params, service, publicUrl, signal }: Request
 const base = '/v3/x402/payment_instructions'
 
 export const paymentRoutes: Route[] = [
-  { method: 'POST', path: base, auth: 'org:x402:write', summary: 'Create a payment instruction', handle: create },
-  { method: 'GET', path: base, auth: 'org:x402:read', summary: 'List payment instructions', handle: list },
-  { method: 'GET', path: `${base}/:id`, auth: 'org:x402:read', summary: 'Get a payment instruction', handle: get },
+  {
+    method: 'POST',
+    path: base,
+    auth: 'org:x402:write',
+    summary: 'Create a payment instruction',
+    openapi: {
+      tags: ['Payments'],
+      requestBody: jsonBody(ref('PaymentInstructionInput')),
+      responses: okData(ref('PaymentInstruction')),
+    },
+    handle: create,
+  },
+  {
+    method: 'GET',
+    path: base,
+    auth: 'org:x402:read',
+    summary: 'List payment instructions',
+    openapi: {
+      tags: ['Payments'],
+      parameters: [...pageParams, query('cid'), query('name', undefined, 'Name prefix'), query('id')],
+      responses: okData(ref('PaymentInstructionList')),
+    },
+    handle: list,
+  },
+  {
+    method: 'GET',
+    path: `${base}/:id`,
+    auth: 'org:x402:read',
+    summary: 'Get a payment instruction',
+    openapi: { tags: ['Payments'], responses: okData(ref('PaymentInstruction')) },
+    handle: get,
+  },
   {
     method: 'PATCH',
     path: `${base}/:id`,
     auth: 'org:x402:write',
     summary: 'Update a payment instruction',
+    openapi: {
+      tags: ['Payments'],
+      requestBody: jsonBody(ref('PaymentInstructionInput')),
+      responses: okData(ref('PaymentInstruction')),
+    },
     handle: update,
   },
   {
@@ -203,6 +238,10 @@ export const paymentRoutes: Route[] = [
     path: `${base}/:id`,
     auth: 'org:x402:write',
     summary: 'Delete a payment instruction (409 while CIDs are attached)',
+    openapi: {
+      tags: ['Payments'],
+      responses: { ...okNull('Deleted'), '409': jsonResponse('CIDs are still attached', ref('Error')) },
+    },
     handle: remove,
   },
   {
@@ -210,6 +249,7 @@ export const paymentRoutes: Route[] = [
     path: `${base}/:id/cids`,
     auth: 'org:x402:read',
     summary: 'List the CIDs of a payment instruction',
+    openapi: { tags: ['Payments'], parameters: pageParams, responses: okData(ref('PaymentInstructionCids')) },
     handle: listCids,
   },
   {
@@ -217,6 +257,7 @@ export const paymentRoutes: Route[] = [
     path: `${base}/:id/cids/:cid`,
     auth: 'org:x402:write',
     summary: 'Attach a CID to a payment instruction',
+    openapi: { tags: ['Payments'], responses: okData(ref('PaymentInstructionCid')) },
     handle: addCid,
   },
   {
@@ -224,6 +265,7 @@ export const paymentRoutes: Route[] = [
     path: `${base}/:id/cids/:cid`,
     auth: 'org:x402:write',
     summary: 'Remove a CID from a payment instruction',
+    openapi: { tags: ['Payments'], responses: okData({ type: 'object', maxProperties: 0 }, 'Removed') },
     handle: removeCid,
   },
   {
@@ -231,6 +273,27 @@ export const paymentRoutes: Route[] = [
     path: '/v1/retrieve/private/:cid',
     auth: 'public',
     summary: 'Pay per request (x402) for a private download link',
+    openapi: {
+      tags: ['Payments'],
+      description: 'x402 v1 (`X-PAYMENT`) and v2 (`PAYMENT-SIGNATURE`); the payment is the only credential.',
+      parameters: [
+        {
+          name: 'PAYMENT-SIGNATURE',
+          in: 'header',
+          schema: { type: 'string' },
+          description: 'x402 v2 payment (base64)',
+        },
+        { name: 'X-PAYMENT', in: 'header', schema: { type: 'string' }, description: 'x402 v1 payment (base64)' },
+      ],
+      responses: {
+        '200': jsonResponse('Paid: a short-lived signed download link (not wrapped in `data`)', {
+          type: 'object',
+          properties: { url: { type: 'string', format: 'uri' } },
+          required: ['url'],
+        }),
+        '402': jsonResponse('Payment required: the terms', ref('PaymentRequired')),
+      },
+    },
     handle: retrieve,
   },
 ]

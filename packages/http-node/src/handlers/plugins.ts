@@ -1,3 +1,4 @@
+import { okData, ref } from '../openapi/schemas.js'
 import { data } from '../responses.js'
 import type { RequestContext, Route } from '../router.js'
 
@@ -11,6 +12,7 @@ export const pluginRoutes: Route[] = [
     path: '/v3/gateways/plugins/marketplace',
     auth: 'org:gateways:read',
     summary: 'List marketplace plugins',
+    openapi: { tags: ['Gateways'], responses: okData({ type: 'array', items: ref('GatewayPlugin') }) },
     handle: marketplace,
   },
 ]

@@ -1,5 +1,6 @@
 import type { SignatureRecord } from '@pinfold/core'
 import { readJsonObject } from '../body.js'
+import { jsonBody, okData, okNull, ref } from '../openapi/schemas.js'
 import { data } from '../responses.js'
 import type { RequestContext, Route } from '../router.js'
 import { parseNetwork } from '../wire.js'
@@ -31,6 +32,11 @@ export const signatureRoutes: Route[] = [
     path: '/v3/files/:network/signature/:cid',
     auth: 'org:files:write',
     summary: 'Add an EIP-712 signature to a CID',
+    openapi: {
+      tags: ['Signatures'],
+      requestBody: jsonBody(ref('SignatureInput')),
+      responses: okData(ref('Signature')),
+    },
     handle: add,
   },
   {
@@ -38,6 +44,7 @@ export const signatureRoutes: Route[] = [
     path: '/v3/files/:network/signature/:cid',
     auth: 'org:files:read',
     summary: 'Get the signature of a CID',
+    openapi: { tags: ['Signatures'], responses: okData(ref('Signature')) },
     handle: get,
   },
   {
@@ -45,6 +52,7 @@ export const signatureRoutes: Route[] = [
     path: '/v3/files/:network/signature/:cid',
     auth: 'org:files:write',
     summary: 'Remove the signature of a CID',
+    openapi: { tags: ['Signatures'], responses: okNull('Removed') },
     handle: remove,
   },
 ]

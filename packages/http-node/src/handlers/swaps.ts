@@ -1,5 +1,6 @@
 import type { SwapRecord } from '@pinfold/core'
 import { readJsonObject } from '../body.js'
+import { jsonBody, okData, okNull, ref } from '../openapi/schemas.js'
 import { data } from '../responses.js'
 import type { RequestContext, Route } from '../router.js'
 import { parseNetwork } from '../wire.js'
@@ -23,12 +24,20 @@ async function remove({ params, service, actor }: RequestContext) {
 }
 
 export const swapRoutes: Route[] = [
-  { method: 'PUT', path: '/v3/files/:network/swap/:cid', auth: 'org:files:write', summary: 'Add a swap', handle: add },
+  {
+    method: 'PUT',
+    path: '/v3/files/:network/swap/:cid',
+    auth: 'org:files:write',
+    summary: 'Add a swap',
+    openapi: { tags: ['Swaps'], requestBody: jsonBody(ref('SwapInput')), responses: okData(ref('Swap')) },
+    handle: add,
+  },
   {
     method: 'GET',
     path: '/v3/files/:network/swap/:cid',
     auth: 'org:files:read',
     summary: 'Swap history of a CID',
+    openapi: { tags: ['Swaps'], responses: okData({ type: 'array', items: ref('Swap') }) },
     handle: history,
   },
   {
@@ -36,6 +45,7 @@ export const swapRoutes: Route[] = [
     path: '/v3/files/:network/swap/:cid',
     auth: 'org:files:write',
     summary: 'Remove a swap',
+    openapi: { tags: ['Swaps'], responses: okNull('Removed') },
     handle: remove,
   },
 ]

@@ -8,6 +8,7 @@ import {
   type UploadOptions,
 } from '@pinfold/core'
 import { parseMultipart } from '../multipart.js'
+import { jsonResponse, okData, ref, schemas } from '../openapi/schemas.js'
 import { data, json } from '../responses.js'
 import type { RequestContext, Route } from '../router.js'
 import { parseJsonField, uploadFieldToOptions, uploadToWire } from '../wire.js'
@@ -282,6 +283,9 @@ async function pinFileToIPFS({ request, service, actor, signal }: RequestContext
 /** `/v3/files/{x}/…` is a file route when `x` is a network; otherwise an upload id. */
 const notNetwork = (params: Record<string, string>) => !isNetwork(params.id)
 
+/** An upload id: anything but a network name (those paths are file routes). */
+const uploadId = { type: 'string', not: { enum: ['public', 'private'] } }
+
 export const uploadRoutes: Route[] = [
   {
     method: 'POST',
@@ -289,6 +293,17 @@ export const uploadRoutes: Route[] = [
     auth: 'public',
     summary: 'Upload through a signed URL (multipart or tus creation)',
     when: notNetwork,
+    openapi: {
+      tags: ['Uploads'],
+      description:
+        'The URL returned by `POST /v3/files/sign`: a multipart upload, or a tus creation with `Upload-Length`.',
+      pathParameters: { id: { schema: uploadId } },
+      responses: {
+        ...okData(ref('UploadedFile'), 'Uploaded'),
+        '201': { description: 'tus upload created; its URL is in `Location`' },
+      },
+      requestBody: { content: { 'multipart/form-data': { schema: ref('FileUpload') } } },
+    },
     handle: signedUpload,
   },
   {
@@ -297,6 +312,17 @@ export const uploadRoutes: Route[] = [
     auth: 'public',
     summary: 'Append to a resumable upload',
     when: notNetwork,
+    openapi: {
+      tags: ['Uploads'],
+      pathParameters: { id: { schema: uploadId } },
+      requestBody: { required: true, content: { 'application/offset+octet-stream': { schema: { type: 'string' } } } },
+      responses: {
+        '204': {
+          description: 'Appended; `Upload-Cid` and `Upload-File-Id` once complete',
+          headers: { 'tus-resumable': { schema: { const: '1.0.0' } }, 'upload-offset': { schema: { type: 'string' } } },
+        },
+      },
+    },
     handle: patch,
   },
   {
@@ -305,6 +331,16 @@ export const uploadRoutes: Route[] = [
     auth: 'public',
     summary: 'Offset of a resumable upload',
     when: notNetwork,
+    openapi: {
+      tags: ['Uploads'],
+      pathParameters: { id: { schema: uploadId } },
+      responses: {
+        '200': {
+          description: 'Offset and length in headers',
+          headers: { 'tus-resumable': { schema: { const: '1.0.0' } }, 'upload-offset': { schema: { type: 'string' } } },
+        },
+      },
+    },
     handle: head,
   },
   {
@@ -313,6 +349,11 @@ export const uploadRoutes: Route[] = [
     auth: 'public',
     summary: 'Terminate a resumable upload',
     when: notNetwork,
+    openapi: {
+      tags: ['Uploads'],
+      pathParameters: { id: { schema: uploadId } },
+      responses: { '204': { description: 'Terminated' } },
+    },
     handle: terminate,
   },
   {
@@ -320,6 +361,21 @@ export const uploadRoutes: Route[] = [
     path: '/pinning/pinFileToIPFS',
     auth: 'org:files:write',
     summary: 'Pin a file or folder (legacy)',
+    openapi: {
+      tags: ['Uploads'],
+      requestBody: {
+        required: true,
+        content: {
+          'multipart/form-data': {
+            schema: schemas.object(
+              { file: { type: 'string' }, pinataMetadata: schemas.string, pinataOptions: schemas.string },
+              ['file'],
+            ),
+          },
+        },
+      },
+      responses: { '200': jsonResponse('Pinned (not wrapped in `data`)', ref('LegacyPin')) },
+    },
     handle: pinFileToIPFS,
   },
 ]

@@ -1,4 +1,5 @@
 import { readJsonObject } from '../body.js'
+import { jsonBody, jsonResponse, okData, ref } from '../openapi/schemas.js'
 import { data, json } from '../responses.js'
 import type { RequestContext, Route } from '../router.js'
 
@@ -31,6 +32,7 @@ export const vectorRoutes: Route[] = [
     path: '/v3/vectorize/files/:fileId',
     auth: 'org:write',
     summary: 'Vectorize a file',
+    openapi: { tags: ['Vectors'], responses: { '200': jsonResponse('Vectorized', ref('VectorMutation')) } },
     handle: vectorize,
   },
   {
@@ -38,6 +40,7 @@ export const vectorRoutes: Route[] = [
     path: '/v3/vectorize/files/:fileId',
     auth: 'org:write',
     summary: 'Delete file vectors',
+    openapi: { tags: ['Vectors'], responses: { '200': jsonResponse('Deleted', ref('VectorMutation')) } },
     handle: deleteVectors,
   },
   {
@@ -45,6 +48,11 @@ export const vectorRoutes: Route[] = [
     path: '/v3/vectorize/groups/:groupId/query',
     auth: 'org:write',
     summary: 'Query file vectors',
+    openapi: {
+      tags: ['Vectors'],
+      requestBody: jsonBody(ref('VectorQuery')),
+      responses: okData(ref('VectorQueryResult')),
+    },
     handle: query,
   },
 ]

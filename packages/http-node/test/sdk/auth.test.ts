@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestServer, type TestServer } from '../support/server.js'
 import { pinataFor } from '../support/sdk.js'
+import { startTestServer, type TestServer } from '../support/server.js'
 
 describe('official SDK - authentication', () => {
   let server: TestServer
@@ -9,7 +9,7 @@ describe('official SDK - authentication', () => {
   })
   afterAll(() => server.close())
 
-  it('testAuthentication - answers Pinata\'s congratulations message for a valid token', async () => {
+  it("testAuthentication - answers Pinata's congratulations message for a valid token", async () => {
     const pinata = pinataFor(server.url, await server.token())
     expect(await pinata.testAuthentication()).toEqual({
       message: 'Congratulations! You are communicating with the Pinata API!',

@@ -1,7 +1,7 @@
 import type { PinataSDK } from 'pinata'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestServer, type TestServer } from '../support/server.js'
 import { pinataFor } from '../support/sdk.js'
+import { startTestServer, type TestServer } from '../support/server.js'
 
 describe('official SDK - groups', () => {
   let server: TestServer
@@ -30,7 +30,8 @@ describe('official SDK - groups', () => {
     })
 
     const others = []
-    for (let i = 0; i < 5; i++) others.push(await pinata.groups.public.create({ name: `sdk-page-${i}`, isPublic: i < 2 }))
+    for (let i = 0; i < 5; i++)
+      others.push(await pinata.groups.public.create({ name: `sdk-page-${i}`, isPublic: i < 2 }))
     const byName = await pinata.groups.public.list().name('sdk-page-')
     expect(byName.groups.map((g) => g.id).sort()).toEqual(others.map((g) => g.id).sort())
     const onlyPublic = await pinata.groups.public.list().name('sdk-page-').isPublic(true)

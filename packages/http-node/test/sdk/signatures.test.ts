@@ -1,8 +1,8 @@
 import type { PinataSDK } from 'pinata'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestServer, type TestServer } from '../support/server.js'
 import { pinataFor } from '../support/sdk.js'
+import { startTestServer, type TestServer } from '../support/server.js'
 
 describe('official SDK - signatures', () => {
   let server: TestServer

@@ -40,3 +40,13 @@ export function patternBytes(size: number, seed = 1): Uint8Array {
 }
 
 export const HELLO_WORLD_CID = 'bafkreifzjut3te2nhyekklss27nh3k72ysco7y32koao5eei66wof36n5e'
+
+/**
+ * Byte equality without vitest's element-by-element diff, which takes seconds on large arrays (and
+ * stalls the event loop long enough for an idle keep-alive socket to go stale).
+ */
+export async function bytesOf(data: unknown): Promise<Buffer> {
+  if (data instanceof Blob) return Buffer.from(await data.arrayBuffer())
+  if (data instanceof Uint8Array) return Buffer.from(data)
+  throw new Error(`not bytes: ${typeof data}`)
+}

@@ -1,0 +1,113 @@
+import { createHash } from 'node:crypto'
+import { PinfoldError } from '@pinfold/core'
+
+/** At most `limit` requests per `windowMs`, refilled continuously (a token bucket of `limit`). */
+export interface RateLimitRule {
+  limit: number
+  windowMs: number
+}
+
+export interface RateLimitOptions {
+  /** Budget of each bearer token (checked once the token is verified). */
+  perToken?: RateLimitRule | undefined
+  /** Budget of each client address, for every request including public and gateway ones. */
+  perIp?: RateLimitRule | undefined
+  /** Milliseconds clock; tests inject one. */
+  now?: (() => number) | undefined
+}
+
+interface Bucket {
+  tokens: number
+  updated: number
+}
+
+/** Buckets kept before idle (full) ones are dropped; bounds memory whatever keys clients invent. */
+const MAX_BUCKETS = 100_000
+
+/**
+ * In-memory token buckets, one per key. Each process has its own: behind a load balancer with N
+ * processes a client gets up to N times the budget (see SECURITY.md).
+ */
+export function createBuckets(rule: RateLimitRule, now: () => number = Date.now) {
+  if (!Number.isSafeInteger(rule.limit) || rule.limit < 1 || !(rule.windowMs > 0)) {
+    throw new PinfoldError('INVALID_INPUT', 'a rate limit needs a positive integer limit and a positive windowMs')
+  }
+  const perMs = rule.limit / rule.windowMs
+  const buckets = new Map<string, Bucket>()
+
+  function prune(at: number) {
+    for (const [key, bucket] of buckets) {
+      if (bucket.tokens + (at - bucket.updated) * perMs >= rule.limit) buckets.delete(key)
+    }
+  }
+
+  return {
+    /** Takes one request from `key`'s budget; answers how many ms to wait when none is left. */
+    take(key: string): number | undefined {
+      const at = now()
+      let bucket = buckets.get(key)
+      if (!bucket) {
+        if (buckets.size >= MAX_BUCKETS) prune(at)
+        bucket = { tokens: rule.limit, updated: at }
+        buckets.set(key, bucket)
+      }
+      bucket.tokens = Math.min(rule.limit, bucket.tokens + (at - bucket.updated) * perMs)
+      bucket.updated = at
+      if (bucket.tokens >= 1) {
+        bucket.tokens -= 1
+        return undefined
+      }
+      return (1 - bucket.tokens) / perMs
+    },
+    get size() {
+      return buckets.size
+    },
+  }
+}
+
+export interface RateLimiter {
+  /** Throws `RATE_LIMITED` (429 with `Retry-After`) when the address has no budget left. */
+  checkAddress(address: string | undefined): void
+  /** Throws `RATE_LIMITED` when the token has no budget left. */
+  checkToken(token: string): void
+}
+
+export function createRateLimiter(options: RateLimitOptions | undefined): RateLimiter {
+  const now = options?.now ?? Date.now
+  const perIp = options?.perIp ? createBuckets(options.perIp, now) : undefined
+  const perToken = options?.perToken ? createBuckets(options.perToken, now) : undefined
+  const refuse = (waitMs: number, what: string) => {
+    const seconds = Math.max(1, Math.ceil(waitMs / 1000))
+    return new PinfoldError('RATE_LIMITED', `too many requests from this ${what}; retry in ${seconds} s`, {
+      details: { retryAfterSeconds: seconds },
+    })
+  }
+  return {
+    checkAddress(address) {
+      if (!perIp || address === undefined) return
+      const wait = perIp.take(address)
+      if (wait !== undefined) throw refuse(wait, 'address')
+    },
+    checkToken(token) {
+      if (!perToken) return
+      // keyed by a digest: the map never holds a usable credential
+      const wait = perToken.take(createHash('sha256').update(token).digest('base64url'))
+      if (wait !== undefined) throw refuse(wait, 'token')
+    },
+  }
+}
+
+const addresses = new WeakMap<Request, string>()
+
+/**
+ * The network address of the client that sent `request`, when the bridge that built it knew one
+ * (`createNodeHandler` records the socket's address; a header would be spoofable).
+ */
+export function clientAddress(request: Request): string | undefined {
+  return addresses.get(request)
+}
+
+/** Records the client address of a request built by a bridge. */
+export function setClientAddress(request: Request, address: string | undefined): void {
+  if (address) addresses.set(request, address)
+}

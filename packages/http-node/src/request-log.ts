@@ -1,0 +1,34 @@
+import { randomUUID } from 'node:crypto'
+
+/** One line per request. Holds no header, query string or raw path: nothing secret can leak. */
+export interface RequestLogEntry {
+  request_id: string
+  method: string
+  /** The matched route pattern (`/v3/files/:network/:id`), `gateway`, or null when nothing matched. */
+  route: string | null
+  status: number
+  duration_ms: number
+  /** The authenticated caller's tenant, when the route needed a token and it verified. */
+  tenant?: string
+}
+
+/** Where `createFetchHandler` writes its request log; `pinfold serve` prints JSON lines to stdout. */
+export interface RequestLogger {
+  info(entry: RequestLogEntry): void
+  error(entry: RequestLogEntry): void
+}
+
+const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/
+
+/** The caller's `X-Request-Id` when it is a plain token (so it cannot forge log lines), else a new UUID. */
+export function requestIdOf(request: Request): string {
+  const given = request.headers.get('x-request-id')
+  return given && SAFE_ID.test(given) ? given : randomUUID()
+}
+
+/** A JSON-lines logger for a stream such as `process.stdout`. */
+export function jsonLinesLogger(write: (line: string) => void): RequestLogger {
+  const emit = (level: string) => (entry: RequestLogEntry) =>
+    write(`${JSON.stringify({ time: new Date().toISOString(), level, message: 'request', ...entry })}\n`)
+  return { info: emit('info'), error: emit('error') }
+}

@@ -1,0 +1,135 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { createMemoryBlobStore, createMemoryRecordStore } from '@pinfold/adapter-memory'
+import { createFileService, createTokenVerifier, mintToken, SCOPES } from '@pinfold/core'
+import { afterEach, describe, expect, it } from 'vitest'
+import { readConfig } from '../../src/config.js'
+import { createFetchHandler, type FetchHandlerOptions } from '../../src/fetch-handler.js'
+import { createNodeHandler } from '../../src/node-handler.js'
+import { createBuckets, createRateLimiter } from '../../src/rate-limit.js'
+import { startTestServer, TEST_SECRET, type TestServer } from '../support/server.js'
+
+describe('rate limit - buckets', () => {
+  it('take - allows `limit` requests, then answers the wait until the next one', () => {
+    let now = 0
+    const buckets = createBuckets({ limit: 3, windowMs: 60_000 }, () => now)
+    expect([buckets.take('k'), buckets.take('k'), buckets.take('k')]).toEqual([undefined, undefined, undefined])
+    expect(buckets.take('k')).toBe(20_000)
+    now = 19_999
+    expect(buckets.take('k')).toBeGreaterThan(0)
+    now = 40_000
+    expect(buckets.take('k')).toBeUndefined()
+  })
+
+  it('take - keys are independent', () => {
+    const buckets = createBuckets({ limit: 1, windowMs: 1000 }, () => 0)
+    expect(buckets.take('a')).toBeUndefined()
+    expect(buckets.take('b')).toBeUndefined()
+    expect(buckets.take('a')).toBe(1000)
+  })
+
+  it('limiter - a refused request is RATE_LIMITED with whole seconds to wait', () => {
+    const limiter = createRateLimiter({ perIp: { limit: 1, windowMs: 60_000 }, now: () => 0 })
+    limiter.checkAddress('10.0.0.1')
+    let caught: unknown
+    try {
+      limiter.checkAddress('10.0.0.1')
+    } catch (err) {
+      caught = err
+    }
+    expect(caught).toMatchObject({ code: 'RATE_LIMITED', details: { retryAfterSeconds: 60 } })
+    expect(() => limiter.checkToken('anything')).not.toThrow() // no per-token rule
+  })
+
+  it('buckets - an invalid rule is refused at start-up', () => {
+    expect(() => createBuckets({ limit: 0, windowMs: 1000 })).toThrow(
+      expect.objectContaining({ code: 'INVALID_INPUT' }),
+    )
+  })
+})
+
+describe('rate limit - over HTTP', () => {
+  let close: (() => Promise<void>) | undefined
+  let server: TestServer | undefined
+  afterEach(async () => {
+    await close?.()
+    await server?.close()
+    close = undefined
+    server = undefined
+  })
+
+  async function start(options: Partial<FetchHandlerOptions>) {
+    const service = createFileService({ records: createMemoryRecordStore(), blobs: createMemoryBlobStore() })
+    const handler = createFetchHandler(service, { auth: createTokenVerifier({ secret: TEST_SECRET }), ...options })
+    const http = createServer(createNodeHandler(handler))
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve))
+    close = () =>
+      new Promise<void>((resolve) => {
+        http.close(() => resolve())
+        http.closeAllConnections()
+      })
+    return `http://127.0.0.1:${(http.address() as AddressInfo).port}`
+  }
+
+  const bearer = async (org: string) => ({
+    authorization: `Bearer ${await mintToken(TEST_SECRET, { sub: 'u', org, scopes: SCOPES })}`,
+  })
+
+  it('per token - the request beyond the budget is 429 with Retry-After; other tokens are unaffected', async () => {
+    const url = await start({ rateLimit: { perToken: { limit: 3, windowMs: 60_000 } } })
+    const alice = await bearer('acme')
+    const statuses: number[] = []
+    for (let i = 0; i < 4; i++) {
+      const res = await fetch(`${url}/v3/files/public`, { headers: alice })
+      statuses.push(res.status)
+      if (res.status === 429) {
+        expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
+        expect(await res.json()).toEqual({ error: expect.stringMatching(/too many requests/) })
+      } else await res.arrayBuffer()
+    }
+    expect(statuses).toEqual([200, 200, 200, 429])
+    expect((await fetch(`${url}/v3/files/public`, { headers: await bearer('globex') })).status).toBe(200)
+  })
+
+  it('per address - public and gateway requests count too, from the socket address (not a header)', async () => {
+    const url = await start({ rateLimit: { perIp: { limit: 2, windowMs: 60_000 } } })
+    const spoof = { 'x-forwarded-for': '1.2.3.4' }
+    expect((await fetch(`${url}/ipfs/bafkreigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy`)).status).toBe(404)
+    expect((await fetch(`${url}/v3/files/public`, { headers: spoof })).status).toBe(401)
+    const third = await fetch(`${url}/v3/files/public`, { headers: { 'x-forwarded-for': '5.6.7.8' } })
+    expect(third.status).toBe(429)
+    expect(third.headers.get('retry-after')).toBe('30')
+  })
+
+  it('clientIp option - a host framework supplies the address', async () => {
+    const url = await start({
+      rateLimit: { perIp: { limit: 1, windowMs: 60_000 } },
+      clientIp: (request) => request.headers.get('x-test-ip') ?? undefined,
+    })
+    expect((await fetch(`${url}/ipfs/x`, { headers: { 'x-test-ip': 'a' } })).status).toBe(400)
+    expect((await fetch(`${url}/ipfs/x`, { headers: { 'x-test-ip': 'b' } })).status).toBe(400)
+    expect((await fetch(`${url}/ipfs/x`, { headers: { 'x-test-ip': 'a' } })).status).toBe(429)
+  })
+
+  it('config - PINFOLD_RATE_LIMIT_PER_TOKEN / _PER_IP are requests per minute; unset is off', async () => {
+    expect(readConfig({ PINFOLD_RATE_LIMIT_PER_TOKEN: '100', PINFOLD_RATE_LIMIT_PER_IP: '7' }).rateLimit).toEqual({
+      perToken: { limit: 100, windowMs: 60_000 },
+      perIp: { limit: 7, windowMs: 60_000 },
+    })
+    expect(readConfig({}).rateLimit).toEqual({ perToken: undefined, perIp: undefined })
+    expect(() => readConfig({ PINFOLD_RATE_LIMIT_PER_IP: 'lots' })).toThrow(
+      expect.objectContaining({ code: 'INVALID_INPUT' }),
+    )
+  })
+
+  it('server - the configured per-address limit applies to `pinfold serve`', async () => {
+    server = await startTestServer({ PINFOLD_RATE_LIMIT_PER_IP: '2' })
+    const statuses: number[] = []
+    for (let i = 0; i < 3; i++) {
+      const res = await server.api('/v3/data/testAuthentication')
+      statuses.push(res.status)
+      await res.arrayBuffer()
+    }
+    expect(statuses).toEqual([200, 200, 429])
+  })
+})
