@@ -42,7 +42,17 @@ function exchange(bytes: Uint8Array | string): Promise<string> {
   })
 }
 
-function checkRaw(response: string): void {
+/**
+ * Checks every response on the socket: a request with a malformed remainder (an unterminated
+ * chunked body, a stray byte) may be answered once for the request and once for the garbage.
+ */
+function checkRaw(received: string): void {
+  const responses = received.split(/(?=HTTP\/1\.1 \d{3} )/).filter((r) => r.startsWith('HTTP/1.1 '))
+  if (responses.length === 0) checkResponse(received)
+  for (const response of responses) checkResponse(response)
+}
+
+function checkResponse(response: string): void {
   figures.inputs++
   const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(response)?.[1] ?? 0)
   if (status !== 0) figures.statuses[status] = (figures.statuses[status] ?? 0) + 1
