@@ -1,32 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import type { DomainRecord, Network, NewFile, RecordStore, SignatureRecord, SwapRecord } from '@pinfold/core'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { at, fileBuilder, newCid, OTHER_TENANT, TENANT } from './fixtures.js'
 import type { RecordStoreHarness } from './record-store.js'
 
-const TENANT = 'tenant-a'
-const OTHER_TENANT = 'tenant-b'
-
-const at = (second: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, second))
-const newCid = () => `bafkrei${randomUUID().replaceAll('-', '')}`
-
-function newFile(fields: Partial<NewFile> = {}): NewFile {
-  return {
-    id: randomUUID(),
-    tenantId: TENANT,
-    userId: 'user-1',
-    network: 'public',
-    name: 'page.html',
-    cid: newCid(),
-    size: 10,
-    numberOfFiles: 1,
-    mimeType: 'text/html',
-    groupId: null,
-    keyvalues: {},
-    createdAt: at(0),
-    expiresAt: null,
-    ...fields,
-  }
-}
+const newFile = fileBuilder({ network: 'public', name: 'page.html', size: 10, mimeType: 'text/html' })
 
 const swap = (cid: string, mappedCid: string, fields: Partial<SwapRecord> = {}): SwapRecord => ({
   tenantId: TENANT,

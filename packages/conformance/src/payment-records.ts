@@ -1,15 +1,13 @@
 import { randomUUID } from 'node:crypto'
 import type { NewFile, PaymentInstructionRecord, PaymentTerms, RecordStore } from '@pinfold/core'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { at, fileBuilder, newCid, OTHER_TENANT, TENANT } from './fixtures.js'
 import type { RecordStoreHarness } from './record-store.js'
 
-const TENANT = 'tenant-a'
-const OTHER_TENANT = 'tenant-b'
+const newFile = fileBuilder({ network: 'private', size: 10 })
 
-const at = (second: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, second))
 /** Far enough ahead that no store forgets the claim during the test. */
 const FUTURE = new Date(Date.UTC(2999, 0, 1))
-const newCid = () => `bafkrei${randomUUID().replaceAll('-', '')}`
 
 const TERMS: PaymentTerms = {
   asset: '0x036CbD53842c5426634e7929541eC2318f3dCF7e',
@@ -27,25 +25,6 @@ function newInstruction(fields: Partial<PaymentInstructionRecord> = {}): Payment
     name: 'premium',
     description: null,
     createdAt: at(0),
-    ...fields,
-  }
-}
-
-function newFile(fields: Partial<NewFile> = {}): NewFile {
-  return {
-    id: randomUUID(),
-    tenantId: TENANT,
-    userId: 'user-1',
-    network: 'private',
-    name: 'report.pdf',
-    cid: newCid(),
-    size: 10,
-    numberOfFiles: 1,
-    mimeType: 'application/pdf',
-    groupId: null,
-    keyvalues: {},
-    createdAt: at(0),
-    expiresAt: null,
     ...fields,
   }
 }

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto'
 import type {
-  ContentRecord,
   FileFilter,
   FileRecord,
   GroupFilter,
@@ -14,10 +13,13 @@ import type {
 } from '@pinfold/core'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { describeBlobReferenceRecords } from './blob-reference-records.js'
+import { at, contentFor, fileBuilder, newCid, OTHER_TENANT, TENANT } from './fixtures.js'
 import { describeGatewayRecords } from './gateway-records.js'
 import { describePaymentRecords } from './payment-records.js'
 import { describeUploadSessionRecords } from './upload-session-records.js'
 import { describeVectorRecords } from './vector-records.js'
+
+const newFile = fileBuilder()
 
 /** Bypasses the adapter to prove what really is (or is not) in the backend. */
 export interface RecordProbe {
@@ -36,37 +38,6 @@ export interface RecordStoreHarness {
   close?(): Promise<void>
   /** Optional features the store supports; the suites for the others assert `UNAVAILABLE`. */
   capabilities?: { vectors?: boolean }
-}
-
-const TENANT = 'tenant-a'
-const OTHER_TENANT = 'tenant-b'
-
-/** Fixed, distinct moments: `at(3)` is three seconds after `at(0)`. */
-const at = (second: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, second))
-
-const newCid = () => `bafkrei${randomUUID().replaceAll('-', '')}`
-
-function newFile(fields: Partial<NewFile> = {}): NewFile {
-  return {
-    id: randomUUID(),
-    tenantId: TENANT,
-    userId: 'user-1',
-    network: 'public',
-    name: 'report.pdf',
-    cid: newCid(),
-    size: 1234,
-    numberOfFiles: 1,
-    mimeType: 'application/pdf',
-    groupId: null,
-    keyvalues: {},
-    createdAt: at(0),
-    expiresAt: null,
-    ...fields,
-  }
-}
-
-function contentFor(file: NewFile): ContentRecord {
-  return { cid: file.cid, blobKey: `blobs/${randomUUID()}`, size: file.size, kind: 'file', profile: 'v1' }
 }
 
 function newGroup(fields: Partial<GroupRecord> = {}): GroupRecord {
