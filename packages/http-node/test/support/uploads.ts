@@ -17,9 +17,8 @@ export interface DirectoryVector {
 
 /** The directory vectors of the shared notes, by name. */
 export function directoryVector(name: string): DirectoryVector {
-  const vectors = JSON.parse(
-    readFileSync(new URL('../fixtures/cid-vectors.json', import.meta.url), 'utf8'),
-  ).vectors as (DirectoryVector & { kind: string })[]
+  const vectors = JSON.parse(readFileSync(new URL('../fixtures/cid-vectors.json', import.meta.url), 'utf8'))
+    .vectors as (DirectoryVector & { kind: string })[]
   const found = vectors.find((v) => v.kind === 'directory' && v.name === name)
   if (!found) throw new Error(`no directory vector named ${name}`)
   return found
