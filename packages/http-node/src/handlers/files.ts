@@ -1,6 +1,4 @@
-import type { UploadItem } from '@pinfold/core'
 import { readJsonObject } from '../body.js'
-import { parseMultipart } from '../multipart.js'
 import { jsonBody, okData, okNull, pageParams, query, ref } from '../openapi/schemas.js'
 import { data } from '../responses.js'
 import type { RequestContext, Route } from '../router.js'
@@ -11,23 +9,9 @@ import {
   parseNetwork,
   parseOrder,
   parseUnixSeconds,
-  uploadFieldToOptions,
   uploadToWire,
 } from '../wire.js'
-import { createResumable, isResumableCreation } from './uploads.js'
-
-/** Multipart parts of `POST /v3/files` as upload items: `file` parts carry bytes, fields options. */
-async function* uploadItems(request: Request): AsyncGenerator<UploadItem> {
-  for await (const part of parseMultipart(request)) {
-    if (part.kind === 'file') {
-      if (part.name !== 'file') continue
-      yield { kind: 'file', path: part.filename, mimeType: part.mimeType, content: part.content }
-    } else {
-      const options = uploadFieldToOptions(part.name, part.value)
-      if (options) yield { kind: 'options', options }
-    }
-  }
-}
+import { createResumable, isResumableCreation, uploadItems } from './uploads.js'
 
 async function upload(ctx: RequestContext) {
   if (isResumableCreation(ctx.request)) return createResumable(ctx)

@@ -30,7 +30,7 @@ export function isResumableCreation(request: Request): boolean {
 }
 
 /** Multipart parts as upload items: `file` parts carry bytes, known fields become options. */
-async function* uploadItems(request: Request): AsyncGenerator<UploadItem> {
+export async function* uploadItems(request: Request): AsyncGenerator<UploadItem> {
   for await (const part of parseMultipart(request)) {
     if (part.kind === 'file') {
       if (part.name !== 'file') continue
