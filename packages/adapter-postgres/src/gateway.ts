@@ -9,14 +9,12 @@ import type {
 } from '@pinfold/core'
 import { PinfoldError } from '@pinfold/core'
 import type { Queryable, Row, SqlClient } from './queryable.js'
-import { CONTENT_COLUMNS, FILE_COLUMNS, toContentRecord, toFileRecord } from './rows.js'
+import { CONTENT_COLUMNS, FILE_COLUMNS, toContentRecord, toDate, toFileRecord } from './rows.js'
 import { isUuid } from './sql.js'
 
 const SWAP_COLUMNS = 'tenant_id, network, cid, mapped_cid, created_at'
 const SIGNATURE_COLUMNS = 'tenant_id, network, cid, signature, address, created_at'
 const DOMAIN_COLUMNS = 'id, tenant_id, domain, verification_token, status, created_at, verified_at'
-
-const toDate = (value: unknown) => (value instanceof Date ? value : new Date(String(value)))
 
 function toSwap(row: Row): SwapRecord {
   return {

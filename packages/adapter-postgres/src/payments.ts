@@ -12,6 +12,7 @@ import {
 } from '@pinfold/core'
 import { keyset, toPage } from './paging.js'
 import type { Queryable, Row } from './queryable.js'
+import { toDate } from './rows.js'
 import { isUuid, likePrefix, Params } from './sql.js'
 
 const INSTRUCTION_COLUMNS = 'id, tenant_id, version, name, description, payment_requirements, created_at'
@@ -34,10 +35,6 @@ function toInstruction(row: Row): PaymentInstructionRecord {
 
 function toCid(row: Row): PaymentCidRecord {
   return { instructionId: String(row.instruction_id), cid: String(row.cid), createdAt: toDate(row.created_at) }
-}
-
-function toDate(value: unknown): Date {
-  return value instanceof Date ? value : new Date(String(value))
 }
 
 const isForeignKey = (err: unknown) =>

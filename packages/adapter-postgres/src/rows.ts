@@ -52,7 +52,7 @@ export function toGroupRecord(row: Row): GroupRecord {
 
 // Both drivers parse timestamptz into Date and jsonb into objects by default, but a pool configured
 // with its own type parsers may hand back text, so accept that too.
-function toDate(value: unknown): Date {
+export function toDate(value: unknown): Date {
   return value instanceof Date ? value : new Date(String(value))
 }
 

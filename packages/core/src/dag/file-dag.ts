@@ -8,6 +8,7 @@ import { PinfoldError, throwIfAborted } from '../errors.js'
 import type { ContentRecord } from '../model.js'
 import type { BlobStore, CallOptions } from '../ports.js'
 import { kuboImporterOptions } from '../unixfs/profiles.js'
+import { concat } from './car-blob.js'
 import type { ContentDag } from './content-dag.js'
 
 /**
@@ -194,17 +195,6 @@ async function readAll(source: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
   const chunks: Uint8Array[] = []
   for await (const chunk of source) chunks.push(chunk)
   return concat(chunks)
-}
-
-function concat(chunks: Uint8Array[]): Uint8Array {
-  if (chunks.length === 1) return chunks[0]!
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0))
-  let at = 0
-  for (const chunk of chunks) {
-    out.set(chunk, at)
-    at += chunk.length
-  }
-  return out
 }
 
 /** Exact-size reads from a byte stream; holds at most one chunk beyond what was asked for. */
