@@ -1,5 +1,6 @@
-import model from 'wink-eng-lite-web-model'
-import winkNLP, { type ItemToken, type ItsFunction } from 'wink-nlp'
+import { createRequire } from 'node:module'
+import type winkNLP from 'wink-nlp'
+import type { ItemToken, ItsFunction } from 'wink-nlp'
 
 /** One token of English text as the embedders see it. */
 export interface AnalyzedToken {
@@ -15,12 +16,23 @@ export interface AnalyzedToken {
 const CONTENT_TYPES = new Set(['word', 'number', 'url', 'email', 'hashtag', 'mention'])
 const HAS_LETTER_OR_DIGIT = /[\p{L}\p{N}]/u
 
-// Tokenization only: the empty pipe skips sentence detection, POS tagging and NER, which we don't use.
 let nlp: ReturnType<typeof winkNLP> | undefined
+
+/**
+ * wink-nlp and its English model (~25 MB resident) load on first use rather than on import: every
+ * Pinfold server imports this package, and most never embed a word. Both are CommonJS, so a
+ * synchronous require keeps `analyzeText` synchronous.
+ */
+function loadNlp(): ReturnType<typeof winkNLP> {
+  const require = createRequire(import.meta.url)
+  const createNlp: typeof winkNLP = require('wink-nlp')
+  // Tokenization only: the empty pipe skips sentence detection, POS tagging and NER, which we don't use.
+  return createNlp(require('wink-eng-lite-web-model'), [])
+}
 
 /** Tokenizes English text with wink-nlp and returns its content tokens in order. */
 export function analyzeText(text: string): AnalyzedToken[] {
-  nlp ??= winkNLP(model, [])
+  nlp ??= loadNlp()
   const its = nlp.its
   // wink-nlp's typings give `its.stem` an extra `addons` parameter that `out` does not accept; it works at run time.
   const stem = its.stem as unknown as ItsFunction<string>

@@ -8,10 +8,9 @@ import type {
   PaymentVerifier,
 } from '@pinfold/core'
 import { throwIfAborted } from '@pinfold/core'
-import { isAddressEqual, verifyTypedData } from 'viem'
 import { X402_CHAINS, type X402Chain } from './networks.js'
 import { assertValidRequirement } from './requirement.js'
-import { isBytes32, isEvmAddress, isSignatureHex, isUint256String } from './shapes.js'
+import { isBytes32, isEvmAddress, isSignatureHex, isUint256String, sameAddress } from './shapes.js'
 
 /** The EIP-3009 typed data every `exact` EVM payment signs. */
 export const TRANSFER_WITH_AUTHORIZATION_TYPES = {
@@ -134,7 +133,7 @@ async function refusalReason(
     isBytes32(a.nonce)
   if (!wellFormed) return 'invalid_payload'
 
-  if (!isAddressEqual(a.to, requirement.payTo)) return 'invalid_exact_evm_payload_recipient_mismatch'
+  if (!sameAddress(a.to, requirement.payTo)) return 'invalid_exact_evm_payload_recipient_mismatch'
   // v1 lets the payer overpay; v2 (spec §6.1.2, and every facilitator) demands the exact amount.
   const value = BigInt(a.value)
   const amount = BigInt(requirement.amount)
@@ -152,6 +151,8 @@ async function refusalReason(
 
   // The domain comes from our requirement, never the payment: a signature over any other token, chain or
   // domain name simply fails to recover to `from`.
+  // viem loads on the first payment, not with the server (see shapes.ts)
+  const { verifyTypedData } = await import('viem')
   const signed = await verifyTypedData({
     address: a.from,
     domain: {

@@ -1,8 +1,7 @@
 import type { PaymentRequirement } from '@pinfold/core'
 import { PinfoldError } from '@pinfold/core'
-import { isAddressEqual } from 'viem'
 import { getChain, usdToAtomic, X402_CHAINS, type X402Chain } from './networks.js'
-import { isEvmAddress, isUint256String } from './shapes.js'
+import { isEvmAddress, isUint256String, sameAddress } from './shapes.js'
 
 export interface UsdcRequirementOptions {
   /** x402 v1 name or CAIP-2 id of a known chain; the requirement always stores the v1 name. */
@@ -55,7 +54,7 @@ export function assertValidRequirement(
   const chain = getChain(requirement.network, chains)
   if (requirement.network !== chain.v1Name) fail(`network must be the x402 v1 name "${chain.v1Name}"`)
   if (!isEvmAddress(requirement.payTo)) fail('payTo must be a 0x-prefixed 20-byte address')
-  if (!isEvmAddress(requirement.asset) || !isAddressEqual(requirement.asset, chain.usdc.address)) {
+  if (!isEvmAddress(requirement.asset) || !sameAddress(requirement.asset, chain.usdc.address)) {
     fail(`asset must be ${chain.usdc.address} (USDC on ${chain.v1Name})`)
   }
   const { name, version } = requirement.extra ?? {}

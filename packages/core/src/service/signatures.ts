@@ -1,4 +1,3 @@
-import { isAddress, isHex, verifyTypedData } from 'viem'
 import { invalid, notFound } from '../errors.js'
 import type { Actor, Network } from '../model.js'
 import type { SignatureRecord } from '../ports/gateway-records.js'
@@ -32,6 +31,8 @@ export function createSignatureOperations(ctx: ServiceContext) {
     /** Verifies the signature over `(address, cid, date)` with viem, then stores it (once per CID). */
     async add(actor: Actor, network: Network, cidText: string, body: { signature: unknown; address: unknown }) {
       const { signature, address } = body
+      // viem (~30 MB resident) loads with the first signature rather than with every server
+      const { isAddress, isHex, verifyTypedData } = await import('viem')
       if (typeof address !== 'string' || !isAddress(address, { strict: false })) {
         throw invalid('address must be an Ethereum address')
       }
