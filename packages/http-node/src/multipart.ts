@@ -58,6 +58,9 @@ export async function* parseMultipart(request: Request): AsyncGenerator<Multipar
     } else push({ type: 'part', part: { kind: 'field', name, value } })
   })
   parser.on('file', (name, stream, info) => {
+    // The part's reader sees any failure of this stream through its iterator; a part nobody reads
+    // (the upload was refused first) would otherwise turn a cut-off body into an uncaught error.
+    stream.on('error', () => {})
     push({
       type: 'part',
       part: {
