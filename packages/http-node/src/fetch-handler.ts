@@ -1,6 +1,7 @@
 import { allows, type FileService, PinfoldError, type TokenActor, type TokenVerifier } from '@pinfold/core'
 import { type CorsOptions, corsHeaders, preflightHeaders } from './cors.js'
 import { dispatchGateway } from './handlers/gateway.js'
+import { parsedUrl } from './node-request.js'
 import { clientAddress, createRateLimiter, type RateLimitOptions } from './rate-limit.js'
 import { type RequestLogger, requestIdOf } from './request-log.js'
 import { errorBody, errorResponse } from './responses.js'
@@ -58,7 +59,7 @@ export function createFetchHandler(service: FileService, options: FetchHandlerOp
 
   return async function handle(request) {
     const origin = request.headers.get('origin')
-    const url = new URL(request.url)
+    const url = parsedUrl(request)
     const started = performance.now()
     const requestId = requestIdOf(request)
     const seen: Seen = { route: null }

@@ -2,8 +2,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { TLSSocket } from 'node:tls'
 import { PinfoldError } from '@pinfold/core'
 import type { FetchHandler } from './fetch-handler.js'
+import { NodeRequest } from './node-request.js'
 import { setClientAddress } from './rate-limit.js'
 import { requestBody } from './request-body.js'
+import { knownText } from './response-text.js'
 
 export interface NodeHandlerOptions {
   /** Take the scheme and host from `X-Forwarded-Proto`/`X-Forwarded-Host` (only behind a proxy you run). */
@@ -65,19 +67,14 @@ function toRequest(
   const forwardedHost = options.trustProxy ? firstValue(req.headers['x-forwarded-host']) : undefined
   const protocol = forwardedProto ?? ((req.socket as TLSSocket).encrypted ? 'https' : 'http')
   const host = forwardedHost ?? req.headers.host ?? 'localhost'
+  // Built here rather than on first use, so a malformed header value is the 400 below, not a 500.
   const headers = new Headers()
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!)
   // Express and Connect strip a mount path from `req.url` but keep the full one in `originalUrl`;
   // the fetch handler's `basePath` expects the full path, as a plain node:http server passes it.
   const path = (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '/'
-  return new Request(`${protocol}://${host}${path}`, {
-    method,
-    headers,
-    signal,
-    body: body ?? null,
-    // required by Node's fetch for streaming request bodies
-    duplex: 'half',
-  })
+  const url = new URL(`${protocol}://${host}${path}`)
+  return new NodeRequest({ method, url, headers, signal, body: body ?? null }) as unknown as Request
 }
 
 async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
@@ -85,6 +82,12 @@ async function writeResponse(response: Response, res: ServerResponse): Promise<v
   for (const [name, value] of response.headers) if (name !== 'set-cookie') headers[name] = value
   const cookies = response.headers.getSetCookie()
   if (cookies.length > 0) headers['set-cookie'] = cookies
+  const text = knownText(response)
+  if (text !== undefined) {
+    res.writeHead(response.status, headers)
+    res.end(text)
+    return
+  }
   res.writeHead(response.status, headers)
   if (!response.body) {
     res.end()

@@ -1,10 +1,13 @@
 import { isPinfoldError } from '@pinfold/core'
+import { rememberText } from './response-text.js'
 import { STATUS_BY_CODE } from './status.js'
 
 export function json(body: unknown, status = 200, headers?: ConstructorParameters<typeof Headers>[0]): Response {
-  const response = new Response(JSON.stringify(body), { status, headers })
+  const text = JSON.stringify(body)
+  const response = new Response(text, { status, headers })
   response.headers.set('content-type', 'application/json; charset=utf-8')
-  return response
+  response.headers.set('content-length', String(Buffer.byteLength(text)))
+  return rememberText(response, text)
 }
 
 /** `{ data: … }`, the envelope of every v3 success. */

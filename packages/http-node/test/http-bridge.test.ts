@@ -33,6 +33,14 @@ describe('HTTP layer', () => {
     expect(get.headers.get('access-control-expose-headers')).toMatch(/upload-cid/)
   })
 
+  it('bridge - a JSON answer goes out in one piece with its Content-Length, not chunked', async () => {
+    const res = await server.api('/v3/nothing-here')
+    const body = await res.text()
+    expect(res.headers.get('content-length')).toBe(String(Buffer.byteLength(body)))
+    expect(res.headers.get('transfer-encoding')).toBeNull()
+    expect(JSON.parse(body)).toEqual({ error: 'no such route' })
+  })
+
   it('head - answers like GET without a body', async () => {
     const res = await server.api('/v3/groups/public', { method: 'HEAD' })
     expect(res.status).toBe(200)
