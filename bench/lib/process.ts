@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 
@@ -71,4 +71,12 @@ export async function startBenchServer(
         child.kill('SIGTERM')
       }),
   }
+}
+
+/**
+ * Resets a process's peak RSS (`VmHWM`) to its current RSS (Linux: `5` into `/proc/<pid>/clear_refs`,
+ * allowed for our own processes), so a peak can be read for one phase of a benchmark alone.
+ */
+export function resetPeakRss(pid: number): void {
+  writeFileSync(`/proc/${pid}/clear_refs`, '5')
 }

@@ -182,6 +182,14 @@ function resolveRange(range: ByteRange | undefined, size: number, key: string): 
   return { start, end }
 }
 
+/**
+ * Bytes per read of a blob. Every chunk crosses several async hops on its way to a client (this
+ * generator, the gateway's web stream, the node:http bridge), so Node's default 64 KiB halves
+ * download throughput; 128 KiB brought 64 concurrent 100 MiB downloads from 0.62–0.64 to 0.91–0.98
+ * of a bare `fs.createReadStream` server, for 8 MiB more buffers across them (bench/downloads.ts).
+ */
+export const READ_CHUNK_BYTES = 128 * 1024
+
 /** Streams `[start, end)` of an open file, reading only those bytes, and closes it when done. */
 async function* readRange(
   handle: FileHandle,
@@ -191,7 +199,7 @@ async function* readRange(
   signal: AbortSignal | undefined,
 ): AsyncGenerator<Uint8Array> {
   // `end` of createReadStream is inclusive; the stream closes the handle when it ends or is destroyed.
-  const stream = handle.createReadStream({ start, end: end - 1 })
+  const stream = handle.createReadStream({ start, end: end - 1, highWaterMark: READ_CHUNK_BYTES })
   try {
     for await (const chunk of stream) {
       throwIfAborted(signal)

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { collect, patternBytes } from '@pinfold/conformance'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { READ_CHUNK_BYTES } from '../src/fs-blob-store.js'
 import { createFsBlobStore, type FsBlobStore } from '../src/index.js'
 import { countFiles } from './count-files.js'
 
@@ -64,6 +65,22 @@ describe('FsBlobStore', () => {
     const reading = await store.get('k')
     await store.put('k', once(patternBytes(10, 2)))
     expect(Buffer.from(await collect(reading)).equals(first)).toBe(true)
+  })
+
+  it('get - streams in chunks of READ_CHUNK_BYTES (128 KiB), whole or ranged', async () => {
+    const bytes = patternBytes(1024 * 1024, 7)
+    await store.put('big', once(bytes))
+    const whole: Uint8Array[] = []
+    for await (const chunk of await store.get('big')) whole.push(chunk)
+    expect(whole.map((chunk) => chunk.length)).toEqual(Array(8).fill(READ_CHUNK_BYTES))
+    const ranged: Uint8Array[] = []
+    for await (const chunk of await store.get('big', { range: { offset: 1000, length: 300_000 } })) ranged.push(chunk)
+    expect(ranged.map((chunk) => chunk.length)).toEqual([
+      READ_CHUNK_BYTES,
+      READ_CHUNK_BYTES,
+      300_000 - 2 * READ_CHUNK_BYTES,
+    ])
+    expect(Buffer.concat(ranged)).toEqual(Buffer.from(bytes.subarray(1000, 301_000)))
   })
 
   it('get - an invalid key rejects with INVALID_INPUT', async () => {
