@@ -1,7 +1,6 @@
 import type { ImporterOptions } from 'ipfs-unixfs-importer'
 import { fixedSize } from 'ipfs-unixfs-importer/chunker'
 import { balanced } from 'ipfs-unixfs-importer/layout'
-import { workerHashedLeaves } from './leaf-importer.js'
 
 /**
  * `v1` = `ipfs add --cid-version=1`; `v0` = plain `ipfs add` (Kubo's defaults);
@@ -32,26 +31,14 @@ export function kuboImporterOptions(version: CidVersion): ImporterOptions {
   } satisfies ImporterOptions
   switch (version) {
     case 'v1':
-      return {
-        ...common,
-        cidVersion: 1,
-        rawLeaves: true,
-        bufferImporter: workerHashedLeaves({ cidVersion: 1, rawLeaves: true }),
-      }
+      return { ...common, cidVersion: 1, rawLeaves: true }
     case 'v0':
-      return {
-        ...common,
-        cidVersion: 0,
-        rawLeaves: false,
-        leafType: 'file',
-        bufferImporter: workerHashedLeaves({ cidVersion: 0, rawLeaves: false, leafType: 'file' }),
-      }
+      return { ...common, cidVersion: 0, rawLeaves: false, leafType: 'file' }
     case 'unixfs-v1-2025':
       return {
         ...common,
         cidVersion: 1,
         rawLeaves: true,
-        bufferImporter: workerHashedLeaves({ cidVersion: 1, rawLeaves: true }),
         chunker: fixedSize({ chunkSize: 1_048_576 }),
         layout: balanced({ maxChildrenPerNode: 1024 }),
         shardSplitStrategy: 'block-bytes',
