@@ -1,9 +1,9 @@
-import { mkdir, mkdtemp, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, open, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { collect, patternBytes } from '@pinfold/conformance'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { READ_CHUNK_BYTES } from '../src/fs-blob-store.js'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { FLUSH_EVERY_BYTES, READ_CHUNK_BYTES } from '../src/fs-blob-store.js'
 import { createFsBlobStore, type FsBlobStore } from '../src/index.js'
 import { countFiles } from './count-files.js'
 
@@ -65,6 +65,31 @@ describe('FsBlobStore', () => {
     const reading = await store.get('k')
     await store.put('k', once(patternBytes(10, 2)))
     expect(Buffer.from(await collect(reading)).equals(first)).toBe(true)
+  })
+
+  it('put - a large blob is flushed to disk while it is written, and stored intact', async () => {
+    const probe = await open(path.join(directory, 'probe'), 'w')
+    const datasync = vi.spyOn(Object.getPrototypeOf(probe), 'datasync')
+    await probe.close()
+    const piece = patternBytes(1024 * 1024, 3)
+    const pieces = (2.5 * FLUSH_EVERY_BYTES) / piece.length
+    async function* big() {
+      for (let i = 0; i < pieces; i++) yield piece
+    }
+    try {
+      expect(await store.put('large', big())).toEqual({ size: pieces * piece.length })
+      expect(datasync).toHaveBeenCalled()
+    } finally {
+      datasync.mockRestore()
+    }
+    let offset = 0
+    for await (const chunk of await store.get('large')) {
+      expect(
+        Buffer.from(chunk).equals(piece.subarray(offset % piece.length, (offset % piece.length) + chunk.length)),
+      ).toBe(true)
+      offset += chunk.length
+    }
+    expect(offset).toBe(pieces * piece.length)
   })
 
   it('get - streams in chunks of READ_CHUNK_BYTES (128 KiB), whole or ranged', async () => {
