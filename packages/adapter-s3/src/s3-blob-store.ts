@@ -1,9 +1,6 @@
-import { Readable } from 'node:stream'
+import type { Readable } from 'node:stream'
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3'
-import { Upload } from '@aws-sdk/lib-storage'
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner'
 import {
-  abortable,
   type BlobInfo,
   type BlobStore,
   type ByteRange,
@@ -12,7 +9,8 @@ import {
   type PresignOptions,
   throwIfAborted,
 } from '@pinfold/core'
-import { type ResolvedS3Options, resolveS3Options, type S3BlobStoreOptions } from './options.js'
+import { uploadObject } from './multipart-upload.js'
+import { resolveS3Options, type S3BlobStoreOptions } from './options.js'
 import { s3Error } from './s3-errors.js'
 
 export interface S3BlobStore extends BlobStore {
@@ -26,9 +24,9 @@ export interface S3BlobStore extends BlobStore {
 const MAX_PRESIGN_SECONDS = 7 * 24 * 60 * 60
 
 /**
- * Blobs as objects under `prefix + key`. Uploads stream through lib-storage: a blob smaller than
- * one part is a single PutObject, a larger one a multipart upload that is completed only after the
- * last byte, so an object appears whole or not at all.
+ * Blobs as objects under `prefix + key`. Uploads stream in bounded memory (see `uploadObject`): a
+ * blob smaller than one part is a single PutObject, a larger one a multipart upload that is
+ * completed only after the last byte, so an object appears whole or not at all.
  */
 export function createS3BlobStore(options: S3BlobStoreOptions): S3BlobStore {
   const config = resolveS3Options(options)
@@ -55,7 +53,8 @@ export function createS3BlobStore(options: S3BlobStoreOptions): S3BlobStore {
     prefix,
     head,
 
-    put: (key, source, callOptions) => upload(config, key, source, callOptions?.signal),
+    put: (key, source, callOptions) =>
+      uploadObject({ ...config, objectKey: objectKey(key), key }, source, callOptions?.signal),
 
     async get(key, callOptions) {
       const signal = callOptions?.signal
@@ -130,10 +129,14 @@ export function createS3BlobStore(options: S3BlobStoreOptions): S3BlobStore {
         ResponseContentType: presign.contentType,
         ResponseContentDisposition: presign.contentDisposition,
       })
-      // Signing is local (no request), so only credential resolution can fail here.
-      return getSignedUrl(client, command, { expiresIn: expiresInSeconds }).catch((err) => {
+      // Signing is local (no request), so only credential resolution can fail here. The presigner
+      // is loaded on first use: a store that never presigns does not carry it.
+      try {
+        const { getSignedUrl } = await import('@aws-sdk/s3-request-presigner')
+        return await getSignedUrl(client, command, { expiresIn: expiresInSeconds })
+      } catch (err) {
         throw s3Error(err, `presigning ${key}`, presign.signal)
-      })
+      }
     },
   }
 
@@ -150,56 +153,6 @@ export function createS3BlobStore(options: S3BlobStoreOptions): S3BlobStore {
       throw new PinfoldError('RANGE_NOT_SATISFIABLE', `range starts past the end of ${key}`, { cause })
     }
     return nothing()
-  }
-}
-
-/**
- * Streams `source` into one object. Abort and source failures travel *through* the body stream
- * rather than through `Upload.abort()`: lib-storage then finishes its in-flight parts and aborts the
- * multipart upload before `done()` rejects, so no part outlives the failed put. (`Upload.abort()`
- * would reject at once and clean up later, racing the caller.)
- */
-async function upload(
-  { client, bucket, prefix, partSize, queueSize }: ResolvedS3Options,
-  key: string,
-  source: AsyncIterable<Uint8Array>,
-  signal: AbortSignal | undefined,
-): Promise<{ size: number }> {
-  throwIfAborted(signal)
-  let size = 0
-  let sourceError: { error: unknown } | undefined
-  async function* counted(): AsyncGenerator<Uint8Array> {
-    try {
-      for await (const chunk of abortable(source, signal)) {
-        size += chunk.length
-        // lib-storage keeps chunks until a part is full; the producer may reuse its buffer meanwhile.
-        yield chunk.slice()
-      }
-      // Last chance to honour an abort: after this, lib-storage commits the object.
-      throwIfAborted(signal)
-    } catch (error) {
-      sourceError = { error }
-      throw error
-    }
-  }
-  const body = Readable.from(counted())
-  const uploader = new Upload({
-    client,
-    params: { Bucket: bucket, Key: prefix + key, Body: body },
-    partSize,
-    queueSize,
-    leavePartsOnError: false,
-  })
-  try {
-    await uploader.done()
-    return { size }
-  } catch (err) {
-    // The source's own error (a failing client, a size limit, ABORTED) passes through unchanged:
-    // lib-storage may report a failed cleanup instead, which is not what went wrong.
-    if (sourceError) throw sourceError.error
-    throw s3Error(err, `uploading ${key}`, signal)
-  } finally {
-    body.destroy()
   }
 }
 

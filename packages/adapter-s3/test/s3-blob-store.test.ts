@@ -3,6 +3,7 @@ import type { S3Client } from '@aws-sdk/client-s3'
 import { collect, patternBytes } from '@pinfold/conformance'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createS3BlobStore, type S3BlobStore } from '../src/index.js'
+import { uploadObject } from '../src/multipart-upload.js'
 import { countObjects } from './s3-harness.js'
 import { startS3rver, testClient } from './s3-test-server.js'
 
@@ -16,22 +17,61 @@ beforeAll(async () => {
 
 afterAll(() => server.close())
 
-/** A store on its own client and prefix, and the names of the commands that client sends. */
-function setup(options: { partSize?: number; afterCommand?: (name: string) => void } = {}) {
+interface SetupOptions {
+  partSize?: number
+  queueSize?: number
+  /** Runs before a command is sent; throwing fails the command (no retry at this step). */
+  beforeCommand?: (name: string, input: Record<string, unknown>) => void | Promise<void>
+  afterCommand?: (name: string) => void
+}
+
+/**
+ * A store on its own client and prefix, the names of the commands that client sends, and a log of
+ * when each one started and settled (`start:<name>`, `end:<name>`).
+ */
+function setup(options: SetupOptions = {}) {
   const client = testClient(server)
   const commands: string[] = []
+  const events: string[] = []
   client.middlewareStack.add(
     (next, context) => async (args) => {
-      commands.push(context.commandName ?? '?')
-      const result = await next(args)
-      options.afterCommand?.(context.commandName ?? '?')
-      return result
+      const name = context.commandName ?? '?'
+      commands.push(name)
+      events.push(`start:${name}`)
+      try {
+        await options.beforeCommand?.(name, args.input as Record<string, unknown>)
+        const result = await next(args)
+        options.afterCommand?.(name)
+        return result
+      } finally {
+        events.push(`end:${name}`)
+      }
     },
     { step: 'initialize', name: 'recordCommands' },
   )
   const prefix = `t-${randomUUID()}/`
-  const store = createS3BlobStore({ client, bucket, prefix, partSize: options.partSize })
-  return { client, commands, prefix, store }
+  const store = createS3BlobStore({
+    client,
+    bucket,
+    prefix,
+    partSize: options.partSize,
+    queueSize: options.queueSize,
+  })
+  return { client, commands, events, prefix, store }
+}
+
+/** A promise the test settles when it chooses. */
+function holdUntilReleased(): { held: Promise<void>; release: () => void } {
+  let release!: () => void
+  const held = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  return { held, release }
+}
+
+/** An error as the SDK reports a 503 from S3. */
+function unavailable(): Error {
+  return Object.assign(new Error('fake SlowDown'), { name: 'SlowDown', $metadata: { httpStatusCode: 503 } })
 }
 
 describe('S3BlobStore', () => {
@@ -80,6 +120,117 @@ describe('S3BlobStore', () => {
     await expect(store.put('broken', source())).rejects.toBe(failure)
     expect(commands).toContain('AbortMultipartUploadCommand')
     expect(await store.head('broken')).toBeUndefined()
+  })
+
+  it('put - a part failing mid-upload cancels the others, aborts the upload once they settle, and rejects coded', async () => {
+    // Part 1 ignores the cancellation and settles only on a later turn of the event loop.
+    const part1 = holdUntilReleased()
+    const { store, commands, events, client, prefix } = setup({
+      beforeCommand: async (name, input) => {
+        if (name !== 'UploadPartCommand') return
+        if (input.PartNumber === 1) await part1.held
+        if (input.PartNumber === 3) {
+          setImmediate(part1.release)
+          throw unavailable()
+        }
+      },
+    })
+    await expect(store.put('failed-part', chunks(patternBytes(30 * MIB, 9), MIB))).rejects.toMatchObject({
+      code: 'UNAVAILABLE',
+    })
+    expect(commands).not.toContain('CompleteMultipartUploadCommand')
+    expect(commands.filter((c) => c === 'AbortMultipartUploadCommand')).toHaveLength(1)
+    // Every part had settled before the abort was sent, so none can outlive it.
+    const abortAt = events.indexOf('start:AbortMultipartUploadCommand')
+    expect(events.lastIndexOf('end:UploadPartCommand')).toBeLessThan(abortAt)
+    expect(events.filter((e) => e === 'start:UploadPartCommand')).toHaveLength(
+      events.filter((e) => e === 'end:UploadPartCommand').length,
+    )
+    expect(await countObjects(client, bucket, prefix)).toBe(0)
+  })
+
+  it('put - a source failing while parts are in flight aborts the upload only after they settle', async () => {
+    const failure = new Error('client went away mid-part')
+    const part1 = holdUntilReleased()
+    const { store, commands, events } = setup({
+      beforeCommand: async (name) => {
+        if (name === 'UploadPartCommand') await part1.held
+      },
+    })
+    async function* source() {
+      yield* chunks(patternBytes(7 * MIB, 14), MIB)
+      setImmediate(part1.release)
+      throw failure
+    }
+    await expect(store.put('broken-in-flight', source())).rejects.toBe(failure)
+    expect(commands.at(-1)).toBe('AbortMultipartUploadCommand')
+    expect(events.indexOf('end:UploadPartCommand')).toBeLessThan(events.indexOf('start:AbortMultipartUploadCommand'))
+  })
+
+  it('put - a failing CompleteMultipartUpload aborts the upload and leaves no object', async () => {
+    const { store, commands, client, prefix } = setup({
+      beforeCommand: (name) => {
+        if (name === 'CompleteMultipartUploadCommand') throw unavailable()
+      },
+    })
+    await expect(store.put('failed-complete', chunks(patternBytes(6 * MIB, 10), MIB))).rejects.toMatchObject({
+      code: 'UNAVAILABLE',
+    })
+    expect(commands.at(-1)).toBe('AbortMultipartUploadCommand')
+    expect(await countObjects(client, bucket, prefix)).toBe(0)
+  })
+
+  it('put - a source failing within the first part sends nothing and passes its error through', async () => {
+    const failure = new Error('client went away early')
+    const { store, commands } = setup()
+    async function* source() {
+      yield patternBytes(MIB, 11)
+      throw failure
+    }
+    await expect(store.put('early', source())).rejects.toBe(failure)
+    expect(commands).toEqual([])
+  })
+
+  it('put - the source is not read further while queueSize parts are in flight', async () => {
+    const parked = holdUntilReleased()
+    const bothInFlight = holdUntilReleased()
+    let parts = 0
+    const { store } = setup({
+      queueSize: 2,
+      beforeCommand: async (name) => {
+        if (name !== 'UploadPartCommand') return
+        if (++parts === 2) bothInFlight.release()
+        await parked.held
+      },
+    })
+    const bytes = patternBytes(30 * MIB, 12)
+    let read = 0
+    async function* source() {
+      for await (const chunk of chunks(bytes, MIB)) {
+        read += chunk.length
+        yield chunk
+      }
+    }
+    const put = store.put('bounded', source())
+    await bothInFlight.held
+    for (let turn = 0; turn < 10; turn++) await new Promise((resolve) => setImmediate(resolve))
+    // Two parts held, plus the one chunk that showed there was more to come.
+    expect(read).toBe(11 * MIB)
+    expect(parts).toBe(2)
+    parked.release()
+    expect(await put).toEqual({ size: bytes.length })
+    expect(sha(await collect(await store.get('bounded')))).toBe(sha(bytes))
+  })
+
+  it('put - a blob needing more parts than S3 allows rejects with PAYLOAD_TOO_LARGE and aborts the upload', async () => {
+    const { client, commands, prefix } = setup()
+    const target = { client, bucket, objectKey: `${prefix}huge`, key: 'huge', partSize: 5 * MIB, queueSize: 2 }
+    await expect(
+      uploadObject({ ...target, maxParts: 2 }, chunks(patternBytes(11 * MIB, 13), MIB), undefined),
+    ).rejects.toMatchObject({ code: 'PAYLOAD_TOO_LARGE' })
+    expect(commands.filter((c) => c === 'UploadPartCommand')).toHaveLength(2)
+    expect(commands.at(-1)).toBe('AbortMultipartUploadCommand')
+    expect(await countObjects(client, bucket, prefix)).toBe(0)
   })
 
   it('put - chunks the producer reuses after handing them over are stored as they were', async () => {
