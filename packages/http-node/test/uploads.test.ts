@@ -220,14 +220,12 @@ describe('POST /v3/files', () => {
       `--${boundary}\r\nContent-Disposition: form-data; name="network"\r\n\r\nnowhere\r\n`,
       `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\npartial bytes`,
     ].join('')
-    for (let i = 0; i < 3; i++) {
-      const res = await server.api('/v3/files', {
-        method: 'POST',
-        body,
-        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-      })
-      expect(res.status).toBe(400)
-    }
+    const res = await server.api('/v3/files', {
+      method: 'POST',
+      body,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    })
+    expect(res.status, await res.text()).toBe(400)
     expect((await server.api('/v3/groups/public')).status).toBe(200)
   })
 })
