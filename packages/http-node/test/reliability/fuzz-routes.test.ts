@@ -41,7 +41,7 @@ beforeAll(async () => {
     PINFOLD_EMBEDDINGS_DIMENSIONS: '8',
   })
   seeds = await seed(server)
-  const probe = await server.api(`/v3/vectorize/files/${seeds.publicFile.id}`, { method: 'DELETE' })
+  const probe = await server.api(`/v3/vectorize/files/${seeds.privateFile.id}`, { method: 'DELETE' })
   vectorsUnavailable = probe.status === 503 && /pgvector/.test(await probe.text())
   tokens = {
     '@valid': await server.token(),
