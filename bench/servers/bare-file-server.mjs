@@ -6,6 +6,7 @@ import { stat } from 'node:fs/promises'
 import { createServer } from 'node:http'
 import { basename, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { serveOnce } from './serve-once.mjs'
 
 const workDir = fileURLToPath(new URL('../.work', import.meta.url))
 
@@ -19,11 +20,4 @@ const server = createServer(async (req, res) => {
   res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': info.size })
   createReadStream(path).pipe(res)
 })
-server.listen(0, '127.0.0.1', () => {
-  process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${server.address().port}`, token: '' })}\n`)
-})
-process.once('SIGTERM', () => {
-  server.close()
-  server.closeAllConnections()
-  process.exit(0)
-})
+serveOnce(server)

@@ -2,6 +2,7 @@
 // request with a small constant JSON body (about the size of Pinfold's small answers), no routing,
 // no auth. Prints `{url, token}` as one JSON line once listening (the token is unused).
 import { createServer } from 'node:http'
+import { serveOnce } from './serve-once.mjs'
 
 const body = JSON.stringify({
   data: {
@@ -16,11 +17,4 @@ const server = createServer((_req, res) => {
   res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) })
   res.end(body)
 })
-server.listen(0, '127.0.0.1', () => {
-  process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${server.address().port}`, token: '' })}\n`)
-})
-process.once('SIGTERM', () => {
-  server.close()
-  server.closeAllConnections()
-  process.exit(0)
-})
+serveOnce(server)

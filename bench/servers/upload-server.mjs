@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { createMemoryBlobStore, createMemoryRecordStore } from '@pinfold/adapter-memory'
 import { createFileService, createTokenVerifier, mintToken, SCOPES } from '@pinfold/core'
 import { createFetchHandler, createNodeHandler } from '@pinfold/http-node'
+import { serveOnce } from './serve-once.mjs'
 
 const secret = 'bench-secret-0123456789abcdef0123456789abcdef'
 const kind = process.env.BENCH_BLOBS ?? 'fs'
@@ -35,13 +36,7 @@ async function blobStore() {
 const service = createFileService({ records: createMemoryRecordStore(), blobs: await blobStore() })
 const handler = createFetchHandler(service, { auth: createTokenVerifier({ secret }) })
 const server = createServer(createNodeHandler(handler))
-server.listen(0, '127.0.0.1', async () => {
-  const { port } = server.address()
-  const token = await mintToken(secret, { sub: 'bench', scopes: SCOPES })
-  process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}`, token })}\n`)
-})
-process.once('SIGTERM', () => {
-  server.close()
-  server.closeAllConnections()
-  void rm(directory, { recursive: true, force: true }).then(() => process.exit(0))
+serveOnce(server, {
+  token: () => mintToken(secret, { sub: 'bench', scopes: SCOPES }),
+  cleanup: () => rm(directory, { recursive: true, force: true }),
 })
