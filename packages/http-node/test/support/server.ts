@@ -13,13 +13,27 @@ export interface TestServer {
   /** A token for `org` (default tenant "acme") with the given scopes (default: every scope). */
   token(options?: { sub?: string; org?: string; scopes?: readonly string[]; expiresIn?: number }): Promise<string>
   /** fetch against the server with a bearer token of tenant "acme" unless `auth` is given. */
-  api(path: string, init?: RequestInit & { auth?: string | null }): Promise<Response>
+  api: ApiClient
   /** Blobs held by the server's blob store, counted in the backend. */
   blobCount(): number
   /** Stops the server and starts it again on the same port, data directory and database. */
   restart(): Promise<void>
   dataDir: string
   close(): Promise<void>
+}
+
+/** `init.auth`: another bearer token, or `null` for none; by default the server's own token. */
+export type ApiClient = (path: string, init?: RequestInit & { auth?: string | null }) => Promise<Response>
+
+/** Requests to `baseUrl` with a bearer token, as every test server offers them. */
+export function apiClient(baseUrl: string, defaultToken: string): ApiClient {
+  return (path, init = {}) => {
+    const { auth, ...rest } = init
+    const headers = new Headers(rest.headers)
+    const bearer = auth === undefined ? defaultToken : auth
+    if (bearer !== null) headers.set('authorization', `Bearer ${bearer}`)
+    return fetch(`${baseUrl}${path}`, { ...rest, headers })
+  }
 }
 
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
@@ -47,13 +61,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     running,
     dataDir,
     token,
-    async api(path, init = {}) {
-      const { auth, ...rest } = init
-      const headers = new Headers(rest.headers)
-      const bearer = auth === undefined ? defaultToken : auth
-      if (bearer !== null) headers.set('authorization', `Bearer ${bearer}`)
-      return fetch(`${running.url}${path}`, { ...rest, headers })
-    },
+    api: apiClient(running.url, defaultToken),
     blobCount: () => storage.countBlobs(running, dataDir),
     async restart() {
       await running.close()

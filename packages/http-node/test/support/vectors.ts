@@ -12,14 +12,14 @@ import {
 } from '@pinfold/core'
 import { extractPassages } from '@pinfold/text-extract'
 import { createFetchHandler, createNodeHandler } from '../../src/index.js'
-import { form, TEST_SECRET } from './server.js'
+import { type ApiClient, apiClient, form, TEST_SECRET } from './server.js'
 
 export interface VectorTestServer {
   url: string
   service: FileService
   token(options?: { sub?: string; org?: string; scopes?: readonly string[] }): Promise<string>
   /** fetch with a bearer token of tenant "acme" unless `auth` is given (`null`: none). */
-  api(path: string, init?: RequestInit & { auth?: string | null }): Promise<Response>
+  api: ApiClient
   close(): Promise<void>
 }
 
@@ -49,13 +49,7 @@ export async function startVectorServer(
     url,
     service,
     token,
-    async api(path, init = {}) {
-      const { auth, ...rest } = init
-      const headers = new Headers(rest.headers)
-      const bearer = auth === undefined ? defaultToken : auth
-      if (bearer !== null) headers.set('authorization', `Bearer ${bearer}`)
-      return fetch(`${url}${path}`, { ...rest, headers })
-    },
+    api: apiClient(url, defaultToken),
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve())
