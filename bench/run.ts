@@ -114,22 +114,16 @@ writeFileSync(readme, `${before}\n\n${generated}\n\n## Latest figures\n\n${heade
 process.stderr.write(`\nwrote ${readme} (${minutes} min)\n`)
 if (failed) throw new Error(failed)
 
-/**
- * The `### ` sections of the generated part of the README, by title, and the run summary line.
- * Sections from before per-section timestamps get the old run's timestamp line in theirs.
- */
+/** The `### ` sections of the generated part of the README, by title, and the run summary line. */
 function previousSections(text: string): { summary: string | undefined; sections: Map<string, string> } {
   const sections = new Map<string, string>()
   const part = text.split(generated)[1]
   if (part === undefined) return { summary: undefined, sections }
   const [head, ...bodies] = part.split(/^### /m)
   const summary = /^Last full run .*$/m.exec(head!)?.[0]
-  const oldStamp = /^(\d{4}-\d\d-\d\dT[\d:.]+Z — .*)\.$/m.exec(head!)?.[1]
   for (const body of bodies) {
     const title = body.slice(0, body.indexOf('\n')).trim()
-    let section = `### ${body.trimEnd()}\n`
-    if (oldStamp) section = section.replace(/^(`[^`]+`, \d+ s)\.$/m, `$1, ${oldStamp}.`)
-    sections.set(title, section)
+    sections.set(title, `### ${body.trimEnd()}\n`)
   }
   return { summary, sections }
 }
