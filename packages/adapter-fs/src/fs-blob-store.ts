@@ -10,6 +10,7 @@ import {
   PinfoldError,
   throwIfAborted,
 } from '@pinfold/core'
+import { type AppendWriter, appendWriter } from './append-writer.js'
 import { blobSegments, isKeyDirectory, keyFromSegments } from './blob-paths.js'
 import { errnoOf, fsError, fsStep } from './fs-errors.js'
 import { type FsBlobStoreOptions, resolveFsOptions } from './options.js'
@@ -87,16 +88,18 @@ export function createFsBlobStore(options: FsBlobStoreOptions): FsBlobStore {
       const temp = path.join(tempDir, randomUUID())
       writing.add(temp)
       let unclosed: FileHandle | undefined
+      let writer: AppendWriter | undefined
       try {
         const handle = await fsStep('creating a temp file', () => open(temp, 'wx'))
         unclosed = handle
         let size = 0
         const flusher = backgroundFlusher(handle)
+        writer = appendWriter(handle, (bytes) => flusher.wrote(bytes))
         for await (const chunk of abortable(source, signal)) {
-          await fsStep('writing a temp file', () => writeAll(handle, chunk))
+          await fsStep('writing a temp file', () => writer!.write(chunk))
           size += chunk.length
-          flusher.wrote(chunk.length)
         }
+        await fsStep('writing a temp file', () => writer!.finish())
         await fsStep('flushing a temp file', () => flusher.finish())
         unclosed = undefined
         await fsStep('closing a temp file', () => handle.close())
@@ -107,6 +110,7 @@ export function createFsBlobStore(options: FsBlobStoreOptions): FsBlobStore {
       } catch (err) {
         // Best-effort cleanup: the write has failed either way, and the error the caller needs is
         // `err`. A temp file that survives this is removed by a later sweep.
+        await writer?.finish().catch(() => {})
         await unclosed?.close().catch(() => {})
         await rm(temp, { force: true }).catch(() => {})
         throw err
@@ -246,15 +250,6 @@ function backgroundFlusher(handle: FileHandle) {
       if (failure) throw failure
       await handle.sync()
     },
-  }
-}
-
-async function writeAll(handle: FileHandle, chunk: Uint8Array): Promise<void> {
-  // A write may be partial; loop until the whole chunk is down. Awaiting each write before pulling
-  // the next chunk is what gives the source backpressure.
-  for (let at = 0; at < chunk.length; ) {
-    const { bytesWritten } = await handle.write(chunk, at, chunk.length - at)
-    at += bytesWritten
   }
 }
 

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream'
 import { invalid, isPinfoldError, PinfoldError } from '@pinfold/core'
 import busboy from 'busboy'
+import { readableChunks } from './readable-chunks.js'
 
 export type MultipartPart =
   | { kind: 'field'; name: string; value: string }
@@ -132,7 +133,7 @@ async function feed(reader: ReadableStreamDefaultReader<Uint8Array>, parser: bus
 /** A file stream fails when the body is malformed or cut off: report that as the client's fault. */
 async function* codedErrors(stream: Readable): AsyncGenerator<Uint8Array> {
   try {
-    yield* stream
+    yield* readableChunks(stream)
   } catch (cause) {
     if (isPinfoldError(cause)) throw cause
     throw new PinfoldError('INVALID_INPUT', 'malformed multipart body', { cause })

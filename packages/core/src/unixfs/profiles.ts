@@ -13,6 +13,9 @@ export function isCidVersion(value: unknown): value is CidVersion {
   return (CID_VERSIONS as readonly unknown[]).includes(value)
 }
 
+/** Leaf (chunk) size of each profile, in bytes. */
+export const LEAF_BYTES: Record<CidVersion, number> = { v0: 262_144, v1: 262_144, 'unixfs-v1-2025': 1_048_576 }
+
 /**
  * Importer settings that reproduce Kubo's CIDs byte for byte (verified against Kubo's published
  * vectors). Every option is spelled out because the importer's own defaults have drifted between
@@ -21,7 +24,7 @@ export function isCidVersion(value: unknown): value is CidVersion {
 export function kuboImporterOptions(version: CidVersion): ImporterOptions {
   const common = {
     reduceSingleLeafToSelf: true,
-    chunker: fixedSize({ chunkSize: 262_144 }),
+    chunker: fixedSize({ chunkSize: LEAF_BYTES[version] }),
     layout: balanced({ maxChildrenPerNode: 174 }),
     shardSplitThresholdBytes: 262_144,
     shardSplitStrategy: 'links-bytes',
@@ -39,7 +42,6 @@ export function kuboImporterOptions(version: CidVersion): ImporterOptions {
         ...common,
         cidVersion: 1,
         rawLeaves: true,
-        chunker: fixedSize({ chunkSize: 1_048_576 }),
         layout: balanced({ maxChildrenPerNode: 1024 }),
         shardSplitStrategy: 'block-bytes',
       }

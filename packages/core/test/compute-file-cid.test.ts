@@ -1,0 +1,77 @@
+import { createCipheriv, createHash } from 'node:crypto'
+import { importer } from 'ipfs-unixfs-importer'
+import type { CID } from 'multiformats/cid'
+import { describe, expect, it } from 'vitest'
+import { computeFileCid } from '../src/unixfs/compute-cid.js'
+import { type CidVersion, kuboImporterOptions, LEAF_BYTES } from '../src/unixfs/profiles.js'
+
+const LEAF = LEAF_BYTES.v1
+
+function chacha(seed: string, size: number): Uint8Array {
+  const key = createHash('sha256').update(seed).digest()
+  return new Uint8Array(createCipheriv('chacha20', key, Buffer.alloc(16)).update(Buffer.alloc(size)))
+}
+
+/** Cuts `bytes` into pieces of pseudo-random sizes in [1, maxPiece], reproducibly from `seed`. */
+function* pieces(bytes: Uint8Array, seed: string, maxPiece: number): Generator<Uint8Array> {
+  const sizes = chacha(`${seed}/sizes`, 4 * (bytes.length + 1))
+  const view = new DataView(sizes.buffer)
+  for (let at = 0, i = 0; at < bytes.length; i++) {
+    const size = 1 + (view.getUint32(4 * i) % maxPiece)
+    yield bytes.subarray(at, at + size)
+    at += size
+  }
+}
+
+async function* stream(chunks: Iterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  yield* chunks
+}
+
+/** The stock importer with Kubo's settings: its fixed-size chunker assembles every leaf. */
+async function stockCid(bytes: Uint8Array, version: CidVersion): Promise<CID> {
+  let root: CID | undefined
+  for await (const entry of importer(
+    [{ content: [bytes] }],
+    { put: async (cid: CID) => cid },
+    kuboImporterOptions(version),
+  ))
+    root = entry.cid
+  return root!
+}
+
+describe('computeFileCid', () => {
+  // 0 and 1 byte; either side of one leaf; two leaves; 175 leaves, which needs a second level of
+  // the balanced layout (174 links per node)
+  const sizes = [0, 1, LEAF - 1, LEAF, LEAF + 1, 2 * LEAF, 174 * LEAF, 175 * LEAF + 12_345]
+
+  for (const version of ['v1', 'v0'] as const) {
+    for (const size of sizes) {
+      it(`${version}, ${size} bytes in random pieces gives the stock importer's CID`, async () => {
+        const bytes = chacha(`file/${size}`, size)
+        const expected = await stockCid(bytes, version)
+        // byte-sized pieces only where they stay cheap
+        for (const maxPiece of size <= 2 * LEAF ? [1_000, 70_000, 3 * LEAF] : [70_000, 3 * LEAF]) {
+          const cid = await computeFileCid(stream(pieces(bytes, `${size}/${maxPiece}`, maxPiece)), version)
+          expect(cid.toString()).toBe(expected.toString())
+        }
+      })
+    }
+  }
+
+  it('unixfs-v1-2025 (1 MiB leaves) gives the stock importer CID across leaf boundaries', async () => {
+    const big = LEAF_BYTES['unixfs-v1-2025']
+    for (const size of [big - 1, big, 3 * big + 7]) {
+      const bytes = chacha(`2025/${size}`, size)
+      const expected = await stockCid(bytes, 'unixfs-v1-2025')
+      const cid = await computeFileCid(stream(pieces(bytes, `2025/${size}`, 100_000)), 'unixfs-v1-2025')
+      expect(cid.toString()).toBe(expected.toString())
+    }
+  })
+
+  it('a leaf boundary inside a chunk splits it exactly there', async () => {
+    // one chunk spanning three leaves and a half: every cut falls inside it
+    const bytes = chacha('span', 3 * LEAF + LEAF / 2)
+    const cid = await computeFileCid(stream([bytes]), 'v1')
+    expect(cid.toString()).toBe((await stockCid(bytes, 'v1')).toString())
+  })
+})
