@@ -3,11 +3,11 @@
  * PATCH chunks of 52,428,801 bytes streamed from disk. Reports throughput beside streaming SHA-256
  * of the same file and the server's peak RSS (target ≤ 200 MB whatever the size).
  */
-import { createHash } from 'node:crypto'
 import { createReadStream } from 'node:fs'
 import { request } from 'node:http'
 import { benchFile } from './lib/bench-file.js'
 import { peakRssMb, startBenchServer } from './lib/process.js'
+import { sha256File } from './lib/sha256-file.js'
 
 const CHUNK = 52_428_801
 const MB = 1e6
@@ -33,19 +33,11 @@ function send(
   })
 }
 
-async function sha256MBps(path: string, size: number): Promise<number> {
-  const start = process.hrtime.bigint()
-  const hash = createHash('sha256')
-  for await (const chunk of createReadStream(path, { highWaterMark: 1024 * 1024 })) hash.update(chunk as Buffer)
-  hash.digest()
-  return size / MB / since(start)
-}
-
 export async function benchTus(size: number) {
   const path = await benchFile(size)
   const server = await startBenchServer('upload-server.mjs', { BENCH_BLOBS: 'fs' })
   try {
-    const sha = await sha256MBps(path, size)
+    const sha = (await sha256File(path, size)).MBps
     const start = process.hrtime.bigint()
     const auth = { authorization: `Bearer ${server.token}` }
     const filename = Buffer.from('bench.bin').toString('base64')
