@@ -23,6 +23,7 @@ export const PLACEHOLDER_ROOT = CID.createV1(0x55, identity.digest(new Uint8Arra
 
 const INDEX_MAGIC = new TextEncoder().encode('PFCARIDX1\n')
 
+/** The sidecar of a content's blob: a CAR's block index, or a file's DAG inner nodes (`file-dag-index.ts`). */
 export const indexKeyOf = (blobKey: string) => `${blobKey}.idx`
 
 export interface BlockLocation {
@@ -107,12 +108,13 @@ export function createCarBlobWriter(
     async abort(error) {
       channel.fail(error)
       await stored.catch(() => {})
-      await deleteCarBlobs(blobs, key)
+      await deleteContentBlobs(blobs, key)
     },
   }
 }
 
-export async function deleteCarBlobs(blobs: BlobStore, key: string): Promise<void> {
+/** Deletes a content's blob and its `.idx` sidecar, whichever exist; failures are left to the orphan sweep. */
+export async function deleteContentBlobs(blobs: BlobStore, key: string): Promise<void> {
   await Promise.all([blobs.delete(key).catch(() => {}), blobs.delete(indexKeyOf(key)).catch(() => {})])
 }
 
@@ -187,6 +189,6 @@ export function concat(parts: readonly Uint8Array[]): Uint8Array {
   return out
 }
 
-async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
+export async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
   yield bytes
 }

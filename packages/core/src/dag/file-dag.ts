@@ -10,16 +10,17 @@ import type { BlobStore, CallOptions } from '../ports.js'
 import { kuboImporterOptions } from '../unixfs/profiles.js'
 import { concat } from './car-blob.js'
 import type { ContentDag } from './content-dag.js'
+import { readFileDagIndex } from './file-dag-index.js'
 
 /**
- * The DAG of a `file` content, rebuilt from the file's raw bytes.
+ * The DAG of a `file` content, served from the file's raw bytes and its inner nodes.
  *
- * The blob holds only the file's bytes; the import profile that produced the CID is recorded, so
- * the importer reproduces every block. One pass keeps only the DAG's inner nodes (dag-pb nodes
- * with links: about 0.02 % of the file with 256 KiB chunks) and the root. Leaves are never kept:
- * a leaf is a contiguous slice of the file (raw leaves, or for CIDv0 a UnixFS `file` node
- * wrapping the slice), found by the byte offsets the inner nodes' `blockSizes` give, and
- * re-hashed against its CID whenever it is rebuilt.
+ * The blob holds only the file's bytes; the DAG's inner nodes (dag-pb nodes with links: about
+ * 0.02 % of the file with 256 KiB chunks) are stored beside it by the upload (`file-dag-index.ts`).
+ * For a file stored without them (or under another CID profile), they are rebuilt once by
+ * re-importing the blob with the recorded profile. Leaves are never kept: a leaf is a contiguous
+ * slice of the file (raw leaves, or for CIDv0 a UnixFS `file` node wrapping the slice), found by the
+ * byte offsets the inner nodes' `blockSizes` give, and re-hashed against its CID whenever it is rebuilt.
  */
 interface FileDagIndex {
   root: CID
@@ -125,8 +126,19 @@ function loadIndex(
   return pending
 }
 
-async function buildIndex(content: ContentRecord, blobs: BlobStore, options: CallOptions | undefined) {
+async function buildIndex(
+  content: ContentRecord,
+  blobs: BlobStore,
+  options: CallOptions | undefined,
+): Promise<FileDagIndex> {
   const expected = CID.parse(content.cid)
+  const stored = await readFileDagIndex(blobs, content.blobKey, expected, options)
+  if (stored) return { root: expected, ...stored }
+  return reimport(content, expected, blobs, options)
+}
+
+/** Rebuilds the inner nodes by importing the whole blob again: files stored without a DAG index. */
+async function reimport(content: ContentRecord, expected: CID, blobs: BlobStore, options: CallOptions | undefined) {
   const nodes = new Map<string, Uint8Array>()
   let rootBytes: Uint8Array | undefined
   const capture = {

@@ -1,3 +1,4 @@
+import { deleteContentBlobs } from '../dag/car-blob.js'
 import type { ServiceContext } from './context.js'
 
 const BATCH = 100
@@ -20,7 +21,7 @@ export function createExpiryOperations(ctx: ServiceContext) {
           if (!gone) continue
           progressed = true
           deleted++
-          if (gone.releasedContent) await ctx.blobs.delete(gone.releasedContent.blobKey).catch(() => {})
+          if (gone.releasedContent) await deleteContentBlobs(ctx.blobs, gone.releasedContent.blobKey)
         }
         if (expired.length < BATCH || !progressed) return deleted
       }

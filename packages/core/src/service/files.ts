@@ -1,4 +1,4 @@
-import { deleteCarBlobs } from '../dag/car-blob.js'
+import { deleteContentBlobs } from '../dag/car-blob.js'
 import { invalid, notFound } from '../errors.js'
 import type { Actor, FileFilter, FileRecord, Network } from '../model.js'
 import { nextPageToken, type PageQuery, resolvePage } from '../pagination.js'
@@ -54,8 +54,7 @@ export function createFileOperations(ctx: ServiceContext) {
       const deleted = await ctx.records.deleteFile(actor.tenantId, network, id)
       if (!deleted) throw notFound('file')
       const released = deleted.releasedContent
-      if (released?.kind === 'car') await deleteCarBlobs(ctx.blobs, released.blobKey)
-      else if (released) await ctx.blobs.delete(released.blobKey).catch(() => {})
+      if (released) await deleteContentBlobs(ctx.blobs, released.blobKey)
     },
   }
 }

@@ -1,4 +1,6 @@
-import { deleteCarBlobs } from '../dag/car-blob.js'
+import { CID } from 'multiformats/cid'
+import { deleteContentBlobs } from '../dag/car-blob.js'
+import { type DagNode, writeFileDagIndex } from '../dag/file-dag-index.js'
 import { importCar } from '../dag/import-car.js'
 import { abortError, invalid, PinfoldError, throwIfAborted } from '../errors.js'
 import { detectMimeType, SNIFF_BYTES } from '../mime.js'
@@ -69,6 +71,8 @@ interface Staged {
   defaultName: string
   /** The root for `car` contents; for files, the CIDv1 (other versions are computed from the blob). */
   cidV1: string
+  /** A file's CIDv1 DAG inner nodes, stored beside its blob if the record keeps that CID. */
+  innerNodes?: DagNode[] | undefined
   folder?: ImportedFolder | undefined
 }
 
@@ -76,10 +80,7 @@ export const DIRECTORY_MIME_TYPE = 'directory'
 export const CAR_MIME_TYPE = 'application/vnd.ipld.car'
 
 export function createUploads(ctx: ServiceContext) {
-  const discard = async (staged: Staged) => {
-    if (staged.kind === 'car') await deleteCarBlobs(ctx.blobs, staged.blobKey)
-    else await ctx.blobs.delete(staged.blobKey).catch(() => {})
-  }
+  const discard = (staged: Staged) => deleteContentBlobs(ctx.blobs, staged.blobKey)
 
   /** Links the caller's signal to an internal controller that also stops on our own failures. */
   function linked(signal: AbortSignal | undefined) {
@@ -102,10 +103,11 @@ export function createUploads(ctx: ServiceContext) {
     const { internal, release } = linked(signal)
     const metered = meter(item.content, { maxBytes, headSize: SNIFF_BYTES, signal: internal.signal })
     const [toBlob, toImporter] = fork(metered.stream, 2)
+    const innerNodes: DagNode[] = []
     try {
       const [, cid] = await Promise.all([
         ctx.blobs.put(blobKey, toBlob!, { signal: internal.signal }),
-        computeFileCid(toImporter!, 'v1'),
+        computeFileCid(toImporter!, 'v1', (node) => innerNodes.push(node)),
       ]).catch((error: unknown) => {
         // Stop the sibling branch at once instead of letting it drain the rest of the body.
         internal.abort(error)
@@ -122,6 +124,7 @@ export function createUploads(ctx: ServiceContext) {
         numberOfFiles: 1,
         defaultName: basename(item.path) || 'file',
         cidV1: cid.toString(),
+        innerNodes,
       }
     } catch (error) {
       await ctx.blobs.delete(blobKey).catch(() => {})
@@ -239,6 +242,9 @@ export function createUploads(ctx: ServiceContext) {
     let cid: string | undefined
     try {
       cid = await cidOf(staged, options.cidVersion, signal)
+      if (staged.kind === 'file' && cid === staged.cidV1 && staged.innerNodes?.length) {
+        await writeFileDagIndex(ctx.blobs, staged.blobKey, CID.parse(cid), staged.innerNodes, { signal })
+      }
       throwIfAborted(signal)
       const created = await ctx.records.createFile(
         {

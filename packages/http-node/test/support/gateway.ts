@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { CarBlockIterator } from '@ipld/car/iterator'
 import { createMemoryBlobStore, createMemoryRecordStore } from '@pinfold/adapter-memory'
 import {
+  type BlobStore,
   type Clock,
   createFileService,
   createTokenVerifier,
@@ -36,11 +37,16 @@ export interface GatewayTestServer {
 
 /** A real HTTP server over memory stores, with options `startServer` does not expose (DNS, clock). */
 export async function startGatewayServer(
-  options: { resolveTxt?: FileServiceOptions['resolveTxt']; clock?: Clock; publicHost?: boolean } = {},
+  options: {
+    resolveTxt?: FileServiceOptions['resolveTxt']
+    clock?: Clock
+    publicHost?: boolean
+    blobs?: BlobStore
+  } = {},
 ): Promise<GatewayTestServer> {
   const service = createFileService({
     records: createMemoryRecordStore(),
-    blobs: createMemoryBlobStore(),
+    blobs: options.blobs ?? createMemoryBlobStore(),
     signingSecret: GATEWAY_SECRET,
     resolveTxt: options.resolveTxt,
     clock: options.clock,
