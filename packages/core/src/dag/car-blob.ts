@@ -132,9 +132,7 @@ export async function readCarIndex(
   blobKey: string,
   options: CallOptions = {},
 ): Promise<Map<string, BlockLocation>> {
-  const chunks: Uint8Array[] = []
-  for await (const chunk of await blobs.get(indexKeyOf(blobKey), options)) chunks.push(chunk)
-  const bytes = concat(chunks)
+  const bytes = await readAll(await blobs.get(indexKeyOf(blobKey), options))
   const corrupt = () => new PinfoldError('INTERNAL', `the block index of ${blobKey} is corrupt`)
   if (Buffer.compare(Buffer.from(bytes.subarray(0, INDEX_MAGIC.length)), Buffer.from(INDEX_MAGIC)) !== 0)
     throw corrupt()
@@ -165,9 +163,7 @@ export async function readBlockAt(
   location: BlockLocation,
   options: CallOptions = {},
 ): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = []
-  for await (const chunk of await blobs.get(blobKey, { ...options, range: location })) chunks.push(chunk)
-  const bytes = concat(chunks)
+  const bytes = await readAll(await blobs.get(blobKey, { ...options, range: location }))
   if (bytes.length !== location.length) throw new PinfoldError('INTERNAL', `the CAR blob ${blobKey} is truncated`)
   return bytes
 }
@@ -176,6 +172,13 @@ function varintBytes(value: number): Uint8Array {
   const out = new Uint8Array(varint.encodingLength(value))
   varint.encodeTo(value, out, 0)
   return out
+}
+
+/** Every byte of a (small) blob stream, as one array. */
+export async function readAll(source: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = []
+  for await (const chunk of source) chunks.push(chunk)
+  return concat(chunks)
 }
 
 export function concat(parts: readonly Uint8Array[]): Uint8Array {

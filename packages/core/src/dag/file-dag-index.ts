@@ -2,14 +2,10 @@ import { CarBufferReader } from '@ipld/car/buffer-reader'
 import * as CarBufferWriter from '@ipld/car/buffer-writer'
 import type { CID } from 'multiformats/cid'
 import { isPinfoldError, PinfoldError } from '../errors.js'
+import type { Block } from '../gateway/car-stream.js'
 import type { BlobStore, CallOptions } from '../ports.js'
 import { verifyBlock } from './blocks.js'
-import { concat, indexKeyOf, once } from './car-blob.js'
-
-export interface DagNode {
-  cid: CID
-  bytes: Uint8Array
-}
+import { indexKeyOf, once, readAll } from './car-blob.js'
 
 /**
  * The inner nodes of a file's DAG (dag-pb nodes with links), kept beside its blob at
@@ -21,7 +17,7 @@ export async function writeFileDagIndex(
   blobs: BlobStore,
   blobKey: string,
   root: CID,
-  nodes: readonly DagNode[],
+  nodes: readonly Block[],
   options: CallOptions = {},
 ): Promise<void> {
   const roots = [root]
@@ -44,16 +40,16 @@ export async function readFileDagIndex(
   root: CID,
   options: CallOptions = {},
 ): Promise<{ rootBytes: Uint8Array; nodes: Map<string, Uint8Array> } | undefined> {
-  const chunks: Uint8Array[] = []
+  let bytes: Uint8Array
   try {
-    for await (const chunk of await blobs.get(indexKeyOf(blobKey), options)) chunks.push(chunk)
+    bytes = await readAll(await blobs.get(indexKeyOf(blobKey), options))
   } catch (error) {
     if (isPinfoldError(error) && error.code === 'NOT_FOUND') return undefined
     throw error
   }
   let reader: CarBufferReader
   try {
-    reader = CarBufferReader.fromBytes(concat(chunks))
+    reader = CarBufferReader.fromBytes(bytes)
   } catch (cause) {
     throw new PinfoldError('INTERNAL', `the DAG index of ${blobKey} is corrupt`, { cause })
   }

@@ -8,7 +8,7 @@ import { PinfoldError, throwIfAborted } from '../errors.js'
 import type { ContentRecord } from '../model.js'
 import type { BlobStore, CallOptions } from '../ports.js'
 import { kuboImporterOptions } from '../unixfs/profiles.js'
-import { concat } from './car-blob.js'
+import { concat, readAll } from './car-blob.js'
 import type { ContentDag } from './content-dag.js'
 import { readFileDagIndex } from './file-dag-index.js'
 
@@ -201,12 +201,6 @@ function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
   return true
-}
-
-async function readAll(source: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = []
-  for await (const chunk of source) chunks.push(chunk)
-  return concat(chunks)
 }
 
 /** Exact-size reads from a byte stream; holds at most one chunk beyond what was asked for. */

@@ -1,8 +1,9 @@
 import { CID } from 'multiformats/cid'
 import { deleteContentBlobs } from '../dag/car-blob.js'
-import { type DagNode, writeFileDagIndex } from '../dag/file-dag-index.js'
+import { writeFileDagIndex } from '../dag/file-dag-index.js'
 import { importCar } from '../dag/import-car.js'
 import { abortError, invalid, PinfoldError, throwIfAborted } from '../errors.js'
+import type { Block } from '../gateway/car-stream.js'
 import { detectMimeType, SNIFF_BYTES } from '../mime.js'
 import type { Actor, ContentKind, FileRecord, KeyValues, Network } from '../model.js'
 import { fork } from '../streams/fork.js'
@@ -72,7 +73,7 @@ interface Staged {
   /** The root for `car` contents; for files, the CIDv1 (other versions are computed from the blob). */
   cidV1: string
   /** A file's CIDv1 DAG inner nodes, stored beside its blob if the record keeps that CID. */
-  innerNodes?: DagNode[] | undefined
+  innerNodes?: Block[] | undefined
   folder?: ImportedFolder | undefined
 }
 
@@ -103,7 +104,7 @@ export function createUploads(ctx: ServiceContext) {
     const { internal, release } = linked(signal)
     const metered = meter(item.content, { maxBytes, headSize: SNIFF_BYTES, signal: internal.signal })
     const [toBlob, toImporter] = fork(metered.stream, 2)
-    const innerNodes: DagNode[] = []
+    const innerNodes: Block[] = []
     try {
       const [, cid] = await Promise.all([
         ctx.blobs.put(blobKey, toBlob!, { signal: internal.signal }),

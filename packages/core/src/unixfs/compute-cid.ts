@@ -1,6 +1,7 @@
 import { importer } from 'ipfs-unixfs-importer'
 import type { CID } from 'multiformats/cid'
 import { PinfoldError } from '../errors.js'
+import type { Block } from '../gateway/car-stream.js'
 import { type CidVersion, kuboImporterOptions, LEAF_BYTES } from './profiles.js'
 import { hashOnlyRawLeaves } from './raw-leaf-hasher.js'
 
@@ -13,7 +14,7 @@ import { hashOnlyRawLeaves } from './raw-leaf-hasher.js'
 export async function computeFileCid(
   content: AsyncIterable<Uint8Array>,
   version: CidVersion,
-  onBlock?: (block: { cid: CID; bytes: Uint8Array }) => void,
+  onBlock?: (block: Block) => void,
 ): Promise<CID> {
   const kubo = kuboImporterOptions(version)
   // dag-pb leaves (CIDv0) wrap their bytes, so only raw leaves can be hashed without assembling them
