@@ -66,6 +66,7 @@ export function memoryFileRecords(state: MemoryState): FileRecordStore {
       const content = contents.get(file.cid)
       if (stillReferenced || !content) return { file: copyFile(file) }
       contents.delete(file.cid)
+      state.dropBlocks(content.blobKey)
       return { file: copyFile(file), releasedContent: { ...content } }
     },
 

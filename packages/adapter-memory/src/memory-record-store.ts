@@ -1,4 +1,5 @@
 import type { RecordStore } from '@pinfold/core'
+import { memoryBlockRecords } from './memory-blocks.js'
 import { memoryFileRecords } from './memory-files.js'
 import { memoryGatewayRecords } from './memory-gateway.js'
 import { memoryGroupRecords } from './memory-groups.js'
@@ -19,6 +20,7 @@ export function createMemoryRecordStore(): RecordStore {
     ...memoryFileRecords(state),
     ...memoryGroupRecords(state),
     ...memoryGatewayRecords(state),
+    ...memoryBlockRecords(state),
     ...memoryVectorRecords(state),
     ...memoryPaymentRecords(state),
     ...memoryUploadSessionRecords(),

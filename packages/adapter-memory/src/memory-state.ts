@@ -1,4 +1,11 @@
-import { type ContentRecord, type FileRecord, type GroupRecord, type Network, PinfoldError } from '@pinfold/core'
+import {
+  type BlockLocation,
+  type ContentRecord,
+  type FileRecord,
+  type GroupRecord,
+  type Network,
+  PinfoldError,
+} from '@pinfold/core'
 
 /**
  * The records every part of the memory store may look at. Each part of the store (files, groups,
@@ -9,6 +16,12 @@ export interface MemoryState {
   files: Map<string, FileRecord>
   contents: Map<string, ContentRecord>
   groups: Map<string, GroupRecord>
+  /** The block index: blob key → multihash key → location. */
+  blocks: Map<string, Map<string, BlockLocation>>
+  /** The blob keys holding each block, by multihash key. */
+  blockHolders: Map<string, Set<string>>
+  /** Drops every block entry of a blob. */
+  dropBlocks(blobKey: string): void
   visibleFile(tenantId: string, network: Network, id: string): FileRecord | undefined
   visibleGroup(tenantId: string, network: Network, id: string): GroupRecord | undefined
   /** Throws NOT_FOUND unless `id` is null/undefined or a group of this tenant and network. */
@@ -19,6 +32,8 @@ export function createMemoryState(): MemoryState {
   const files = new Map<string, FileRecord>()
   const contents = new Map<string, ContentRecord>()
   const groups = new Map<string, GroupRecord>()
+  const blocks = new Map<string, Map<string, BlockLocation>>()
+  const blockHolders = new Map<string, Set<string>>()
   const visibleFile = (tenantId: string, network: Network, id: string) => {
     const file = files.get(id)
     return file && file.tenantId === tenantId && file.network === network ? file : undefined
@@ -31,6 +46,16 @@ export function createMemoryState(): MemoryState {
     files,
     contents,
     groups,
+    blocks,
+    blockHolders,
+    dropBlocks(blobKey) {
+      for (const id of blocks.get(blobKey)?.keys() ?? []) {
+        const holders = blockHolders.get(id)
+        holders?.delete(blobKey)
+        if (holders?.size === 0) blockHolders.delete(id)
+      }
+      blocks.delete(blobKey)
+    },
     visibleFile,
     visibleGroup,
     requireGroup(tenantId, network, id) {

@@ -182,8 +182,10 @@ export async function deleteFile(
        returning ${CONTENT_COLUMNS}`,
       [file.cid],
     )
+    const releasedContent = released.rows[0] && toContentRecord(released.rows[0])
+    if (releasedContent) await tx.query('delete from blocks where blob_key = $1', [releasedContent.blobKey])
     throwIfAborted(signal)
-    return { file, releasedContent: released.rows[0] && toContentRecord(released.rows[0]) }
+    return { file, releasedContent }
   })
 }
 

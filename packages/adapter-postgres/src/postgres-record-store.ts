@@ -1,4 +1,5 @@
 import { type CallOptions, invalid, type RecordStore, throwIfAborted } from '@pinfold/core'
+import * as blocks from './blocks.js'
 import { toPinfoldError } from './errors.js'
 import * as files from './files.js'
 import * as gateway from './gateway.js'
@@ -62,6 +63,16 @@ export function createPostgresRecordStore({ client, vectors: vectorOptions }: Po
     deleteGroup: (tenantId, network, id, options) =>
       run('deleteGroup', options, () => groups.deleteGroup(client, tenantId, network, id)),
     getPublicContent: (cid, options) => run('getPublicContent', options, () => gateway.getPublicContent(client, cid)),
+    putBlockLocations: (blobKey, locations, options) =>
+      run('putBlockLocations', options, () => blocks.putBlockLocations(client, blobKey, locations)),
+    findPublicBlock: (multihash, { at, tenantId }, options) =>
+      run('findPublicBlock', options, () => blocks.findPublicBlock(client, multihash, at, tenantId)),
+    getBlockLocation: (blobKey, multihash, options) =>
+      run('getBlockLocation', options, () => blocks.getBlockLocation(client, blobKey, multihash)),
+    listUnindexedContents: (after, limit, options) =>
+      run('listUnindexedContents', options, () => blocks.listUnindexedContents(client, after, limit)),
+    deleteBlockLocations: (blobKey, options) =>
+      run('deleteBlockLocations', options, () => blocks.deleteBlockLocations(client, blobKey)),
     putSwap: (swap, options) => run('putSwap', options, () => gateway.putSwap(client, swap)),
     getSwap: (tenantId, network, cid, options) =>
       run('getSwap', options, () => gateway.getSwap(client, tenantId, network, cid)),

@@ -18,6 +18,8 @@ export const ERROR_CODES = [
   'CONFLICT',
   /** An upload exceeded the allowed size. */
   'PAYLOAD_TOO_LARGE',
+  /** Well-formed, but the content cannot be served as asked (a DAG that is malformed or too costly to walk). */
+  'UNPROCESSABLE',
   /** A byte range lies outside the content. */
   'RANGE_NOT_SATISFIABLE',
   /** A client sent more requests than its budget allows. */

@@ -22,6 +22,7 @@ import type {
   Page,
   PageRequest,
 } from './model.js'
+import type { BlockRecordStore } from './ports/block-records.js'
 import type { GatewayRecordStore } from './ports/gateway-records.js'
 import type { PaymentRecordStore } from './ports/payment-records.js'
 import type { UploadSessionRecordStore } from './ports/upload-session-records.js'
@@ -64,6 +65,7 @@ export interface RecordStore
     GroupRecordStore,
     VectorRecordStore,
     GatewayRecordStore,
+    BlockRecordStore,
     PaymentRecordStore,
     UploadSessionRecordStore {}
 

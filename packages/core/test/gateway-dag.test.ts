@@ -3,14 +3,17 @@ import { CarWriter } from '@ipld/car/writer'
 import { importer } from 'ipfs-unixfs-importer'
 import { CID } from 'multiformats/cid'
 import { describe, expect, it } from 'vitest'
-import { openFileDag } from '../src/dag/file-dag.js'
+import { multihashKey } from '../src/dag/blocks.js'
+import { openContentDag } from '../src/dag/content-dag.js'
+import { fileBlockLocations } from '../src/dag/file-blocks.js'
+import { isInnerNode, writeFileDagIndex } from '../src/dag/file-dag-index.js'
 import { importCar } from '../src/dag/import-car.js'
-import { openContentDag } from '../src/dag/open-content-dag.js'
-import type { BlobStore, ContentRecord } from '../src/index.js'
+import type { BlobStore, BlockLocation, ContentRecord } from '../src/index.js'
 import { PinfoldError } from '../src/index.js'
 import type { ServiceContext } from '../src/service/context.js'
 import { createGatewayOperations, type GatewayRoot } from '../src/service/gateway.js'
-import { kuboImporterOptions } from '../src/unixfs/profiles.js'
+import { computeFileCid } from '../src/unixfs/compute-cid.js'
+import { type CidVersion, kuboImporterOptions } from '../src/unixfs/profiles.js'
 
 function chacha(seed: string, size: number): Uint8Array {
   const key = createHash('sha256').update(seed).digest()
@@ -52,6 +55,28 @@ function blobStore() {
   return { store, stats }
 }
 
+/** The block index of one blob, as the record store would answer for it. */
+function blockIndex(locations: readonly BlockLocation[]) {
+  const byHash = new Map(locations.map((location) => [multihashKey(location.multihash), location]))
+  return { getBlockLocation: async (_blobKey: string, multihash: Uint8Array) => byHash.get(multihashKey(multihash)) }
+}
+
+/** Stores `bytes` as a file content the way an upload does: blob, sidecar of inner nodes, block index. */
+async function storedFile(store: BlobStore, bytes: Uint8Array, profile: CidVersion, stored = bytes) {
+  await store.put('blob', [stored] as unknown as AsyncIterable<Uint8Array>)
+  const inner: { cid: CID; bytes: Uint8Array }[] = []
+  const cid = await computeFileCid([bytes] as unknown as AsyncIterable<Uint8Array>, profile, (block) => {
+    if (isInnerNode(block)) inner.push(block)
+  })
+  const sidecar = inner.length ? await writeFileDagIndex(store, 'blob', cid, inner) : []
+  const content: ContentRecord = { cid: cid.toString(), blobKey: 'blob', size: bytes.length, kind: 'file', profile }
+  const dag = openContentDag(content, cid, {
+    blobs: store,
+    records: blockIndex(fileBlockLocations(cid, sidecar, bytes.length)),
+  })
+  return { cid, dag }
+}
+
 async function cidOf(bytes: Uint8Array, profile: 'v0' | 'v1' | 'unixfs-v1-2025'): Promise<CID> {
   let root: CID | undefined
   const discard = { put: async (cid: CID) => cid }
@@ -75,10 +100,8 @@ describe('file DAG', () => {
       const size = profile === 'unixfs-v1-2025' ? 3 * 1_048_576 + 5 : 180 * 4096 * 64 + 7
       const bytes = chacha(`dag-${profile}`, size)
       const { store } = blobStore()
-      await store.put('blob', [bytes] as unknown as AsyncIterable<Uint8Array>)
-      const cid = await cidOf(bytes, profile)
-      const content: ContentRecord = { cid: cid.toString(), blobKey: 'blob', size, kind: 'file', profile }
-      const dag = openFileDag(content, store)
+      const { cid, dag } = await storedFile(store, bytes, profile)
+      expect(cid.equals(await cidOf(bytes, profile))).toBe(true)
       const seen = new Set<string>()
       const leaves: Uint8Array[] = []
       let first: CID | undefined
@@ -103,14 +126,8 @@ describe('file DAG', () => {
   it('getBlock - a leaf is one ranged read of the blob, not the whole file', async () => {
     const bytes = chacha('ranged', 262_144 * 8)
     const { store, stats } = blobStore()
-    await store.put('blob', [bytes] as unknown as AsyncIterable<Uint8Array>)
-    const cid = await cidOf(bytes, 'v1')
-    const dag = openFileDag(
-      { cid: cid.toString(), blobKey: 'blob', size: bytes.length, kind: 'file', profile: 'v1' },
-      store,
-    )
+    const { dag } = await storedFile(store, bytes, 'v1')
     const leafCid = await cidOf(bytes.subarray(262_144 * 5, 262_144 * 6), 'v1')
-    await dag.getBlock(cid) // builds the index: one pass
     const before = stats.bytesRead
     const leaf = await dag.getBlock(leafCid)
     expect(stats.bytesRead - before).toBe(262_144)
@@ -120,18 +137,17 @@ describe('file DAG', () => {
   it('blocks - a blob that no longer hashes to its CID is an INTERNAL error, never wrong blocks', async () => {
     const bytes = chacha('tamper', 262_144 * 2)
     const { store } = blobStore()
-    const cid = await cidOf(bytes, 'v1')
     const tampered = new Uint8Array(bytes)
     tampered[10] = tampered[10]! ^ 1
-    await store.put('blob', [tampered] as unknown as AsyncIterable<Uint8Array>)
-    const dag = openFileDag(
-      { cid: cid.toString(), blobKey: 'blob', size: bytes.length, kind: 'file', profile: 'v1' },
-      store,
-      {
-        cache: false,
-      },
-    )
-    await expect(dag.getBlock(cid)).rejects.toMatchObject({ code: 'INTERNAL' })
+    const { dag } = await storedFile(store, bytes, 'v1', tampered)
+    const firstLeaf = await cidOf(bytes.subarray(0, 262_144), 'v1')
+    await expect(dag.getBlock(firstLeaf)).rejects.toMatchObject({ code: 'INTERNAL' })
+    await expect(
+      (async () => {
+        for await (const _ of dag.blocks()) {
+        }
+      })(),
+    ).rejects.toMatchObject({ code: 'INTERNAL' })
   })
 })
 
@@ -175,13 +191,13 @@ describe('gateway over a car content (directories)', () => {
       kind: 'car',
       profile: null,
     }
-    const gateway = createGatewayOperations({ blobs: store } as unknown as ServiceContext)
+    const records = blockIndex(imported.locations)
+    const gateway = createGatewayOperations({ blobs: store, records } as unknown as ServiceContext)
     const gatewayRoot: GatewayRoot = {
       requested: root!,
       cid: root!,
       swapped: false,
-      content,
-      dag: openContentDag(content, store),
+      dag: openContentDag(content, root!, { blobs: store, records }),
     }
     return { gateway, root: gatewayRoot, big: files[2]!.content, stats }
   }

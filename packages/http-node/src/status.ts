@@ -9,6 +9,7 @@ export const STATUS_BY_CODE = {
   NOT_FOUND: 404,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
+  UNPROCESSABLE: 422,
   RANGE_NOT_SATISFIABLE: 416,
   RATE_LIMITED: 429,
   // the client is gone; nobody reads this, but logs should not call it a server failure

@@ -91,12 +91,11 @@ describe('folder uploads', () => {
     })
   }
 
-  it('upload - a folder is stored as a CARv1 of its whole DAG plus a block index, each block hashing to its CID', async () => {
+  it('upload - a folder is stored as a CARv1 of its whole DAG, each block indexed and hashing to its CID', async () => {
     const files = FOLDERS[1]![1]
     const res = await postFolder(files, { network: 'private', name: 'moons' })
-    const { content, blocks, indexSize } = await storedBlocks(server, res.body.data.cid)
+    const { content, blocks } = await storedBlocks(server, res.body.data.cid)
     expect(content).toMatchObject({ kind: 'car', profile: null })
-    expect(indexSize).toBeGreaterThan(0)
     expect(blocks[0]!.cid).toBe(res.body.data.cid)
     // 3 files + 2 subdirectories + the root
     expect(blocks).toHaveLength(6)
@@ -117,21 +116,25 @@ describe('folder uploads', () => {
     ]
     const before = server.blobCount()
     const first = await postFolder(files, { network: 'public' })
-    expect(server.blobCount()).toBe(before + 2) // the CAR and its index
+    expect(server.blobCount()).toBe(before + 1) // the CAR; its block index is in the record store
     const second = await postFolder(files, { network: 'public' })
     expect(second.body.data).toMatchObject({ cid: first.body.data.cid, is_duplicate: true })
-    expect(server.blobCount()).toBe(before + 2)
+    expect(server.blobCount()).toBe(before + 1)
   })
 
-  it('delete - removing the last file of a folder removes its CAR and its index', async () => {
+  it('delete - removing the last file of a folder removes its CAR and its block entries', async () => {
     const before = server.blobCount()
     const res = await postFolder([{ path: `gone-${Math.random()}/x.txt`, bytes: `x-${Math.random()}` }], {
       network: 'public',
     })
-    expect(server.blobCount()).toBe(before + 2)
+    expect(server.blobCount()).toBe(before + 1)
+    const { content } = await storedBlocks(server, res.body.data.cid)
+    const rootHash = CID.parse(res.body.data.cid).multihash.bytes
+    expect(await server.running.service.records.getBlockLocation(content.blobKey, rootHash)).toBeDefined()
     const del = await server.api(`/v3/files/public/${res.body.data.id}`, { method: 'DELETE' })
     expect(del.status).toBe(200)
     expect(server.blobCount()).toBe(before)
+    expect(await server.running.service.records.getBlockLocation(content.blobKey, rootHash)).toBeUndefined()
   })
 
   it('upload - name, keyvalues and group apply to the folder; the name defaults to the top directory', async () => {

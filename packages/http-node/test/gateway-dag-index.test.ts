@@ -71,16 +71,20 @@ describe('stored DAG inner nodes of uploaded files', () => {
     expect(await blobs.keys()).toEqual([])
   })
 
-  it('a file kept under CIDv0 has no stored index (its DAG differs) and is rebuilt from its bytes', async () => {
+  it('a file kept under CIDv0 keeps its own inner nodes; its UnixFS leaves are rebuilt around slices of the blob', async () => {
     const { cid, id } = (await server.upload(file, { network: 'public', cid_version: 'v0' })) as {
       cid: string
       id: string
     }
     expect(cid.startsWith('Qm')).toBe(true)
-    expect(await blobs.keys()).toHaveLength(1)
+    expect(await blobs.keys()).toHaveLength(2)
     const res = await fetch(`${server.url}/ipfs/${cid}?format=car&entity-bytes=0:99`)
     const car = await readVerifiedCar(new Uint8Array(await res.arrayBuffer()))
     expect(Buffer.from(await car.reassemble(0, 100)).equals(Buffer.from(file.subarray(0, 100)))).toBe(true)
+    const leaf = car.blocks.find((block) => block.cid.toString() !== cid)!
+    const raw = await fetch(`${server.url}/ipfs/${leaf.cid}?format=raw`)
+    expect(raw.status).toBe(200)
+    expect(Buffer.from(await raw.arrayBuffer()).equals(Buffer.from(leaf.bytes))).toBe(true)
     await server.api(`/v3/files/public/${id}`, { method: 'DELETE' })
   })
 

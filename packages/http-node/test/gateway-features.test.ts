@@ -116,7 +116,7 @@ describe('swaps', () => {
   const putSwap = (cid: string, body: Record<string, unknown>, org?: string) =>
     server.api(`/v3/files/public/swap/${cid}`, { method: 'PUT', body: JSON.stringify(body), org })
 
-  it('swap - the public gateway serves the mapped content; delete restores the original', async () => {
+  it('swap - the shared gateway never applies swaps: a CID always serves its own bytes; the API keeps the mapping', async () => {
     const original = (await server.upload('original page', { network: 'public' })).cid as string
     const replacement = (await server.upload('replacement page', { network: 'public' })).cid as string
     const res = await putSwap(original, { swap_cid: replacement })
@@ -124,19 +124,26 @@ describe('swaps', () => {
     const swap = (await json(res)).data as { mapped_cid: string; created_at: string }
     expect(swap.mapped_cid).toBe(replacement)
     const served = await fetch(`${server.url}/ipfs/${original}`)
-    expect(await served.text()).toBe('replacement page')
-    expect(served.headers.get('cache-control')).not.toContain('immutable')
-    expect(served.headers.get('etag')).toBe(`"${replacement}"`)
-    // trustless responses stay verifiable: the requested CID's own block
+    expect(await served.text()).toBe('original page')
+    expect(served.headers.get('cache-control')).toContain('immutable')
     expect(await (await fetch(`${server.url}/ipfs/${original}?format=raw`)).text()).toBe('original page')
     const history = await server.api(`/v3/files/public/swap/${original}?domain=gw.example.com`)
     expect(((await json(history)).data as unknown[]).length).toBe(1)
     expect((await server.api(`/v3/files/public/swap/${original}`, { method: 'DELETE' })).status).toBe(200)
-    expect(await (await fetch(`${server.url}/ipfs/${original}`)).text()).toBe('original page')
     expect((await server.api(`/v3/files/public/swap/${original}`, { method: 'DELETE' })).status).toBe(404)
   })
 
-  it('swap - chains resolve, a cycle is refused with 409, swapCid spelling is accepted', async () => {
+  it('swap - another tenant holding the same bytes cannot hijack a CID on the shared gateway', async () => {
+    const victim = (await server.upload(`victim page ${Math.random()}`, { network: 'public' })).cid as string
+    const bytes = await (await fetch(`${server.url}/ipfs/${victim}`)).text()
+    // the attacker re-uploads the victim's bytes, so it "holds" the CID, and swaps it to its own page
+    expect((await server.upload(bytes, { network: 'public' }, 'attacker')).cid).toBe(victim)
+    const evil = (await server.upload('attacker page', { network: 'public' }, 'attacker')).cid as string
+    expect((await putSwap(victim, { swap_cid: evil }, 'attacker')).status).toBe(200)
+    expect(await (await fetch(`${server.url}/ipfs/${victim}`)).text()).toBe(bytes)
+  })
+
+  it('swap - chains and cycles: a swap that would close a cycle is refused with 409, swapCid spelling is accepted', async () => {
     const [a, b, c] = await Promise.all(
       ['chain a', 'chain b', 'chain c'].map(
         async (text) => (await server.upload(text, { network: 'public' })).cid as string,
@@ -144,11 +151,9 @@ describe('swaps', () => {
     )
     expect((await putSwap(a!, { swapCid: b })).status).toBe(200)
     expect((await putSwap(b!, { swap_cid: c })).status).toBe(200)
-    expect(await (await fetch(`${server.url}/ipfs/${a}`)).text()).toBe('chain c')
-    const cycle = await putSwap(c!, { swap_cid: a })
-    expect(cycle.status).toBe(409)
-    expect(await (await fetch(`${server.url}/ipfs/${c}`)).text()).toBe('chain c')
+    expect((await putSwap(c!, { swap_cid: a })).status).toBe(409)
     expect((await putSwap(a!, { swap_cid: a })).status).toBe(409)
+    expect(await (await fetch(`${server.url}/ipfs/${a}`)).text()).toBe('chain a')
   })
 
   it("swap - the target must be held by the tenant on that network; other tenants' swaps are invisible", async () => {

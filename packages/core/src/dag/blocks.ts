@@ -4,6 +4,12 @@ import { CID } from 'multiformats/cid'
 import { sha256, sha512 } from 'multiformats/hashes/sha2'
 import { invalid } from '../errors.js'
 
+/** A block: bytes and the CID they hash to. */
+export interface Block {
+  cid: CID
+  bytes: Uint8Array
+}
+
 export const RAW_CODE = 0x55
 export const DAG_PB_CODE = 0x70
 export const DAG_CBOR_CODE = 0x71
@@ -18,7 +24,10 @@ const CODECS = new Set([RAW_CODE, DAG_PB_CODE, DAG_CBOR_CODE])
 export const isIdentity = (cid: CID) => cid.multihash.code === IDENTITY_CODE
 
 /** Map key for a block: its multihash, so a CIDv0 and a CIDv1 of the same bytes meet. */
-export const blockKey = (cid: CID) => Buffer.from(cid.multihash.bytes).toString('base64')
+export const blockKey = (cid: CID) => multihashKey(cid.multihash.bytes)
+
+/** {@link blockKey} of a binary multihash. */
+export const multihashKey = (multihash: Uint8Array) => Buffer.from(multihash).toString('base64')
 
 /**
  * Checks that `bytes` hash to `cid` (the CAR readers do not) and that the codec is one the service
@@ -55,6 +64,17 @@ export function blockLinks(cid: CID, bytes: Uint8Array): CID[] {
   } catch (error) {
     if ((error as { code?: unknown }).code === 'INVALID_INPUT') throw error
     throw invalid(`block ${cid} is malformed`, error)
+  }
+}
+
+/** A block that links to nothing: a raw block, or a dag-pb node without links (a UnixFS leaf). */
+export function isLeafBlock(cid: CID, bytes: Uint8Array): boolean {
+  if (cid.code === RAW_CODE) return true
+  if (cid.code !== DAG_PB_CODE) return false
+  try {
+    return dagPb.decode(bytes).Links.length === 0
+  } catch {
+    return false
   }
 }
 

@@ -1,11 +1,12 @@
 import * as dagPb from '@ipld/dag-pb'
 import { UnixFS } from 'ipfs-unixfs'
-import { varint } from 'multiformats'
 import type { CID } from 'multiformats/cid'
-import { blockKey, blockLinks, DAG_PB_CODE, isIdentity, RAW_CODE } from '../dag/blocks.js'
+import { type Block, blockKey, blockLinks, DAG_PB_CODE, isIdentity, isLeafBlock, RAW_CODE } from '../dag/blocks.js'
+import { carBytes } from '../dag/car-bytes.js'
 import type { ContentDag } from '../dag/content-dag.js'
 import { PinfoldError, throwIfAborted } from '../errors.js'
 import type { CallOptions } from '../ports.js'
+import type { WorkBudget } from './work-budget.js'
 
 export type DagScope = 'block' | 'entity' | 'all'
 
@@ -15,46 +16,8 @@ export interface EntityBytes {
   to: number
 }
 
-export interface Block {
-  cid: CID
-  bytes: Uint8Array
-}
-
-/** CARv1 bytes: the header naming `root`, then one section per block, streamed as they come. */
-export async function* encodeCar(root: CID, blocks: AsyncIterable<Block>): AsyncGenerator<Uint8Array> {
-  yield withLength(carHeader(root))
-  for await (const { cid, bytes } of blocks) {
-    const size = cid.bytes.length + bytes.length
-    const prefix = varint.encodingLength(size)
-    const section = new Uint8Array(prefix + cid.bytes.length)
-    varint.encodeTo(size, section, 0)
-    section.set(cid.bytes, prefix)
-    yield section
-    yield bytes
-  }
-}
-
-/** DAG-CBOR `{roots: [root], version: 1}`, encoded by hand (keys in DAG-CBOR's length-first order). */
-function carHeader(root: CID): Uint8Array {
-  const cidBytes = new Uint8Array(root.bytes.length + 1) // tag 42 payload: 0x00 multibase prefix + CID
-  cidBytes.set(root.bytes, 1)
-  const parts: number[] = [0xa2, 0x65, ...ascii('roots'), 0x81, 0xd8, 0x2a]
-  if (cidBytes.length < 24) parts.push(0x40 + cidBytes.length)
-  else if (cidBytes.length < 256) parts.push(0x58, cidBytes.length)
-  else throw new PinfoldError('INTERNAL', 'CID too long for a CAR header')
-  parts.push(...cidBytes, 0x67, ...ascii('version'), 0x01)
-  return Uint8Array.from(parts)
-}
-
-function withLength(bytes: Uint8Array): Uint8Array {
-  const prefix = varint.encodingLength(bytes.length)
-  const out = new Uint8Array(prefix + bytes.length)
-  varint.encodeTo(bytes.length, out, 0)
-  out.set(bytes, prefix)
-  return out
-}
-
-const ascii = (text: string) => [...text].map((c) => c.charCodeAt(0))
+/** A CARv1 response body: the header naming `root`, then the blocks as they come (`@ipld/car`'s encoder). */
+export const encodeCar = (root: CID, blocks: AsyncIterable<Block>) => carBytes(root, blocks)
 
 /**
  * The blocks of a trustless CAR response below the path's terminal: `block` = the terminal
@@ -63,16 +26,19 @@ const ascii = (text: string) => [...text].map((c) => c.charCodeAt(0))
  */
 export async function* scopedBlocks(
   dag: ContentDag,
-  terminal: CID,
   scope: DagScope,
   entityBytes: EntityBytes | undefined,
   seen: Set<string>,
+  budget: WorkBudget,
   options?: CallOptions,
 ): AsyncGenerator<Block> {
+  const terminal = dag.root
   const get = async (cid: CID) => {
+    budget.spend()
     if (isIdentity(cid)) return cid.multihash.digest
     const bytes = await dag.getBlock(cid, options)
     if (!bytes) throw new PinfoldError('INTERNAL', `block ${cid} is missing`)
+    if (isLeafBlock(cid, bytes)) budget.earn(bytes.length)
     return bytes
   }
   const emit = (cid: CID, bytes: Uint8Array): Block[] => {
@@ -82,8 +48,8 @@ export async function* scopedBlocks(
     return [{ cid, bytes }]
   }
 
-  if (scope === 'all' && terminal.equals(dag.root) && seen.size === 0) {
-    yield* dag.blocks(options) // the content's own streaming walk (bounded memory, one blob pass for files)
+  if (scope === 'all' && seen.size === 0) {
+    yield* dag.blocks(options) // the content's own walk: each distinct block once, one blob pass for files
     return
   }
   const rootBytes = await get(terminal)
@@ -98,7 +64,11 @@ export async function* scopedBlocks(
       if (seen.has(blockKey(cid))) continue
       const bytes = await get(cid)
       yield* emit(cid, bytes)
-      stack.push(...blockLinks(cid, bytes).reverse())
+      stack.push(
+        ...blockLinks(cid, bytes)
+          .filter((link) => !seen.has(blockKey(link)))
+          .reverse(),
+      )
     }
     return
   }
@@ -110,7 +80,9 @@ export async function* scopedBlocks(
     // the shard nodes: links whose names are only the 2-character bucket prefix
     const stack = shardChildren(rootBytes).reverse()
     while (stack.length > 0) {
+      throwIfAborted(options?.signal)
       const cid = stack.pop()!
+      if (seen.has(blockKey(cid))) continue // shard nodes linked many times are walked once
       const bytes = await get(cid)
       yield* emit(cid, bytes)
       stack.push(...shardChildren(bytes).reverse())

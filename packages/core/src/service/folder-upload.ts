@@ -1,8 +1,9 @@
 import { exporter, recursive } from 'ipfs-unixfs-exporter'
 import { type ImportCandidate, importer } from 'ipfs-unixfs-importer'
 import type { CID } from 'multiformats/cid'
-import { blockKey } from '../dag/blocks.js'
-import { createCarBlobWriter, PLACEHOLDER_ROOT, readBlockAt, type WrittenCar } from '../dag/car-blob.js'
+import { blockKey, multihashKey } from '../dag/blocks.js'
+import { createCarBlobWriter, PLACEHOLDER_ROOT, type WrittenCar } from '../dag/car-blob.js'
+import { readBlock } from '../dag/read-block.js'
 import { invalid, PinfoldError, throwIfAborted } from '../errors.js'
 import type { BlobStore, CallOptions } from '../ports.js'
 import { type CidVersion, kuboImporterOptions } from '../unixfs/profiles.js'
@@ -131,11 +132,12 @@ export async function reimportFolder(
   options: CallOptions = {},
 ): Promise<ImportedFolder> {
   const { folder } = source
+  const locations = new Map(folder.locations.map((location) => [multihashKey(location.multihash), location]))
   const reader = {
     async *get(cid: CID) {
-      const location = folder.locations.get(blockKey(cid))
+      const location = locations.get(blockKey(cid))
       if (!location) throw new PinfoldError('INTERNAL', `block ${cid} is missing from the staged folder`)
-      yield await readBlockAt(blobs, source.key, location, options)
+      yield await readBlock(blobs, source.key, location, options)
     },
   }
   const prefix = folder.cid.toString()

@@ -2,19 +2,20 @@ import * as dagPb from '@ipld/dag-pb'
 import { UnixFS } from 'ipfs-unixfs'
 import { exporter, type UnixFSEntry } from 'ipfs-unixfs-exporter'
 import { CID } from 'multiformats/cid'
-import { blockKey, DAG_PB_CODE, isIdentity, RAW_CODE } from '../dag/blocks.js'
-import type { ContentDag } from '../dag/content-dag.js'
-import { openContentDag } from '../dag/open-content-dag.js'
-import { invalid, notFound, PinfoldError } from '../errors.js'
+import { type Block, blockKey, DAG_PB_CODE, isIdentity, isLeafBlock, RAW_CODE } from '../dag/blocks.js'
+import { type ContentDag, openContentDag } from '../dag/content-dag.js'
+import { invalid, isPinfoldError, notFound, PinfoldError } from '../errors.js'
 import { type DagScope, type EntityBytes, encodeCar, scopedBlocks, unixfsType } from '../gateway/car-stream.js'
-import type { ContentRecord, FileRecord, Network } from '../model.js'
+import { type WorkBudget, workBudget } from '../gateway/work-budget.js'
+import type { ContentRecord, FileRecord } from '../model.js'
 import type { ByteRange, CallOptions } from '../ports.js'
 import type { ServiceContext } from './context.js'
 
 /**
  * Who a gateway request reads for:
- * - `public`: the shared `/ipfs/` gateway — any CID some tenant holds on the public network.
- * - `tenant`: a tenant's own gateway (a verified custom domain) — only that tenant's public files.
+ * - `public`: the shared `/ipfs/` gateway — any block of content some tenant holds publicly.
+ * - `tenant`: a tenant's own gateway (a verified custom domain) — only that tenant's public
+ *   content, with that tenant's hot swaps applied.
  */
 export type GatewayScope = { kind: 'public' } | { kind: 'tenant'; tenantId: string }
 
@@ -22,12 +23,11 @@ export type GatewayScope = { kind: 'public' } | { kind: 'tenant'; tenantId: stri
 export interface GatewayRoot {
   /** The CID in the request. */
   requested: CID
-  /** The CID whose content is served: `requested`, or where its swaps lead. */
+  /** The CID whose content is served: `requested`, or where the tenant's swaps lead. */
   cid: CID
   swapped: boolean
-  /** `null` only for identity CIDs, whose bytes live in the CID itself. */
-  content: ContentRecord | null
-  dag: ContentDag
+  /** The DAG below `cid`, inside the content that holds it; `null` only for identity CIDs. */
+  dag: ContentDag | null
 }
 
 export interface DirectoryItem {
@@ -71,47 +71,42 @@ export function cidSpellings(cid: CID): string[] {
 }
 
 export function createGatewayOperations(ctx: ServiceContext) {
-  /** The content record of the first spelling this scope may read, and the stored spelling. */
-  async function findContent(
-    scope: GatewayScope,
-    cid: CID,
-    options?: CallOptions,
-  ): Promise<{ content: ContentRecord; cid: CID } | undefined> {
-    for (const spelling of cidSpellings(cid)) {
-      let content: ContentRecord | undefined
-      if (scope.kind === 'public') content = await ctx.records.getPublicContent(spelling, options)
-      else {
-        const held = await ctx.records.listFiles(
-          scope.tenantId,
-          'public',
-          { cid: spelling },
-          { limit: 1, order: 'ASC' },
-          options,
-        )
-        if (held.items.length > 0) content = await ctx.records.getContent(spelling, options)
-      }
-      if (content) return { content, cid: CID.parse(content.cid) }
-    }
-    return undefined
+  const stores = { blobs: ctx.blobs, records: ctx.records }
+
+  /** The DAG below `cid` inside public content this scope may read, found by the block's multihash. */
+  async function findDag(scope: GatewayScope, cid: CID, options?: CallOptions): Promise<ContentDag | undefined> {
+    const tenantId = scope.kind === 'tenant' ? scope.tenantId : undefined
+    const found = await ctx.records.findPublicBlock(cid.multihash.bytes, { at: ctx.clock.now(), tenantId }, options)
+    return found && openContentDag(found.content, cid, stores)
   }
 
   /** Follows a swap chain inside one tenant's public mappings. */
-  async function followSwaps(tenantId: string, network: Network, start: string, options?: CallOptions) {
+  async function followSwaps(tenantId: string, start: string, options?: CallOptions) {
     let at = start
     for (let hop = 0; hop < MAX_SWAP_HOPS; hop++) {
-      const next = await ctx.records.getSwap(tenantId, network, at, options)
+      const next = await ctx.records.getSwap(tenantId, 'public', at, options)
       if (!next) return at
       at = next.mappedCid
     }
     throw new PinfoldError('CONFLICT', 'swap chain too long')
   }
 
+  /** Where the tenant's public swaps send `requested`, if anywhere. */
+  async function swapTarget(tenantId: string, requested: CID, options?: CallOptions): Promise<CID | undefined> {
+    for (const spelling of cidSpellings(requested)) {
+      const followed = await followSwaps(tenantId, spelling, options)
+      if (followed !== spelling) return parseCid(followed)
+    }
+    return undefined
+  }
+
   return {
     /**
-     * The content a gateway request for `cidText` serves. With `swaps`, hot swaps apply (see
-     * `docs`: on the public gateway the oldest public swap of the CID wins and its tenant's chain
-     * is followed; on a tenant's gateway that tenant's public swaps apply). `NOT_FOUND` when the
-     * scope may not read the content — a CID held only privately is never served here.
+     * The content a gateway request for `cidText` serves: any block of public content (a root, an
+     * inner node, a leaf), found by its multihash. On a tenant's gateway, with `swaps`, that
+     * tenant's hot swaps apply; the shared gateway never swaps — there a CID always means its own
+     * bytes. `NOT_FOUND` when the scope may not read it: a block held only privately, or only by
+     * files past their `expires_at`, is never served here.
      */
     async resolve(
       scope: GatewayScope,
@@ -120,42 +115,12 @@ export function createGatewayOperations(ctx: ServiceContext) {
     ): Promise<GatewayRoot> {
       const options = { signal }
       const requested = parseCid(cidText)
-      if (isIdentity(requested)) return identityRoot(requested)
-      let target = requested
-      let swapped = false
-      if (swaps) {
-        let mapped: string | undefined
-        if (scope.kind === 'public') {
-          for (const spelling of cidSpellings(requested)) {
-            const swap = await ctx.records.findPublicSwap(spelling, options)
-            if (swap) {
-              mapped = await followSwaps(swap.tenantId, 'public', swap.mappedCid, options)
-              break
-            }
-          }
-        } else {
-          for (const spelling of cidSpellings(requested)) {
-            const followed = await followSwaps(scope.tenantId, 'public', spelling, options)
-            if (followed !== spelling) {
-              mapped = followed
-              break
-            }
-          }
-        }
-        if (mapped !== undefined) {
-          target = parseCid(mapped)
-          swapped = true
-        }
-      }
-      const found = await findContent(scope, target, options)
-      if (!found) throw notFound('content')
-      return {
-        requested,
-        cid: found.cid,
-        swapped,
-        content: found.content,
-        dag: openContentDag(found.content, ctx.blobs),
-      }
+      if (isIdentity(requested)) return { requested, cid: requested, swapped: false, dag: null }
+      const target = swaps && scope.kind === 'tenant' ? await swapTarget(scope.tenantId, requested, options) : undefined
+      const cid = target ?? requested
+      const dag = await findDag(scope, cid, options)
+      if (!dag) throw notFound('content')
+      return { requested, cid, swapped: target !== undefined, dag }
     },
 
     /**
@@ -166,35 +131,28 @@ export function createGatewayOperations(ctx: ServiceContext) {
       const content = await ctx.records.getContent(file.cid, options)
       if (!content) throw notFound('content')
       const cid = CID.parse(content.cid)
-      return { requested: cid, cid, swapped: false, content, dag: openContentDag(content, ctx.blobs) }
+      return { requested: cid, cid, swapped: false, dag: openContentDag(content, cid, stores) }
     },
 
     /**
-     * The UnixFS entry at `path` below the root, for deserialized responses. Bytes of a `file`
-     * content come straight from its blob (a Range is one ranged read); paths and directories
-     * are read from `car` contents' DAGs.
+     * The UnixFS entry at `path` below the root, for deserialized responses. A whole `file`
+     * content is read straight from its blob (a Range is one ranged read); everything else is
+     * read block by block through the DAG, within the request's work budget.
      */
     async entry(root: GatewayRoot, path: readonly string[], options?: CallOptions): Promise<GatewayEntry> {
-      const content = root.content
-      if (content?.kind === 'file' && path.length === 0) {
-        return {
-          type: 'file',
-          cid: root.cid,
-          size: content.size,
-          read: (range, readOptions) =>
-            range && range.length === 0
-              ? Promise.resolve(empty())
-              : ctx.blobs.get(content.blobKey, { signal: readOptions?.signal, range }),
-        }
+      const dag = root.dag
+      const content = dag?.content
+      if (content?.kind === 'file' && path.length === 0 && blockKey(dag!.root) === blockKey(CID.parse(content.cid))) {
+        return wholeFile(root.cid, content, ctx)
       }
-      const found = await exportEntry(root.dag, path, options)
-      return toGatewayEntry(found)
+      const budget = workBudget(content ?? null)
+      return toGatewayEntry(await exportEntry(root, path, budget, options), root, budget)
     },
 
     /** The terminal block of a path (`?format=raw`). */
-    async block(root: GatewayRoot, path: readonly string[], options?: CallOptions) {
-      const { terminal } = await resolvePath(root.dag, path, options)
-      const bytes = isIdentity(terminal) ? terminal.multihash.digest : await root.dag.getBlock(terminal, options)
+    async block(root: GatewayRoot, path: readonly string[], options?: CallOptions): Promise<Block> {
+      const { terminal } = await resolvePath(root, path, workBudget(root.dag?.content ?? null), options)
+      const bytes = await getBlock(root, terminal, options)
       if (!bytes) throw notFound('block')
       return { cid: terminal, bytes }
     },
@@ -210,56 +168,70 @@ export function createGatewayOperations(ctx: ServiceContext) {
       { scope = 'all', entityBytes }: { scope?: DagScope; entityBytes?: { from: number; to: number | '*' } } = {},
       options?: CallOptions,
     ) {
-      const { terminal, along } = await resolvePath(root.dag, path, options)
+      const budget = workBudget(root.dag?.content ?? null)
+      const { terminal, along } = await resolvePath(root, path, budget, options)
       let range: EntityBytes | undefined
       let effectiveScope = scope
       if (entityBytes) {
         effectiveScope = 'entity'
-        const size = await entitySize(root.dag, terminal, options)
+        const size = await entitySize(root, terminal, options)
         if (size !== undefined) {
           range = resolveEntityBytes(entityBytes, size)
           if (!range) effectiveScope = 'block'
         }
       }
-      const dag = root.dag
       const seen = new Set<string>()
-      async function* blocks() {
+      const dag = root.dag
+      async function* blocks(): AsyncGenerator<Block> {
         for (const block of along) {
           seen.add(blockKey(block.cid))
           yield block
         }
-        yield* scopedBlocks(dag, terminal, effectiveScope, range, seen, options)
+        if (!dag) {
+          if (!isIdentity(terminal)) throw notFound('block')
+          return // identity blocks live in their CIDs and are never sent
+        }
+        const scoped = dag.root.equals(terminal) ? dag : openContentDag(dag.content, terminal, stores)
+        yield* scopedBlocks(scoped, effectiveScope, range, seen, budget, options)
       }
       return { terminal, scope: effectiveScope, range, stream: encodeCar(root.requested, blocks()) }
     },
   }
 }
 
-function identityRoot(cid: CID): GatewayRoot {
+function wholeFile(cid: CID, content: ContentRecord, ctx: ServiceContext): GatewayEntry {
   return {
-    requested: cid,
+    type: 'file',
     cid,
-    swapped: false,
-    content: null,
-    dag: {
-      root: cid,
-      getBlock: async (c) => (c.equals(cid) ? cid.multihash.digest : undefined),
-      async *blocks() {},
-    },
+    size: content.size,
+    read: (range, readOptions) =>
+      range && range.length === 0
+        ? Promise.resolve(empty())
+        : ctx.blobs.get(content.blobKey, { signal: readOptions?.signal, range }),
   }
 }
 
 async function* empty(): AsyncGenerator<Uint8Array> {}
 
-/** A blockstore view of a content DAG for the UnixFS exporter, recording which blocks it read. */
-function dagBlockstore(dag: ContentDag, options?: CallOptions) {
-  const read: { cid: CID; bytes: Uint8Array }[] = []
+async function getBlock(root: GatewayRoot, cid: CID, options?: CallOptions): Promise<Uint8Array | undefined> {
+  if (isIdentity(cid)) return cid.multihash.digest
+  return root.dag?.getBlock(cid, options)
+}
+
+/**
+ * A blockstore view of the root's DAG for the UnixFS exporter: each read is charged to the
+ * request's budget (leaf bytes earn more), and the blocks read are recorded for CAR pathing.
+ */
+function dagBlockstore(root: GatewayRoot, budget: WorkBudget, options?: CallOptions) {
+  const read: Block[] = []
   return {
     read,
     store: {
       async *get(cid: CID) {
-        const bytes = isIdentity(cid) ? cid.multihash.digest : await dag.getBlock(cid, options)
+        budget.spend()
+        const bytes = await getBlock(root, cid, options)
         if (!bytes) throw notFound(`block ${cid}`)
+        if (isLeafBlock(cid, bytes)) budget.earn(bytes.length)
         read.push({ cid, bytes })
         yield bytes
       },
@@ -267,26 +239,26 @@ function dagBlockstore(dag: ContentDag, options?: CallOptions) {
   }
 }
 
-async function exportEntry(dag: ContentDag, path: readonly string[], options?: CallOptions) {
-  const { store } = dagBlockstore(dag, options)
+function exporterPath(root: GatewayRoot, path: readonly string[]): string {
+  return [root.cid.toString(), ...path.map(encodeURIComponent)].join('/')
+}
+
+async function exportEntry(root: GatewayRoot, path: readonly string[], budget: WorkBudget, options?: CallOptions) {
+  const { store } = dagBlockstore(root, budget, options)
   try {
-    return await exporter([dag.root.toString(), ...path.map(encodeURIComponent)].join('/'), store, {
-      signal: options?.signal,
-    })
+    return await exporter(exporterPath(root, path), store, { signal: options?.signal })
   } catch (error) {
     throw asGatewayError(error)
   }
 }
 
 /** Resolves a path to its terminal CID and the blocks read on the way (for CAR responses). */
-async function resolvePath(dag: ContentDag, path: readonly string[], options?: CallOptions) {
-  if (path.length === 0) return { terminal: dag.root, along: [] as { cid: CID; bytes: Uint8Array }[] }
-  const recorder = dagBlockstore(dag, options)
+async function resolvePath(root: GatewayRoot, path: readonly string[], budget: WorkBudget, options?: CallOptions) {
+  if (path.length === 0) return { terminal: root.cid, along: [] as Block[] }
+  const recorder = dagBlockstore(root, budget, options)
   let entry: UnixFSEntry
   try {
-    entry = await exporter([dag.root.toString(), ...path.map(encodeURIComponent)].join('/'), recorder.store, {
-      signal: options?.signal,
-    })
+    entry = await exporter(exporterPath(root, path), recorder.store, { signal: options?.signal })
   } catch (error) {
     throw asGatewayError(error)
   }
@@ -296,45 +268,103 @@ async function resolvePath(dag: ContentDag, path: readonly string[], options?: C
   return { terminal: entry.cid, along: [...unique.values()] }
 }
 
+/**
+ * The exporter's failures in gateway terms: a path that does not exist is `NOT_FOUND`; a block
+ * that cannot be decoded as UnixFS (malformed, or another codec's data) is `UNPROCESSABLE` —
+ * the stored content is not servable that way, which is no server failure.
+ */
 function asGatewayError(error: unknown): unknown {
-  const code = (error as { code?: unknown; name?: unknown }).name ?? (error as { code?: unknown }).code
+  if (isPinfoldError(error)) return error
+  const code = (error as { name?: unknown }).name ?? (error as { code?: unknown }).code
   if (typeof code === 'string' && /NotFound|NoResolver|NoPropError|ERR_NOT_FOUND|ERR_NO_PROP/.test(code)) {
     return notFound('path')
   }
-  return error
+  return new PinfoldError('UNPROCESSABLE', 'this content cannot be read as UnixFS', { cause: error })
 }
 
-function toGatewayEntry(entry: UnixFSEntry): GatewayEntry {
+function toGatewayEntry(entry: UnixFSEntry, root: GatewayRoot, budget: WorkBudget): GatewayEntry {
   if (entry.type === 'file' || entry.type === 'raw' || entry.type === 'identity') {
     return {
       type: 'file',
       cid: entry.cid,
       size: Number(entry.size),
       read: async (range, readOptions) =>
-        entry.content({
-          offset: range?.offset,
-          length: range?.length,
-          signal: readOptions?.signal,
-        }) as AsyncIterable<Uint8Array>,
+        readingErrors(
+          entry.content({
+            offset: range?.offset,
+            length: range?.length,
+            signal: readOptions?.signal,
+          }) as AsyncIterable<Uint8Array>,
+        ),
     }
   }
   if (entry.type === 'directory') {
     return {
       type: 'directory',
       cid: entry.cid,
-      async *list(listOptions) {
-        for await (const child of entry.entries({ signal: listOptions?.signal })) {
-          yield { name: child.name, cid: child.cid, size: Number(child.size) }
-        }
-      },
+      list: (listOptions) => listDirectory(root, entry.cid, budget, listOptions),
     }
   }
-  throw new PinfoldError('NOT_FOUND', `cannot serve a ${entry.type} entry`)
+  throw new PinfoldError('UNPROCESSABLE', `cannot serve a ${entry.type} entry`)
+}
+
+async function* readingErrors(source: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  try {
+    yield* source
+  } catch (error) {
+    throw asGatewayError(error)
+  }
+}
+
+/**
+ * The entries of a UnixFS directory, streamed: a plain directory's links, or every entry of a
+ * HAMT-sharded one, visiting each distinct shard node once — shard nodes that link to the same
+ * sub-shard many times cannot multiply the listing.
+ */
+async function* listDirectory(
+  root: GatewayRoot,
+  cid: CID,
+  budget: WorkBudget,
+  options?: CallOptions,
+): AsyncGenerator<DirectoryItem> {
+  const seen = new Set<string>()
+  const pending: CID[] = [cid]
+  while (pending.length > 0) {
+    const shard = pending.pop()!
+    if (seen.has(blockKey(shard))) continue
+    seen.add(blockKey(shard))
+    budget.spend()
+    const bytes = await getBlock(root, shard, options)
+    if (!bytes) throw new PinfoldError('INTERNAL', `block ${shard} is missing`)
+    const node = decodeDirectory(shard, bytes)
+    for (const link of node.links) {
+      const name = link.Name ?? ''
+      if (node.prefixLength === 0) yield { name, cid: link.Hash, size: link.Tsize ?? 0 }
+      else if (name.length === node.prefixLength) pending.push(link.Hash)
+      else yield { name: name.slice(node.prefixLength), cid: link.Hash, size: link.Tsize ?? 0 }
+    }
+  }
+}
+
+/** A directory node's links; `prefixLength` is the bucket prefix of a HAMT shard's link names (0 for plain directories). */
+function decodeDirectory(cid: CID, bytes: Uint8Array) {
+  try {
+    const node = dagPb.decode(bytes)
+    const unixfs = node.Data ? UnixFS.unmarshal(node.Data) : undefined
+    if (unixfs?.type === 'directory') return { links: node.Links, prefixLength: 0 }
+    if (unixfs?.type === 'hamt-sharded-directory') {
+      const fanout = Number(unixfs.fanout ?? 256n)
+      return { links: node.Links, prefixLength: (fanout - 1).toString(16).length }
+    }
+  } catch (cause) {
+    throw new PinfoldError('UNPROCESSABLE', `block ${cid} is not a UnixFS directory`, { cause })
+  }
+  throw new PinfoldError('UNPROCESSABLE', `block ${cid} is not a UnixFS directory`)
 }
 
 /** A file's size when the terminal is a UnixFS file or raw block; `undefined` otherwise. */
-async function entitySize(dag: ContentDag, cid: CID, options?: CallOptions): Promise<number | undefined> {
-  const bytes = isIdentity(cid) ? cid.multihash.digest : await dag.getBlock(cid, options)
+async function entitySize(root: GatewayRoot, cid: CID, options?: CallOptions): Promise<number | undefined> {
+  const bytes = await getBlock(root, cid, options)
   if (!bytes) return undefined
   if (cid.code === RAW_CODE) return bytes.length
   if (unixfsType(cid, bytes) !== 'file') return undefined

@@ -1,11 +1,13 @@
 import { CID } from 'multiformats/cid'
+import type { Block } from '../dag/blocks.js'
 import { deleteContentBlobs } from '../dag/car-blob.js'
-import { writeFileDagIndex } from '../dag/file-dag-index.js'
+import { fileBlockLocations } from '../dag/file-blocks.js'
+import { isInnerNode, writeFileDagIndex } from '../dag/file-dag-index.js'
 import { importCar } from '../dag/import-car.js'
 import { abortError, invalid, PinfoldError, throwIfAborted } from '../errors.js'
-import type { Block } from '../gateway/car-stream.js'
 import { detectMimeType, SNIFF_BYTES } from '../mime.js'
 import type { Actor, ContentKind, FileRecord, KeyValues, Network } from '../model.js'
+import type { BlockLocation } from '../ports/block-records.js'
 import { fork } from '../streams/fork.js'
 import { meter } from '../streams/meter.js'
 import { computeFileCid } from '../unixfs/compute-cid.js'
@@ -74,6 +76,8 @@ interface Staged {
   cidV1: string
   /** A file's CIDv1 DAG inner nodes, stored beside its blob if the record keeps that CID. */
   innerNodes?: Block[] | undefined
+  /** Where every block of a `car` content lies in its blob. */
+  locations?: BlockLocation[] | undefined
   folder?: ImportedFolder | undefined
 }
 
@@ -81,7 +85,11 @@ export const DIRECTORY_MIME_TYPE = 'directory'
 export const CAR_MIME_TYPE = 'application/vnd.ipld.car'
 
 export function createUploads(ctx: ServiceContext) {
-  const discard = (staged: Staged) => deleteContentBlobs(ctx.blobs, staged.blobKey)
+  /** Removes a staged content's blobs and any block entries recorded for them. */
+  const discard = async (staged: Staged) => {
+    await deleteContentBlobs(ctx.blobs, staged.blobKey)
+    await ctx.records.deleteBlockLocations(staged.blobKey).catch(() => {}) // else invisible until the orphan sweep
+  }
 
   /** Links the caller's signal to an internal controller that also stops on our own failures. */
   function linked(signal: AbortSignal | undefined) {
@@ -108,7 +116,9 @@ export function createUploads(ctx: ServiceContext) {
     try {
       const [, cid] = await Promise.all([
         ctx.blobs.put(blobKey, toBlob!, { signal: internal.signal }),
-        computeFileCid(toImporter!, 'v1', (node) => innerNodes.push(node)),
+        computeFileCid(toImporter!, 'v1', (node) => {
+          if (isInnerNode(node)) innerNodes.push(node)
+        }),
       ]).catch((error: unknown) => {
         // Stop the sibling branch at once instead of letting it drain the rest of the body.
         internal.abort(error)
@@ -194,6 +204,7 @@ export function createUploads(ctx: ServiceContext) {
       numberOfFiles: folder.numberOfFiles,
       defaultName: folder.name,
       cidV1: folder.cid.toString(),
+      locations: folder.locations,
       folder,
     }
   }
@@ -226,26 +237,52 @@ export function createUploads(ctx: ServiceContext) {
         numberOfFiles: 1,
         defaultName: staged.defaultName,
         cidV1: car.root.toString(),
+        locations: car.locations,
       }
     } finally {
       await discard(staged)
     }
   }
 
-  async function cidOf(staged: Staged, version: CidVersion, signal: AbortSignal | undefined): Promise<string> {
-    if (staged.kind === 'car' || version === 'v1') return staged.cidV1
+  /** The content's CID under the requested profile, and (for files) its DAG's inner nodes. */
+  async function dagOf(staged: Staged, version: CidVersion, signal: AbortSignal | undefined) {
+    if (staged.kind === 'car' || version === 'v1') return { cid: staged.cidV1, innerNodes: staged.innerNodes ?? [] }
     // Other profiles are rare and the SDK sends `cid_version` after the bytes, so they are computed from the blob.
-    return (await computeFileCid(await ctx.blobs.get(staged.blobKey, { signal }), version)).toString()
+    const innerNodes: Block[] = []
+    const cid = await computeFileCid(await ctx.blobs.get(staged.blobKey, { signal }), version, (node) => {
+      if (isInnerNode(node)) innerNodes.push(node)
+    })
+    return { cid: cid.toString(), innerNodes }
+  }
+
+  /**
+   * Records where every block of the staged content lies (a file's inner nodes go to its sidecar
+   * first). Done before the content record commits; the entries count only once it has.
+   */
+  async function indexBlocks(staged: Staged, cid: string, innerNodes: Block[], signal: AbortSignal | undefined) {
+    const root = CID.parse(cid)
+    let locations: BlockLocation[]
+    if (staged.kind === 'car') {
+      locations = (staged.locations ?? []).map((location) => ({
+        ...location,
+        isRoot: Buffer.compare(Buffer.from(location.multihash), Buffer.from(root.multihash.bytes)) === 0,
+      }))
+    } else {
+      const sidecar = innerNodes.length
+        ? await writeFileDagIndex(ctx.blobs, staged.blobKey, root, innerNodes, { signal })
+        : []
+      locations = fileBlockLocations(root, sidecar, staged.blobSize)
+    }
+    await ctx.records.putBlockLocations(staged.blobKey, locations, { signal })
   }
 
   /** Records the staged content. Owns the staged blobs from here on: deletes them unless a record uses them. */
   async function commit(actor: Actor, staged: Staged, options: UploadOptions, signal: AbortSignal | undefined) {
     let cid: string | undefined
     try {
-      cid = await cidOf(staged, options.cidVersion, signal)
-      if (staged.kind === 'file' && cid === staged.cidV1 && staged.innerNodes?.length) {
-        await writeFileDagIndex(ctx.blobs, staged.blobKey, CID.parse(cid), staged.innerNodes, { signal })
-      }
+      const dag = await dagOf(staged, options.cidVersion, signal)
+      cid = dag.cid
+      await indexBlocks(staged, cid, dag.innerNodes, signal)
       throwIfAborted(signal)
       const created = await ctx.records.createFile(
         {

@@ -1,7 +1,7 @@
 import { importer } from 'ipfs-unixfs-importer'
 import type { CID } from 'multiformats/cid'
+import type { Block } from '../dag/blocks.js'
 import { PinfoldError } from '../errors.js'
-import type { Block } from '../gateway/car-stream.js'
 import { type CidVersion, kuboImporterOptions, LEAF_BYTES } from './profiles.js'
 import { hashOnlyRawLeaves } from './raw-leaf-hasher.js'
 

@@ -35,8 +35,8 @@ async function download({ request, url, params, service }: RequestContext) {
   const root = await service.gateway.resolveHeld(file, { signal: request.signal })
   const disposition = contentDisposition('inline', file.name)
   const secondsLeft = Math.max(1, Math.floor((expiresAt.getTime() - Date.now()) / 1000))
-  if (service.blobs.presignGet && root.content?.kind === 'file' && request.method === 'GET') {
-    const location = await service.blobs.presignGet(root.content.blobKey, {
+  if (service.blobs.presignGet && root.dag?.content.kind === 'file' && request.method === 'GET') {
+    const location = await service.blobs.presignGet(root.dag.content.blobKey, {
       expiresInSeconds: Math.min(secondsLeft, 3600),
       contentType: file.mimeType,
       contentDisposition: disposition,

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { CarBlockIterator } from '@ipld/car/iterator'
-import { createCarDag, indexKeyOf } from '@pinfold/core'
+import { openContentDag } from '@pinfold/core'
+import { CID } from 'multiformats/cid'
 import type { TestServer } from './server.js'
 
 export interface FolderFile {
@@ -35,17 +36,16 @@ export function folderForm(files: readonly FolderFile[], fields: Record<string, 
   return body
 }
 
-/** Every block of a stored `car` content, read back through core's CarDag. */
+/** Every block of a stored content, read back through the block index. */
 export async function storedBlocks(server: TestServer, cid: string) {
   const { service } = server.running
   const content = await service.records.getContent(cid)
   if (!content) throw new Error(`no content for ${cid}`)
   const blocks: { cid: string; bytes: Uint8Array }[] = []
-  for await (const block of createCarDag(service.blobs, content).blocks()) {
+  for await (const block of openContentDag(content, CID.parse(cid), service).blocks()) {
     blocks.push({ cid: block.cid.toString(), bytes: block.bytes })
   }
-  const index = await service.blobs.head(indexKeyOf(content.blobKey))
-  return { content, blocks, indexSize: index?.size }
+  return { content, blocks }
 }
 
 /** Parses a stored CAR blob with @ipld/car, to prove it is a well-formed CARv1. */

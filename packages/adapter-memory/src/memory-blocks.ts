@@ -1,0 +1,72 @@
+import { type BlockLocation, type BlockRecordStore, type ContentRecord, throwIfAborted } from '@pinfold/core'
+import type { MemoryState } from './memory-state.js'
+
+const key = (multihash: Uint8Array) => Buffer.from(multihash).toString('base64')
+const copy = (location: BlockLocation): BlockLocation => ({ ...location, multihash: location.multihash.slice() })
+
+/** The block index in Maps; entries count once a content record owns their blob key. */
+export function memoryBlockRecords(state: MemoryState): BlockRecordStore {
+  const { blocks, blockHolders, contents, files } = state
+  const tick = async (options?: { signal?: AbortSignal | undefined }) => throwIfAborted(options?.signal)
+  const contentOf = (blobKey: string): ContentRecord | undefined => {
+    for (const content of contents.values()) if (content.blobKey === blobKey) return content
+    return undefined
+  }
+
+  return {
+    async putBlockLocations(blobKey, locations, options) {
+      await tick(options)
+      const entries = blocks.get(blobKey) ?? new Map<string, BlockLocation>()
+      blocks.set(blobKey, entries)
+      for (const location of locations) {
+        const id = key(location.multihash)
+        if (entries.has(id)) continue
+        entries.set(id, copy(location))
+        const holders = blockHolders.get(id) ?? new Set<string>()
+        blockHolders.set(id, holders)
+        holders.add(blobKey)
+      }
+    },
+
+    async findPublicBlock(multihash, { at, tenantId }, options) {
+      await tick(options)
+      let found: { content: ContentRecord; location: BlockLocation } | undefined
+      for (const blobKey of blockHolders.get(key(multihash)) ?? []) {
+        const content = contentOf(blobKey)
+        if (!content) continue
+        const servable = [...files.values()].some(
+          (f) =>
+            f.cid === content.cid &&
+            f.network === 'public' &&
+            (tenantId === undefined || f.tenantId === tenantId) &&
+            (f.expiresAt === null || f.expiresAt > at),
+        )
+        if (!servable) continue
+        const location = blocks.get(blobKey)!.get(key(multihash))!
+        if (!found || (location.isRoot && !found.location.isRoot))
+          found = { content: { ...content }, location: copy(location) }
+      }
+      return found
+    },
+
+    async getBlockLocation(blobKey, multihash, options) {
+      await tick(options)
+      const location = blocks.get(blobKey)?.get(key(multihash))
+      return location && copy(location)
+    },
+
+    async listUnindexedContents(after, limit, options) {
+      await tick(options)
+      return [...contents.values()]
+        .filter((content) => (after === undefined || content.cid > after) && !blocks.get(content.blobKey)?.size)
+        .sort((a, b) => (a.cid < b.cid ? -1 : a.cid > b.cid ? 1 : 0))
+        .slice(0, limit)
+        .map((content) => ({ ...content }))
+    },
+
+    async deleteBlockLocations(blobKey, options) {
+      await tick(options)
+      state.dropBlocks(blobKey)
+    },
+  }
+}

@@ -1,0 +1,116 @@
+import {
+  BLOCK_SOURCES,
+  type BlockLocation,
+  type BlockSource,
+  type ContentRecord,
+  type LocatedBlock,
+} from '@pinfold/core'
+import type { Queryable, Row, SqlClient } from './queryable.js'
+import { CONTENT_COLUMNS, toContentRecord } from './rows.js'
+
+/*
+ * The block index. Multihashes travel as hex text and are decoded in SQL, so the same statements
+ * work on node-postgres and PGlite whatever each does with binary parameters. A row counts only
+ * while a content row owns its blob key: the lookups join through contents.blob_key.
+ */
+
+const LOCATION_COLUMNS = 'b.multihash, b.codec, b.source, b.byte_offset, b.byte_length, b.is_root'
+/** Rows per INSERT: large CARs have many blocks, and one statement's parameters must stay small. */
+const INSERT_BATCH = 2000
+
+const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex')
+
+export async function putBlockLocations(
+  client: SqlClient,
+  blobKey: string,
+  locations: readonly BlockLocation[],
+): Promise<void> {
+  await client.transaction(async (tx) => {
+    for (let start = 0; start < locations.length; start += INSERT_BATCH) {
+      const batch = locations.slice(start, start + INSERT_BATCH)
+      await tx.query(
+        `insert into blocks (blob_key, multihash, codec, source, byte_offset, byte_length, is_root)
+         select $1, decode(h, 'hex'), c, s, o, l, r
+         from unnest($2::text[], $3::int[], $4::text[], $5::bigint[], $6::int[], $7::boolean[]) as t (h, c, s, o, l, r)
+         on conflict (blob_key, multihash) do nothing`,
+        [
+          blobKey,
+          batch.map((location) => hex(location.multihash)),
+          batch.map((location) => location.codec),
+          batch.map((location) => location.source),
+          batch.map((location) => location.offset),
+          batch.map((location) => location.length),
+          batch.map((location) => location.isRoot),
+        ],
+      )
+    }
+  })
+}
+
+export async function findPublicBlock(
+  db: Queryable,
+  multihash: Uint8Array,
+  at: Date,
+  tenantId: string | undefined,
+): Promise<LocatedBlock | undefined> {
+  const params: unknown[] = [hex(multihash), at.toISOString()]
+  if (tenantId !== undefined) params.push(tenantId)
+  const { rows } = await db.query(
+    `select ${CONTENT_COLUMNS.split(', ')
+      .map((column) => `c.${column}`)
+      .join(', ')}, ${LOCATION_COLUMNS}
+     from blocks b join contents c on c.blob_key = b.blob_key
+     where b.multihash = decode($1, 'hex')
+       and exists (select 1 from files f where f.cid = c.cid and f.network = 'public'
+                   and (f.expires_at is null or f.expires_at > $2::timestamptz)
+                   ${tenantId === undefined ? '' : 'and f.tenant_id = $3'})
+     order by b.is_root desc
+     limit 1`,
+    params,
+  )
+  return rows[0] && { content: toContentRecord(rows[0]), location: toLocation(rows[0]) }
+}
+
+export async function getBlockLocation(
+  db: Queryable,
+  blobKey: string,
+  multihash: Uint8Array,
+): Promise<BlockLocation | undefined> {
+  const { rows } = await db.query(
+    `select ${LOCATION_COLUMNS} from blocks b where b.blob_key = $1 and b.multihash = decode($2, 'hex')`,
+    [blobKey, hex(multihash)],
+  )
+  return rows[0] && toLocation(rows[0])
+}
+
+export async function listUnindexedContents(
+  db: Queryable,
+  after: string | undefined,
+  limit: number,
+): Promise<ContentRecord[]> {
+  const { rows } = await db.query(
+    `select ${CONTENT_COLUMNS} from contents c
+     where ($1::text is null or c.cid > $1)
+       and not exists (select 1 from blocks b where b.blob_key = c.blob_key)
+     order by c.cid limit $2`,
+    [after ?? null, limit],
+  )
+  return rows.map(toContentRecord)
+}
+
+export async function deleteBlockLocations(db: Queryable, blobKey: string): Promise<void> {
+  await db.query('delete from blocks where blob_key = $1', [blobKey])
+}
+
+function toLocation(row: Row): BlockLocation {
+  const source = String(row.source) as BlockSource
+  if (!BLOCK_SOURCES.includes(source)) throw new Error(`unknown block source ${source}`)
+  return {
+    multihash: new Uint8Array(row.multihash as Uint8Array),
+    codec: Number(row.codec),
+    source,
+    offset: Number(row.byte_offset),
+    length: Number(row.byte_length),
+    isRoot: row.is_root === true,
+  }
+}

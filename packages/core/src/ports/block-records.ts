@@ -1,0 +1,72 @@
+import type { ContentRecord } from '../model.js'
+import type { CallOptions } from '../ports.js'
+
+/**
+ * The block index: for every block of every stored content, where its bytes are. A block is named
+ * by its multihash alone — a CIDv0 and a CIDv1 (any codec) of the same bytes are the same block —
+ * so the gateway can serve any block of public content, not only the roots of uploads.
+ */
+
+/**
+ * Where a block's bytes lie, relative to its content's blob (`ContentRecord.blobKey`):
+ * - `blob`: bytes `[offset, offset + length)` of the blob itself (a raw leaf of a file, any block
+ *   of a stored CAR);
+ * - `sidecar`: the same range of the content's `.idx` sidecar (a file's inner DAG nodes);
+ * - `unixfs-leaf`: a UnixFS `file` leaf node (CIDv0 layouts) wrapped around that range of the blob.
+ */
+export const BLOCK_SOURCES = ['blob', 'sidecar', 'unixfs-leaf'] as const
+export type BlockSource = (typeof BLOCK_SOURCES)[number]
+
+export interface BlockLocation {
+  /** The block's multihash, in its binary multihash encoding. */
+  multihash: Uint8Array
+  /** The multicodec the content's DAG links to the block with (raw, dag-pb, dag-cbor). */
+  codec: number
+  source: BlockSource
+  offset: number
+  length: number
+  /** True for the root block of its content; lookups prefer these (a whole file is read straight from its blob). */
+  isRoot: boolean
+}
+
+export interface LocatedBlock {
+  content: ContentRecord
+  location: BlockLocation
+}
+
+export interface BlockRecordStore {
+  /**
+   * Records where blocks of the blob `blobKey` lie. All or nothing; recording a block again for
+   * the same blob keeps one entry. Entries count only while a content record owns `blobKey`:
+   * uploads record their blocks before their content record commits, and entries of a blob that
+   * never gets a content record are invisible until {@link deleteBlockLocations} or the orphan
+   * sweep removes them. Entries leave with the content record that owns their blob (`deleteFile`
+   * removes them in the same atomic step that releases the content).
+   */
+  putBlockLocations(blobKey: string, locations: readonly BlockLocation[], options?: CallOptions): Promise<void>
+
+  /**
+   * A block with this multihash inside content that some file on the `public` network references —
+   * of `tenantId` only, when given — and that has not expired at `at` (`expiresAt > at` or none).
+   * Root entries win over inner ones; otherwise which holder answers is unspecified (every holder
+   * has the same bytes). `undefined` when no such content holds the block: a block reachable only
+   * from private content is never found here.
+   */
+  findPublicBlock(
+    multihash: Uint8Array,
+    scope: { at: Date; tenantId?: string | undefined },
+    options?: CallOptions,
+  ): Promise<LocatedBlock | undefined>
+
+  /** The entry of a block inside one blob, whether or not a content record owns it yet. */
+  getBlockLocation(blobKey: string, multihash: Uint8Array, options?: CallOptions): Promise<BlockLocation | undefined>
+
+  /**
+   * Up to `limit` content records whose blob has no block entry at all, in `cid` order strictly
+   * after `after`: the work list of the backfill for contents stored before the index existed.
+   */
+  listUnindexedContents(after: string | undefined, limit: number, options?: CallOptions): Promise<ContentRecord[]>
+
+  /** Removes every entry of a blob (a redundant or orphaned upload's). Idempotent. */
+  deleteBlockLocations(blobKey: string, options?: CallOptions): Promise<void>
+}
