@@ -13,6 +13,7 @@ import type {
 } from '@pinfold/core'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { describeBlobReferenceRecords } from './blob-reference-records.js'
+import { describeBlockRecords } from './block-records.js'
 import { at, contentFor, fileBuilder, newCid, OTHER_TENANT, TENANT } from './fixtures.js'
 import { describeGatewayRecords } from './gateway-records.js'
 import { describePaymentRecords } from './payment-records.js'
@@ -696,6 +697,7 @@ export function describeRecordStore(name: string, create: () => Promise<RecordSt
     })
   })
   describeBlobReferenceRecords(name, create)
+  describeBlockRecords(name, create)
   describeGatewayRecords(name, create)
   describeVectorRecords(name, create)
   describePaymentRecords(name, create)

@@ -49,6 +49,7 @@ export async function startServer(
     rateLimit: config.rateLimit,
     ...extra,
   })
+  await indexStoredBlocks(service)
   const requests = drainable(createNodeHandler(handler))
   const server = createServer(requests.handler)
   answerClientErrors(server)
@@ -86,6 +87,17 @@ export async function startServer(
       await storage.close()
     },
   }
+}
+
+/**
+ * Contents stored before the block index existed are indexed before the server answers: until
+ * then the gateway could not find any of their blocks. A content that cannot be indexed (its blob
+ * is gone) is reported and left; the rest of the server works.
+ */
+async function indexStoredBlocks(service: FileService): Promise<void> {
+  const { indexed, failed } = await service.maintenance.indexBlocks()
+  if (indexed > 0) console.error(`pinfold: indexed the blocks of ${indexed} stored contents`)
+  for (const { cid, error } of failed) console.error(`pinfold: cannot index the blocks of ${cid}:`, error)
 }
 
 function tokenVerifier(config: ServerConfig, secret: string): TokenVerifier {

@@ -6,6 +6,7 @@ import { type Block, blockKey, DAG_PB_CODE, isIdentity, isLeafBlock, RAW_CODE } 
 import { type ContentDag, openContentDag } from '../dag/content-dag.js'
 import { invalid, isPinfoldError, notFound, PinfoldError } from '../errors.js'
 import { type DagScope, type EntityBytes, encodeCar, scopedBlocks, unixfsType } from '../gateway/car-stream.js'
+import { readUnixfsFile } from '../gateway/file-reader.js'
 import { type WorkBudget, workBudget } from '../gateway/work-budget.js'
 import type { ContentRecord, FileRecord } from '../model.js'
 import type { ByteRange, CallOptions } from '../ports.js'
@@ -284,18 +285,16 @@ function asGatewayError(error: unknown): unknown {
 
 function toGatewayEntry(entry: UnixFSEntry, root: GatewayRoot, budget: WorkBudget): GatewayEntry {
   if (entry.type === 'file' || entry.type === 'raw' || entry.type === 'identity') {
+    const get = async (cid: CID) => {
+      const bytes = await getBlock(root, cid)
+      if (!bytes) throw new PinfoldError('INTERNAL', `block ${cid} is missing`)
+      return bytes
+    }
     return {
       type: 'file',
       cid: entry.cid,
       size: Number(entry.size),
-      read: async (range, readOptions) =>
-        readingErrors(
-          entry.content({
-            offset: range?.offset,
-            length: range?.length,
-            signal: readOptions?.signal,
-          }) as AsyncIterable<Uint8Array>,
-        ),
+      read: async (range, readOptions) => readUnixfsFile(entry.cid, get, range, budget, readOptions),
     }
   }
   if (entry.type === 'directory') {
@@ -306,14 +305,6 @@ function toGatewayEntry(entry: UnixFSEntry, root: GatewayRoot, budget: WorkBudge
     }
   }
   throw new PinfoldError('UNPROCESSABLE', `cannot serve a ${entry.type} entry`)
-}
-
-async function* readingErrors(source: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
-  try {
-    yield* source
-  } catch (error) {
-    throw asGatewayError(error)
-  }
 }
 
 /**

@@ -1,3 +1,4 @@
+import { type BackfillResult, backfillBlockIndex } from './block-backfill.js'
 import type { ServiceContext } from './context.js'
 
 /** A blob key core wrote for stored bytes (`blobs/<uuidv7>`), optionally a `.idx` sidecar of one. */
@@ -29,9 +30,19 @@ export function createMaintenance(ctx: ServiceContext) {
         const owner = match[3] ? key.slice(0, -'.idx'.length) : key
         if (await ctx.records.isBlobReferenced(owner, { signal: options.signal })) continue
         await ctx.blobs.delete(key, { signal: options.signal })
+        if (!match[3]) await ctx.records.deleteBlockLocations(key, { signal: options.signal })
         result.deleted++
       }
       return result
+    },
+
+    /**
+     * Indexes the blocks of contents stored before the block index existed; run once at start-up
+     * (and harmless to run again). Until it has finished, blocks of those contents other than
+     * what their own records name may answer 404 on the gateway.
+     */
+    indexBlocks(options: { signal?: AbortSignal } = {}): Promise<BackfillResult> {
+      return backfillBlockIndex(ctx, options)
     },
   }
 }

@@ -1,0 +1,125 @@
+import { createHash, randomUUID } from 'node:crypto'
+import type { BlockLocation, ContentRecord, NewFile, RecordStore } from '@pinfold/core'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { at, fileBuilder, OTHER_TENANT, TENANT } from './fixtures.js'
+import type { RecordStoreHarness } from './record-store.js'
+
+/** A sha2-256 multihash (0x12, 32 bytes) of a label: distinct per label, like a real block's. */
+function multihash(label: string): Uint8Array {
+  return Uint8Array.from([0x12, 0x20, ...createHash('sha256').update(label).digest()])
+}
+
+function location(label: string, fields: Partial<BlockLocation> = {}): BlockLocation {
+  return { multihash: multihash(label), codec: 0x55, source: 'blob', offset: 0, length: 10, isRoot: false, ...fields }
+}
+
+/** `BlockRecordStore`: the block index behind the gateway's block-by-block reads. */
+export function describeBlockRecords(name: string, create: () => Promise<RecordStoreHarness>): void {
+  describe(`RecordStore conformance: ${name}: block index`, () => {
+    let h: RecordStoreHarness
+    let store: RecordStore
+    beforeEach(async () => {
+      h = await create()
+      store = h.store
+    })
+    afterEach(async () => {
+      await h.close?.()
+    })
+    const newFile = fileBuilder()
+    const blobKey = () => `blobs/${randomUUID()}`
+    const later = at(3600)
+
+    /** Records `file` with a content owning `key`, after its blocks were recorded under `key`. */
+    async function hold(key: string, fields: Partial<NewFile> = {}, cid?: string) {
+      const file = newFile(cid === undefined ? fields : { ...fields, cid })
+      const content: ContentRecord = { cid: file.cid, blobKey: key, size: 10, kind: 'car', profile: null }
+      return store.createFile(file, content)
+    }
+
+    it('putBlockLocations - entries count only once a content record owns the blob', async () => {
+      const key = blobKey()
+      await store.putBlockLocations(key, [location('a', { isRoot: true }), location('b', { offset: 10 })])
+      expect(await store.getBlockLocation(key, multihash('b'))).toEqual(location('b', { offset: 10 }))
+      expect(await store.findPublicBlock(multihash('a'), { at: later })).toBeUndefined()
+      const { content } = await hold(key)
+      const found = await store.findPublicBlock(multihash('b'), { at: later })
+      expect(found).toEqual({ content, location: location('b', { offset: 10 }) })
+    })
+
+    it('putBlockLocations - recording a block twice for one blob keeps one entry; many entries land together', async () => {
+      const key = blobKey()
+      const many = Array.from({ length: 4500 }, (_, i) => location(`many-${i}`, { offset: i * 10 }))
+      await store.putBlockLocations(key, many)
+      await store.putBlockLocations(key, [location('many-7', { offset: 999 })])
+      expect(await store.getBlockLocation(key, multihash('many-7'))).toEqual(location('many-7', { offset: 70 }))
+      expect(await store.getBlockLocation(key, multihash('many-4499'))).toEqual(many[4499])
+    })
+
+    it('findPublicBlock - never answers for private-only, expired or other-tenant content, or an unknown block', async () => {
+      const privateKey = blobKey()
+      await store.putBlockLocations(privateKey, [location('private')])
+      await hold(privateKey, { network: 'private' })
+      expect(await store.findPublicBlock(multihash('private'), { at: later })).toBeUndefined()
+
+      const expiringKey = blobKey()
+      await store.putBlockLocations(expiringKey, [location('expiring')])
+      await hold(expiringKey, { expiresAt: at(60) })
+      expect(await store.findPublicBlock(multihash('expiring'), { at: at(59) })).toBeDefined()
+      expect(await store.findPublicBlock(multihash('expiring'), { at: at(60) })).toBeUndefined()
+
+      const theirsKey = blobKey()
+      await store.putBlockLocations(theirsKey, [location('theirs')])
+      await hold(theirsKey, { tenantId: OTHER_TENANT })
+      expect(await store.findPublicBlock(multihash('theirs'), { at: later })).toBeDefined()
+      expect(await store.findPublicBlock(multihash('theirs'), { at: later, tenantId: TENANT })).toBeUndefined()
+      expect(
+        (await store.findPublicBlock(multihash('theirs'), { at: later, tenantId: OTHER_TENANT }))?.location,
+      ).toEqual(location('theirs'))
+      expect(await store.findPublicBlock(multihash('nobody'), { at: later })).toBeUndefined()
+    })
+
+    it('findPublicBlock - a block held by several contents answers with one that holds it as its root first', async () => {
+      const innerKey = blobKey()
+      const rootKey = blobKey()
+      await store.putBlockLocations(innerKey, [location('shared', { offset: 50 })])
+      await hold(innerKey)
+      await store.putBlockLocations(rootKey, [location('shared', { isRoot: true })])
+      const { content } = await hold(rootKey)
+      expect(await store.findPublicBlock(multihash('shared'), { at: later })).toEqual({
+        content,
+        location: location('shared', { isRoot: true }),
+      })
+    })
+
+    it('deleteFile - releasing the last reference removes the blob entries with the content', async () => {
+      const key = blobKey()
+      await store.putBlockLocations(key, [location('gone')])
+      const { file } = await hold(key)
+      const again = await hold(key, {}, file.cid)
+      await store.deleteFile(TENANT, 'public', file.id)
+      expect(await store.getBlockLocation(key, multihash('gone'))).toBeDefined()
+      const deleted = await store.deleteFile(TENANT, 'public', again.file.id)
+      expect(deleted?.releasedContent?.blobKey).toBe(key)
+      expect(await store.getBlockLocation(key, multihash('gone'))).toBeUndefined()
+    })
+
+    it('deleteBlockLocations - removes every entry of a blob and is idempotent', async () => {
+      const key = blobKey()
+      await store.putBlockLocations(key, [location('x'), location('y')])
+      await store.deleteBlockLocations(key)
+      await store.deleteBlockLocations(key)
+      expect(await store.getBlockLocation(key, multihash('x'))).toBeUndefined()
+      expect(await store.getBlockLocation(key, multihash('y'))).toBeUndefined()
+    })
+
+    it('listUnindexedContents - lists contents without entries in cid order after the cursor', async () => {
+      const indexedKey = blobKey()
+      await store.putBlockLocations(indexedKey, [location('indexed')])
+      await hold(indexedKey)
+      const bare = await Promise.all([hold(blobKey()), hold(blobKey()), hold(blobKey())])
+      const cids = bare.map((created) => created.content.cid).sort()
+      expect((await store.listUnindexedContents(undefined, 10)).map((c) => c.cid)).toEqual(cids)
+      expect((await store.listUnindexedContents(cids[0], 1)).map((c) => c.cid)).toEqual([cids[1]])
+    })
+  })
+}
