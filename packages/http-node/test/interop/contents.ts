@@ -25,8 +25,9 @@ export const FOLDER = {
   'big.bin': chacha('interop-big', 1_000_000),
 } as const
 
-export interface Uploaded extends Digest {
+export interface Uploaded {
   cid: string
+  digest: Digest
 }
 
 export interface InteropContents {
@@ -42,7 +43,7 @@ export async function uploadContents(server: TestServer): Promise<InteropContent
   const put = async (bytes: Uint8Array | string, cidVersion: 'v1' | 'v0'): Promise<Uploaded> => {
     const res = await upload(server, { bytes }, { network: 'public', cid_version: cidVersion })
     if (res.status !== 200) throw new Error(`upload failed: ${res.status} ${res.body.error}`)
-    return { cid: res.body.data.cid as string, ...digestOf(bytes) }
+    return { cid: res.body.data.cid as string, digest: digestOf(bytes) }
   }
   const files = Object.entries(FOLDER).map(([path, bytes]) => ({ path: `interop/${path}`, bytes }))
   const res = await server.api('/v3/files', { method: 'POST', body: folderForm(files, { network: 'public' }) })

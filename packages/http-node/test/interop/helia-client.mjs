@@ -1,10 +1,10 @@
 // Fetches content from one trustless gateway with Helia's own clients and reports what came back.
 // Run by the Node 22 binary (current Helia crashes on import under Node 20), never by vitest itself.
 //
-// stdin:  {"gateway": "http://127.0.0.1:PORT", "timeoutMs": 15000,
+// stdin:  {"gateway": "http://127.0.0.1:PORT", "timeoutMs": 10000,
 //          "items": [{"cid": "bafy…", "path": "sub/mid.bin"}, {"cid": "bafy…", "ls": true}]}
 // stdout: {"results": [...], "refused": [...]}, one result per item, in order:
-//          {"unixfs": {"sha256": "…", "size": N} | {"entries": [{"name", "cid", "size"}]} | {"error": "…"},
+//          {"unixfs": {"sha256": "…", "size": N} | {"entries": [{"name", "cid"}]} | {"error": "…"},
 //           "verifiedFetch": {"status": 200, "sha256": "…", "size": N} | {"status"?, "error": "…"}}
 //          (ls items have no verifiedFetch result: a gateway-style directory listing is not a unixfs listing);
 //          `refused`: every URL off the gateway that something tried to fetch (and was refused).
@@ -75,7 +75,7 @@ async function viaUnixfs({ cid, path, ls }) {
     if (!ls) return digestOf(fs.cat(CID.parse(cid), { path, signal }))
     const entries = []
     for await (const entry of fs.ls(CID.parse(cid), { path, signal })) {
-      entries.push({ name: entry.name, cid: entry.cid.toString(), size: Number(entry.size) })
+      entries.push({ name: entry.name, cid: entry.cid.toString() })
     }
     return { entries }
   })
@@ -84,7 +84,7 @@ async function viaUnixfs({ cid, path, ls }) {
 async function viaVerifiedFetch({ cid, path }) {
   return attempt(async (helia, signal) => {
     const verifiedFetch = await createVerifiedFetch(helia)
-    const res = await verifiedFetch(`ipfs://${cid}/${path ?? ''}`, { signal })
+    const res = await verifiedFetch(path ? `ipfs://${cid}/${path}` : `ipfs://${cid}`, { signal })
     if (!res.ok) return { status: res.status, error: (await res.text()).slice(0, 300) }
     return { status: res.status, ...(await digestOf(res.body)) }
   })

@@ -35,8 +35,8 @@ describe('interop - ipfs-car unpacks gateway CARs', () => {
     ['the same 5 MiB file, CIDv0', (c: InteropContents) => c.big.v0],
   ] as const) {
     it(`unpack - ${name}`, async () => {
-      const { cid, sha256 } = pick(contents)
-      expect(await unpackWithIpfsCar(await carOf(cid))).toEqual({ '': sha256 })
+      const { cid, digest } = pick(contents)
+      expect(await unpackWithIpfsCar(await carOf(cid))).toEqual({ '': digest.sha256 })
     })
   }
 

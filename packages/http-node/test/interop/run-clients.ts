@@ -5,7 +5,7 @@ import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { sha256Hex } from './contents.js'
+import { type Digest, sha256Hex } from './contents.js'
 
 const require = createRequire(import.meta.url)
 
@@ -34,7 +34,7 @@ export function node22(): string {
 
 function run(file: string, args: string[], options: { input?: string; timeoutMs: number }): Promise<string> {
   return new Promise((resolve, reject) => {
-    // NODE_OPTIONS stays behind: vitest's loaders are meant for Node 20 and this process, not the clients
+    // NODE_OPTIONS stays behind: flags or loaders given to this Node 20 process are not meant for the clients
     const { NODE_OPTIONS: _, ...env } = process.env
     const child = execFile(
       file,
@@ -45,6 +45,8 @@ function run(file: string, args: string[], options: { input?: string; timeoutMs:
         else resolve(stdout)
       },
     )
+    // a child that dies before reading its input is reported by the callback above, not as an EPIPE crash
+    child.stdin!.on('error', () => {})
     child.stdin!.end(options.input ?? '')
   })
 }
@@ -57,10 +59,11 @@ export interface HeliaItem {
   ls?: boolean
 }
 
-export type FetchResult = { sha256: string; size: number } | { status?: number; error: string }
+type Failure = { error: string }
 export interface HeliaResult {
-  unixfs: FetchResult | { entries: { name: string; cid: string; size: number }[] } | { error: string }
-  verifiedFetch?: FetchResult & { status?: number }
+  unixfs: Digest | { entries: { name: string; cid: string }[] } | Failure
+  /** Absent for `ls` items. A failure may carry the HTTP status verified-fetch answered with. */
+  verifiedFetch?: (Digest & { status: number }) | (Failure & { status?: number })
 }
 
 const heliaClient = fileURLToPath(new URL('./helia-client.mjs', import.meta.url))
@@ -70,10 +73,14 @@ const heliaClient = fileURLToPath(new URL('./helia-client.mjs', import.meta.url)
  * @helia/verified-fetch, in one Node 22 process. Each fetch is bounded by `timeoutMs`, so a failure is a
  * result rather than a hang.
  */
-export async function fetchWithHelia(gateway: string, items: HeliaItem[], timeoutMs = 15_000) {
+export async function fetchWithHelia(gateway: string, items: HeliaItem[], timeoutMs = 10_000) {
   const input = JSON.stringify({ gateway, timeoutMs, items })
-  const stdout = await run(node22(), [heliaClient], { input, timeoutMs: timeoutMs * 2 + 20_000 })
-  return JSON.parse(stdout) as { results: HeliaResult[]; refused: string[] }
+  // each item runs unixfs then verified-fetch, all items at once: two timeouts plus start-up bound it
+  const stdout = await run(node22(), [heliaClient], { input, timeoutMs: timeoutMs * 2 + 15_000 })
+  const out = JSON.parse(stdout) as { results: HeliaResult[]; refused: string[] }
+  if (out.results.length !== items.length)
+    throw new Error(`helia client: ${out.results.length} results for ${items.length} items`)
+  return out
 }
 
 const ipfsCar = join(dirname(require.resolve('ipfs-car/package.json')), 'bin.js')
