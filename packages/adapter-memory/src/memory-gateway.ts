@@ -34,13 +34,6 @@ export function memoryGatewayRecords(state: MemoryState): GatewayRecordStore {
   }
 
   return {
-    async getPublicContent(cid, options) {
-      await tick(options)
-      const held = [...state.files.values()].some((f) => f.cid === cid && f.network === 'public')
-      const content = held ? state.contents.get(cid) : undefined
-      return content && { ...content }
-    },
-
     async putSwap(swap, options) {
       await tick(options)
       // Walk the chain from the target; reaching the source means the new mapping closes a cycle.
@@ -77,14 +70,6 @@ export function memoryGatewayRecords(state: MemoryState): GatewayRecordStore {
       if (!swap) return false
       swap.current = false
       return true
-    },
-
-    async findPublicSwap(cid, options) {
-      await tick(options)
-      const oldest = swaps
-        .filter((s) => s.current && s.network === 'public' && s.cid === cid)
-        .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())[0]
-      return oldest && copySwap(oldest)
     },
 
     async addSignature(signature, options) {

@@ -1,15 +1,7 @@
-import type {
-  ContentRecord,
-  DomainRecord,
-  DomainStatus,
-  FileRecord,
-  Network,
-  SignatureRecord,
-  SwapRecord,
-} from '@pinfold/core'
+import type { DomainRecord, DomainStatus, FileRecord, Network, SignatureRecord, SwapRecord } from '@pinfold/core'
 import { PinfoldError } from '@pinfold/core'
 import type { Queryable, Row, SqlClient } from './queryable.js'
-import { CONTENT_COLUMNS, FILE_COLUMNS, toContentRecord, toDate, toFileRecord } from './rows.js'
+import { FILE_COLUMNS, toDate, toFileRecord } from './rows.js'
 import { isUuid } from './sql.js'
 
 const SWAP_COLUMNS = 'tenant_id, network, cid, mapped_cid, created_at'
@@ -47,15 +39,6 @@ function toDomain(row: Row): DomainRecord {
     createdAt: toDate(row.created_at),
     verifiedAt: row.verified_at === null ? null : toDate(row.verified_at),
   }
-}
-
-export async function getPublicContent(db: Queryable, cid: string): Promise<ContentRecord | undefined> {
-  const { rows } = await db.query(
-    `select ${CONTENT_COLUMNS} from contents
-     where cid = $1 and exists (select 1 from files where cid = $1 and network = 'public')`,
-    [cid],
-  )
-  return rows[0] && toContentRecord(rows[0])
 }
 
 /*
@@ -126,15 +109,6 @@ export async function deleteSwap(db: Queryable, tenantId: string, network: Netwo
     [tenantId, network, cid],
   )
   return rows.length > 0
-}
-
-export async function findPublicSwap(db: Queryable, cid: string): Promise<SwapRecord | undefined> {
-  const { rows } = await db.query(
-    `select ${SWAP_COLUMNS} from swaps where cid = $1 and current and network = 'public'
-     order by created_at, seq limit 1`,
-    [cid],
-  )
-  return rows[0] && toSwap(rows[0])
 }
 
 export async function addSignature(db: Queryable, signature: SignatureRecord): Promise<SignatureRecord> {

@@ -62,7 +62,6 @@ export function createPostgresRecordStore({ client, vectors: vectorOptions }: Po
       run('updateGroup', options, () => groups.updateGroup(client, tenantId, network, id, patch)),
     deleteGroup: (tenantId, network, id, options) =>
       run('deleteGroup', options, () => groups.deleteGroup(client, tenantId, network, id)),
-    getPublicContent: (cid, options) => run('getPublicContent', options, () => gateway.getPublicContent(client, cid)),
     putBlockLocations: (blobKey, locations, options) =>
       run('putBlockLocations', options, () => blocks.putBlockLocations(client, blobKey, locations)),
     findPublicBlock: (multihash, { at, tenantId }, options) =>
@@ -80,7 +79,6 @@ export function createPostgresRecordStore({ client, vectors: vectorOptions }: Po
       run('listSwapHistory', options, () => gateway.listSwapHistory(client, tenantId, network, cid)),
     deleteSwap: (tenantId, network, cid, options) =>
       run('deleteSwap', options, () => gateway.deleteSwap(client, tenantId, network, cid)),
-    findPublicSwap: (cid, options) => run('findPublicSwap', options, () => gateway.findPublicSwap(client, cid)),
     addSignature: (signature, options) => run('addSignature', options, () => gateway.addSignature(client, signature)),
     getSignature: (tenantId, network, cid, options) =>
       run('getSignature', options, () => gateway.getSignature(client, tenantId, network, cid)),

@@ -61,25 +61,6 @@ export function describeGatewayRecords(name: string, create: () => Promise<Recor
       return file
     }
 
-    describe('getPublicContent', () => {
-      it('getPublicContent - answers for a CID some tenant holds publicly, never for a private-only CID', async () => {
-        const pub = await addFile({ network: 'public', tenantId: OTHER_TENANT })
-        const priv = await addFile({ network: 'private' })
-        expect((await store.getPublicContent(pub.cid))?.cid).toBe(pub.cid)
-        expect(await store.getPublicContent(priv.cid)).toBeUndefined()
-        expect(await store.getPublicContent(newCid())).toBeUndefined()
-      })
-
-      it('getPublicContent - a CID held both ways is public until its public record is deleted', async () => {
-        const pub = await addFile({ network: 'public' })
-        await addFile({ network: 'private', cid: pub.cid })
-        expect((await store.getPublicContent(pub.cid))?.cid).toBe(pub.cid)
-        await store.deleteFile(TENANT, 'public', pub.id)
-        expect(await store.getPublicContent(pub.cid)).toBeUndefined()
-        expect((await store.getContent(pub.cid))?.cid).toBe(pub.cid)
-      })
-    })
-
     describe('swaps', () => {
       it('putSwap - replaces the current mapping and keeps the history newest first', async () => {
         const [a, b, c] = [newCid(), newCid(), newCid()]
@@ -129,17 +110,6 @@ export function describeGatewayRecords(name: string, create: () => Promise<Recor
         expect(await store.listSwapHistory(TENANT, 'public', a)).toHaveLength(1)
         // a removed mapping no longer counts for cycles
         await store.putSwap(swap(b, a))
-      })
-
-      it('findPublicSwap - the oldest current public mapping of the CID across tenants', async () => {
-        const [a, b, c] = [newCid(), newCid(), newCid()]
-        await store.putSwap(swap(a, c, { tenantId: OTHER_TENANT, createdAt: at(5) }))
-        await store.putSwap(swap(a, b, { createdAt: at(4) }))
-        await store.putSwap(swap(a, newCid(), { network: 'private', createdAt: at(1) }))
-        expect((await store.findPublicSwap(a))?.mappedCid).toBe(b)
-        await store.deleteSwap(TENANT, 'public', a)
-        expect((await store.findPublicSwap(a))?.mappedCid).toBe(c)
-        expect(await store.findPublicSwap(b)).toBeUndefined()
       })
     })
 
@@ -231,12 +201,10 @@ export function describeGatewayRecords(name: string, create: () => Promise<Recor
       const cid = newCid()
       const network: Network = 'public'
       const calls: [string, () => Promise<unknown>][] = [
-        ['getPublicContent', () => store.getPublicContent(cid, { signal })],
         ['putSwap', () => store.putSwap(swap(cid, newCid()), { signal })],
         ['getSwap', () => store.getSwap(TENANT, network, cid, { signal })],
         ['listSwapHistory', () => store.listSwapHistory(TENANT, network, cid, { signal })],
         ['deleteSwap', () => store.deleteSwap(TENANT, network, cid, { signal })],
-        ['findPublicSwap', () => store.findPublicSwap(cid, { signal })],
         ['addSignature', () => store.addSignature(signature(cid), { signal })],
         ['getSignature', () => store.getSignature(TENANT, network, cid, { signal })],
         ['deleteSignature', () => store.deleteSignature(TENANT, network, cid, { signal })],

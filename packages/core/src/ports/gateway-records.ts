@@ -1,4 +1,4 @@
-import type { ContentRecord, FileRecord, Network } from '../model.js'
+import type { FileRecord, Network } from '../model.js'
 import type { CallOptions } from '../ports.js'
 
 /**
@@ -43,14 +43,6 @@ export interface DomainRecord {
 }
 
 export interface GatewayRecordStore {
-  // --- public content ------------------------------------------------------------------------
-
-  /**
-   * The content record of `cid` when some file record of any tenant on the `public` network
-   * references it; `undefined` when the CID is absent or held only privately.
-   */
-  getPublicContent(cid: string, options?: CallOptions): Promise<ContentRecord | undefined>
-
   // --- swaps ---------------------------------------------------------------------------------
 
   /**
@@ -70,12 +62,6 @@ export interface GatewayRecordStore {
 
   /** Removes the current mapping (its history stays). False when there was none. */
   deleteSwap(tenantId: string, network: Network, cid: string, options?: CallOptions): Promise<boolean>
-
-  /**
-   * For the shared `/ipfs/` gateway: the oldest current mapping of `cid` on the `public` network
-   * among all tenants, so one CID has one deterministic redirect.
-   */
-  findPublicSwap(cid: string, options?: CallOptions): Promise<SwapRecord | undefined>
 
   // --- signatures ----------------------------------------------------------------------------
 
