@@ -120,7 +120,7 @@ describe('official SDK - files', () => {
     expect((await pinata.files.private.list()).files).toEqual([])
   })
 
-  it('files.public - addSwap, getSwapHistory, deleteSwap; the public gateway serves the swapped content', async () => {
+  it('files.public - addSwap, getSwapHistory, deleteSwap; the shared gateway keeps serving each CID its own bytes', async () => {
     const original = await pinata.upload.public.file(new File(['version one'], 'v1.txt', { type: 'text/plain' }))
     const replacement = await pinata.upload.public.file(new File(['version two'], 'v2.txt', { type: 'text/plain' }))
 
@@ -128,7 +128,8 @@ describe('official SDK - files', () => {
     expect(swap).toEqual({ mapped_cid: replacement.cid, created_at: expect.any(String) })
     const history = await pinata.files.public.getSwapHistory({ cid: original.cid, domain: new URL(server.url).host })
     expect(history).toEqual([swap])
-    expect((await pinata.gateways.public.get(original.cid)).data).toBe('version two')
+    // swaps apply on the tenant's own gateway hosts only (gateway-domains.test.ts)
+    expect((await pinata.gateways.public.get(original.cid)).data).toBe('version one')
 
     expect(await pinata.files.public.deleteSwap(original.cid)).toBe('OK')
     expect((await pinata.gateways.public.get(original.cid)).data).toBe('version one')
