@@ -1,23 +1,8 @@
-import { request as httpRequest } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type GatewayTestServer, startGatewayServer } from './support/gateway.js'
+import { requestWithHost } from './support/raw-http.js'
 
-/** A GET with an explicit Host header (fetch does not let a caller choose it). */
-function getWithHost(server: GatewayTestServer, host: string, path: string) {
-  const { port } = new URL(server.url)
-  return new Promise<{ status: number; body: string; headers: Record<string, unknown> }>((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path, headers: { host } }, (res) => {
-      let body = ''
-      res.setEncoding('utf8')
-      res.on('data', (chunk: string) => {
-        body += chunk
-      })
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }))
-    })
-    req.on('error', reject)
-    req.end()
-  })
-}
+const getWithHost = (server: GatewayTestServer, host: string, path: string) => requestWithHost(server.url, host, path)
 
 interface WireDomain {
   id: string
