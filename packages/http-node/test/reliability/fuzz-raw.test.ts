@@ -148,12 +148,16 @@ describe('fuzz - raw sockets', () => {
       fc.string({ maxLength: 40 }).filter((h) => !/[\r\n]/.test(h)),
     )
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...REQUEST_LINES.slice(0, 2), `GET /ipfs/${cid} HTTP/1.1`), host, async (line, h) => {
-        const received = await exchange(`${line}\r\nHost: ${h}\r\nConnection: close\r\n\r\n`)
-        checkRaw(received)
-        // a Host that could carry a path never reaches a route: nothing but the 400 comes back
-        if (/[/?#@\\]/.test(h)) expect(received, h).toMatch(/^HTTP\/1\.1 400 /)
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...REQUEST_LINES.slice(0, 2), `GET /ipfs/${cid} HTTP/1.1`),
+        host,
+        async (line, h) => {
+          const received = await exchange(`${line}\r\nHost: ${h}\r\nConnection: close\r\n\r\n`)
+          checkRaw(received)
+          // a Host that could carry a path never reaches a route: nothing but the 400 comes back
+          if (/[/?#@\\]/.test(h)) expect(received, h).toMatch(/^HTTP\/1\.1 400 /)
+        },
+      ),
       { numRuns: RUNS },
     )
   })

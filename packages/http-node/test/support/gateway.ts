@@ -41,6 +41,9 @@ export async function startGatewayServer(
     resolveTxt?: FileServiceOptions['resolveTxt']
     clock?: Clock
     publicHost?: boolean
+    /** The API's public URL, when it is not the server's own address (`publicHost`). */
+    publicUrl?: string
+    subdomainHost?: string
     blobs?: BlobStore
   } = {},
 ): Promise<GatewayTestServer> {
@@ -51,12 +54,13 @@ export async function startGatewayServer(
     resolveTxt: options.resolveTxt,
     clock: options.clock,
   })
-  let publicUrl: string | undefined
+  let publicUrl = options.publicUrl
   const handler = createFetchHandler(service, {
     auth: createTokenVerifier({ secret: GATEWAY_SECRET }),
     get publicUrl() {
       return publicUrl
     },
+    subdomainHost: options.subdomainHost,
   })
   const server = createServer(createNodeHandler(handler))
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
