@@ -14,7 +14,7 @@ export interface ServerConfig {
   jwtIssuer: string | undefined
   jwtAudience: string | undefined
   publicUrl: string | undefined
-  /** `{cidv1}.ipfs.{subdomainHost}` is the subdomain gateway (`PINFOLD_SUBDOMAIN_GATEWAY_HOST`); default: the API's host name. */
+  /** `{cidv1}.ipfs.{subdomainHost}` is the subdomain gateway (`PINFOLD_SUBDOMAIN_GATEWAY_HOST`); default: the public URL's host name, else any host. */
   subdomainHost: string | undefined
   maxUploadBytes: number | undefined
   /** Requests per minute per bearer token / per client address (`PINFOLD_RATE_LIMIT_PER_TOKEN`, `…_PER_IP`); unset = no limit. */

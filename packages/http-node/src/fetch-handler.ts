@@ -31,7 +31,7 @@ export interface FetchHandlerOptions {
   /**
    * Host name of the subdomain gateway: a request for `{cidv1}.ipfs.{subdomainHost}` is served as
    * `/ipfs/{cidv1}{path}` at the root of that origin, where content runs in an origin of its own.
-   * Default: the API's own host name (from `publicUrl`, else the request's).
+   * Default: the host name of `publicUrl`; without one, any `{cidv1}.ipfs.{host}`.
    */
   subdomainHost?: string | undefined
   /** The client's address for per-address limits; default: what `createNodeHandler` recorded. */
@@ -103,7 +103,8 @@ export function createFetchHandler(service: FileService, options: FetchHandlerOp
   async function dispatch(request: Request, url: URL, seen: Seen): Promise<Response> {
     const pathname = stripBasePath(url.pathname, basePath)
     const apiHostname = options.publicUrl ? new URL(options.publicUrl).hostname : url.hostname
-    const subdomainHost = (options.subdomainHost ?? apiHostname).toLowerCase()
+    // with neither option, the request's own host name says nothing: any {cid}.ipfs.{host} is one
+    const subdomainHost = (options.subdomainHost ?? (options.publicUrl ? apiHostname : undefined))?.toLowerCase()
     const gateway = await dispatchGateway(request, url, pathname, { service, apiHostname, subdomainHost })
     if (gateway) {
       seen.route = 'gateway'
@@ -125,7 +126,7 @@ export function createFetchHandler(service: FileService, options: FetchHandlerOp
       actor,
       signal: request.signal,
       publicUrl: options.publicUrl?.replace(/\/+$/, '') ?? `${url.origin}${basePath}`,
-      ownHostnames: [apiHostname, subdomainHost],
+      ownHostnames: subdomainHost ? [apiHostname, subdomainHost] : [apiHostname],
       service,
     })
   }

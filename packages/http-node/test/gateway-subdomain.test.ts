@@ -87,26 +87,28 @@ describe('subdomain gateway', () => {
 })
 
 describe('subdomain gateway - configuration', () => {
-  it('PINFOLD_SUBDOMAIN_GATEWAY_HOST - unset, the API host name; set, that host', async () => {
-    const byDefault = await startTestServer({ PINFOLD_PUBLIC_URL: 'http://files.pinfold.example' })
-    const configured = await startTestServer({ PINFOLD_SUBDOMAIN_GATEWAY_HOST: 'dweb.pinfold.example' })
+  it("PINFOLD_SUBDOMAIN_GATEWAY_HOST - set, that host; unset, the public URL's host name, else any {cid}.ipfs.{host}", async () => {
+    const servers = [
+      [await startTestServer({ PINFOLD_SUBDOMAIN_GATEWAY_HOST: 'dweb.pinfold.example' }), 'dweb.pinfold.example'],
+      [await startTestServer({ PINFOLD_PUBLIC_URL: 'http://files.pinfold.example' }), 'files.pinfold.example'],
+      [await startTestServer(), 'localhost'],
+    ] as const
     try {
-      for (const [server, host] of [
-        [byDefault, 'files.pinfold.example'],
-        [configured, 'dweb.pinfold.example'],
-      ] as const) {
+      for (const [server, host] of servers) {
         const form = new FormData()
         form.append('file', new Blob(['subdomain bytes']), 'a.txt')
         form.append('network', 'public')
         const res = await server.api('/v3/files', { method: 'POST', body: form })
         const { cid } = ((await res.json()) as { data: { cid: string } }).data
-        const served = await requestWithHost(server.url, `${cid}.ipfs.${host}`, '/')
+        const served = await requestWithHost(server.url, `${cid}.ipfs.${host}:3000`, '/')
         expect(served.status, host).toBe(200)
         expect(served.body, host).toBe('subdomain bytes')
       }
+      // a configured host is the only subdomain gateway
+      const [configured] = servers[0]
+      expect((await requestWithHost(configured.url, 'not-a-cid.ipfs.localhost', '/healthz')).status).toBe(200)
     } finally {
-      await byDefault.close()
-      await configured.close()
+      for (const [server] of servers) await server.close()
     }
   })
 })

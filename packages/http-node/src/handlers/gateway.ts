@@ -33,8 +33,8 @@ export interface GatewayDispatchOptions {
   service: FileService
   /** Host name (no port) of the API itself: never a custom domain. */
   apiHostname: string
-  /** Requests for `{cidv1}.ipfs.{subdomainHost}` are the subdomain gateway. */
-  subdomainHost: string
+  /** Requests for `{cidv1}.ipfs.{subdomainHost}` are the subdomain gateway; unset, any `{cidv1}.ipfs.{host}`. */
+  subdomainHost: string | undefined
 }
 
 /**
