@@ -18,19 +18,19 @@ interface MediaRange {
  * The response format: `?format=` wins over `Accept` (trustless gateway spec); `undefined` is a
  * deserialized response. `Accept` is read with q-values (RFC 9110 §12.5.1): the best acceptable
  * range wins, `q=0` refuses a type, a type outside the IPLD family (`text/html`, `*∕*`) means
- * the deserialized response. When every range names an IPLD type or CAR variant the gateway
- * cannot produce (dag-json, a CAR with `dups=y`…), the answer is `NOT_ACCEPTABLE`.
+ * the deserialized response. When every range is refused or names an IPLD type or CAR variant
+ * the gateway cannot produce (dag-json, a CAR with `dups=y`…), the answer is `'not-acceptable'`.
  */
 export function negotiateFormat(accept: string | null, format: string | null): Negotiated | 'not-acceptable' {
   if (format !== null && format !== '') {
     if (format === 'raw' || format === 'car') return { format, fromAccept: false }
     throw invalid('format must be raw or car')
   }
-  const ranges = parseAccept(accept ?? '').filter((range) => range.q > 0)
+  const ranges = parseAccept(accept ?? '')
   if (ranges.length === 0) return { format: undefined, fromAccept: false }
   // stable: of equal weight, the first listed wins
-  ranges.sort((a, b) => b.q - a.q)
-  for (const range of ranges) {
+  const acceptable = ranges.filter((range) => range.q > 0).sort((a, b) => b.q - a.q)
+  for (const range of acceptable) {
     if (range.type === RAW) return { format: 'raw', fromAccept: true }
     if (range.type === CAR) {
       if (carVariantSupported(range.params)) return { format: 'car', fromAccept: true }
