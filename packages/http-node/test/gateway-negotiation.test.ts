@@ -1,7 +1,6 @@
 import { CID } from 'multiformats/cid'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chacha, type GatewayTestServer, readVerifiedCar, startGatewayServer } from './support/gateway.js'
-import { folderForm } from './support/uploads.js'
 
 const RAW = 'application/vnd.ipld.raw'
 const CAR = 'application/vnd.ipld.car'
@@ -22,15 +21,10 @@ describe('gateway negotiation', () => {
   beforeAll(async () => {
     server = await startGatewayServer()
     block = (await server.upload(bytes, { network: 'public' })).cid as string
-    const form = folderForm(
-      [
-        { path: 'site/docs/deep/page.txt', bytes: 'deep page' },
-        { path: 'site/index.html', bytes: '<p>home</p>' },
-      ],
-      { network: 'public' },
-    )
-    const res = await server.api('/v3/files', { method: 'POST', body: form })
-    site = ((await res.json()) as { data: { cid: string } }).data.cid
+    site = await server.uploadFolder([
+      { path: 'site/docs/deep/page.txt', bytes: 'deep page' },
+      { path: 'site/index.html', bytes: '<p>home</p>' },
+    ])
   })
   afterAll(() => server.close())
 

@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type GatewayTestServer, startGatewayServer } from './support/gateway.js'
 import { requestWithHost } from './support/raw-http.js'
 import { startTestServer } from './support/server.js'
-import { folderForm } from './support/uploads.js'
 
 /**
  * The subdomain gateway (TestGatewaySubdomains): `{cidv1}.ipfs.{host}` serves the CID at the root
@@ -16,15 +15,10 @@ describe('subdomain gateway', () => {
   let page: string
   beforeAll(async () => {
     server = await startGatewayServer({ publicUrl: 'http://api.pinfold.example', subdomainHost: 'gw.example' })
-    const form = folderForm(
-      [
-        { path: 'site/index.html', bytes: '<script>document.title = "mine"</script>' },
-        { path: 'site/assets/app.js', bytes: 'console.log(1)' },
-      ],
-      { network: 'public' },
-    )
-    const res = await server.api('/v3/files', { method: 'POST', body: form })
-    site = ((await res.json()) as { data: { cid: string } }).data.cid
+    site = await server.uploadFolder([
+      { path: 'site/index.html', bytes: '<script>document.title = "mine"</script>' },
+      { path: 'site/assets/app.js', bytes: 'console.log(1)' },
+    ])
     page = (await server.upload('<h1>alone</h1>', { network: 'public', name: 'page.html' })).cid as string
   })
   afterAll(() => server.close())
