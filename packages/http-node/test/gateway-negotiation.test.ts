@@ -70,6 +70,8 @@ describe('gateway negotiation', () => {
     expect(car.headers.get('content-location')).toBe(`/ipfs/${block}?dag-scope=block&format=car`)
     await car.arrayBuffer()
     expect((await get(`/ipfs/${block}?format=raw`, { accept: RAW })).headers.get('content-location')).toBeNull()
+    // a deserialized answer depends on Accept too
+    expect((await get(`/ipfs/${block}`, { accept: 'text/html' })).headers.get('vary')).toBe('Accept')
   })
 
   it('Accept - q-values pick the best acceptable type; q=0 refuses one (TestTrustlessCarOrderAndDuplicates)', async () => {

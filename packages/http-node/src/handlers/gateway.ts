@@ -135,8 +135,9 @@ async function serveIpfs(
   const common: Record<string, string> = {
     'x-ipfs-path': decodeURIComponentSafe(pathname),
     'cache-control': root.swapped ? SWAPPED_CACHE : IMMUTABLE,
+    // the same URL is a file, a block or a CAR depending on Accept: caches must key on it
+    vary: 'Accept',
   }
-  if (format) common.vary = 'Accept'
   if (negotiated.fromAccept) common['content-location'] = `${url.pathname}?${withFormat(url.searchParams, format!)}`
   const filename = url.searchParams.get('filename') || undefined
 
