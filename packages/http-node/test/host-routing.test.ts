@@ -40,4 +40,15 @@ describe('Host header and routing', () => {
       expect((await requestWithHost(server.url, host, '/v3/files/public')).status, host).toBe(401)
     }
   })
+
+  it('request target - an absolute-form target routes by its path; the authority still comes from Host', async () => {
+    const res = await requestWithHost(server.url, `127.0.0.1:${port}`, 'http://elsewhere.example/v3/files/public')
+    expect(res.status).toBe(401)
+    expect((await requestWithHost(server.url, `127.0.0.1:${port}`, 'http://elsewhere.example/healthz')).status).toBe(
+      200,
+    )
+    const star = await requestWithHost(server.url, `127.0.0.1:${port}`, '*')
+    expect(star.status).toBe(400)
+    expect(JSON.parse(star.body)).toEqual({ error: expect.any(String) })
+  })
 })
