@@ -51,7 +51,7 @@ describe('gateway negotiation', () => {
     expect((await get(`/ipfs/${block}?format=raw`)).headers.get('accept-ranges')).toBe('bytes')
   })
 
-  it('filename - ?filename= names the raw and CAR attachments (TestTrustlessRaw, TestTrustlessCarPathing)', async () => {
+  it('filename - ?filename= names the raw and CAR attachments (TestTrustlessRaw)', async () => {
     const raw = await get(`/ipfs/${block}?format=raw&filename=block.bin`)
     expect(raw.headers.get('content-disposition')).toMatch(/^attachment; filename="block\.bin"/)
     const car = await get(`/ipfs/${block}?format=car&filename=${encodeURIComponent('my file.car')}`)
@@ -74,7 +74,7 @@ describe('gateway negotiation', () => {
     expect((await get(`/ipfs/${block}`, { accept: 'text/html' })).headers.get('vary')).toBe('Accept')
   })
 
-  it('Accept - q-values pick the best acceptable type; q=0 refuses one (TestTrustlessCarOrderAndDuplicates)', async () => {
+  it('Accept - q-values pick the best acceptable type; q=0 refuses one (trustless spec, CAR format signaling)', async () => {
     const cases: [string, string][] = [
       [`${RAW};q=0.5, ${CAR};q=0.9`, CAR_SENT],
       [`${CAR};q=0, ${RAW}`, RAW],
