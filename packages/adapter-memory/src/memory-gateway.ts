@@ -94,7 +94,11 @@ export function memoryGatewayRecords(state: MemoryState): GatewayRecordStore {
     async createDomain(domain, options) {
       await tick(options)
       if (domains.has(domain.id)) throw new PinfoldError('CONFLICT', `domain id ${domain.id} already exists`)
-      if ([...domains.values()].some((d) => d.domain === domain.domain)) {
+      for (const [id, held] of domains) {
+        if (held.domain === domain.domain && lapsed(held, domain.createdAt)) domains.delete(id)
+      }
+      const holders = [...domains.values()].filter((d) => d.domain === domain.domain)
+      if (holders.some((d) => d.status === 'active' || d.tenantId === domain.tenantId)) {
         throw new PinfoldError('CONFLICT', `${domain.domain} is already registered`)
       }
       domains.set(domain.id, { ...domain })
@@ -115,9 +119,12 @@ export function memoryGatewayRecords(state: MemoryState): GatewayRecordStore {
         .map((d) => ({ ...d }))
     },
 
-    async findDomain(name, options) {
+    async findDomain(name, now, options) {
       await tick(options)
-      const domain = [...domains.values()].find((d) => d.domain === name)
+      const live = [...domains.values()].filter((d) => d.domain === name && !lapsed(d, now))
+      const domain =
+        live.find((d) => d.status === 'active') ??
+        live.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1))[0]
       return domain && { ...domain }
     },
 
@@ -126,8 +133,12 @@ export function memoryGatewayRecords(state: MemoryState): GatewayRecordStore {
       const domain = domains.get(id)
       if (!domain || domain.tenantId !== tenantId) return undefined
       if (domain.status !== 'active') {
+        if ([...domains.values()].some((d) => d.domain === domain.domain && d.status === 'active')) {
+          throw new PinfoldError('CONFLICT', `${domain.domain} is already active for another claim`)
+        }
         domain.status = 'active'
         domain.verifiedAt = verifiedAt
+        domain.expiresAt = null
       }
       return { ...domain }
     },
@@ -148,4 +159,9 @@ export function memoryGatewayRecords(state: MemoryState): GatewayRecordStore {
         .map(copyFile)
     },
   }
+}
+
+/** A pending claim past its `expiresAt`: it neither routes nor blocks a new registration. */
+function lapsed(domain: DomainRecord, now: Date): boolean {
+  return domain.status !== 'active' && domain.expiresAt !== null && domain.expiresAt.getTime() <= now.getTime()
 }

@@ -6,7 +6,7 @@ import { isUuid } from './sql.js'
 
 const SWAP_COLUMNS = 'tenant_id, network, cid, mapped_cid, created_at'
 const SIGNATURE_COLUMNS = 'tenant_id, network, cid, signature, address, created_at'
-const DOMAIN_COLUMNS = 'id, tenant_id, domain, verification_token, status, created_at, verified_at'
+const DOMAIN_COLUMNS = 'id, tenant_id, domain, verification_token, status, created_at, verified_at, expires_at'
 
 function toSwap(row: Row): SwapRecord {
   return {
@@ -38,6 +38,7 @@ function toDomain(row: Row): DomainRecord {
     status: row.status as DomainStatus,
     createdAt: toDate(row.created_at),
     verifiedAt: row.verified_at === null ? null : toDate(row.verified_at),
+    expiresAt: row.expires_at === null ? null : toDate(row.expires_at),
   }
 }
 
@@ -154,21 +155,37 @@ export async function deleteSignature(
   return rows.length > 0
 }
 
-export async function createDomain(db: Queryable, domain: DomainRecord): Promise<DomainRecord> {
-  const { rows } = await db.query(
-    `insert into gateway_domains (${DOMAIN_COLUMNS})
-     values ($1, $2, $3, $4, $5, $6::timestamptz, $7::timestamptz) returning ${DOMAIN_COLUMNS}`,
-    [
-      domain.id,
-      domain.tenantId,
-      domain.domain,
-      domain.verificationToken,
-      domain.status,
-      domain.createdAt.toISOString(),
-      domain.verifiedAt?.toISOString() ?? null,
-    ],
-  )
-  return toDomain(rows[0]!)
+/**
+ * Lapsed pending claims of the name go first, then the insert, which only happens while no claim
+ * of the name is active; the unique indexes settle races (one active claim per name, one claim
+ * per tenant and name).
+ */
+export async function createDomain(client: SqlClient, domain: DomainRecord): Promise<DomainRecord> {
+  return client.transaction(async (tx) => {
+    await tx.query(
+      `delete from gateway_domains
+       where domain = $1 and status = 'pending_ownership' and expires_at <= $2::timestamptz`,
+      [domain.domain, domain.createdAt.toISOString()],
+    )
+    const { rows } = await tx.query(
+      `insert into gateway_domains (${DOMAIN_COLUMNS})
+       select $1, $2, $3, $4, $5, $6::timestamptz, $7::timestamptz, $8::timestamptz
+       where not exists (select 1 from gateway_domains where domain = $3 and status = 'active')
+       returning ${DOMAIN_COLUMNS}`,
+      [
+        domain.id,
+        domain.tenantId,
+        domain.domain,
+        domain.verificationToken,
+        domain.status,
+        domain.createdAt.toISOString(),
+        domain.verifiedAt?.toISOString() ?? null,
+        domain.expiresAt?.toISOString() ?? null,
+      ],
+    )
+    if (!rows[0]) throw new PinfoldError('CONFLICT', `${domain.domain} is already registered`)
+    return toDomain(rows[0])
+  })
 }
 
 export async function getDomain(db: Queryable, tenantId: string, id: string): Promise<DomainRecord | undefined> {
@@ -188,8 +205,13 @@ export async function listDomains(db: Queryable, tenantId: string): Promise<Doma
   return rows.map(toDomain)
 }
 
-export async function findDomain(db: Queryable, domain: string): Promise<DomainRecord | undefined> {
-  const { rows } = await db.query(`select ${DOMAIN_COLUMNS} from gateway_domains where domain = $1`, [domain])
+export async function findDomain(db: Queryable, domain: string, now: Date): Promise<DomainRecord | undefined> {
+  const { rows } = await db.query(
+    `select ${DOMAIN_COLUMNS} from gateway_domains
+     where domain = $1 and (status = 'active' or expires_at is null or expires_at > $2::timestamptz)
+     order by status = 'active' desc, created_at desc, id desc limit 1`,
+    [domain, now.toISOString()],
+  )
   return rows[0] && toDomain(rows[0])
 }
 
@@ -202,7 +224,8 @@ export async function activateDomain(
   if (!isUuid(id)) return undefined
   // coalesce: a domain activated twice keeps its first verification moment
   const { rows } = await db.query(
-    `update gateway_domains set status = 'active', verified_at = coalesce(verified_at, $3::timestamptz)
+    `update gateway_domains
+     set status = 'active', verified_at = coalesce(verified_at, $3::timestamptz), expires_at = null
      where id = $1 and tenant_id = $2 returning ${DOMAIN_COLUMNS}`,
     [id, tenantId, verifiedAt.toISOString()],
   )

@@ -87,7 +87,7 @@ export function createPostgresRecordStore({ client, vectors: vectorOptions }: Po
     createDomain: (domain, options) => run('createDomain', options, () => gateway.createDomain(client, domain)),
     getDomain: (tenantId, id, options) => run('getDomain', options, () => gateway.getDomain(client, tenantId, id)),
     listDomains: (tenantId, options) => run('listDomains', options, () => gateway.listDomains(client, tenantId)),
-    findDomain: (domain, options) => run('findDomain', options, () => gateway.findDomain(client, domain)),
+    findDomain: (domain, now, options) => run('findDomain', options, () => gateway.findDomain(client, domain, now)),
     activateDomain: (tenantId, id, verifiedAt, options) =>
       run('activateDomain', options, () => gateway.activateDomain(client, tenantId, id, verifiedAt)),
     deleteDomain: (tenantId, id, options) =>

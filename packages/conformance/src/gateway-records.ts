@@ -33,6 +33,7 @@ const domain = (fields: Partial<DomainRecord> = {}): DomainRecord => ({
   status: 'pending_ownership',
   createdAt: at(3),
   verifiedAt: null,
+  expiresAt: at(50),
   ...fields,
 })
 
@@ -145,18 +146,56 @@ export function describeGatewayRecords(name: string, create: () => Promise<Recor
     })
 
     describe('domains', () => {
-      it('createDomain - a domain name belongs to one tenant; concurrent registrations, one winner', async () => {
+      it('createDomain - pending claims of several tenants coexist; one claim per tenant; concurrent claims by one tenant, one winner', async () => {
         const first = domain()
         expect(await store.createDomain(first)).toEqual(first)
-        await expect(
-          store.createDomain(domain({ domain: first.domain, tenantId: OTHER_TENANT })),
-        ).rejects.toMatchObject({ code: 'CONFLICT' })
+        const theirs = await store.createDomain(domain({ domain: first.domain, tenantId: OTHER_TENANT }))
+        expect(theirs.domain).toBe(first.domain)
+        await expect(store.createDomain(domain({ domain: first.domain }))).rejects.toMatchObject({ code: 'CONFLICT' })
+        await expect(store.createDomain(domain({ id: first.id, domain: 'other.example.com' }))).rejects.toMatchObject({
+          code: 'CONFLICT',
+        })
         const name = 'race.example.org'
         const results = await Promise.allSettled(
-          Array.from({ length: 5 }, (_, i) => store.createDomain(domain({ domain: name, tenantId: `t${i}` }))),
+          Array.from({ length: 5 }, () => store.createDomain(domain({ domain: name }))),
         )
         expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1)
-        expect((await store.findDomain(name))?.domain).toBe(name)
+        for (const r of results) if (r.status === 'rejected') expect(r.reason).toMatchObject({ code: 'CONFLICT' })
+        expect((await store.findDomain(name, at(4)))?.domain).toBe(name)
+      })
+
+      it('activateDomain - one active claim per name; concurrent activations, one winner; no new claims after', async () => {
+        const name = 'owned.example.org'
+        const claims = await Promise.all(
+          ['t0', 't1', 't2', 't3'].map((tenantId) => store.createDomain(domain({ domain: name, tenantId }))),
+        )
+        const results = await Promise.allSettled(claims.map((c) => store.activateDomain(c.tenantId, c.id, at(9))))
+        const winners = results.filter((r) => r.status === 'fulfilled')
+        expect(winners).toHaveLength(1)
+        for (const r of results) if (r.status === 'rejected') expect(r.reason).toMatchObject({ code: 'CONFLICT' })
+        const active = (winners[0] as PromiseFulfilledResult<DomainRecord>).value
+        expect(active).toMatchObject({ domain: name, status: 'active', verifiedAt: at(9), expiresAt: null })
+        expect(await store.findDomain(name, at(10))).toEqual(active)
+        await expect(store.createDomain(domain({ domain: name, tenantId: 'late' }))).rejects.toMatchObject({
+          code: 'CONFLICT',
+        })
+        // an active claim never lapses
+        expect(await store.findDomain(name, at(10_000))).toEqual(active)
+      })
+
+      it('findDomain, createDomain - a lapsed pending claim neither routes nor blocks a new claim', async () => {
+        const name = 'lapsed.example.org'
+        const old = await store.createDomain(domain({ domain: name, createdAt: at(1), expiresAt: at(5) }))
+        const other = await store.createDomain(
+          domain({ domain: name, tenantId: OTHER_TENANT, createdAt: at(2), expiresAt: at(20) }),
+        )
+        // the newest live claim routes; at 5 the first has lapsed
+        expect((await store.findDomain(name, at(3)))?.id).toBe(other.id)
+        expect(await store.findDomain(name, at(20))).toBeUndefined()
+        const again = await store.createDomain(domain({ domain: name, createdAt: at(6), expiresAt: at(30) }))
+        expect(await store.getDomain(TENANT, old.id)).toBeUndefined()
+        expect((await store.findDomain(name, at(7)))?.id).toBe(again.id)
+        expect(await store.findDomain(name, at(30))).toBeUndefined()
       })
 
       it('getDomain, listDomains, activateDomain, deleteDomain - tenant scoped', async () => {
@@ -169,13 +208,13 @@ export function describeGatewayRecords(name: string, create: () => Promise<Recor
         expect(await store.activateDomain(TENANT, theirs.id, at(9))).toBeUndefined()
         expect((await store.getDomain(OTHER_TENANT, theirs.id))?.status).toBe('pending_ownership')
         const active = await store.activateDomain(TENANT, mine.id, at(9))
-        expect(active).toEqual({ ...mine, status: 'active', verifiedAt: at(9) })
+        expect(active).toEqual({ ...mine, status: 'active', verifiedAt: at(9), expiresAt: null })
         expect(await store.activateDomain(TENANT, mine.id, at(10))).toEqual(active)
-        expect(await store.findDomain(mine.domain)).toEqual(active)
+        expect(await store.findDomain(mine.domain, at(10))).toEqual(active)
         expect(await store.deleteDomain(TENANT, theirs.id)).toBe(false)
         expect(await store.deleteDomain(TENANT, mine.id)).toBe(true)
         expect(await store.deleteDomain(TENANT, mine.id)).toBe(false)
-        expect(await store.findDomain(mine.domain)).toBeUndefined()
+        expect(await store.findDomain(mine.domain, at(10))).toBeUndefined()
       })
     })
 
@@ -211,7 +250,7 @@ export function describeGatewayRecords(name: string, create: () => Promise<Recor
         ['createDomain', () => store.createDomain(domain(), { signal })],
         ['getDomain', () => store.getDomain(TENANT, randomUUID(), { signal })],
         ['listDomains', () => store.listDomains(TENANT, { signal })],
-        ['findDomain', () => store.findDomain('x.example.com', { signal })],
+        ['findDomain', () => store.findDomain('x.example.com', at(1), { signal })],
         ['activateDomain', () => store.activateDomain(TENANT, randomUUID(), at(1), { signal })],
         ['deleteDomain', () => store.deleteDomain(TENANT, randomUUID(), { signal })],
         ['listExpiredFiles', () => store.listExpiredFiles(at(1), 10, { signal })],

@@ -32,7 +32,7 @@ export type * from './ports/upload-session-records.js'
 export type * from './ports/vector-records.js'
 export type * from './ports.js'
 export { BLOB_KEY_PATTERN } from './ports.js'
-export { normaliseDomain, type TxtResolver, VERIFICATION_PREFIX } from './service/domains.js'
+export { normaliseDomain, PENDING_DOMAIN_TTL_MS, type TxtResolver, VERIFICATION_PREFIX } from './service/domains.js'
 export { DOWNLOAD_LINK_ALGORITHM, type DownloadLinkRequest, MAX_LINK_SECONDS } from './service/download-links.js'
 export {
   createFileService,

@@ -14,6 +14,8 @@ export interface ServerConfig {
   jwtIssuer: string | undefined
   jwtAudience: string | undefined
   publicUrl: string | undefined
+  /** `{cidv1}.ipfs.{subdomainHost}` is the subdomain gateway (`PINFOLD_SUBDOMAIN_GATEWAY_HOST`); default: the public URL's host name, else any host. */
+  subdomainHost: string | undefined
   maxUploadBytes: number | undefined
   /** Requests per minute per bearer token / per client address (`PINFOLD_RATE_LIMIT_PER_TOKEN`, `…_PER_IP`); unset = no limit. */
   rateLimit?: RateLimitOptions
@@ -50,6 +52,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     jwtIssuer: env.PINFOLD_JWT_ISSUER || undefined,
     jwtAudience: env.PINFOLD_JWT_AUDIENCE || undefined,
     publicUrl: env.PINFOLD_PUBLIC_URL || undefined,
+    subdomainHost: env.PINFOLD_SUBDOMAIN_GATEWAY_HOST || undefined,
     maxUploadBytes: env.PINFOLD_MAX_UPLOAD_BYTES
       ? integer(env.PINFOLD_MAX_UPLOAD_BYTES, 'PINFOLD_MAX_UPLOAD_BYTES', 0)
       : undefined,

@@ -28,6 +28,12 @@ export interface FetchHandlerOptions {
   logger?: RequestLogger | undefined
   /** Per-token and per-address request budgets (429 with `Retry-After` beyond them); default none. */
   rateLimit?: RateLimitOptions | undefined
+  /**
+   * Host name of the subdomain gateway: a request for `{cidv1}.ipfs.{subdomainHost}` is served as
+   * `/ipfs/{cidv1}{path}` at the root of that origin, where content runs in an origin of its own.
+   * Default: the host name of `publicUrl`; without one, any `{cidv1}.ipfs.{host}`.
+   */
+  subdomainHost?: string | undefined
   /** The client's address for per-address limits; default: what `createNodeHandler` recorded. */
   clientIp?: ((request: Request) => string | undefined) | undefined
 }
@@ -96,8 +102,10 @@ export function createFetchHandler(service: FileService, options: FetchHandlerOp
 
   async function dispatch(request: Request, url: URL, seen: Seen): Promise<Response> {
     const pathname = stripBasePath(url.pathname, basePath)
-    const apiHost = options.publicUrl ? new URL(options.publicUrl).host : url.host
-    const gateway = await dispatchGateway(request, url, pathname, { service, apiHost })
+    const apiHostname = options.publicUrl ? new URL(options.publicUrl).hostname : url.hostname
+    // with neither option, the request's own host name says nothing: any {cid}.ipfs.{host} is one
+    const subdomainHost = (options.subdomainHost ?? (options.publicUrl ? apiHostname : undefined))?.toLowerCase()
+    const gateway = await dispatchGateway(request, url, pathname, { service, apiHostname, subdomainHost })
     if (gateway) {
       seen.route = 'gateway'
       return gateway
@@ -118,6 +126,7 @@ export function createFetchHandler(service: FileService, options: FetchHandlerOp
       actor,
       signal: request.signal,
       publicUrl: options.publicUrl?.replace(/\/+$/, '') ?? `${url.origin}${basePath}`,
+      ownHostnames: subdomainHost ? [apiHostname, subdomainHost] : [apiHostname],
       service,
     })
   }

@@ -116,18 +116,35 @@ export async function fileResponse(
   if (options.disposition) headers.set('content-disposition', options.disposition)
   if (notModified(request, options.etag)) return new Response(null, { status: 304, headers })
   headers.set('content-type', options.contentType ?? (await chooseContentType(options.name, entry, request.signal)))
-  const range = parseRange(request.headers.get('range'), entry.size)
+  const range = applyRange(request, headers, entry.size)
+  if (range instanceof Response) return range
+  if (request.method === 'HEAD') return new Response(null, { status: range.status, headers })
+  const body =
+    range.length === 0
+      ? null
+      : toStream(await entry.read({ offset: range.offset, length: range.length }, { signal: request.signal }))
+  return new Response(body, { status: range.status, headers })
+}
+
+/**
+ * Applies the request's single `Range` to content of `size` bytes: sets Content-Range and
+ * Content-Length on `headers` and gives the status and slice to send, or the 416 answer.
+ */
+export function applyRange(
+  request: Request,
+  headers: Headers,
+  size: number,
+): Response | { status: 200 | 206; offset: number; length: number } {
+  const range = parseRange(request.headers.get('range'), size)
   if (range.kind === 'unsatisfiable') {
-    headers.set('content-range', `bytes */${entry.size}`)
-    headers.set('content-type', 'text/plain; charset=utf-8')
-    return new Response('requested range not satisfiable', { status: 416, headers })
+    headers.set('content-range', `bytes */${size}`)
+    headers.set('content-type', 'application/json; charset=utf-8')
+    headers.delete('content-length')
+    return new Response(JSON.stringify({ error: 'requested range not satisfiable' }), { status: 416, headers })
   }
-  const status = range.kind === 'range' ? 206 : 200
   const offset = range.kind === 'range' ? range.offset : 0
-  const length = range.kind === 'range' ? range.length : entry.size
-  if (range.kind === 'range') headers.set('content-range', `bytes ${offset}-${offset + length - 1}/${entry.size}`)
+  const length = range.kind === 'range' ? range.length : size
+  if (range.kind === 'range') headers.set('content-range', `bytes ${offset}-${offset + length - 1}/${size}`)
   headers.set('content-length', String(length))
-  if (request.method === 'HEAD') return new Response(null, { status, headers })
-  const body = length === 0 ? null : toStream(await entry.read({ offset, length }, { signal: request.signal }))
-  return new Response(body, { status, headers })
+  return { status: range.kind === 'range' ? 206 : 200, offset, length }
 }

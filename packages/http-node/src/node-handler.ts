@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { TLSSocket } from 'node:tls'
-import { PinfoldError } from '@pinfold/core'
+import { isPinfoldError, PinfoldError } from '@pinfold/core'
 import type { FetchHandler } from './fetch-handler.js'
+import { checkedHost } from './host-header.js'
 import { NodeRequest } from './node-request.js'
 import { setClientAddress } from './rate-limit.js'
 import { requestBody } from './request-body.js'
@@ -38,9 +39,10 @@ export function createNodeHandler(handler: FetchHandler, options: NodeHandlerOpt
     try {
       request = toRequest(req, method, body?.stream, controller.signal, options)
       setClientAddress(request, req.socket.remoteAddress)
-    } catch {
+    } catch (error) {
+      const message = isPinfoldError(error) ? error.message : 'malformed request line or headers'
       res.writeHead(400, { 'content-type': 'application/json; charset=utf-8', connection: 'close' })
-      res.end(JSON.stringify({ error: 'malformed request line or headers' }))
+      res.end(JSON.stringify({ error: message }))
       return
     }
     handler(request)
@@ -66,15 +68,27 @@ function toRequest(
   const forwardedProto = options.trustProxy ? firstValue(req.headers['x-forwarded-proto']) : undefined
   const forwardedHost = options.trustProxy ? firstValue(req.headers['x-forwarded-host']) : undefined
   const protocol = forwardedProto ?? ((req.socket as TLSSocket).encrypted ? 'https' : 'http')
-  const host = forwardedHost ?? req.headers.host ?? 'localhost'
+  const host = checkedHost(forwardedHost ?? req.headers.host ?? 'localhost')
   // Built here rather than on first use, so a malformed header value is the 400 below, not a 500.
   const headers = new Headers()
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!)
   // Express and Connect strip a mount path from `req.url` but keep the full one in `originalUrl`;
   // the fetch handler's `basePath` expects the full path, as a plain node:http server passes it.
-  const path = (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '/'
+  const target = (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '/'
+  // the route is the request line's path: an absolute-form target (`GET http://other/x`) keeps
+  // only its path, and the authority comes from the checked Host alone
+  const path = target.startsWith('/') ? target : pathOf(target)
   const url = new URL(`${protocol}://${host}${path}`)
   return new NodeRequest({ method, url, headers, signal, body: body ?? null }) as unknown as Request
+}
+
+/** The path and query of an absolute-form request target; anything else is malformed. */
+function pathOf(target: string): string {
+  const parsed = URL.canParse(target) ? new URL(target) : undefined
+  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
+    throw new PinfoldError('INVALID_INPUT', 'malformed request target')
+  }
+  return `${parsed.pathname}${parsed.search}`
 }
 
 async function writeResponse(response: Response, res: ServerResponse): Promise<void> {

@@ -10,6 +10,8 @@ export interface RequestContext {
   signal: AbortSignal
   /** Absolute base URL of this API (including any mount prefix), for links the server returns. */
   publicUrl: string
+  /** Host names this deployment answers on itself (the API's, the subdomain gateway's). */
+  ownHostnames: readonly string[]
   service: FileService
 }
 

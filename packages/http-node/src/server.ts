@@ -46,6 +46,7 @@ export async function startServer(
   const handler = createFetchHandler(service, {
     auth: tokenVerifier(config, secret),
     publicUrl: config.publicUrl,
+    subdomainHost: config.subdomainHost,
     rateLimit: config.rateLimit,
     ...extra,
   })

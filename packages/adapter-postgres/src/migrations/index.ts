@@ -7,6 +7,7 @@ import { vectors } from './0006-vectors.js'
 import { blobKeyIndex } from './0007-blob-key-index.js'
 import { listIndexes } from './0008-list-indexes.js'
 import { blockIndex } from './0009-block-index.js'
+import { domainClaims } from './0010-domain-claims.js'
 
 /**
  * One schema change. Statements run one at a time (PGlite's extended protocol takes one statement
@@ -29,4 +30,5 @@ export const MIGRATIONS: readonly Migration[] = [
   blobKeyIndex,
   listIndexes,
   blockIndex,
+  domainClaims,
 ]

@@ -29,17 +29,24 @@ export interface SignatureRecord {
 export const DOMAIN_STATUSES = ['pending_ownership', 'active'] as const
 export type DomainStatus = (typeof DOMAIN_STATUSES)[number]
 
-/** A custom domain a tenant serves its gateway on. */
+/**
+ * A tenant's claim to serve its gateway on a custom domain. Several tenants may hold pending
+ * claims to one name at once: a claim proves nothing until its TXT record is found, and the first
+ * claim verified is the name's one active owner. So an early, unverifiable claim never locks the
+ * real owner of the name out.
+ */
 export interface DomainRecord {
   id: string
   tenantId: string
-  /** Lower-case host name without port or trailing dot; unique across all tenants. */
+  /** Lower-case host name without port or trailing dot; active for at most one claim. */
   domain: string
   /** What the `_service-verify.<domain>` TXT record must hold. */
   verificationToken: string
   status: DomainStatus
   createdAt: Date
   verifiedAt: Date | null
+  /** When a pending claim lapses (it then neither routes nor blocks anyone); `null` once active. */
+  expiresAt: Date | null
 }
 
 export interface GatewayRecordStore {
@@ -80,7 +87,12 @@ export interface GatewayRecordStore {
 
   // --- custom domains ------------------------------------------------------------------------
 
-  /** Stores a domain; `CONFLICT` when any tenant already registered that domain or id. */
+  /**
+   * Stores a pending claim. `CONFLICT` when the name is active for any tenant, when this tenant
+   * already holds a claim to it that has not lapsed at `domain.createdAt`, or when the id exists.
+   * Other tenants' pending claims never conflict. Lapsed pending claims of the name are removed
+   * first. Of concurrent registrations of one name by one tenant, exactly one succeeds.
+   */
   createDomain(domain: DomainRecord, options?: CallOptions): Promise<DomainRecord>
 
   /** Tenant-scoped lookup by id. */
@@ -89,10 +101,18 @@ export interface GatewayRecordStore {
   /** The tenant's domains, oldest first. */
   listDomains(tenantId: string, options?: CallOptions): Promise<DomainRecord[]>
 
-  /** Whoever holds this domain name (lower case), for routing requests by `Host`. */
-  findDomain(domain: string, options?: CallOptions): Promise<DomainRecord | undefined>
+  /**
+   * For routing requests by `Host`: the active claim of this name (lower case); else the newest
+   * pending claim that has not lapsed at `now`; else `undefined`.
+   */
+  findDomain(domain: string, now: Date, options?: CallOptions): Promise<DomainRecord | undefined>
 
-  /** Marks a pending domain `active`; returns the record, or `undefined` when absent for the tenant. */
+  /**
+   * Marks a claim `active` (clearing its `expiresAt`); returns the record, or `undefined` when
+   * absent for the tenant. `CONFLICT` when another claim of the name is already active: of
+   * concurrent activations of one name, exactly one succeeds. Activating twice keeps the first
+   * `verifiedAt`.
+   */
   activateDomain(
     tenantId: string,
     id: string,

@@ -7,7 +7,8 @@ import type { RequestContext, Route } from '../router.js'
 /**
  * Custom gateway domains (shapes of Pinfold's own design, see the OpenAPI document):
  * - `POST /v3/gateways/domains` `{domain}` → the record, `status: "pending_ownership"`, with the
- *   TXT record to publish (`verification: {type: "TXT", name: "_service-verify.<domain>", value}`);
+ *   TXT record to publish (`verification: {type: "TXT", name: "_service-verify.<domain>", value}`)
+ *   and `expires_at`, when the claim lapses unless verified;
  * - `GET /v3/gateways/domains`, `GET|DELETE /v3/gateways/domains/{id}`;
  * - `POST /v3/gateways/domains/{id}/verify` looks the TXT record up now; `active` once it matches.
  */
@@ -19,6 +20,7 @@ export function domainToWire(domain: DomainRecord) {
     verification: { type: 'TXT', name: `_service-verify.${domain.domain}`, value: domain.verificationToken },
     created_at: domain.createdAt.toISOString(),
     verified_at: domain.verifiedAt?.toISOString() ?? null,
+    expires_at: domain.expiresAt?.toISOString() ?? null,
   }
 }
 
@@ -28,9 +30,9 @@ async function defaultResolver(name: string): Promise<string[][]> {
   return resolveTxt(name)
 }
 
-async function create({ request, service, actor }: RequestContext) {
+async function create({ request, service, actor, ownHostnames }: RequestContext) {
   const body = await readJsonObject(request)
-  return data(domainToWire(await service.domains.create(actor, body.domain)), 201)
+  return data(domainToWire(await service.domains.create(actor, body.domain, ownHostnames)), 201)
 }
 
 async function list({ service, actor }: RequestContext) {

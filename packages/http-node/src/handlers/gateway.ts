@@ -7,7 +7,9 @@ import {
   invalid,
   PinfoldError,
 } from '@pinfold/core'
+import { CAR_CONTENT_TYPE, checkCarQuery, negotiateFormat, RAW } from '../gateway-negotiation.js'
 import {
+  applyRange,
   contentDisposition,
   fileResponse,
   GATEWAY_SECURITY_HEADERS,
@@ -15,24 +17,43 @@ import {
   notModified,
   toStream,
 } from '../gateway-responses.js'
+import { subdomainCid } from '../gateway-subdomain.js'
 import { errorBody } from '../responses.js'
-
-const RAW = 'application/vnd.ipld.raw'
-const CAR = 'application/vnd.ipld.car'
 
 /** Cache lifetime of a response that a hot swap produced: the mapping can change at any time. */
 const SWAPPED_CACHE = 'public, max-age=60'
 
+/**
+ * Path segments after the CID: X-Ipfs-Roots resolves every prefix of the path, so the work per
+ * request grows with the square of the depth and is bounded here.
+ */
+const MAX_PATH_SEGMENTS = 64
+
 export interface GatewayDispatchOptions {
   service: FileService
-  /** Host (`name:port`) of the API itself; requests for other hosts may be custom domains. */
-  apiHost: string
+  /** Host name (no port) of the API itself: never a custom domain. */
+  apiHostname: string
+  /** Requests for `{cidv1}.ipfs.{subdomainHost}` are the subdomain gateway; unset, any `{cidv1}.ipfs.{host}`. */
+  subdomainHost: string | undefined
+}
+
+/**
+ * Who a gateway answer is for. `isolated`: each CID has an origin of its own (the subdomain
+ * gateway), so its HTML and scripts may run unsandboxed and register service workers; on a
+ * shared origin (the path gateway, a tenant's domain) every CID's content would share cookies,
+ * storage and workers, so it stays sandboxed.
+ */
+interface GatewayOrigin {
+  scope: GatewayScope
+  isolated: boolean
 }
 
 /**
  * The gateway's entry point, called by the fetch handler before the route table:
- * - a request whose `Host` is a registered custom domain is that tenant's gateway (only `active`
- *   domains serve; a pending domain is refused);
+ * - `{cidv1}.ipfs.{subdomainHost}` serves that CID at the root of its own origin;
+ * - a request whose `Host` is a verified custom domain is that tenant's gateway; while a domain
+ *   is only claimed, its `/ipfs/` paths are refused and every other path is the API's, so a claim
+ *   can never take the API away from that host name;
  * - `GET|HEAD /ipfs/{cid}[/path]` on the API's host is the shared public gateway.
  * Returns `undefined` for every other request.
  */
@@ -43,26 +64,49 @@ export async function dispatchGateway(
   options: GatewayDispatchOptions,
 ): Promise<Response | undefined> {
   const { service } = options
-  let scope: GatewayScope | undefined
-  let pathname = apiPathname
-  if (url.host.toLowerCase() !== options.apiHost.toLowerCase()) {
-    const routed = await service.domains.route(url.hostname)
-    if (routed) {
-      if (routed.status !== 'active') {
-        throw new PinfoldError('FORBIDDEN', 'this domain is not verified yet (pending_ownership)')
-      }
-      scope = { kind: 'tenant', tenantId: routed.tenantId }
-      pathname = url.pathname // a custom domain serves at its root, whatever the API's mount prefix
+  const hostname = url.hostname.toLowerCase()
+  const subdomain = subdomainCid(hostname, options.subdomainHost)
+  if (subdomain !== undefined) {
+    return serveGateway(request, url, `/ipfs/${subdomain}${url.pathname}`, { scope: PUBLIC, isolated: true }, service)
+  }
+  if (hostname !== options.apiHostname && hostname !== options.subdomainHost) {
+    const routed = await service.domains.route(hostname)
+    if (routed?.status === 'active') {
+      // a custom domain serves at its root, whatever the API's mount prefix
+      if (!isIpfsPath(url.pathname)) throw new PinfoldError('NOT_FOUND', 'a gateway serves /ipfs/{cid} paths only')
+      const scope: GatewayScope = { kind: 'tenant', tenantId: routed.tenantId }
+      return serveGateway(request, url, url.pathname, { scope, isolated: false }, service)
+    }
+    if (routed && isIpfsPath(url.pathname)) {
+      throw new PinfoldError('FORBIDDEN', 'this domain is not verified yet (pending_ownership)')
     }
   }
-  if (pathname === undefined) return undefined
-  const isIpfs = pathname === '/ipfs' || pathname.startsWith('/ipfs/')
-  if (!scope && !isIpfs) return undefined
-  if (!isIpfs) throw new PinfoldError('NOT_FOUND', 'a gateway serves /ipfs/{cid} paths only')
+  if (apiPathname === undefined || !isIpfsPath(apiPathname)) return undefined
+  return serveGateway(request, url, apiPathname, { scope: PUBLIC, isolated: false }, service)
+}
+
+const PUBLIC: GatewayScope = { kind: 'public' }
+
+function isIpfsPath(pathname: string): boolean {
+  return pathname === '/ipfs' || pathname.startsWith('/ipfs/')
+}
+
+async function serveGateway(
+  request: Request,
+  url: URL,
+  pathname: string,
+  origin: GatewayOrigin,
+  service: FileService,
+): Promise<Response> {
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     return errorBody(`method ${request.method} not allowed on the gateway`, 405, { allow: 'GET, HEAD' })
   }
-  return serveIpfs(request, url, pathname, scope ?? { kind: 'public' }, service)
+  if (!origin.isolated && request.headers.get('service-worker') === 'script') {
+    throw invalid('service workers cannot be registered on a shared gateway origin (use the subdomain gateway)')
+  }
+  const response = await serveIpfs(request, url, pathname, origin.scope, service)
+  if (origin.isolated) response.headers.delete('content-security-policy')
+  return response
 }
 
 async function serveIpfs(
@@ -79,16 +123,23 @@ async function serveIpfs(
     .slice(1)
     .filter((s) => s !== '')
     .map(decodeSegment)
+  if (path.length > MAX_PATH_SEGMENTS) throw invalid(`a gateway path has at most ${MAX_PATH_SEGMENTS} segments`)
   const trailingSlash = pathname.endsWith('/')
-  const format = responseFormat(request, url)
-  const root = await service.gateway.resolve(scope, cidText, { swaps: format === undefined, signal: request.signal })
-  const requestedRoot = root.requested.toString()
+  const negotiated = negotiateFormat(request.headers.get('accept'), url.searchParams.get('format'))
+  if (negotiated === 'not-acceptable') {
+    return errorBody('none of the types in Accept can be served: ask for raw, car (dups=n) or a file', 406)
+  }
+  const { format } = negotiated
+  const root = await resolveRoot(request, scope, cidText, format === undefined, service)
+  if (root instanceof Response) return root
   const common: Record<string, string> = {
     'x-ipfs-path': decodeURIComponentSafe(pathname),
-    'x-ipfs-roots': requestedRoot,
     'cache-control': root.swapped ? SWAPPED_CACHE : IMMUTABLE,
+    // the same URL is a file, a block or a CAR depending on Accept: caches must key on it
+    vary: 'Accept',
   }
-  if (format) common.vary = 'Accept'
+  if (negotiated.fromAccept) common['content-location'] = `${url.pathname}?${withFormat(url.searchParams, format!)}`
+  const filename = url.searchParams.get('filename') || undefined
 
   if (format === 'raw') {
     const block = await service.gateway.block(root, path, { signal: request.signal })
@@ -96,18 +147,23 @@ async function serveIpfs(
     const headers = new Headers({
       ...GATEWAY_SECURITY_HEADERS,
       ...common,
+      'x-ipfs-roots': await pathRoots(service, root, path, request.signal),
       etag,
       'content-type': RAW,
-      'content-disposition': `attachment; filename="${block.cid}.bin"`,
-      'content-length': String(block.bytes.length),
+      'content-disposition': attachment(filename, `${block.cid}.bin`),
+      'accept-ranges': 'bytes',
     })
     if (notModified(request, etag)) return new Response(null, { status: 304, headers })
-    return new Response(request.method === 'HEAD' ? null : block.bytes, { status: 200, headers })
+    const range = applyRange(request, headers, block.bytes.length)
+    if (range instanceof Response) return range
+    const body = block.bytes.subarray(range.offset, range.offset + range.length)
+    return new Response(request.method === 'HEAD' ? null : body, { status: range.status, headers })
   }
 
-  if (format === 'car') return carResponse(request, url, root, path, common, service)
+  if (format === 'car') return carResponse(request, url, root, path, common, filename, service)
 
   const entry = await service.gateway.entry(root, path, { signal: request.signal })
+  common['x-ipfs-roots'] = await pathRoots(service, root, path, request.signal)
   if (entry.type === 'directory') {
     if (!trailingSlash) {
       const location = `${url.pathname}/${url.search}`
@@ -127,7 +183,6 @@ async function serveIpfs(
     }
     return listingResponse(request, url, entry, common)
   }
-  const filename = url.searchParams.get('filename') ?? undefined
   const download = url.searchParams.get('download') === 'true'
   const name = filename ?? path.at(-1)
   const disposition =
@@ -137,12 +192,47 @@ async function serveIpfs(
   return fileResponse(request, entry, { etag: `"${entry.cid}"`, headers: common, name, disposition })
 }
 
+/**
+ * The root the request names. With `Cache-Control: only-if-cached`, content this gateway does not
+ * hold is a 412 rather than a 404 (path gateway spec): the client asked for local data only.
+ */
+async function resolveRoot(
+  request: Request,
+  scope: GatewayScope,
+  cidText: string,
+  swaps: boolean,
+  service: FileService,
+): Promise<GatewayRoot | Response> {
+  try {
+    return await service.gateway.resolve(scope, cidText, { swaps, signal: request.signal })
+  } catch (error) {
+    const onlyIfCached = /(^|,)\s*only-if-cached\s*(,|$)/i.test(request.headers.get('cache-control') ?? '')
+    if (onlyIfCached && (error as { code?: unknown }).code === 'NOT_FOUND') {
+      return errorBody('not held by this gateway (only-if-cached)', 412)
+    }
+    throw error
+  }
+}
+
+/**
+ * `X-Ipfs-Roots`: the requested CID, then the CID each path segment resolves to. Core resolves a
+ * whole path at a time, so each prefix is resolved once (the depth is bounded by MAX_PATH_SEGMENTS).
+ */
+async function pathRoots(service: FileService, root: GatewayRoot, path: string[], signal: AbortSignal) {
+  const roots = [root.requested.toString()]
+  for (let i = 1; i <= path.length; i++) {
+    roots.push((await service.gateway.entry(root, path.slice(0, i), { signal })).cid.toString())
+  }
+  return roots.join(',')
+}
+
 async function carResponse(
   request: Request,
   url: URL,
   root: GatewayRoot,
   path: string[],
   common: Record<string, string>,
+  filename: string | undefined,
   service: FileService,
 ): Promise<Response> {
   const q = url.searchParams
@@ -150,9 +240,7 @@ async function carResponse(
   if (scopeParam !== 'all' && scopeParam !== 'entity' && scopeParam !== 'block') {
     throw invalid('dag-scope must be block, entity or all')
   }
-  const accept = request.headers.get('accept') ?? ''
-  const version = q.get('car-version') ?? /application\/vnd\.ipld\.car[^,]*version=(\w+)/.exec(accept)?.[1]
-  if (version !== undefined && version !== null && version !== '1') throw invalid('only CAR version 1 is supported')
+  checkCarQuery(q)
   const entityBytes = parseEntityBytes(q.get('entity-bytes'))
   const car = await service.gateway.car(
     root,
@@ -170,18 +258,17 @@ async function carResponse(
     ...GATEWAY_SECURITY_HEADERS,
     ...common,
     etag,
-    'content-type': `${CAR}; version=1; order=dfs; dups=n`,
-    'content-disposition': `attachment; filename="${root.requested}.car"`,
+    'content-type': CAR_CONTENT_TYPE,
+    'content-disposition': attachment(filename, `${root.requested}.car`),
     'accept-ranges': 'none',
-    'x-ipfs-roots': [root.requested.toString(), car.terminal.toString()]
-      .filter((v, i, a) => a.indexOf(v) === i)
-      .join(','),
   })
-  if (!q.has('format')) headers.set('content-location', `${url.pathname}?${withFormat(q, 'car')}`)
-  if (notModified(request, etag) || request.method === 'HEAD') {
-    await car.stream.return?.(undefined)
-    return new Response(null, { status: notModified(request, etag) ? 304 : 200, headers })
+  const bodyless = notModified(request, etag) || request.method === 'HEAD'
+  try {
+    headers.set('x-ipfs-roots', await pathRoots(service, root, path, request.signal))
+  } finally {
+    if (bodyless || !headers.has('x-ipfs-roots')) await car.stream.return?.(undefined)
   }
+  if (bodyless) return new Response(null, { status: notModified(request, etag) ? 304 : 200, headers })
   return new Response(toStream(car.stream), { status: 200, headers })
 }
 
@@ -212,19 +299,6 @@ async function listingResponse(
   return new Response(html, { status: 200, headers })
 }
 
-/** `?format=` wins over `Accept`; `undefined` means a deserialized response. */
-function responseFormat(request: Request, url: URL): 'raw' | 'car' | undefined {
-  const format = url.searchParams.get('format')
-  if (format !== null && format !== '') {
-    if (format === 'raw' || format === 'car') return format
-    throw invalid('format must be raw or car')
-  }
-  const accept = request.headers.get('accept') ?? ''
-  if (accept.includes(RAW)) return 'raw'
-  if (accept.includes(CAR)) return 'car'
-  return undefined
-}
-
 /** `entity-bytes=from:to`: integers (negative from the end) and `*` for the last byte. */
 function parseEntityBytes(value: string | null): { from: number; to: number | '*' } | undefined {
   if (value === null) return undefined
@@ -236,6 +310,11 @@ function parseEntityBytes(value: string | null): { from: number; to: number | '*
     throw invalid('entity-bytes out of range')
   if (to !== '*' && from >= 0 && to >= 0 && to < from) throw invalid('entity-bytes must have from <= to')
   return { from, to }
+}
+
+/** Raw and CAR bytes are never rendered: always an attachment, named by `?filename=` when given. */
+function attachment(filename: string | undefined, fallback: string): string {
+  return filename ? contentDisposition('attachment', filename) : `attachment; filename="${fallback}"`
 }
 
 function withFormat(params: URLSearchParams, format: string): string {

@@ -94,6 +94,11 @@ export const componentSchemas = {
     verification: object({ type: { const: 'TXT' }, name: string, value: string }),
     created_at: dateTime,
     verified_at: { type: ['string', 'null'], format: 'date-time' },
+    expires_at: {
+      type: ['string', 'null'],
+      format: 'date-time',
+      description: 'When a pending claim lapses unless verified; null once active',
+    },
   }),
   PaymentRequirement: paymentRequirement,
   PaymentInstruction: object(

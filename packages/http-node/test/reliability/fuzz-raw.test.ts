@@ -123,6 +123,45 @@ describe('fuzz - raw sockets', () => {
     )
   })
 
+  it('Host classes - malformed, path and query characters, IP literals, subdomain forms: never a 5xx', async () => {
+    const { port } = new URL(server.url)
+    const cid = 'bafkqaaa'
+    const host = fc.oneof(
+      fc.constantFrom(
+        `127.0.0.1:${port}/healthz?`,
+        `127.0.0.1:${port}#frag`,
+        `user:pass@127.0.0.1:${port}`,
+        '127.0.0.1:99999999',
+        '[::1',
+        '[::1]:80',
+        '[fe80::1%25eth0]',
+        '0x7f.1',
+        '2130706433',
+        `${cid}.ipfs.127.0.0.1`,
+        `${cid}.ipfs.localhost:${port}`,
+        'QmYwAPJzv5CZsnA625s3Xf2nemtYgPpHdWEz79ojWnPbdG.ipfs.localhost',
+        'not-a-cid.ipfs.localhost',
+        '.ipfs.localhost',
+        'a..b',
+        '',
+      ),
+      fc.string({ maxLength: 40 }).filter((h) => !/[\r\n]/.test(h)),
+    )
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...REQUEST_LINES.slice(0, 2), `GET /ipfs/${cid} HTTP/1.1`),
+        host,
+        async (line, h) => {
+          const received = await exchange(`${line}\r\nHost: ${h}\r\nConnection: close\r\n\r\n`)
+          checkRaw(received)
+          // a Host that could carry a path never reaches a route: nothing but the 400 comes back
+          if (/[/?#@\\]/.test(h)) expect(received, h).toMatch(/^HTTP\/1\.1 400 /)
+        },
+      ),
+      { numRuns: RUNS },
+    )
+  })
+
   it('after the fuzzing - the server still answers a plain request', async () => {
     const res = await server.api('/v3/data/testAuthentication')
     expect(res.status).toBe(200)

@@ -16,6 +16,7 @@ import {
 import { exporter } from 'ipfs-unixfs-exporter'
 import type { CID } from 'multiformats/cid'
 import { createFetchHandler, createNodeHandler } from '../../src/index.js'
+import { type FolderFile, folderForm } from './uploads.js'
 
 export const GATEWAY_SECRET = 'pinfold-gateway-test-secret-0123456789abcdef'
 
@@ -32,6 +33,8 @@ export interface GatewayTestServer {
   token(org?: string): Promise<string>
   api(path: string, init?: RequestInit & { org?: string; auth?: string | null }): Promise<Response>
   upload(bytes: Uint8Array | string, fields?: Record<string, string>, org?: string): Promise<Record<string, unknown>>
+  /** A public folder upload (paths like `site/a/b.txt`); resolves to the directory's CID. */
+  uploadFolder(files: readonly FolderFile[]): Promise<string>
   close(): Promise<void>
 }
 
@@ -41,6 +44,9 @@ export async function startGatewayServer(
     resolveTxt?: FileServiceOptions['resolveTxt']
     clock?: Clock
     publicHost?: boolean
+    /** The API's public URL, when it is not the server's own address (`publicHost`). */
+    publicUrl?: string
+    subdomainHost?: string
     blobs?: BlobStore
   } = {},
 ): Promise<GatewayTestServer> {
@@ -51,12 +57,13 @@ export async function startGatewayServer(
     resolveTxt: options.resolveTxt,
     clock: options.clock,
   })
-  let publicUrl: string | undefined
+  let publicUrl = options.publicUrl
   const handler = createFetchHandler(service, {
     auth: createTokenVerifier({ secret: GATEWAY_SECRET }),
     get publicUrl() {
       return publicUrl
     },
+    subdomainHost: options.subdomainHost,
   })
   const server = createServer(createNodeHandler(handler))
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -85,6 +92,10 @@ export async function startGatewayServer(
       const json = (await res.json()) as { data: Record<string, unknown>; error?: string }
       if (res.status !== 200) throw new Error(`upload failed: ${res.status} ${json.error}`)
       return json.data
+    },
+    async uploadFolder(files) {
+      const res = await api('/v3/files', { method: 'POST', body: folderForm(files, { network: 'public' }) })
+      return ((await res.json()) as { data: { cid: string } }).data.cid
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -1,0 +1,99 @@
+import { invalid } from '@pinfold/core'
+
+export const RAW = 'application/vnd.ipld.raw'
+export const CAR = 'application/vnd.ipld.car'
+/** The only CAR variant the gateway writes: core's stream is depth-first and sends each block once. */
+export const CAR_CONTENT_TYPE = `${CAR}; version=1; order=dfs; dups=n`
+
+/** What a gateway request asks for, and whether the choice came from `Accept` alone. */
+export type Negotiated = { format: 'raw' | 'car' | undefined; fromAccept: boolean }
+
+interface MediaRange {
+  type: string
+  params: Map<string, string>
+  q: number
+}
+
+/**
+ * The response format: `?format=` wins over `Accept` (trustless gateway spec); `undefined` is a
+ * deserialized response. `Accept` is read with q-values (RFC 9110 §12.5.1): the best acceptable
+ * range wins, `q=0` refuses a type, a type outside the IPLD family (`text/html`, `*∕*`) means
+ * the deserialized response. When every range is refused or names an IPLD type or CAR variant
+ * the gateway cannot produce (dag-json, a CAR with `dups=y`…), the answer is `'not-acceptable'`.
+ */
+export function negotiateFormat(accept: string | null, format: string | null): Negotiated | 'not-acceptable' {
+  if (format !== null && format !== '') {
+    if (format === 'raw' || format === 'car') return { format, fromAccept: false }
+    throw invalid('format must be raw or car')
+  }
+  const ranges = parseAccept(accept ?? '')
+  if (ranges.length === 0) return { format: undefined, fromAccept: false }
+  // stable: of equal weight, the first listed wins
+  const acceptable = ranges.filter((range) => range.q > 0).sort((a, b) => b.q - a.q)
+  for (const range of acceptable) {
+    if (range.type === RAW) return { format: 'raw', fromAccept: true }
+    if (range.type === CAR) {
+      if (carVariantSupported(range.params)) return { format: 'car', fromAccept: true }
+      continue
+    }
+    if (!isIpldFamily(range.type)) return { format: undefined, fromAccept: false }
+  }
+  return 'not-acceptable'
+}
+
+/**
+ * The `car-version`, `car-order` and `car-dups` query parameters, which win over `Accept`'s (the
+ * `Accept` range chosen by {@link negotiateFormat} is already one the gateway can honour). Values
+ * it cannot honour are `INVALID_INPUT`.
+ */
+export function checkCarQuery(query: URLSearchParams): void {
+  const version = query.get('car-version')
+  if (version !== null && version !== '1') throw invalid('only CAR version 1 is supported')
+  const order = query.get('car-order')
+  if (order !== null && order !== 'dfs' && order !== 'unk') throw invalid('car-order must be dfs or unk')
+  const dups = query.get('car-dups')
+  if (dups !== null && dups !== 'n') throw invalid('car-dups must be n: this gateway sends each block once')
+}
+
+/** Order `dfs` or `unk` (we send dfs, which satisfies both), version 1, no duplicates asked for. */
+function carVariantSupported(params: Map<string, string>): boolean {
+  const version = params.get('version')
+  const order = params.get('order')
+  const dups = params.get('dups')
+  return (
+    (version === undefined || version === '1') &&
+    (order === undefined || order === 'dfs' || order === 'unk') &&
+    (dups === undefined || dups === 'n')
+  )
+}
+
+function isIpldFamily(type: string): boolean {
+  return type.startsWith('application/vnd.ipld.') || type.startsWith('application/vnd.ipfs.')
+}
+
+/** `type/sub; p=v; q=0.5, …` → ranges with lower-cased types and parameters; junk ranges dropped. */
+function parseAccept(header: string): MediaRange[] {
+  const ranges: MediaRange[] = []
+  for (const part of header.split(',')) {
+    const [rawType, ...rawParams] = part.split(';')
+    const type = rawType?.trim().toLowerCase() ?? ''
+    if (!/^[a-z0-9!#$&^_.+*-]+\/[a-z0-9!#$&^_.+*-]+$/.test(type)) continue
+    const params = new Map<string, string>()
+    for (const param of rawParams) {
+      const eq = param.indexOf('=')
+      if (eq < 0) continue
+      params.set(
+        param.slice(0, eq).trim().toLowerCase(),
+        param
+          .slice(eq + 1)
+          .trim()
+          .replace(/^"(.*)"$/, '$1')
+          .toLowerCase(),
+      )
+    }
+    const q = params.has('q') ? Number(params.get('q')) : 1
+    params.delete('q')
+    ranges.push({ type, params, q: Number.isFinite(q) ? Math.min(Math.max(q, 0), 1) : 0 })
+  }
+  return ranges
+}
