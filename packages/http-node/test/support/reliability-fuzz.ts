@@ -111,8 +111,17 @@ const QUERY_KEYS = [
   'random',
 ] as const
 
+/** Page tokens shaped like the server's but holding times PostgreSQL cannot store (once a 500). */
+const pageTokenValue = fc
+  .tuple(
+    fc.constantFrom('0000-01-01T00:00:00.000Z', '-100000-01-01T00:00:00.000Z', '+275760-09-13T00:00:00.000Z'),
+    fc.constantFrom('00000000-0000-0000-0000-000000000000', 'x'),
+  )
+  .map((cursor) => Buffer.from(JSON.stringify(cursor)).toString('base64url'))
+
 const queryValue = fc.oneof(
   fc.constantFrom(...NASTY),
+  pageTokenValue,
   DIGITS,
   fc.string({ maxLength: 40 }),
   fc.constantFrom('ASC', 'DESC', 'raw', 'car', 'block', 'entity', 'all', '0:10', '-5:*', '10:2', 'v0', 'v1', 'null'),
