@@ -185,6 +185,7 @@ const HEADER_VALUES = {
     '@valid',
     '@valid',
     '@valid',
+    '@respelled',
     '@none',
     '@readonly',
     '@other',
@@ -228,7 +229,7 @@ const HEADER_VALUES = {
   source: fc.string({ maxLength: 20 }),
 }
 
-/** The Authorization header (placeholders: `@valid`, `@readonly`, `@other`, `@none`) and up to four others. */
+/** The Authorization header (placeholders: `@valid`, `@respelled`, `@readonly`, `@other`, `@none`) and up to four others. */
 export const headers: fc.Arbitrary<Record<string, string>> = fc
   .tuple(
     HEADER_VALUES.authorization,
