@@ -20,7 +20,6 @@ export interface RunningServer {
   storage: string
   /** The HS256 secret for tokens (unless a JWKS verifies them) and for signed URLs. */
   secret: string
-  secretCreated: boolean
   /** Stops accepting connections, lets requests in flight finish, then closes the stores. */
   close(): Promise<void>
 }
@@ -30,9 +29,7 @@ export async function startServer(
   config: ServerConfig,
   extra: Partial<Pick<FetchHandlerOptions, 'onError' | 'cors' | 'basePath' | 'logger'>> = {},
 ): Promise<RunningServer> {
-  const { secret, created } = config.authSecret
-    ? { secret: config.authSecret, created: false }
-    : await loadOrCreateSecret(config.dataDir)
+  const secret = config.authSecret ?? (await loadOrCreateSecret(config.dataDir))
   const storage = await openStorage(config)
   const service = createFileService({
     records: storage.records,
@@ -74,7 +71,6 @@ export async function startServer(
     service,
     storage: storage.description,
     secret,
-    secretCreated: created,
     async close() {
       stopSweepers()
       // no new connections; idle keep-alive ones close now, busy ones once their answer is out

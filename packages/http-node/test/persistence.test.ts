@@ -70,7 +70,7 @@ describe('the embedded default (PGlite + filesystem)', { timeout: 120_000 }, () 
   })
 
   it('kill -9 - every acknowledged upload is intact after a crash and no unacknowledged one left a record', async () => {
-    const token = await mintToken(TEST_SECRET, { sub: 'crash', scopes: SCOPES })
+    const token = await mintToken(TEST_SECRET, { sub: 'crash', scopes: SCOPES, expiresIn: '1h' })
     const first = await startChildServer(env())
     const acknowledged: { id: string; cid: string; sha: string }[] = []
     for (let i = 0; i < 5; i++) {

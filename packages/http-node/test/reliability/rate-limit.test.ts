@@ -73,7 +73,7 @@ describe('rate limit - over HTTP', () => {
   }
 
   const bearer = async (org: string) => ({
-    authorization: `Bearer ${await mintToken(TEST_SECRET, { sub: 'u', org, scopes: SCOPES })}`,
+    authorization: `Bearer ${await mintToken(TEST_SECRET, { sub: 'u', org, scopes: SCOPES, expiresIn: '1h' })}`,
   })
 
   it('per token - the request beyond the budget is 429 with Retry-After; other tokens are unaffected', async () => {
