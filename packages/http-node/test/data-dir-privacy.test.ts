@@ -1,6 +1,7 @@
 import { chmod, lstat, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
+import { mintToken, SCOPES } from '@pinfold/core'
 import { decodeJwt } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEV_TOKEN_LIFETIME_SECONDS } from '../src/dev-token.js'
@@ -79,8 +80,8 @@ describe('the data directory of `pinfold serve`', { timeout: 120_000 }, () => {
   })
 
   it('serve - after an upload, every file under the data directory is 0600 and every directory 0700', async () => {
-    await until(devTokenLog, 'the development token')
-    const token = (await readFile(join(dataDir, 'dev-token'), 'utf8')).trim()
+    const secret = (await readFile(join(dataDir, 'auth-secret'), 'utf8')).trim()
+    const token = await mintToken(secret, { sub: 'alice', scopes: SCOPES, expiresIn: '1h' })
     const res = await fetch(`${server.url}/v3/files`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}` },
