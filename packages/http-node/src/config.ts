@@ -1,4 +1,5 @@
 import { PinfoldError } from '@pinfold/core'
+import { DEFAULT_BODY_IDLE_TIMEOUT_MS } from './node-handler.js'
 import { paymentOptionsFromEnv } from './payments-config.js'
 import type { RateLimitOptions } from './rate-limit.js'
 
@@ -23,6 +24,8 @@ export interface ServerConfig {
   payments: ReturnType<typeof paymentOptionsFromEnv>
   /** Housekeeping periods; 0 disables (`PINFOLD_EXPIRY_SWEEP_MS`, `PINFOLD_ORPHAN_SWEEP_MS`). */
   sweepers: { expiryIntervalMs: number; orphanIntervalMs: number }
+  /** A request body sending no byte for this long is cut with a 408; 0 disables (`PINFOLD_BODY_IDLE_TIMEOUT_MS`). */
+  bodyIdleTimeoutMs: number
   /** How long a shutdown waits for requests in flight (uploads) before cutting them (`PINFOLD_SHUTDOWN_TIMEOUT_MS`). */
   shutdownTimeoutMs?: number
   s3: {
@@ -63,6 +66,11 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       expiryIntervalMs: integer(env.PINFOLD_EXPIRY_SWEEP_MS, 'PINFOLD_EXPIRY_SWEEP_MS', 60_000),
       orphanIntervalMs: integer(env.PINFOLD_ORPHAN_SWEEP_MS, 'PINFOLD_ORPHAN_SWEEP_MS', 3_600_000),
     },
+    bodyIdleTimeoutMs: integer(
+      env.PINFOLD_BODY_IDLE_TIMEOUT_MS,
+      'PINFOLD_BODY_IDLE_TIMEOUT_MS',
+      DEFAULT_BODY_IDLE_TIMEOUT_MS,
+    ),
     shutdownTimeoutMs: integer(env.PINFOLD_SHUTDOWN_TIMEOUT_MS, 'PINFOLD_SHUTDOWN_TIMEOUT_MS', 30_000),
     s3: {
       bucket: env.PINFOLD_S3_BUCKET || undefined,

@@ -46,13 +46,16 @@ export async function startServer(
     rateLimit: config.rateLimit,
     ...extra,
   })
-  const requests = drainable(createNodeHandler(handler))
+  const requests = drainable(createNodeHandler(handler, { bodyIdleTimeoutMs: config.bodyIdleTimeoutMs }))
   const server = createServer(requests.handler)
   answerClientErrors(server)
   // longer than the idle timeouts of common load balancers and clients (60 s), so the server is
   // not the side closing a kept-alive socket just as a client reuses it for an upload
   server.keepAliveTimeout = 65_000
   server.headersTimeout = 66_000
+  // No cap on a whole request: a 25 GiB upload at an honest pace takes hours. Slow clients are
+  // bounded by headersTimeout and by the body's idle timeout instead.
+  server.requestTimeout = 0
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject)
