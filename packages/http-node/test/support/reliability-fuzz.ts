@@ -297,6 +297,10 @@ const filename = fc.oneof(
     'dir//x',
     'C:\\windows\\x',
     'x'.repeat(5000),
+    // folders deeper than the limit (64 levels); 2,500 levels once overflowed the importer's stack
+    `${'d/'.repeat(2500)}deep.txt`,
+    `${'d/'.repeat(64)}deep.txt`,
+    `dir/${'n'.repeat(4100)}`,
     'index.html',
     '<img src=x onerror=alert(1)>.html',
   ),
