@@ -1,6 +1,6 @@
-import { request } from 'node:http'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openFileUpload } from './support/raw-upload.js'
 import { snapshot } from './support/reliability.js'
 import { startTestServer, type TestServer } from './support/server.js'
 
@@ -14,15 +14,7 @@ type Outcome = { status: number; body: string } | { status: 'closed' }
  * stops after those chunks and never finishes, as a client whose network died would.
  */
 function trickleUpload(url: string, token: string, plan: { chunks: number; intervalMs: number; stall?: boolean }) {
-  const boundary = 'trickle'
-  const req = request(`${url}/v3/files`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': `multipart/form-data; boundary=${boundary}`,
-      'transfer-encoding': 'chunked',
-    },
-  })
+  const { req, finish } = openFileUpload(url, token, 'slow.bin')
   const outcome = new Promise<Outcome>((resolve) => {
     req.on('response', (res) => {
       let body = ''
@@ -35,12 +27,11 @@ function trickleUpload(url: string, token: string, plan: { chunks: number; inter
     req.on('error', () => resolve({ status: 'closed' }))
   })
   void (async () => {
-    req.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="slow.bin"\r\n\r\n`)
     for (let i = 0; i < plan.chunks && !req.destroyed; i++) {
       req.write(Buffer.alloc(4096, i))
       await sleep(plan.intervalMs)
     }
-    if (!plan.stall && !req.destroyed) req.end(`\r\n--${boundary}--\r\n`)
+    if (!plan.stall && !req.destroyed) finish()
   })()
   return { outcome, abort: () => req.destroy() }
 }
