@@ -39,7 +39,7 @@ async function serve(): Promise<void> {
   log('info', 'pinfold listening', { url: running.url, storage: running.storage })
   // only with the data directory's own secret: a configured secret or JWKS means a real deployment
   if (!config.authSecret && !config.jwksUrl) {
-    const devToken = await writeDevToken(config.dataDir, running.secret)
+    const devToken = await writeDevToken(config.dataDir, running.secret, config.jwtMaxLifetimeSeconds)
     log('info', 'development token (every scope) saved', {
       path: devToken.path,
       expires_at: devToken.expiresAt.toISOString(),

@@ -14,6 +14,8 @@ export interface ServerConfig {
   jwksUrl: string | undefined
   jwtIssuer: string | undefined
   jwtAudience: string | undefined
+  /** Tokens expiring further ahead are refused (`PINFOLD_JWT_MAX_LIFETIME_SECONDS`); unset: no cap. */
+  jwtMaxLifetimeSeconds: number | undefined
   publicUrl: string | undefined
   maxUploadBytes: number | undefined
   /** Requests per minute per bearer token / per client address (`PINFOLD_RATE_LIMIT_PER_TOKEN`, `…_PER_IP`); unset = no limit. */
@@ -52,6 +54,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     jwksUrl: env.PINFOLD_JWKS_URL || undefined,
     jwtIssuer: env.PINFOLD_JWT_ISSUER || undefined,
     jwtAudience: env.PINFOLD_JWT_AUDIENCE || undefined,
+    jwtMaxLifetimeSeconds: env.PINFOLD_JWT_MAX_LIFETIME_SECONDS
+      ? integer(env.PINFOLD_JWT_MAX_LIFETIME_SECONDS, 'PINFOLD_JWT_MAX_LIFETIME_SECONDS', 0)
+      : undefined,
     publicUrl: env.PINFOLD_PUBLIC_URL || undefined,
     maxUploadBytes: env.PINFOLD_MAX_UPLOAD_BYTES
       ? integer(env.PINFOLD_MAX_UPLOAD_BYTES, 'PINFOLD_MAX_UPLOAD_BYTES', 0)

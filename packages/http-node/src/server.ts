@@ -88,7 +88,11 @@ export async function startServer(
 }
 
 function tokenVerifier(config: ServerConfig, secret: string): TokenVerifier {
-  const claims = { issuer: config.jwtIssuer, audience: config.jwtAudience }
+  const claims = {
+    issuer: config.jwtIssuer,
+    audience: config.jwtAudience,
+    maxLifetimeSeconds: config.jwtMaxLifetimeSeconds,
+  }
   if (config.jwksUrl) return createTokenVerifier({ keys: createRemoteJWKSet(new URL(config.jwksUrl)), ...claims })
   return createTokenVerifier({ secret, ...claims })
 }
