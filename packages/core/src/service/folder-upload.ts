@@ -82,7 +82,10 @@ export class FolderPaths {
     let directory = this.root
     for (const [depth, segment] of segments.slice(0, -1).entries()) {
       let child = directory.children.get(segment)
-      if (!child) directory.children.set(segment, (child = { file: false, children: new Map() }))
+      if (!child) {
+        child = { file: false, children: new Map() }
+        directory.children.set(segment, child)
+      }
       if (child.file) {
         const both = JSON.stringify(segments.slice(0, depth + 1).join('/'))
         throw invalid(`folder path ${both} is both a file and a directory`)
