@@ -67,4 +67,15 @@ describe('request bodies - idle timeout instead of a total one', () => {
     expect(outcome).toEqual({ status: 408, body: JSON.stringify({ error: `the request body sent no byte for 0.4 s` }) })
     expect(await snapshot(server)).toBe(before)
   })
+
+  it('POST /v3/files - a body left unread by an early answer is drained, and cut once it stalls', async () => {
+    const upload = openFileUpload(server.url, 'not-a-token', 'unread.bin')
+    upload.req.write(Buffer.alloc(4096))
+    const answered = new Promise<number>((resolve) => upload.req.on('response', (res) => resolve(res.statusCode!)))
+    const closed = new Promise<void>((resolve) => upload.req.on('close', () => resolve()))
+    expect(await answered).toBe(401)
+    const outcome = await Promise.race([closed.then(() => 'closed'), sleep(10 * IDLE_MS).then(() => 'still open')])
+    upload.req.destroy()
+    expect(outcome).toBe('closed')
+  })
 })
