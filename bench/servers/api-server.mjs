@@ -12,7 +12,7 @@ const config = readConfig({
   PINFOLD_AUTH_SECRET: secret,
 })
 const server = await startServer(config)
-const token = await mintToken(secret, { sub: 'bench', scopes: SCOPES })
+const token = await mintToken(secret, { sub: 'bench', scopes: SCOPES, expiresIn: '1d' })
 process.stdout.write(`${JSON.stringify({ url: server.url, token })}\n`)
 process.once('SIGTERM', () => {
   server.server.closeAllConnections()

@@ -59,6 +59,6 @@ const server = createServer((req, res) => {
   pinfold(req, res)
 })
 serveOnce(server, {
-  token: () => mintToken(secret, { sub: 'bench', scopes: SCOPES }),
+  token: () => mintToken(secret, { sub: 'bench', scopes: SCOPES, expiresIn: '1d' }),
   cleanup: () => rm(directory, { recursive: true, force: true }),
 })

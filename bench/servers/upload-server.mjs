@@ -37,6 +37,6 @@ const service = createFileService({ records: createMemoryRecordStore(), blobs: a
 const handler = createFetchHandler(service, { auth: createTokenVerifier({ secret }) })
 const server = createServer(createNodeHandler(handler))
 serveOnce(server, {
-  token: () => mintToken(secret, { sub: 'bench', scopes: SCOPES }),
+  token: () => mintToken(secret, { sub: 'bench', scopes: SCOPES, expiresIn: '1d' }),
   cleanup: () => rm(directory, { recursive: true, force: true }),
 })

@@ -12,7 +12,7 @@ function setup() {
   const service = createFileService({ records: createMemoryRecordStore(), blobs: createMemoryBlobStore() })
   const handler = createFetchHandler(service, { auth: createTokenVerifier({ secret: SECRET }) })
   const bearer = async (org: string) => ({
-    authorization: `Bearer ${await mintToken(SECRET, { sub: 'alice', org, scopes: SCOPES })}`,
+    authorization: `Bearer ${await mintToken(SECRET, { sub: 'alice', org, scopes: SCOPES, expiresIn: '1h' })}`,
   })
   return { service, handler, bearer }
 }

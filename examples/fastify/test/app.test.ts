@@ -21,7 +21,9 @@ describe('Fastify example', () => {
   beforeAll(async () => {
     app = createApp({ secret: SECRET })
     origin = await app.listen({ port: 0, host: '127.0.0.1' })
-    auth = { authorization: `Bearer ${await mintToken(SECRET, { sub: 'alice', org: 'acme', scopes: SCOPES })}` }
+    auth = {
+      authorization: `Bearer ${await mintToken(SECRET, { sub: 'alice', org: 'acme', scopes: SCOPES, expiresIn: '1h' })}`,
+    }
   })
   afterAll(() => app.close())
 

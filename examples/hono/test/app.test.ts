@@ -25,7 +25,9 @@ describe('Hono example', () => {
       server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, resolve)
     })
     origin = `http://127.0.0.1:${info.port}`
-    auth = { authorization: `Bearer ${await mintToken(SECRET, { sub: 'alice', org: 'acme', scopes: SCOPES })}` }
+    auth = {
+      authorization: `Bearer ${await mintToken(SECRET, { sub: 'alice', org: 'acme', scopes: SCOPES, expiresIn: '1h' })}`,
+    }
   })
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
 

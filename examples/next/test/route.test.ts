@@ -20,7 +20,12 @@ function helloForm(name?: string): FormData {
 describe('Next.js route handler example', () => {
   let auth: { authorization: string }
   beforeAll(async () => {
-    const token = await mintToken(process.env.PINFOLD_AUTH_SECRET!, { sub: 'alice', org: 'acme', scopes: SCOPES })
+    const token = await mintToken(process.env.PINFOLD_AUTH_SECRET!, {
+      sub: 'alice',
+      org: 'acme',
+      scopes: SCOPES,
+      expiresIn: '1h',
+    })
     auth = { authorization: `Bearer ${token}` }
   })
 

@@ -16,5 +16,9 @@ export function createPinfoldServer({ secret }: { secret: string }): Server {
   const auth = createTokenVerifier({ secret })
   // The bridge streams request bodies into the handler and aborts it when the client goes away.
   // Behind a reverse proxy you run, add `{ trustProxy: true }` so returned links use its host.
-  return createServer(createNodeHandler(createFetchHandler(service, { auth })))
+  const server = createServer(createNodeHandler(createFetchHandler(service, { auth })))
+  // Node cuts any request after 300 s by default, long uploads included; the bridge cuts a body
+  // that stops sending instead (`bodyIdleTimeoutMs`, 60 s by default).
+  server.requestTimeout = 0
+  return server
 }

@@ -23,7 +23,9 @@ describe('node:http example', () => {
     server = createPinfoldServer({ secret: SECRET }).listen(0, '127.0.0.1')
     await new Promise((resolve) => server.once('listening', resolve))
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-    auth = { authorization: `Bearer ${await mintToken(SECRET, { sub: 'alice', org: 'acme', scopes: SCOPES })}` }
+    auth = {
+      authorization: `Bearer ${await mintToken(SECRET, { sub: 'alice', org: 'acme', scopes: SCOPES, expiresIn: '1h' })}`,
+    }
   })
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
 

@@ -30,6 +30,13 @@ export interface FsBlobStore extends BlobStore {
 }
 
 /**
+ * Blobs are tenants' private content: only the server's user may read them, whatever its umask
+ * (the umask can only remove permissions from these).
+ */
+const PRIVATE_FILE = 0o600
+const PRIVATE_DIR = 0o700
+
+/**
  * Blobs as files: `<directory>/blobs/<shard>/<encoded key>` (see `blob-paths.ts`).
  *
  * A write streams into `<directory>/.tmp/<uuid>`, fsyncs it, renames it into place and fsyncs the
@@ -48,8 +55,8 @@ export function createFsBlobStore(options: FsBlobStoreOptions): FsBlobStore {
   function prepare(): Promise<void> {
     prepared ??= (async () => {
       await fsStep('creating the blob directories', async () => {
-        await mkdir(blobsDir, { recursive: true })
-        await mkdir(tempDir, { recursive: true })
+        await mkdir(blobsDir, { recursive: true, mode: PRIVATE_DIR })
+        await mkdir(tempDir, { recursive: true, mode: PRIVATE_DIR })
       })
       await sweepTemp({ olderThanMs: staleTempMs })
     })().catch((err) => {
@@ -90,7 +97,7 @@ export function createFsBlobStore(options: FsBlobStoreOptions): FsBlobStore {
       let unclosed: FileHandle | undefined
       let writer: AppendWriter | undefined
       try {
-        const handle = await fsStep('creating a temp file', () => open(temp, 'wx'))
+        const handle = await fsStep('creating a temp file', () => open(temp, 'wx', PRIVATE_FILE))
         unclosed = handle
         let size = 0
         const flusher = backgroundFlusher(handle)
@@ -256,7 +263,7 @@ function backgroundFlusher(handle: FileHandle) {
 /** Renames a complete temp file over `target`, then makes the new directory entries durable. */
 async function moveIntoPlace(temp: string, target: string): Promise<void> {
   const dir = path.dirname(target)
-  const firstCreated = await mkdir(dir, { recursive: true })
+  const firstCreated = await mkdir(dir, { recursive: true, mode: PRIVATE_DIR })
   await rename(temp, target)
   // The rename lives in `dir`; directories mkdir just created live in their parents, up to the
   // parent of the first one created. Without these fsyncs a crash could forget the blob after

@@ -27,6 +27,24 @@ describe('FsBlobStore', () => {
     expect(await countFiles(directory)).toBe(1)
   })
 
+  it('put - blobs are readable by the owner only: files 0600, directories 0700', async () => {
+    const nested = createFsBlobStore({ directory: path.join(directory, 'fresh') })
+    await nested.put('blobs/private', once(patternBytes(10, 1)))
+    const modes = new Map<string, string>()
+    for (const entry of await readdir(path.join(directory, 'fresh'), { recursive: true, withFileTypes: true })) {
+      const file = path.join(entry.parentPath, entry.name)
+      modes.set(path.relative(directory, file), ((await stat(file)).mode & 0o777).toString(8))
+    }
+    modes.set('fresh', ((await stat(path.join(directory, 'fresh'))).mode & 0o777).toString(8))
+    expect(modes.size).toBeGreaterThan(3)
+    for (const [file, mode] of modes) {
+      expect({ file, mode }).toEqual({
+        file,
+        mode: file === nested.pathOf('blobs/private').slice(directory.length + 1) ? '600' : '700',
+      })
+    }
+  })
+
   it('put - passes the source error through unchanged', async () => {
     const failure = new Error('source failed')
     await expect(store.put('broken', failingAfter(patternBytes(10, 3), failure))).rejects.toBe(failure)

@@ -24,6 +24,8 @@ export const ERROR_CODES = [
   'RANGE_NOT_SATISFIABLE',
   /** A client sent more requests than its budget allows. */
   'RATE_LIMITED',
+  /** A client stopped sending its request body (no byte for longer than the server waits). */
+  'REQUEST_TIMEOUT',
   /** The storage backend refused our own credentials: a server misconfiguration, not "not found". */
   'STORAGE_DENIED',
   /** A dependency (database, object store, facilitator, embedder) is down or timed out. */

@@ -18,6 +18,13 @@ export function encodePageToken(cursor: PageCursor): string {
   return Buffer.from(JSON.stringify([cursor.createdAt.toISOString(), cursor.id])).toString('base64url')
 }
 
+/**
+ * The only time spelling {@link encodePageToken} writes for years 1 to 9999. JavaScript dates reach
+ * ±275,760 and year 0, which PostgreSQL refuses ("out of range", a 500 before this check), so a
+ * time outside that span cannot come from a record and is refused here, for every store alike.
+ */
+const ISSUED_TIME = /^(?!0000)\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
+
 export function decodePageToken(token: string): PageCursor {
   try {
     const parsed: unknown = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'))
@@ -25,10 +32,14 @@ export function decodePageToken(token: string): PageCursor {
       Array.isArray(parsed) &&
       parsed.length === 2 &&
       typeof parsed[0] === 'string' &&
-      typeof parsed[1] === 'string'
+      typeof parsed[1] === 'string' &&
+      ISSUED_TIME.test(parsed[0])
     ) {
       const createdAt = new Date(parsed[0])
-      if (!Number.isNaN(createdAt.getTime())) return { createdAt, id: parsed[1] }
+      // a round trip refuses what the pattern lets through but no date is (month 13, February 30)
+      if (!Number.isNaN(createdAt.getTime()) && createdAt.toISOString() === parsed[0]) {
+        return { createdAt, id: parsed[1] }
+      }
     }
   } catch {}
   throw invalid('pageToken is not a token this server issued')

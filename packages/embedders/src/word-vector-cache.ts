@@ -35,10 +35,11 @@ export async function writeWordVectorCache(path: string, vectors: WordVectors): 
   if (!isLittleEndian) matrix.swap32()
 
   // Write then rename, so a concurrent reader (another process) never sees a half-written cache.
-  await mkdir(dirname(path), { recursive: true })
+  // Owner-only, like everything else in the server's data directory where the cache lives.
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 })
   const temporary = `${path}.${randomUUID()}.tmp`
   try {
-    await writeFile(temporary, [prefix, matrix])
+    await writeFile(temporary, [prefix, matrix], { mode: 0o600 })
     await rename(temporary, path)
   } finally {
     await rm(temporary, { force: true })

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { mkdtemp } from 'node:fs/promises'
+import { mkdtemp, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
@@ -56,14 +56,17 @@ describe('createLocalEmbedder loading', () => {
     expect([...vectors[2]!].every((x) => x === 0)).toBe(true)
   })
 
-  it('embed - concurrent first calls share one load, which writes the binary cache', async () => {
-    const cacheDir = await mkdtemp(join(tmpdir(), 'pinfold-cache-'))
+  it('embed - concurrent first calls share one load, which writes the binary cache (owner-only)', async () => {
+    const cacheDir = join(await mkdtemp(join(tmpdir(), 'pinfold-cache-')), 'embeddings')
     const vectorsPackage = await writeFakeWordVectorsPackage(words)
     const logger = silent()
     const embedder = createLocalEmbedder({ vectorsPackage, cacheDir, logger })
     const results = await Promise.all([embedder.embed(['cat']), embedder.embed(['dog']), embedder.embed(['market'])])
     expect(logger.info).toHaveBeenCalledTimes(1)
-    expect(existsSync(join(cacheDir, 'fake-word-vectors@1.0.0.f32.bin'))).toBe(true)
+    const cache = join(cacheDir, 'fake-word-vectors@1.0.0.f32.bin')
+    expect(existsSync(cache)).toBe(true)
+    // it lives in the server's data directory, where everything is private
+    expect([(await stat(cacheDir)).mode & 0o777, (await stat(cache)).mode & 0o777]).toEqual([0o700, 0o600])
 
     const fromCache = createLocalEmbedder({ vectorsPackage, cacheDir, logger: silent() })
     expect(await fromCache.embed(['cat'])).toEqual(results[0])

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { isPinfoldError, mintToken, SCOPES } from '@pinfold/core'
 import { readConfig } from './config.js'
+import { writeDevToken } from './dev-token.js'
 import { runMigrations } from './migrate-command.js'
 import { jsonLinesLogger } from './request-log.js'
 import { loadOrCreateSecret } from './secret.js'
@@ -13,8 +13,9 @@ const USAGE = `pinfold — self-hosted IPFS file storage speaking Pinata's v3 AP
 
 Usage:
   pinfold serve                         start the server (configuration from the environment)
-  pinfold token [--sub U] [--org O] [--scope "org:files:write …"] [--expires 30d]
-                                        mint a bearer token with the configured secret
+  pinfold token [--sub U] [--org O] [--scope "org:files:write …"] [--expires-in 1h]
+                                        mint a bearer token with the configured secret; it
+                                        expires after --expires-in (default 1h; e.g. 15m, 7d)
   pinfold migrate                       apply database migrations (DATABASE_URL, else the embedded
                                         database in PINFOLD_DATA_DIR; stop \`pinfold serve\` first)
 `
@@ -36,12 +37,13 @@ async function serve(): Promise<void> {
     logger: jsonLinesLogger((line) => process.stdout.write(line)),
   })
   log('info', 'pinfold listening', { url: running.url, storage: running.storage })
-  if (running.secretCreated && !config.jwksUrl) {
-    const devToken = await mintToken(running.secret, { sub: 'dev', org: 'dev', scopes: SCOPES })
-    await writeFile(join(config.dataDir, 'dev-token'), `${devToken}\n`, { mode: 0o600 })
-    process.stdout.write(
-      `\nDevelopment token (every scope; also saved to ${join(config.dataDir, 'dev-token')}):\n${devToken}\n\n`,
-    )
+  // only with the data directory's own secret: a configured secret or JWKS means a real deployment
+  if (!config.authSecret && !config.jwksUrl) {
+    const devToken = await writeDevToken(config.dataDir, running.secret, config.jwtMaxLifetimeSeconds)
+    log('info', 'development token (every scope) saved', {
+      path: devToken.path,
+      expires_at: devToken.expiresAt.toISOString(),
+    })
   }
   let stopping = false
   const stop = () => {
@@ -89,16 +91,16 @@ async function token(args: string[]): Promise<void> {
       sub: { type: 'string', default: 'dev' },
       org: { type: 'string' },
       scope: { type: 'string', default: SCOPES.join(' ') },
-      expires: { type: 'string' },
+      'expires-in': { type: 'string', default: '1h' },
     },
   })
   const config = readConfig()
-  const secret = config.authSecret ?? (await loadOrCreateSecret(config.dataDir)).secret
+  const secret = config.authSecret ?? (await loadOrCreateSecret(config.dataDir))
   const minted = await mintToken(secret, {
     sub: values.sub,
     org: values.org,
     scopes: values.scope.split(/\s+/).filter(Boolean),
-    expiresIn: values.expires,
+    expiresIn: values['expires-in'],
   })
   process.stdout.write(`${minted}\n`)
 }

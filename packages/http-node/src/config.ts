@@ -1,4 +1,5 @@
 import { PinfoldError } from '@pinfold/core'
+import { DEFAULT_BODY_IDLE_TIMEOUT_MS } from './node-handler.js'
 import { paymentOptionsFromEnv } from './payments-config.js'
 import type { RateLimitOptions } from './rate-limit.js'
 
@@ -13,6 +14,8 @@ export interface ServerConfig {
   jwksUrl: string | undefined
   jwtIssuer: string | undefined
   jwtAudience: string | undefined
+  /** Tokens expiring further ahead are refused (`PINFOLD_JWT_MAX_LIFETIME_SECONDS`); unset: no cap. */
+  jwtMaxLifetimeSeconds: number | undefined
   publicUrl: string | undefined
   /** `{cidv1}.ipfs.{subdomainHost}` is the subdomain gateway (`PINFOLD_SUBDOMAIN_GATEWAY_HOST`); default: the public URL's host name, else any host. */
   subdomainHost: string | undefined
@@ -25,6 +28,8 @@ export interface ServerConfig {
   payments: ReturnType<typeof paymentOptionsFromEnv>
   /** Housekeeping periods; 0 disables (`PINFOLD_EXPIRY_SWEEP_MS`, `PINFOLD_ORPHAN_SWEEP_MS`). */
   sweepers: { expiryIntervalMs: number; orphanIntervalMs: number }
+  /** A request body sending no byte for this long is cut with a 408; 0 disables (`PINFOLD_BODY_IDLE_TIMEOUT_MS`). */
+  bodyIdleTimeoutMs: number
   /** How long a shutdown waits for requests in flight (uploads) before cutting them (`PINFOLD_SHUTDOWN_TIMEOUT_MS`). */
   shutdownTimeoutMs?: number
   s3: {
@@ -51,6 +56,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     jwksUrl: env.PINFOLD_JWKS_URL || undefined,
     jwtIssuer: env.PINFOLD_JWT_ISSUER || undefined,
     jwtAudience: env.PINFOLD_JWT_AUDIENCE || undefined,
+    jwtMaxLifetimeSeconds: env.PINFOLD_JWT_MAX_LIFETIME_SECONDS
+      ? integer(env.PINFOLD_JWT_MAX_LIFETIME_SECONDS, 'PINFOLD_JWT_MAX_LIFETIME_SECONDS', 0)
+      : undefined,
     publicUrl: env.PINFOLD_PUBLIC_URL || undefined,
     subdomainHost: env.PINFOLD_SUBDOMAIN_GATEWAY_HOST || undefined,
     maxUploadBytes: env.PINFOLD_MAX_UPLOAD_BYTES
@@ -66,6 +74,11 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       expiryIntervalMs: integer(env.PINFOLD_EXPIRY_SWEEP_MS, 'PINFOLD_EXPIRY_SWEEP_MS', 60_000),
       orphanIntervalMs: integer(env.PINFOLD_ORPHAN_SWEEP_MS, 'PINFOLD_ORPHAN_SWEEP_MS', 3_600_000),
     },
+    bodyIdleTimeoutMs: integer(
+      env.PINFOLD_BODY_IDLE_TIMEOUT_MS,
+      'PINFOLD_BODY_IDLE_TIMEOUT_MS',
+      DEFAULT_BODY_IDLE_TIMEOUT_MS,
+    ),
     shutdownTimeoutMs: integer(env.PINFOLD_SHUTDOWN_TIMEOUT_MS, 'PINFOLD_SHUTDOWN_TIMEOUT_MS', 30_000),
     s3: {
       bucket: env.PINFOLD_S3_BUCKET || undefined,

@@ -1,6 +1,7 @@
-import { mkdir, open, readFile, rm } from 'node:fs/promises'
+import { open, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { PinfoldError } from '@pinfold/core'
+import { makePrivateDir, PRIVATE_FILE_MODE } from './private-files.js'
 
 export interface DataDirLock {
   release(): Promise<void>
@@ -12,11 +13,12 @@ export interface DataDirLock {
  * left by a process that died (kill -9) is taken over: the PID in it no longer runs.
  */
 export async function lockDataDir(dataDir: string): Promise<DataDirLock> {
-  await mkdir(dataDir, { recursive: true })
+  // every process that uses the directory locks it first: the place to make (or keep) it private
+  await makePrivateDir(dataDir)
   const path = join(dataDir, 'pinfold.lock')
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      const handle = await open(path, 'wx', 0o600)
+      const handle = await open(path, 'wx', PRIVATE_FILE_MODE)
       await handle.writeFile(`${process.pid}\n`)
       await handle.close()
       return { release: () => rm(path, { force: true }) }

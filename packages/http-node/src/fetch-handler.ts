@@ -137,7 +137,7 @@ export function createFetchHandler(service: FileService, options: FetchHandlerOp
     const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header)
     if (!match) throw new PinfoldError('UNAUTHENTICATED', 'an Authorization: Bearer <token> header is required')
     const actor = await options.auth.verify(match[1]!)
-    limiter.checkToken(match[1]!)
+    limiter.checkActor(actor)
     if (route.auth !== 'token' && !allows(actor.scopes, route.auth)) {
       throw new PinfoldError('FORBIDDEN', `this token lacks the ${route.auth} scope`)
     }

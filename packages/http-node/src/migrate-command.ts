@@ -1,6 +1,6 @@
-import { join } from 'node:path'
 import type { ServerConfig } from './config.js'
 import { lockDataDir } from './data-dir-lock.js'
+import { openEmbeddedDatabase } from './embedded-database.js'
 
 /** Called before each migration (`applying`), then once it applied or was found applied already (`skipped`). */
 export type MigrationProgress = (event: {
@@ -29,11 +29,7 @@ export async function runMigrations(config: ServerConfig, progress: MigrationPro
     } else {
       const lock = await lockDataDir(config.dataDir)
       closers.push(lock.release)
-      const [{ PGlite }, { vector }] = await Promise.all([
-        import('@electric-sql/pglite'),
-        import('@electric-sql/pglite-pgvector'),
-      ])
-      const db = await PGlite.create(join(config.dataDir, 'db'), { extensions: { vector } })
+      const { db } = await openEmbeddedDatabase(config.dataDir)
       closers.push(() => db.close())
       client = fromPGlite(db)
     }

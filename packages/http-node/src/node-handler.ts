@@ -11,7 +11,15 @@ import { knownText } from './response-text.js'
 export interface NodeHandlerOptions {
   /** Take the scheme and host from `X-Forwarded-Proto`/`X-Forwarded-Host` (only behind a proxy you run). */
   trustProxy?: boolean | undefined
+  /**
+   * A request body that sends no byte for this long while the server waits for it is cut with a
+   * 408 and leaves nothing behind; a body that keeps moving is never cut. 0 disables. Default 60 s.
+   * (Node's own `requestTimeout` caps a whole request, long uploads included: set it to 0.)
+   */
+  bodyIdleTimeoutMs?: number | undefined
 }
+
+export const DEFAULT_BODY_IDLE_TIMEOUT_MS = 60_000
 
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void
 
@@ -27,12 +35,16 @@ export function createNodeHandler(handler: FetchHandler, options: NodeHandlerOpt
       if (!res.writableFinished) controller.abort(new PinfoldError('ABORTED', 'the client closed the connection'))
     })
     const method = req.method ?? 'GET'
-    const body = method === 'GET' || method === 'HEAD' ? undefined : requestBody(req)
+    const idleTimeoutMs = options.bodyIdleTimeoutMs ?? DEFAULT_BODY_IDLE_TIMEOUT_MS
+    const body = method === 'GET' || method === 'HEAD' ? undefined : requestBody(req, { idleTimeoutMs })
     // A body the handler did not read (an early 4xx) is drained and discarded, so the client can
-    // read the answer instead of seeing its upload stall on a connection nobody reads.
+    // read the answer instead of seeing its upload stall on a connection nobody reads. A stalled
+    // body is not waited for: its connection is closed once the answer is out.
     res.once('finish', () => {
       body?.detach()
-      if (!req.complete) req.resume()
+      if (req.complete) return
+      if (body?.stalled) req.socket.destroy()
+      else drainWithin(req, idleTimeoutMs)
     })
 
     let request: Request
@@ -56,6 +68,23 @@ export function createNodeHandler(handler: FetchHandler, options: NodeHandlerOpt
         res.end(JSON.stringify({ error: 'internal server error' }))
       })
   }
+}
+
+/**
+ * Reads and discards the rest of a body. Nothing pauses it now, so the socket's own inactivity
+ * timer measures the client alone: one that stops sending is cut rather than waited on forever.
+ */
+function drainWithin(req: IncomingMessage, idleTimeoutMs: number): void {
+  if (idleTimeoutMs > 0) {
+    const cut = () => req.socket.destroy()
+    req.socket.setTimeout(idleTimeoutMs)
+    req.socket.once('timeout', cut)
+    req.once('end', () => {
+      req.socket.setTimeout(0)
+      req.socket.off('timeout', cut)
+    })
+  }
+  req.resume()
 }
 
 function toRequest(

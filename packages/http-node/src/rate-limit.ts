@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto'
-import { PinfoldError } from '@pinfold/core'
+import { type Actor, PinfoldError } from '@pinfold/core'
 
 /** At most `limit` requests per `windowMs`, refilled continuously (a token bucket of `limit`). */
 export interface RateLimitRule {
@@ -8,7 +7,10 @@ export interface RateLimitRule {
 }
 
 export interface RateLimitOptions {
-  /** Budget of each bearer token (checked once the token is verified). */
+  /**
+   * Budget of each token holder: the tenant and user a verified token names. Every token of one user,
+   * and every spelling of one token, draws on the same budget.
+   */
   perToken?: RateLimitRule | undefined
   /** Budget of each client address, for every request including public and gateway ones. */
   perIp?: RateLimitRule | undefined
@@ -68,8 +70,8 @@ export function createBuckets(rule: RateLimitRule, now: () => number = Date.now)
 export interface RateLimiter {
   /** Throws `RATE_LIMITED` (429 with `Retry-After`) when the address has no budget left. */
   checkAddress(address: string | undefined): void
-  /** Throws `RATE_LIMITED` when the token has no budget left. */
-  checkToken(token: string): void
+  /** Throws `RATE_LIMITED` when the holder of a verified token has no budget left. */
+  checkActor(actor: Actor): void
 }
 
 export function createRateLimiter(options: RateLimitOptions | undefined): RateLimiter {
@@ -88,10 +90,11 @@ export function createRateLimiter(options: RateLimitOptions | undefined): RateLi
       const wait = perIp.take(address)
       if (wait !== undefined) throw refuse(wait, 'address')
     },
-    checkToken(token) {
+    checkActor(actor) {
       if (!perToken) return
-      // keyed by a digest: the map never holds a usable credential
-      const wait = perToken.take(createHash('sha256').update(token).digest('base64url'))
+      // Keyed on who the token names, never on its text: a JWT has many spellings (the last
+      // base64url character of a signature has unused bits) and a user may hold many tokens.
+      const wait = perToken.take(JSON.stringify([actor.tenantId, actor.userId]))
       if (wait !== undefined) throw refuse(wait, 'token')
     },
   }

@@ -20,7 +20,6 @@ export interface RunningServer {
   storage: string
   /** The HS256 secret for tokens (unless a JWKS verifies them) and for signed URLs. */
   secret: string
-  secretCreated: boolean
   /** Stops accepting connections, lets requests in flight finish, then closes the stores. */
   close(): Promise<void>
 }
@@ -30,9 +29,7 @@ export async function startServer(
   config: ServerConfig,
   extra: Partial<Pick<FetchHandlerOptions, 'onError' | 'cors' | 'basePath' | 'logger'>> = {},
 ): Promise<RunningServer> {
-  const { secret, created } = config.authSecret
-    ? { secret: config.authSecret, created: false }
-    : await loadOrCreateSecret(config.dataDir)
+  const secret = config.authSecret ?? (await loadOrCreateSecret(config.dataDir))
   const storage = await openStorage(config)
   const service = createFileService({
     records: storage.records,
@@ -51,13 +48,16 @@ export async function startServer(
     ...extra,
   })
   await indexStoredBlocks(service)
-  const requests = drainable(createNodeHandler(handler))
+  const requests = drainable(createNodeHandler(handler, { bodyIdleTimeoutMs: config.bodyIdleTimeoutMs }))
   const server = createServer(requests.handler)
   answerClientErrors(server)
   // longer than the idle timeouts of common load balancers and clients (60 s), so the server is
   // not the side closing a kept-alive socket just as a client reuses it for an upload
   server.keepAliveTimeout = 65_000
   server.headersTimeout = 66_000
+  // No cap on a whole request: a 25 GiB upload at an honest pace takes hours. Slow clients are
+  // bounded by headersTimeout and by the body's idle timeout instead.
+  server.requestTimeout = 0
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject)
@@ -76,7 +76,6 @@ export async function startServer(
     service,
     storage: storage.description,
     secret,
-    secretCreated: created,
     async close() {
       stopSweepers()
       // no new connections; idle keep-alive ones close now, busy ones once their answer is out
@@ -102,7 +101,11 @@ async function indexStoredBlocks(service: FileService): Promise<void> {
 }
 
 function tokenVerifier(config: ServerConfig, secret: string): TokenVerifier {
-  const claims = { issuer: config.jwtIssuer, audience: config.jwtAudience }
+  const claims = {
+    issuer: config.jwtIssuer,
+    audience: config.jwtAudience,
+    maxLifetimeSeconds: config.jwtMaxLifetimeSeconds,
+  }
   if (config.jwksUrl) return createTokenVerifier({ keys: createRemoteJWKSet(new URL(config.jwksUrl)), ...claims })
   return createTokenVerifier({ secret, ...claims })
 }

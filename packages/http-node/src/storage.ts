@@ -3,6 +3,7 @@ import { createMemoryBlobStore, createMemoryRecordStore } from '@pinfold/adapter
 import type { BlobStore, RecordStore } from '@pinfold/core'
 import type { ServerConfig } from './config.js'
 import { lockDataDir } from './data-dir-lock.js'
+import { openEmbeddedDatabase } from './embedded-database.js'
 
 export interface Storage {
   records: RecordStore
@@ -15,7 +16,8 @@ export interface Storage {
 /**
  * Chooses the stores from the configuration:
  * - records: `DATABASE_URL` → PostgreSQL; else `PINFOLD_STORAGE=memory` → memory; else PGlite in
- *   `<data dir>/db` (the embedded default, locked to this process);
+ *   `<data dir>/db` (the embedded default, locked to this process, owner-only like the whole
+ *   data directory);
  * - blobs: `PINFOLD_S3_BUCKET` → S3; else memory for `PINFOLD_STORAGE=memory`; else `<data dir>/blobs`.
  * Migrations run before the store is used; every process may run them, they take turns.
  * Drivers are imported only when configured: an app that embeds the HTTP layer does not load the
@@ -55,16 +57,14 @@ async function openRecords(config: ServerConfig, closers: (() => Promise<void>)[
     return { records: createPostgresRecordStore({ client }), description: 'records in PostgreSQL' }
   }
   if (config.storage === 'memory') return { records: createMemoryRecordStore(), description: 'records in memory' }
-  const [{ PGlite }, { vector }, { createPostgresRecordStore, fromPGlite, migrate }] = await Promise.all([
-    import('@electric-sql/pglite'),
-    import('@electric-sql/pglite-pgvector'),
+  const [{ db, path }, { createPostgresRecordStore, fromPGlite, migrate }] = await Promise.all([
+    openEmbeddedDatabase(config.dataDir),
     import('@pinfold/adapter-postgres'),
   ])
-  const db = await PGlite.create(join(config.dataDir, 'db'), { extensions: { vector } })
   closers.push(() => db.close())
   const client = fromPGlite(db)
   await migrate(client)
-  return { records: createPostgresRecordStore({ client }), description: `records in ${join(config.dataDir, 'db')}` }
+  return { records: createPostgresRecordStore({ client }), description: `records in ${path}` }
 }
 
 async function openBlobs(

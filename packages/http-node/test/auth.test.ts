@@ -37,6 +37,7 @@ describe('bearer token authentication', () => {
     const forged = await new SignJWT({ scope: 'org:groups:read' })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject('alice')
+      .setExpirationTime('1h')
       .sign(new TextEncoder().encode('another-secret-that-is-long-enough-0123456789'))
     expect(await expect401(forged)).toBe('token signature is invalid')
   })
@@ -59,6 +60,7 @@ describe('bearer token authentication', () => {
     const hs512 = await new SignJWT({ scope: 'org:groups:read' })
       .setProtectedHeader({ alg: 'HS512' })
       .setSubject('alice')
+      .setExpirationTime('1h')
       .sign(new TextEncoder().encode(TEST_SECRET.repeat(2)))
     expect(await expect401(hs512)).toBe('token algorithm is not allowed')
   })
@@ -66,8 +68,18 @@ describe('bearer token authentication', () => {
   it('auth - a token without sub is 401', async () => {
     const anonymous = await new SignJWT({ scope: 'org:groups:read' })
       .setProtectedHeader({ alg: 'HS256' })
+      .setExpirationTime('1h')
       .sign(new TextEncoder().encode(TEST_SECRET))
-    await expect401(anonymous)
+    expect(await expect401(anonymous)).toBe('token claim check failed: sub')
+  })
+
+  it('auth - a token without exp is 401: it would be valid forever', async () => {
+    const forever = await new SignJWT({ scope: 'org:groups:read' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('alice')
+      .setIssuedAt()
+      .sign(new TextEncoder().encode(TEST_SECRET))
+    expect(await expect401(forever)).toBe('token has no expiry: an exp claim is required')
   })
 
   it('scopes - a token lacking the route scope is 403', async () => {
@@ -96,4 +108,20 @@ describe('bearer token authentication', () => {
       expect((await server.api(path, { auth: 'garbage' })).status).toBe(401)
     })
   }
+})
+
+describe('bearer tokens - PINFOLD_JWT_MAX_LIFETIME_SECONDS', () => {
+  let server: TestServer
+  beforeAll(async () => {
+    server = await startTestServer({ PINFOLD_JWT_MAX_LIFETIME_SECONDS: '3600' })
+  })
+  afterAll(() => server.close())
+
+  it('auth - a token expiring within the maximum is accepted, one expiring later is 401', async () => {
+    const withinHour = await server.token({ expiresIn: 3000 })
+    expect((await server.api('/v3/groups/public', { auth: withinHour })).status).toBe(200)
+    const res = await server.api('/v3/groups/public', { auth: await server.token({ expiresIn: 2 * 3600 }) })
+    expect(res.status).toBe(401)
+    expect(await res.json()).toEqual({ error: 'token expires more than 3600 s from now' })
+  })
 })

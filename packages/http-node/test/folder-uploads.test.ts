@@ -183,6 +183,10 @@ describe('folder uploads', () => {
         { path: 'b.txt', bytes: 'y' },
       ],
     ],
+    // the importer recursed once per level: 2,500 levels overflowed the stack (a bare 500)
+    ['a path 2,500 levels deep', [{ path: `${'d/'.repeat(2500)}a.txt`, bytes: 'x' }]],
+    ['a path one level deeper than 64', [{ path: `${'d/'.repeat(64)}a.txt`, bytes: 'x' }]],
+    ['a path longer than 4,096 characters', [{ path: `dir/${'n'.repeat(4093)}`, bytes: 'x' }]],
     [
       'a loose file before a folder',
       [
@@ -201,6 +205,16 @@ describe('folder uploads', () => {
       expect(server.blobCount()).toBe(before)
     })
   }
+
+  it('upload - a path 64 levels deep and 4,096 characters long is accepted', async () => {
+    const deep = `${'d/'.repeat(63)}a.txt`
+    const long = `dir/${'n'.repeat(4092)}`
+    expect([deep.split('/').length, long.length]).toEqual([64, 4096])
+    for (const path of [deep, long]) {
+      const res = await postFolder([{ path, bytes: `deep-${Math.random()}` }], { network: 'public' })
+      expect(res.status).toBe(200)
+    }
+  })
 
   it('upload - max upload size counts every file of a folder', async () => {
     const small = await startTestServer({ PINFOLD_MAX_UPLOAD_BYTES: '10' })

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
-import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createFsBlobStore } from '@pinfold/adapter-fs'
 import { computeFileCid, mintToken, SCOPES } from '@pinfold/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { exited, startChildServer } from './support/child-server.js'
+import { openFileUpload } from './support/raw-upload.js'
 import { form, startTestServer, TEST_SECRET, type TestServer } from './support/server.js'
 
 describe('persistence on the configured storage', () => {
@@ -70,7 +70,7 @@ describe('the embedded default (PGlite + filesystem)', { timeout: 120_000 }, () 
   })
 
   it('kill -9 - every acknowledged upload is intact after a crash and no unacknowledged one left a record', async () => {
-    const token = await mintToken(TEST_SECRET, { sub: 'crash', scopes: SCOPES })
+    const token = await mintToken(TEST_SECRET, { sub: 'crash', scopes: SCOPES, expiresIn: '1h' })
     const first = await startChildServer(env())
     const acknowledged: { id: string; cid: string; sha: string }[] = []
     for (let i = 0; i < 5; i++) {
@@ -119,18 +119,8 @@ describe('the embedded default (PGlite + filesystem)', { timeout: 120_000 }, () 
 
 /** A multipart upload that sends part of its file and then stalls, as a client mid-transfer would. */
 function startHangingUpload(url: string, token: string, name: string) {
-  const boundary = `hang-${name}`
-  const req = request(`${url}/v3/files`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': `multipart/form-data; boundary=${boundary}`,
-      'transfer-encoding': 'chunked',
-    },
-  })
-  req.on('error', () => {})
+  const { req } = openFileUpload(url, token, name)
   const sent = new Promise<void>((resolve) => {
-    req.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\n\r\n`)
     req.write(Buffer.alloc(3 * 1024 * 1024, 7), () => resolve())
   })
   return { sent, abort: () => req.destroy() }

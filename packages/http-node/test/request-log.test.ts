@@ -19,7 +19,7 @@ function setup() {
       error: (entry) => entries.push({ level: 'error', entry }),
     },
   })
-  const token = mintToken(TEST_SECRET, { sub: 'alice', org: 'acme', scopes: SCOPES })
+  const token = mintToken(TEST_SECRET, { sub: 'alice', org: 'acme', scopes: SCOPES, expiresIn: '1h' })
   return { handler, entries, token }
 }
 

@@ -31,24 +31,45 @@ export interface ImportedFolder extends WrittenCar {
 export const isFolderPath = (path: string) => path.includes('/') || path.includes('\\')
 
 /**
+ * How deep and how long a folder path may be. The importer builds and flushes its directory tree
+ * recursively, one level per segment: thousands of levels overflowed the stack (a bare 500). 64
+ * levels and Linux's PATH_MAX leave room for any real tree (Windows stops at 260 characters).
+ */
+export const FOLDER_LIMITS = { segments: 64, pathChars: 4096 } as const
+
+/** A directory of the folder being uploaded; `file` marks a name already taken by a file. */
+interface PathNode {
+  file: boolean
+  children: Map<string, PathNode>
+}
+
+/**
  * Enforces the folder rules: relative paths of non-empty segments, no `.` or `..`, every file
- * under the same top-level directory (Pinata's legacy rule), no path given twice, and no path
- * that is both a file and a directory.
+ * under the same top-level directory (Pinata's legacy rule), no path given twice, no path that is
+ * both a file and a directory, and {@link FOLDER_LIMITS}. The paths seen so far form a tree, so each
+ * check walks a path's segments once: the work is linear in the length of the paths.
  */
 export class FolderPaths {
-  private readonly files = new Set<string>()
-  private readonly directories = new Set<string>()
+  private readonly root: PathNode = { file: false, children: new Map() }
   top: string | undefined
 
   add(path: string): string {
-    if (path.includes('\\')) throw invalid(`folder path ${JSON.stringify(path)} must use "/" as separator`)
-    if (path.startsWith('/')) throw invalid(`folder path ${JSON.stringify(path)} must be relative`)
+    // an over-long path is named by its start: the message must not echo 4 KiB back
+    const quoted = JSON.stringify(path.length > 100 ? `${path.slice(0, 100)}…` : path)
+    if (path.length > FOLDER_LIMITS.pathChars) {
+      throw invalid(`folder path ${quoted} is longer than ${FOLDER_LIMITS.pathChars} characters`)
+    }
+    if (path.includes('\\')) throw invalid(`folder path ${quoted} must use "/" as separator`)
+    if (path.startsWith('/')) throw invalid(`folder path ${quoted} must be relative`)
     const segments = path.split('/')
+    if (segments.length > FOLDER_LIMITS.segments) {
+      throw invalid(`folder path ${quoted} is deeper than ${FOLDER_LIMITS.segments} levels`)
+    }
     for (const segment of segments) {
-      if (segment === '') throw invalid(`folder path ${JSON.stringify(path)} has an empty segment`)
-      if (segment === '.' || segment === '..') throw invalid(`folder path ${JSON.stringify(path)} may not use . or ..`)
+      if (segment === '') throw invalid(`folder path ${quoted} has an empty segment`)
+      if (segment === '.' || segment === '..') throw invalid(`folder path ${quoted} may not use . or ..`)
       if ([...segment].some((char) => char.charCodeAt(0) < 0x20))
-        throw invalid(`folder path ${JSON.stringify(path)} holds control characters`)
+        throw invalid(`folder path ${quoted} holds control characters`)
     }
     if (segments.length < 2) {
       throw invalid('More than one file and/or directory was provided for pinning: every file must be in one folder')
@@ -56,17 +77,27 @@ export class FolderPaths {
     if (this.top === undefined) this.top = segments[0]
     else if (segments[0] !== this.top) {
       throw invalid(
-        `More than one file and/or directory was provided for pinning: ${JSON.stringify(path)} is not under ${JSON.stringify(this.top)}`,
+        `More than one file and/or directory was provided for pinning: ${quoted} is not under ${JSON.stringify(this.top)}`,
       )
     }
-    if (this.files.has(path)) throw invalid(`folder path ${JSON.stringify(path)} is given twice`)
-    if (this.directories.has(path)) throw invalid(`folder path ${JSON.stringify(path)} is also a directory`)
-    for (let i = 1; i < segments.length; i++) {
-      const dir = segments.slice(0, i).join('/')
-      if (this.files.has(dir)) throw invalid(`folder path ${JSON.stringify(dir)} is both a file and a directory`)
-      this.directories.add(dir)
+    let directory = this.root
+    for (const [depth, segment] of segments.slice(0, -1).entries()) {
+      let child = directory.children.get(segment)
+      if (!child) {
+        child = { file: false, children: new Map() }
+        directory.children.set(segment, child)
+      }
+      if (child.file) {
+        const both = JSON.stringify(segments.slice(0, depth + 1).join('/'))
+        throw invalid(`folder path ${both} is both a file and a directory`)
+      }
+      directory = child
     }
-    this.files.add(path)
+    const name = segments.at(-1)!
+    const existing = directory.children.get(name)
+    if (existing?.file) throw invalid(`folder path ${quoted} is given twice`)
+    if (existing) throw invalid(`folder path ${quoted} is also a directory`)
+    directory.children.set(name, { file: true, children: new Map() })
     return path
   }
 }

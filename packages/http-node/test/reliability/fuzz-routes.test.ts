@@ -13,6 +13,7 @@ import {
 } from '../support/reliability.js'
 import { type Body, body, encodeBody, headers, paramValue, query, tamper } from '../support/reliability-fuzz.js'
 import { startTestServer, type TestServer } from '../support/server.js'
+import { signatureSpellings } from '../support/token-spellings.js'
 
 /**
  * Property-based fuzzing of every route in the exported table (new routes are covered without
@@ -48,6 +49,8 @@ beforeAll(async () => {
     '@readonly': await server.token({ scopes: ['org:files:read'] }),
     '@other': await server.token({ org: 'globex' }),
   }
+  // the valid token with another spelling of its signature: the same holder, accepted alike
+  tokens['@respelled'] = signatureSpellings(tokens['@valid']!).find((spelling) => spelling !== tokens['@valid'])!
 })
 
 afterAll(async () => {

@@ -48,7 +48,7 @@ describe.runIf(DATABASE)('load across processes', () => {
     }
     // started together: migrations take turns across processes
     children = await Promise.all(Array.from({ length: PROCESSES }, () => startChildServer(env)))
-    token = await mintToken(TEST_SECRET, { sub: 'loader', org: 'acme', scopes: SCOPES })
+    token = await mintToken(TEST_SECRET, { sub: 'loader', org: 'acme', scopes: SCOPES, expiresIn: '1h' })
   }, 120_000)
 
   afterAll(async () => {

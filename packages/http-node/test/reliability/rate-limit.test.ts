@@ -8,6 +8,7 @@ import { createFetchHandler, type FetchHandlerOptions } from '../../src/fetch-ha
 import { createNodeHandler } from '../../src/node-handler.js'
 import { createBuckets, createRateLimiter } from '../../src/rate-limit.js'
 import { startTestServer, TEST_SECRET, type TestServer } from '../support/server.js'
+import { signatureSpellings } from '../support/token-spellings.js'
 
 describe('rate limit - buckets', () => {
   it('take - allows `limit` requests, then answers the wait until the next one', () => {
@@ -38,7 +39,7 @@ describe('rate limit - buckets', () => {
       caught = err
     }
     expect(caught).toMatchObject({ code: 'RATE_LIMITED', details: { retryAfterSeconds: 60 } })
-    expect(() => limiter.checkToken('anything')).not.toThrow() // no per-token rule
+    expect(() => limiter.checkActor({ tenantId: 'acme', userId: 'u' })).not.toThrow() // no per-token rule
   })
 
   it('buckets - an invalid rule is refused at start-up', () => {
@@ -72,7 +73,7 @@ describe('rate limit - over HTTP', () => {
   }
 
   const bearer = async (org: string) => ({
-    authorization: `Bearer ${await mintToken(TEST_SECRET, { sub: 'u', org, scopes: SCOPES })}`,
+    authorization: `Bearer ${await mintToken(TEST_SECRET, { sub: 'u', org, scopes: SCOPES, expiresIn: '1h' })}`,
   })
 
   it('per token - the request beyond the budget is 429 with Retry-After; other tokens are unaffected', async () => {
@@ -89,6 +90,23 @@ describe('rate limit - over HTTP', () => {
     }
     expect(statuses).toEqual([200, 200, 200, 429])
     expect((await fetch(`${url}/v3/files/public`, { headers: await bearer('globex') })).status).toBe(200)
+  })
+
+  it('per token - other spellings of one signature and fresh tokens of one user share its budget', async () => {
+    const url = await start({ rateLimit: { perToken: { limit: 3, windowMs: 60_000 } } })
+    const token = await mintToken(TEST_SECRET, { sub: 'u', org: 'acme', scopes: SCOPES, expiresIn: '1h' })
+    const spellings = signatureSpellings(token)
+    expect(spellings.length).toBeGreaterThan(3)
+    const statuses: number[] = []
+    for (const spelling of spellings) {
+      const res = await fetch(`${url}/v3/files/public`, { headers: { authorization: `Bearer ${spelling}` } })
+      statuses.push(res.status)
+      await res.arrayBuffer()
+    }
+    expect(statuses.slice(0, 3)).toEqual([200, 200, 200])
+    expect(new Set(statuses.slice(3))).toEqual(new Set([429]))
+    const later = await mintToken(TEST_SECRET, { sub: 'u', org: 'acme', scopes: SCOPES, expiresIn: '2h' })
+    expect((await fetch(`${url}/v3/files/public`, { headers: { authorization: `Bearer ${later}` } })).status).toBe(429)
   })
 
   it('per address - public and gateway requests count too, from the socket address (not a header)', async () => {

@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { createTokenVerifier } from '@pinfold/core'
 import { createLocalJWKSet, exportJWK, exportSPKI, generateKeyPair, SignJWT, UnsecuredJWT } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -28,6 +30,7 @@ describe('JWT - algorithm confusion with a JWKS verifier', () => {
     const token = await new SignJWT({ org: 'acme' })
       .setProtectedHeader({ alg: 'RS256', kid: 'k1' })
       .setSubject('alice')
+      .setExpirationTime('1h')
       .sign(keys.privateKey)
     expect((await verifier.verify(token)).tenantId).toBe('acme')
   })
@@ -39,6 +42,7 @@ describe('JWT - algorithm confusion with a JWKS verifier', () => {
       const forged = await new SignJWT({ org: 'acme' })
         .setProtectedHeader({ alg: 'HS256', kid: 'k1' })
         .setSubject('alice')
+        .setExpirationTime('1h')
         .sign(new TextEncoder().encode(secret))
       expect(await rejection(verifier.verify(forged))).toBe('UNAUTHENTICATED')
     }
@@ -54,8 +58,45 @@ describe('JWT - algorithm confusion with a JWKS verifier', () => {
     const token = await new SignJWT({ org: 'acme' })
       .setProtectedHeader({ alg: 'RS256' })
       .setSubject('alice')
+      .setExpirationTime('1h')
       .sign(keys.privateKey)
     expect(await rejection(hs.verify(token))).toBe('UNAUTHENTICATED')
+  })
+})
+
+describe('JWT - a JWKS-verified token without exp is refused over HTTP', () => {
+  let keys: Awaited<ReturnType<typeof generateKeyPair>>
+  let jwks: Server
+  let server: TestServer
+  beforeAll(async () => {
+    keys = await generateKeyPair('ES256', { extractable: true })
+    const body = JSON.stringify({ keys: [{ ...(await exportJWK(keys.publicKey)), kid: 'k1', alg: 'ES256' }] })
+    jwks = createServer((_, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body))
+    await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve))
+    const { port } = jwks.address() as AddressInfo
+    server = await startTestServer({ PINFOLD_JWKS_URL: `http://127.0.0.1:${port}/jwks.json` })
+  })
+  afterAll(async () => {
+    await server?.close()
+    await new Promise((resolve) => jwks?.close(resolve))
+  })
+
+  const issued = (expires: boolean) => {
+    const jwt = new SignJWT({ org: 'acme', scope: 'org:files:read' })
+      .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
+      .setSubject('alice')
+      .setIssuedAt()
+    return (expires ? jwt.setExpirationTime('5m') : jwt).sign(keys.privateKey)
+  }
+
+  it('GET /v3/files/public - with exp a token of the key set is accepted (the control)', async () => {
+    expect((await server.api('/v3/files/public', { auth: await issued(true) })).status).toBe(200)
+  })
+
+  it('GET /v3/files/public - without exp the same token is 401 JSON: it would be valid forever', async () => {
+    const res = await server.api('/v3/files/public', { auth: await issued(false) })
+    expect(res.status).toBe(401)
+    expect(await res.json()).toEqual({ error: 'token has no expiry: an exp claim is required' })
   })
 })
 

@@ -7,6 +7,8 @@ const cli = fileURLToPath(new URL('../../src/cli.ts', import.meta.url))
 export interface ChildServer {
   child: ChildProcess
   url: string
+  /** Everything the process wrote to stdout so far. */
+  stdout(): string
 }
 
 /** Runs `pinfold serve` in its own process and resolves once it logs that it listens. */
@@ -16,6 +18,10 @@ export function startChildServer(env: Record<string, string>): Promise<ChildServ
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let stderr = ''
+  let stdout = ''
+  child.stdout!.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString()
+  })
   child.stderr!.on('data', (chunk: Buffer) => {
     stderr += chunk.toString()
   })
@@ -24,7 +30,7 @@ export function startChildServer(env: Record<string, string>): Promise<ChildServ
     lines.on('line', (line) => {
       try {
         const entry = JSON.parse(line) as { message?: string; url?: string }
-        if (entry.message === 'pinfold listening' && entry.url) resolve({ child, url: entry.url })
+        if (entry.message === 'pinfold listening' && entry.url) resolve({ child, url: entry.url, stdout: () => stdout })
       } catch {}
     })
     child.once('exit', (code) =>

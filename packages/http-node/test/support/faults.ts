@@ -122,7 +122,7 @@ export async function startFaultServer(options: {
   const http = createServer(createNodeHandler(handler))
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve))
   const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`
-  const token = (org = 'acme') => mintToken(TEST_SECRET, { sub: 'alice', org, scopes: SCOPES })
+  const token = (org = 'acme') => mintToken(TEST_SECRET, { sub: 'alice', org, scopes: SCOPES, expiresIn: '1h' })
   return {
     url,
     service,

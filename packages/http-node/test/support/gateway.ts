@@ -70,7 +70,7 @@ export async function startGatewayServer(
   const { port } = server.address() as AddressInfo
   const url = `http://127.0.0.1:${port}`
   if (options.publicHost) publicUrl = url
-  const token = (org = 'acme') => mintToken(GATEWAY_SECRET, { sub: 'alice', org, scopes: SCOPES })
+  const token = (org = 'acme') => mintToken(GATEWAY_SECRET, { sub: 'alice', org, scopes: SCOPES, expiresIn: '1h' })
   const api: GatewayTestServer['api'] = async (path, init = {}) => {
     const { org, auth, ...rest } = init
     const headers = new Headers(rest.headers)

@@ -54,7 +54,7 @@ export async function startPaidServer(
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   const token = (org = 'acme', scopes: readonly string[] = SCOPES) =>
-    mintToken(TEST_SECRET, { sub: 'alice', org, scopes })
+    mintToken(TEST_SECRET, { sub: 'alice', org, scopes, expiresIn: '1h' })
   return {
     url,
     service,

@@ -111,8 +111,17 @@ const QUERY_KEYS = [
   'random',
 ] as const
 
+/** Page tokens shaped like the server's but holding times PostgreSQL cannot store (once a 500). */
+const pageTokenValue = fc
+  .tuple(
+    fc.constantFrom('0000-01-01T00:00:00.000Z', '-100000-01-01T00:00:00.000Z', '+275760-09-13T00:00:00.000Z'),
+    fc.constantFrom('00000000-0000-0000-0000-000000000000', 'x'),
+  )
+  .map((cursor) => Buffer.from(JSON.stringify(cursor)).toString('base64url'))
+
 const queryValue = fc.oneof(
   fc.constantFrom(...NASTY),
+  pageTokenValue,
   DIGITS,
   fc.string({ maxLength: 40 }),
   fc.constantFrom('ASC', 'DESC', 'raw', 'car', 'block', 'entity', 'all', '0:10', '-5:*', '10:2', 'v0', 'v1', 'null'),
@@ -176,6 +185,7 @@ const HEADER_VALUES = {
     '@valid',
     '@valid',
     '@valid',
+    '@respelled',
     '@none',
     '@readonly',
     '@other',
@@ -219,7 +229,7 @@ const HEADER_VALUES = {
   source: fc.string({ maxLength: 20 }),
 }
 
-/** The Authorization header (placeholders: `@valid`, `@readonly`, `@other`, `@none`) and up to four others. */
+/** The Authorization header (placeholders: `@valid`, `@respelled`, `@readonly`, `@other`, `@none`) and up to four others. */
 export const headers: fc.Arbitrary<Record<string, string>> = fc
   .tuple(
     HEADER_VALUES.authorization,
@@ -287,6 +297,10 @@ const filename = fc.oneof(
     'dir//x',
     'C:\\windows\\x',
     'x'.repeat(5000),
+    // folders deeper than the limit (64 levels); 2,500 levels once overflowed the importer's stack
+    `${'d/'.repeat(2500)}deep.txt`,
+    `${'d/'.repeat(64)}deep.txt`,
+    `dir/${'n'.repeat(4100)}`,
     'index.html',
     '<img src=x onerror=alert(1)>.html',
   ),

@@ -53,7 +53,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       sub: options.sub ?? 'alice',
       org: options.org ?? 'acme',
       scopes: options.scopes ?? SCOPES,
-      expiresIn: options.expiresIn,
+      expiresIn: options.expiresIn ?? '1h',
     })
   const defaultToken = await token()
   const server: TestServer = {

@@ -43,7 +43,7 @@ export async function startVectorServer(
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   const token: VectorTestServer['token'] = (t = {}) =>
-    mintToken(TEST_SECRET, { sub: t.sub ?? 'alice', org: t.org ?? 'acme', scopes: t.scopes ?? SCOPES })
+    mintToken(TEST_SECRET, { sub: t.sub ?? 'alice', org: t.org ?? 'acme', scopes: t.scopes ?? SCOPES, expiresIn: '1h' })
   const defaultToken = await token()
   return {
     url,

@@ -1,0 +1,37 @@
+import { execFile } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { decodeJwt } from 'jose'
+import { describe, expect, it } from 'vitest'
+import { TEST_SECRET } from './support/server.js'
+
+const cli = fileURLToPath(new URL('../src/cli.ts', import.meta.url))
+
+/** Runs `pinfold token …` in its own process and returns the minted token's claims. */
+async function pinfoldToken(...args: string[]) {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['--import', 'tsx', '--conditions=source', cli, 'token', ...args],
+    { env: { ...process.env, PINFOLD_AUTH_SECRET: TEST_SECRET } },
+  )
+  return decodeJwt(stdout.trim())
+}
+
+describe('pinfold token', { timeout: 60_000 }, () => {
+  it('token - expires after an hour by default, or after --expires-in', async () => {
+    const [byDefault, quarter] = await Promise.all([
+      pinfoldToken('--sub', 'alice'),
+      pinfoldToken('--sub', 'alice', '--expires-in', '15m'),
+    ])
+    expect(byDefault.exp! - byDefault.iat!).toBe(3600)
+    expect(quarter.exp! - quarter.iat!).toBe(900)
+  })
+
+  it('token - a malformed --expires-in is refused with a clear message and no token', async () => {
+    await expect(pinfoldToken('--expires-in', 'forever')).rejects.toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: expect.stringMatching(/expiresIn must be seconds or a time span/),
+    })
+  })
+})
