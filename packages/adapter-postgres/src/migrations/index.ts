@@ -6,6 +6,7 @@ import { payments } from './0005-payments.js'
 import { vectors } from './0006-vectors.js'
 import { blobKeyIndex } from './0007-blob-key-index.js'
 import { listIndexes } from './0008-list-indexes.js'
+import { uploadCompletionClaim } from './0009-upload-completion-claim.js'
 
 /**
  * One schema change. Statements run one at a time (PGlite's extended protocol takes one statement
@@ -27,4 +28,5 @@ export const MIGRATIONS: readonly Migration[] = [
   vectors,
   blobKeyIndex,
   listIndexes,
+  uploadCompletionClaim,
 ]
