@@ -4,7 +4,7 @@ import { CID } from 'multiformats/cid'
 import { sha256 } from 'multiformats/hashes/sha2'
 import { describe, expect, it } from 'vitest'
 import { importCar } from '../src/dag/import-car.js'
-import type { BlobStore } from '../src/index.js'
+import { blobStore } from './support/blob-store.js'
 
 const MiB = 1024 * 1024
 
@@ -46,37 +46,13 @@ function counted(prefix: Uint8Array, total: number) {
   return { source: source(), state }
 }
 
-/** Only what a refused import may touch: nothing should be left under any key. */
-function mapBlobs() {
-  const blobs = new Map<string, Uint8Array>()
-  const store: BlobStore = {
-    async put(key, source) {
-      const chunks: Uint8Array[] = []
-      for await (const chunk of source) chunks.push(chunk)
-      blobs.set(key, Buffer.concat(chunks))
-      return { size: blobs.get(key)!.length }
-    },
-    async get() {
-      throw new Error('not read here')
-    },
-    async head(key) {
-      const bytes = blobs.get(key)
-      return bytes && { key, size: bytes.length }
-    },
-    async delete(key) {
-      blobs.delete(key)
-    },
-  }
-  return { store, blobs }
-}
-
 describe('importCar - declared lengths are bounded before they are read', () => {
   // 32 MiB of body behind each oversized declaration: the unguarded reader pulls all of it into memory
   const body = 32 * MiB
 
   it('importCar - a first section declaring 400 MiB is refused after a few KiB', async () => {
     const { source, state } = counted(await hostileCarV1(400 * MiB), body)
-    const { store, blobs } = mapBlobs()
+    const { store, blobs } = blobStore()
     await expect(importCar(store, 'car', source)).rejects.toMatchObject({
       code: 'INVALID_INPUT',
       message: expect.stringMatching(/block declares \d+ bytes, more than the 2097152 allowed/),
@@ -87,7 +63,7 @@ describe('importCar - declared lengths are bounded before they are read', () => 
 
   it('importCar - a CARv2 whose inner first section declares 400 MiB is refused after a few KiB', async () => {
     const { source, state } = counted(carV2(await hostileCarV1(400 * MiB), 500 * MiB), body)
-    const { store, blobs } = mapBlobs()
+    const { store, blobs } = blobStore()
     await expect(importCar(store, 'car', source)).rejects.toMatchObject({
       code: 'INVALID_INPUT',
       message: expect.stringMatching(/block declares/),
@@ -98,7 +74,7 @@ describe('importCar - declared lengths are bounded before they are read', () => 
 
   it('importCar - a header declaring 400 MiB is refused after a few KiB', async () => {
     const { source, state } = counted(varintBytes(400 * MiB), body)
-    await expect(importCar(mapBlobs().store, 'car', source)).rejects.toMatchObject({
+    await expect(importCar(blobStore().store, 'car', source)).rejects.toMatchObject({
       code: 'INVALID_INPUT',
       message: expect.stringMatching(/header declares \d+ bytes, more than the 4096 allowed/),
     })
