@@ -49,7 +49,7 @@ export async function checkContentAllowed(
   const shown = await sniffContentType(head)
   if (shown === undefined) {
     if (hasSignature(type)) throw invalid(`the file's bytes are not ${type}: they lack its signature`)
-  } else if (!mimeTypeAllowed(shown, allowed) && !(isXmlType(shown) && isXmlType(type))) {
+  } else if (!(isXmlType(shown) && isXmlType(type))) {
     checkMimeType(shown, allowed)
   }
 }
