@@ -198,7 +198,9 @@ describe('resumable uploads (tus 1.0)', () => {
   })
 
   // Embedded storage: its I/O lets requests interleave with a completion (in memory a completion runs in one go).
-  it('PATCH - empty PATCHes racing the completing one at the final offset record each upload exactly once', async () => {
+  it('PATCH - empty PATCHes racing the completing one at the final offset record each upload exactly once', {
+    timeout: 90_000,
+  }, async () => {
     const embedded = await startTestServer({ PINFOLD_STORAGE: 'embedded' })
     try {
       const run = `complete-once-${randomBytes(4).toString('hex')}`
