@@ -9,6 +9,8 @@ import {
 /** Resumable upload sessions in a private Map; each method's checks and writes run without an await between them. */
 export function memoryUploadSessionRecords(): UploadSessionRecordStore {
   const sessions = new Map<string, UploadSessionRecord>()
+  /** Sessions whose completion is claimed; an entry leaves with its session. */
+  const completing = new Set<string>()
   const copy = (s: UploadSessionRecord): UploadSessionRecord => structuredClone(s)
   return {
     async createUploadSession(session, options?: CallOptions) {
@@ -33,11 +35,24 @@ export function memoryUploadSessionRecords(): UploadSessionRecordStore {
       return copy(session)
     },
 
+    async claimUploadCompletion(id, options) {
+      throwIfAborted(options?.signal)
+      if (!sessions.has(id) || completing.has(id)) return 'already'
+      completing.add(id)
+      return 'claimed'
+    },
+
+    async releaseUploadCompletion(id, options) {
+      throwIfAborted(options?.signal)
+      completing.delete(id)
+    },
+
     async deleteUploadSession(id, options) {
       throwIfAborted(options?.signal)
       const session = sessions.get(id)
       if (!session) return undefined
       sessions.delete(id)
+      completing.delete(id)
       return copy(session)
     },
 

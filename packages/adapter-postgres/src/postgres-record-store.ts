@@ -133,6 +133,10 @@ export function createPostgresRecordStore({ client, vectors: vectorOptions }: Po
       run('advanceUploadSession', options, () =>
         uploadSessions.advanceUploadSession(client, id, expectedOffset, advance),
       ),
+    claimUploadCompletion: (id, options) =>
+      run('claimUploadCompletion', options, () => uploadSessions.claimUploadCompletion(client, id)),
+    releaseUploadCompletion: (id, options) =>
+      run('releaseUploadCompletion', options, () => uploadSessions.releaseUploadCompletion(client, id)),
     deleteUploadSession: (id, options) =>
       run('deleteUploadSession', options, () => uploadSessions.deleteUploadSession(client, id)),
     listExpiredUploadSessions: (now, limit, options) =>

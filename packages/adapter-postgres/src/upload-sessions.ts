@@ -48,6 +48,19 @@ export async function advanceUploadSession(
   return rows[0] && toSession(rows[0])
 }
 
+/** One conditional UPDATE: concurrent claimers queue on the row lock and re-check the flag, so one matches. */
+export async function claimUploadCompletion(db: Queryable, id: string): Promise<'claimed' | 'already'> {
+  const { rows } = await db.query(
+    'update upload_sessions set completion_claimed = true where id = $1 and not completion_claimed returning id',
+    [id],
+  )
+  return rows.length === 1 ? 'claimed' : 'already'
+}
+
+export async function releaseUploadCompletion(db: Queryable, id: string): Promise<void> {
+  await db.query('update upload_sessions set completion_claimed = false where id = $1', [id])
+}
+
 export async function deleteUploadSession(db: Queryable, id: string): Promise<UploadSessionRecord | undefined> {
   const { rows } = await db.query(`delete from upload_sessions where id = $1 returning ${COLUMNS}`, [id])
   return rows[0] && toSession(rows[0])

@@ -116,6 +116,46 @@ export function describeUploadSessionRecords(name: string, create: () => Promise
       ).toBeUndefined()
     })
 
+    it('claimUploadCompletion - of concurrent claims exactly one is claimed; the others find it already claimed', async () => {
+      const session = newSession({ offset: 100, parts: ['tus/p0'] })
+      await store.createUploadSession(session)
+      const results = await Promise.all(Array.from({ length: 8 }, () => store.claimUploadCompletion(session.id)))
+      expect(results.filter((r) => r === 'claimed')).toHaveLength(1)
+      expect(results.filter((r) => r === 'already')).toHaveLength(7)
+      expect(await store.claimUploadCompletion(session.id)).toBe('already')
+      // the claim is not part of the session's fields
+      expect(await store.getUploadSession(session.id)).toEqual(session)
+    })
+
+    it('releaseUploadCompletion - a released claim is claimed again by exactly one caller', async () => {
+      const session = newSession({ offset: 100 })
+      await store.createUploadSession(session)
+      expect(await store.claimUploadCompletion(session.id)).toBe('claimed')
+      await store.releaseUploadCompletion(session.id)
+      const results = await Promise.all(Array.from({ length: 5 }, () => store.claimUploadCompletion(session.id)))
+      expect(results.filter((r) => r === 'claimed')).toHaveLength(1)
+      // releasing twice, or a session never claimed or unknown, is no error
+      await store.releaseUploadCompletion(session.id)
+      await store.releaseUploadCompletion(session.id)
+      await store.releaseUploadCompletion(randomUUID())
+      expect(await store.claimUploadCompletion(session.id)).toBe('claimed')
+    })
+
+    it('claimUploadCompletion - an unknown or deleted session is already claimed; claims are per session', async () => {
+      expect(await store.claimUploadCompletion(randomUUID())).toBe('already')
+      const one = newSession({ offset: 100 })
+      const other = newSession({ offset: 100 })
+      await store.createUploadSession(one)
+      await store.createUploadSession(other)
+      expect(await store.claimUploadCompletion(one.id)).toBe('claimed')
+      expect(await store.claimUploadCompletion(other.id)).toBe('claimed')
+      expect(await store.deleteUploadSession(one.id)).toEqual(one)
+      expect(await store.claimUploadCompletion(one.id)).toBe('already')
+      // a new session under a reused id starts unclaimed
+      await store.createUploadSession(one)
+      expect(await store.claimUploadCompletion(one.id)).toBe('claimed')
+    })
+
     it('listExpiredUploadSessions - lists sessions expired at or before now, oldest expiry first, up to the limit', async () => {
       const late = newSession({ expiresAt: at(30) })
       const early = newSession({ expiresAt: at(10) })
@@ -141,6 +181,8 @@ export function describeUploadSessionRecords(name: string, create: () => Promise
           'advanceUploadSession',
           (o) => store.advanceUploadSession(session.id, 0, { offset: 1, part: 'x', expiresAt: at(9) }, o),
         ],
+        ['claimUploadCompletion', (o) => store.claimUploadCompletion(session.id, o)],
+        ['releaseUploadCompletion', (o) => store.releaseUploadCompletion(session.id, o)],
         ['deleteUploadSession', (o) => store.deleteUploadSession(session.id, o)],
         ['listExpiredUploadSessions', (o) => store.listExpiredUploadSessions(at(999), 10, o)],
       ]
@@ -149,6 +191,7 @@ export function describeUploadSessionRecords(name: string, create: () => Promise
       }
       expect(await store.getUploadSession(session.id)).toEqual(session)
       expect(await store.listExpiredUploadSessions(at(999), 10)).toHaveLength(1)
+      expect(await store.claimUploadCompletion(session.id)).toBe('claimed')
     })
   })
 }

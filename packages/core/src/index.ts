@@ -32,6 +32,7 @@ export type * from './ports/upload-session-records.js'
 export type * from './ports/vector-records.js'
 export type * from './ports.js'
 export { BLOB_KEY_PATTERN } from './ports.js'
+export { DIRECTORY_MIME_TYPE, mimeTypeAllowed } from './service/allowed-mime-types.js'
 export { normaliseDomain, PENDING_DOMAIN_TTL_MS, type TxtResolver, VERIFICATION_PREFIX } from './service/domains.js'
 export { DOWNLOAD_LINK_ALGORITHM, type DownloadLinkRequest, MAX_LINK_SECONDS } from './service/download-links.js'
 export {
@@ -74,7 +75,7 @@ export type {
   UploadOptions,
   UploadResult,
 } from './service/uploads.js'
-export { CAR_MIME_TYPE, DIRECTORY_MIME_TYPE, mimeTypeAllowed } from './service/uploads.js'
+export { CAR_MIME_TYPE } from './service/uploads.js'
 export { LIMITS } from './service/validate.js'
 export {
   MAX_QUERY_CHARS,

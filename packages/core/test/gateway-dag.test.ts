@@ -9,50 +9,15 @@ import { fileBlockLocations } from '../src/dag/file-blocks.js'
 import { isInnerNode, writeFileDagIndex } from '../src/dag/file-dag-index.js'
 import { importCar } from '../src/dag/import-car.js'
 import type { BlobStore, BlockLocation, ContentRecord } from '../src/index.js'
-import { PinfoldError } from '../src/index.js'
 import type { ServiceContext } from '../src/service/context.js'
 import { createGatewayOperations, type GatewayRoot } from '../src/service/gateway.js'
 import { computeFileCid } from '../src/unixfs/compute-cid.js'
 import { type CidVersion, kuboImporterOptions } from '../src/unixfs/profiles.js'
+import { blobStore } from './support/blob-store.js'
 
 function chacha(seed: string, size: number): Uint8Array {
   const key = createHash('sha256').update(seed).digest()
   return new Uint8Array(createCipheriv('chacha20', key, Buffer.alloc(16)).update(Buffer.alloc(size)))
-}
-
-/** A minimal blob store that counts the bytes it hands out. */
-function blobStore() {
-  const blobs = new Map<string, Uint8Array>()
-  const stats = { bytesRead: 0 }
-  const store: BlobStore = {
-    async put(key, source) {
-      const parts: Uint8Array[] = []
-      for await (const part of source) parts.push(part)
-      blobs.set(key, new Uint8Array(Buffer.concat(parts)))
-      return { size: blobs.get(key)!.length }
-    },
-    async get(key, options) {
-      const blob = blobs.get(key)
-      if (!blob) throw new PinfoldError('NOT_FOUND', key)
-      const offset = options?.range?.offset ?? 0
-      const slice = blob.subarray(
-        offset,
-        options?.range?.length === undefined ? undefined : offset + options.range.length,
-      )
-      stats.bytesRead += slice.length
-      return (async function* () {
-        for (let at = 0; at < slice.length; at += 65_536) yield slice.subarray(at, at + 65_536)
-      })()
-    },
-    async head(key) {
-      const blob = blobs.get(key)
-      return blob && { key, size: blob.length }
-    },
-    async delete(key) {
-      blobs.delete(key)
-    },
-  }
-  return { store, stats }
 }
 
 /** The block index of one blob, as the record store would answer for it. */

@@ -6,6 +6,7 @@ import { FolderPaths } from '../src/service/folder-upload.js'
 /** Just enough of the ports for resumable sessions: sessions and blobs in Maps. */
 function fakeStores() {
   const sessions = new Map<string, UploadSessionRecord>()
+  const claimed = new Set<string>()
   const blobs = new Map<string, Uint8Array>()
   const records = {
     async createUploadSession(s: UploadSessionRecord) {
@@ -21,9 +22,18 @@ function fakeStores() {
       Object.assign(s, { offset: a.offset, parts: [...s.parts, a.part], expiresAt: a.expiresAt })
       return structuredClone(s)
     },
+    async claimUploadCompletion(id: string) {
+      if (!sessions.has(id) || claimed.has(id)) return 'already'
+      claimed.add(id)
+      return 'claimed'
+    },
+    async releaseUploadCompletion(id: string) {
+      claimed.delete(id)
+    },
     async deleteUploadSession(id: string) {
       const s = sessions.get(id)
       sessions.delete(id)
+      claimed.delete(id)
       return s
     },
     async listExpiredUploadSessions(now: Date, limit: number) {

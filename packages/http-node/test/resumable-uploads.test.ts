@@ -197,6 +197,56 @@ describe('resumable uploads (tus 1.0)', () => {
     expect(server.blobCount()).toBe(before + 1)
   })
 
+  // Embedded storage: its I/O lets requests interleave with a completion (in memory a completion runs in one go).
+  it('PATCH - empty PATCHes racing the completing one at the final offset record each upload exactly once', {
+    timeout: 90_000,
+  }, async () => {
+    const embedded = await startTestServer({ PINFOLD_STORAGE: 'embedded' })
+    try {
+      const run = `complete-once-${randomBytes(4).toString('hex')}`
+      const uploads = 3
+      const racers = 4
+      const answers = await Promise.all(
+        Array.from({ length: uploads }, async (_, i) => {
+          const bytes = randomBytes(1_000_000)
+          const name = `${run}-${i}`
+          const metadata = `filename ${b64(name)},network ${b64('public')}`
+          const created = await createSdkStyle(bytes.length, metadata, '', embedded.url)
+          const location = created.headers.get('location')!
+          expect((await patchAt(location, 0, bytes.subarray(0, 1))).status).toBe(204)
+          // each racer keeps sending empty PATCHes at the final offset until the session is gone
+          const race = async () => {
+            const statuses: number[] = []
+            for (let tries = 0; tries < 500 && statuses.at(-1) !== 404; tries++) {
+              const res = await patchAt(location, bytes.length, new Uint8Array(0))
+              statuses.push(res.status)
+              if (res.status === 204) expect(res.headers.get('upload-offset')).toBe(String(bytes.length))
+              expect(res.headers.get('upload-cid')).toBeNull()
+            }
+            return statuses
+          }
+          const [completing, ...raced] = await Promise.all([
+            patchAt(location, 1, bytes.subarray(1)),
+            ...Array.from({ length: racers }, race),
+          ])
+          expect(completing!.status).toBe(204)
+          expect(completing!.headers.get('upload-cid')).toBe(await cidOf(bytes))
+          return raced.flat()
+        }),
+      )
+      // 409 before the completing PATCH advanced the offset, 204 while it completes, 404 once it is done
+      expect(answers.flat()).toContain(204) // the race was run: some racer came while the upload completed
+      expect(new Set(answers.flat())).toSatisfy((seen: Set<number>) =>
+        [...seen].every((s) => [204, 404, 409].includes(s)),
+      )
+      const res = await embedded.api(`/v3/files/public?name=${run}&limit=100`)
+      const { files } = ((await res.json()) as { data: { files: FileItem[] } }).data
+      expect(files.map((f) => f.name).sort()).toEqual(Array.from({ length: uploads }, (_, i) => `${run}-${i}`))
+    } finally {
+      await embedded.close()
+    }
+  })
+
   it('PATCH - bytes beyond Upload-Length are refused with 413', async () => {
     const created = await createSdkStyle(10, `filename ${b64('small.bin')}`)
     const res = await patchAt(created.headers.get('location')!, 0, new Uint8Array(11))

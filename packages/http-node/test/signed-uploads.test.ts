@@ -1,7 +1,7 @@
 import { createUrlSigner } from '@pinfold/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { form, startTestServer, TEST_SECRET, type TestServer } from './support/server.js'
-import { folderForm } from './support/uploads.js'
+import { folderForm, pngBytes } from './support/uploads.js'
 
 interface Upload {
   id: string
@@ -130,7 +130,7 @@ describe('signed upload URLs', () => {
 
   it('upload - allow_mime_types admits exact types and wildcards, refuses others with nothing stored', async () => {
     const url = await signUrl({ allow_mime_types: ['image/*', 'application/json'] })
-    const png = await postTo(url, form({}, { bytes: `png-${Math.random()}`, name: 'a.png', type: 'image/png' }))
+    const png = await postTo(url, form({}, { bytes: pngBytes(), name: 'a.png', type: 'image/png' }))
     expect(png.status).toBe(200)
     expect(png.body.data.mime_type).toBe('image/png')
     const json = await postTo(url, form({}, { bytes: '{"a":1}', name: 'a.json', type: 'application/json' }))

@@ -8,6 +8,7 @@ import { blobKeyIndex } from './0007-blob-key-index.js'
 import { listIndexes } from './0008-list-indexes.js'
 import { blockIndex } from './0009-block-index.js'
 import { domainClaims } from './0010-domain-claims.js'
+import { uploadCompletionClaim } from './0011-upload-completion-claim.js'
 
 /**
  * One schema change. Statements run one at a time (PGlite's extended protocol takes one statement
@@ -31,4 +32,5 @@ export const MIGRATIONS: readonly Migration[] = [
   listIndexes,
   blockIndex,
   domainClaims,
+  uploadCompletionClaim,
 ]

@@ -1,8 +1,9 @@
-import { CarBlockIterator } from '@ipld/car/iterator'
+import { createDecoder } from '@ipld/car/decoder'
 import type { CID } from 'multiformats/cid'
 import { invalid, isPinfoldError, throwIfAborted } from '../errors.js'
 import type { BlobStore, CallOptions } from '../ports.js'
 import { blockKey, blockLinks, isIdentity, verifyBlock } from './blocks.js'
+import { boundedCarReader } from './bounded-car-reader.js'
 import { createCarBlobWriter, type WrittenCar } from './car-blob.js'
 
 export interface ImportedCar extends WrittenCar {
@@ -13,7 +14,8 @@ export interface ImportedCar extends WrittenCar {
  * Streams an uploaded CAR (v1, or v2 whose inner CARv1 is kept) into a fresh CARv1 blob under
  * `key`, validating as it goes: exactly one root; every block re-hashed against its CID (the
  * readers do not verify); only raw, dag-pb and dag-cbor blocks of at most 2 MiB; and, at the end,
- * the root present and every block reachable from it present. Any failure is `INVALID_INPUT`
+ * the root present and every block reachable from it present. A header or section declaring more
+ * than its limit is refused before its bytes are read (see `boundedCarReader`). Any failure is `INVALID_INPUT`
  * (unless the source or the store failed) and leaves nothing under `key` or its index.
  */
 export async function importCar(
@@ -22,13 +24,15 @@ export async function importCar(
   source: AsyncIterable<Uint8Array>,
   options: CallOptions = {},
 ): Promise<ImportedCar> {
-  let reader: CarBlockIterator
+  const reader = boundedCarReader(source)
+  const decoder = createDecoder(reader)
+  let roots: CID[]
   try {
-    reader = await CarBlockIterator.fromIterable(source)
+    roots = (await decoder.header()).roots
   } catch (error) {
     throw isPinfoldError(error) ? error : invalid('the upload is not a valid CAR file', error)
   }
-  const roots = await reader.getRoots()
+  reader.headerRead()
   if (roots.length !== 1) throw invalid(`a CAR upload must name exactly one root, not ${roots.length}`)
   const root = roots[0]!
   const writer = createCarBlobWriter(blobs, key, root, options)
@@ -37,7 +41,7 @@ export async function importCar(
     const missing = new Map<string, CID>()
     const seen = new Set<string>()
     try {
-      for await (const { cid, bytes } of reader) {
+      for await (const { cid, bytes } of decoder.blocks()) {
         throwIfAborted(options.signal)
         await verifyBlock(cid, bytes)
         const id = blockKey(cid)

@@ -72,6 +72,19 @@ export interface UploadSessionRecordStore {
     options?: CallOptions,
   ): Promise<UploadSessionRecord | undefined>
 
+  /**
+   * Claims the right to complete a session: the PATCH that reached its length (or one retrying a
+   * failed completion) runs the upload pipeline only with the claim, so an upload is recorded once
+   * however many PATCHes arrive at the final offset. `'claimed'` for exactly one of any number of
+   * concurrent callers; `'already'` for the others, while the claim is held, and for a session that
+   * is gone. The claim holds until {@link releaseUploadCompletion} or the session's deletion; a
+   * process that dies holding it leaves the session to expire and be swept.
+   */
+  claimUploadCompletion(id: string, options?: CallOptions): Promise<'claimed' | 'already'>
+
+  /** Gives a claim back after a failed completion, so a later PATCH may claim it; a gone session is no error. */
+  releaseUploadCompletion(id: string, options?: CallOptions): Promise<void>
+
   /** Deletes a session and returns it; of concurrent deleters exactly one receives it. */
   deleteUploadSession(id: string, options?: CallOptions): Promise<UploadSessionRecord | undefined>
 

@@ -52,7 +52,8 @@ type Upload = (
  * streams straight into its own part blob and advances the session's offset with a
  * compare-and-set, so of two PATCHes at one offset exactly one counts; a PATCH that fails midway
  * leaves no part and no change (the client resumes from the offset HEAD reports). The PATCH that
- * reaches the announced length streams the parts, in order, through the ordinary upload pipeline:
+ * reaches the announced length claims the completion (exactly once, see `claimUploadCompletion`) and
+ * streams the parts, in order, through the ordinary upload pipeline:
  * CIDs, dedupe, `is_duplicate` and signed-URL constraints are exactly those of a multipart upload.
  */
 export function createResumableUploadOperations(ctx: ServiceContext, upload: Upload) {
@@ -161,7 +162,8 @@ export function createResumableUploadOperations(ctx: ServiceContext, upload: Upl
     /**
      * Appends `body` at `offset`. A mismatching offset is a `CONFLICT` (tus 409); bytes beyond the
      * announced length are `PAYLOAD_TOO_LARGE`. A PATCH at the final offset with an empty body
-     * retries the completion of an upload whose earlier completion failed.
+     * retries the completion of an upload whose earlier completion failed. Of the PATCHes at the
+     * final offset, only the one holding the completion claim records the upload (`result`).
      */
     async append(
       id: string,
@@ -221,7 +223,16 @@ export function createResumableUploadOperations(ctx: ServiceContext, upload: Upl
       const status = { offset: current.offset, length: current.length, expiresAt: current.expiresAt }
       if (current.offset < current.length) return status
       throwIfAborted(signal)
-      return { ...status, result: await finish(current, signal) }
+      // Every PATCH at the final offset gets here; only the claim's holder records the upload, the
+      // others are acknowledged at the final offset (tus 204) without a result.
+      if ((await ctx.records.claimUploadCompletion(id, options)) === 'already') return status
+      try {
+        return { ...status, result: await finish(current, signal) }
+      } catch (error) {
+        // without the caller's signal: it may be the abort that failed the completion
+        await ctx.records.releaseUploadCompletion(id).catch(() => {})
+        throw error
+      }
     },
 
     /** tus termination: removes the session and its parts. */

@@ -8,10 +8,12 @@ import { abortError, invalid, PinfoldError, throwIfAborted } from '../errors.js'
 import { detectMimeType, SNIFF_BYTES } from '../mime.js'
 import type { Actor, ContentKind, FileRecord, KeyValues, Network } from '../model.js'
 import type { BlockLocation } from '../ports/block-records.js'
+import { checkedHead } from '../streams/checked-head.js'
 import { fork } from '../streams/fork.js'
 import { meter } from '../streams/meter.js'
 import { computeFileCid } from '../unixfs/compute-cid.js'
 import type { CidVersion } from '../unixfs/profiles.js'
+import { checkContentAllowed, checkMimeType, DIRECTORY_MIME_TYPE } from './allowed-mime-types.js'
 import type { ServiceContext } from './context.js'
 import { type FolderFile, type ImportedFolder, importFolder, isFolderPath, reimportFolder } from './folder-upload.js'
 import { validateExpiry, validateKeyvalues, validateName } from './validate.js'
@@ -81,7 +83,6 @@ interface Staged {
   folder?: ImportedFolder | undefined
 }
 
-export const DIRECTORY_MIME_TYPE = 'directory'
 export const CAR_MIME_TYPE = 'application/vnd.ipld.car'
 
 export function createUploads(ctx: ServiceContext) {
@@ -106,11 +107,18 @@ export function createUploads(ctx: ServiceContext) {
   async function stage(
     item: Extract<UploadItem, { kind: 'file' }>,
     maxBytes: number,
+    allowed: readonly string[] | undefined,
     signal: AbortSignal | undefined,
   ): Promise<Staged> {
     const blobKey = ctx.ids.blobKey()
     const { internal, release } = linked(signal)
-    const metered = meter(item.content, { maxBytes, headSize: SNIFF_BYTES, signal: internal.signal })
+    // a signed URL's type list is checked on the first bytes, before any byte is stored
+    const content = allowed?.length
+      ? checkedHead(item.content, SNIFF_BYTES, (head) =>
+          checkContentAllowed(head, item.mimeType, basename(item.path), allowed),
+        )
+      : item.content
+    const metered = meter(content, { maxBytes, headSize: SNIFF_BYTES, signal: internal.signal })
     const [toBlob, toImporter] = fork(metered.stream, 2)
     const innerNodes: Block[] = []
     try {
@@ -379,7 +387,7 @@ export function createUploads(ctx: ServiceContext) {
           }
           staged = isFolderPath(item.path)
             ? await stageFolder(item, iterator, merge, maxBytes, signal)
-            : await stage(item, maxBytes, signal)
+            : await stage(item, maxBytes, constraints?.allowMimeTypes, signal)
         }
         if (!staged) throw invalid('file is required')
         const resolved = resolveOptions({ ...given, ...constraints?.fixed }, staged)
@@ -400,29 +408,6 @@ export function createUploads(ctx: ServiceContext) {
         throw signal?.aborted && !(error instanceof PinfoldError) ? abortError(signal) : error
       }
     },
-  }
-}
-
-/**
- * Whether a signed URL's `allow_mime_types` admits a type. Wildcards (`image/*`, `*`, `*\/*`) match
- * file types only: a folder needs the literal `directory`, as on Pinata.
- */
-export function mimeTypeAllowed(mimeType: string, allowed: readonly string[]): boolean {
-  const type = mimeType.toLowerCase()
-  return allowed.some((raw) => {
-    const pattern = raw.trim().toLowerCase()
-    if (pattern === type) return true
-    if (type === DIRECTORY_MIME_TYPE) return false
-    if (pattern === '*' || pattern === '*/*') return true
-    return pattern.endsWith('/*') && type.startsWith(pattern.slice(0, -1))
-  })
-}
-
-function checkMimeType(mimeType: string, allowed: readonly string[] | undefined) {
-  if (allowed === undefined || allowed.length === 0) return
-  if (!mimeTypeAllowed(mimeType, allowed)) {
-    // Pinata's answer, word for word (400)
-    throw invalid(`Presigned URL does not grant permissions to upload detected MIME type: ${mimeType}`)
   }
 }
 

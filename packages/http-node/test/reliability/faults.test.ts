@@ -162,6 +162,33 @@ describe('faults - blob store', () => {
     await survived(failed.status)
   })
 
+  it('tus PATCH - a completion failing at the record is a 503; its claim is released and a retry records it once', async () => {
+    const before = await fileIds()
+    const bytes = randomBytes(100_000)
+    const created = await server.api('/v3/files', {
+      method: 'POST',
+      headers: { 'upload-length': String(bytes.length), 'upload-metadata': `network ${btoa('public')}` },
+    })
+    const location = created.headers.get('location')!
+    const patch = (offset: number, chunk: Uint8Array) =>
+      fetch(location, {
+        method: 'PATCH',
+        headers: { 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' },
+        body: chunk,
+      })
+    plan.records = new Set(['createFile'])
+    const failed = await patch(0, bytes)
+    expect(failed.status).toBe(503)
+    delete plan.records
+    const retried = await patch(bytes.length, new Uint8Array(0))
+    expect(retried.status).toBe(204)
+    const id = retried.headers.get('upload-file-id')!
+    acknowledged.push({ id, cid: retried.headers.get('upload-cid')!, bytes })
+    expect((await patch(bytes.length, new Uint8Array(0))).status).toBe(404)
+    expect(await fileIds()).toEqual([...before, id].sort())
+    await survived(failed.status)
+  })
+
   it('download - a blob read failing mid-stream cuts that response only; the server keeps serving', async () => {
     const bytes = randomBytes(1024 * 1024)
     const { body } = await upload(bytes)

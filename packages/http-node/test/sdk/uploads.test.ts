@@ -2,7 +2,7 @@ import type { PinataSDK } from 'pinata'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bytesOf, HELLO_WORLD_CID, kuboCid, patternBytes, pinataFor } from '../support/sdk.js'
 import { startTestServer, type TestServer } from '../support/server.js'
-import { directoryVector } from '../support/uploads.js'
+import { directoryVector, pngBytes } from '../support/uploads.js'
 
 const HELLO = new TextEncoder().encode('hello world')
 const PLANETS_V1 = directoryVector('dir planets (ipfs add -r planets)').cidv1
@@ -165,7 +165,8 @@ describe('official SDK - uploads', () => {
     await expect(
       pinata.upload.public.file(new File([HELLO], 'a.txt', { type: 'text/plain' })).url(imagesOnly),
     ).rejects.toMatchObject({ statusCode: 400 })
-    const png = new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], 'a.png', { type: 'image/png' })
+    // a real PNG: the URL's types are checked against the bytes' signature too
+    const png = new File([pngBytes()], 'a.png', { type: 'image/png' })
     expect(await pinata.upload.public.file(png).url(imagesOnly)).toMatchObject({ mime_type: 'image/png' })
   })
 

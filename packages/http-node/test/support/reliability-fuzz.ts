@@ -322,6 +322,20 @@ const MULTIPART_FIELDS = [
   'x',
 ] as const
 
+/**
+ * File contents the server must refuse cleanly: a CAR whose first section declares 400 MiB (sent
+ * with `car=true`, the import refuses it from the declared length) and an HTML page (passed off as
+ * an allowed type on a signed URL, the sniffed bytes refuse it).
+ */
+const hostileFileBytes = fc.constantFrom(
+  Buffer.from(
+    '3aa265726f6f747381d82a582500015512204813494d137e1631bba301d5acab6e7bb7aa74ce1185d456565ef51d737677b2' +
+      '6776657273696f6e01808080c801015512204813494d137e1631bba301d5acab6e7bb7aa74ce1185d456565ef51d737677b2',
+    'hex',
+  ),
+  Buffer.from('<html><script>alert(1)</script></html>'),
+)
+
 export type Part =
   | { kind: 'field'; name: string; value: string }
   | { kind: 'file'; name: string; filename: string; type: string; bytes: Uint8Array }
@@ -336,8 +350,18 @@ const part: fc.Arbitrary<Part> = fc.oneof(
     kind: fc.constant('file' as const),
     name: fc.oneof(fc.constant('file'), fc.constant('file'), fc.string({ maxLength: 10 })),
     filename,
-    type: fc.constantFrom('text/plain', 'application/octet-stream', 'application/vnd.ipld.car', 'text/html', ''),
-    bytes: fc.uint8Array({ maxLength: 2048 }),
+    type: fc.constantFrom(
+      'text/plain',
+      'application/octet-stream',
+      'application/vnd.ipld.car',
+      'text/html',
+      'image/png',
+      '',
+    ),
+    bytes: fc.oneof(
+      { weight: 4, arbitrary: fc.uint8Array({ maxLength: 2048 }) },
+      { weight: 1, arbitrary: hostileFileBytes },
+    ),
   }),
 )
 

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { CarBlockIterator } from '@ipld/car/iterator'
 import { openContentDag } from '@pinfold/core'
@@ -54,4 +55,10 @@ export async function readStoredCar(server: TestServer, blobKey: string) {
   const cids: string[] = []
   for await (const block of reader) cids.push(block.cid.toString())
   return { version: reader.version, cids }
+}
+
+/** A 1×1 PNG, then random bytes after its IEND so each call is a new file (file-type sees a PNG). */
+export function pngBytes(): Buffer {
+  const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=='
+  return Buffer.concat([Buffer.from(png, 'base64'), randomBytes(32)])
 }
