@@ -118,7 +118,7 @@ export async function readVerifiedCar(body: Uint8Array, fileRoot?: CID) {
       yield bytes
     },
   }
-  /** A file of the CAR, by CID or by `{cid}/{path}` (segments URI-encoded, as the exporter reads them). */
+  /** A file of the CAR, by CID or by `{cid}/{path}` (names as they are: the exporter decodes nothing). */
   const readFile = async (file: CID | string, offset?: number, length?: number) => {
     const entry = await exporter(file, store)
     if (entry.type !== 'file' && entry.type !== 'raw') throw new Error(`not a file: ${entry.type}`)

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { CarBlockIterator } from '@ipld/car/iterator'
+import { CarWriter } from '@ipld/car/writer'
 import { createCarDag, indexKeyOf } from '@pinfold/core'
+import type { CID } from 'multiformats/cid'
 import { chacha } from './gateway.js'
 import type { TestServer } from './server.js'
 
@@ -115,4 +117,17 @@ export async function readStoredCar(server: TestServer, blobKey: string) {
   const cids: string[] = []
   for await (const block of reader) cids.push(block.cid.toString())
   return { version: reader.version, cids }
+}
+
+/** A CARv1 of `blocks`, in the order given, naming `roots`. */
+export async function carBytes(roots: CID[], blocks: Iterable<{ cid: CID; bytes: Uint8Array }>): Promise<Uint8Array> {
+  const { writer, out } = CarWriter.create(roots)
+  const chunks: Uint8Array[] = []
+  const collected = (async () => {
+    for await (const chunk of out) chunks.push(chunk)
+  })()
+  for (const block of blocks) await writer.put(block)
+  await writer.close()
+  await collected
+  return Buffer.concat(chunks)
 }
