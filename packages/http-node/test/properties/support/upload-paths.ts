@@ -162,3 +162,12 @@ const car: UploadPath<{ rootFirst: boolean }> = {
 
 // Methods are bivariant in their parameters, so each path's own knobs fit the common type.
 export const UPLOAD_PATHS: readonly UploadPath<unknown>[] = [multipart, legacy, signedUrl, tus, car]
+
+export const uploadPath = (name: string) => UPLOAD_PATHS.find((p) => p.name === name)!
+
+/**
+ * Any of `paths` with knobs of its own, by name, so that a counterexample prints the path's name
+ * rather than its functions.
+ */
+export const anyUploadPath = (paths: readonly UploadPath<unknown>[]) =>
+  fc.constantFrom(...paths.map((p) => p.name)).chain((name) => uploadPath(name).knobs.map((knobs) => ({ name, knobs })))
