@@ -25,7 +25,7 @@ describe('raw blocks', () => {
       it(`GET /ipfs/{block}?format=raw - answers every block of a ${kind}'s DAG (${profile}), not only the root`, async () => {
         await fc.assert(
           fc.asyncProperty(
-            uploadInput(kind, KUBO[profile].chunk),
+            uploadInput(kind, KUBO[profile].chunk, { multiBlock: true }),
             anyUploadPath(paths),
             nonce,
             async (input, via, n) => {

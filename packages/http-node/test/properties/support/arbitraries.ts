@@ -134,9 +134,20 @@ export const nonce = fc.nat()
 export type UploadInput = { kind: 'file'; name: string; file: FileCase } | { kind: 'folder'; folder: FolderCase }
 
 /** Single files go up to several MiB; a folder's files share a budget of that size. */
-const MAX_BYTES = 5 * 1024 * 1024
+const MAX_BYTES = 4 * 1024 * 1024
 
-export function uploadInput(kind: UploadInput['kind'], chunk: number): fc.Arbitrary<UploadInput> {
+/**
+ * A file with its name, or a folder. With `multiBlock`, a file spans 2–3 leaves, so its DAG has
+ * blocks besides the root (a folder always has).
+ */
+export function uploadInput(
+  kind: UploadInput['kind'],
+  chunk: number,
+  { multiBlock = false } = {},
+): fc.Arbitrary<UploadInput> {
   if (kind === 'folder') return folderCase(chunk, MAX_BYTES).map((folder) => ({ kind, folder }))
-  return fc.record({ name: segment, file: fileCase(chunk, MAX_BYTES) }).map(({ name, file }) => ({ kind, name, file }))
+  const file = multiBlock
+    ? fc.record({ size: fc.integer({ min: chunk + 1, max: 3 * chunk }), seed: fc.nat(3) })
+    : fileCase(chunk, MAX_BYTES)
+  return fc.record({ name: segment, file }).map(({ name, file }) => ({ kind, name, file }))
 }
