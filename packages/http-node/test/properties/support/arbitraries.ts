@@ -69,7 +69,7 @@ export function folderCase(chunk: number, budget: number): fc.Arbitrary<FolderCa
     file: fileCase(chunk, budget),
   })
   return fc
-    .record({ top: segment, entries: fc.array(entry, { minLength: 1, maxLength: 30 }) })
+    .record({ top: segment, entries: fc.array(entry, { minLength: 1, maxLength: 30, size: 'max' }) })
     .map(({ top, entries }) => ({ top, files: tree(entries, budget) }))
 }
 
