@@ -133,8 +133,9 @@ export const nonce = fc.nat()
 /** What one upload carries: a file with its name, or a folder. */
 export type UploadInput = { kind: 'file'; name: string; file: FileCase } | { kind: 'folder'; folder: FolderCase }
 
-/** Single files go up to several MiB; a folder's files share a budget of that size. */
-const MAX_BYTES = 4 * 1024 * 1024
+/** Single files go up to several MiB; a folder's files share a smaller budget (a folder costs a request per file). */
+const MAX_FILE_BYTES = 4 * 1024 * 1024
+const MAX_FOLDER_BYTES = 2 * 1024 * 1024
 
 /**
  * A file with its name, or a folder. With `multiBlock`, a file spans 2–3 leaves, so its DAG has
@@ -145,9 +146,9 @@ export function uploadInput(
   chunk: number,
   { multiBlock = false } = {},
 ): fc.Arbitrary<UploadInput> {
-  if (kind === 'folder') return folderCase(chunk, MAX_BYTES).map((folder) => ({ kind, folder }))
+  if (kind === 'folder') return folderCase(chunk, MAX_FOLDER_BYTES).map((folder) => ({ kind, folder }))
   const file = multiBlock
     ? fc.record({ size: fc.integer({ min: chunk + 1, max: 3 * chunk }), seed: fc.nat(3) })
-    : fileCase(chunk, MAX_BYTES)
+    : fileCase(chunk, MAX_FILE_BYTES)
   return fc.record({ name: segment, file }).map(({ name, file }) => ({ kind, name, file }))
 }
