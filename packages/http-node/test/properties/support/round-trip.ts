@@ -26,13 +26,15 @@ export async function materialize(input: UploadInput, profile: Profile, salt: st
   return { kind: 'folder', files: uploaded, reference }
 }
 
-/** Where the first difference lies, or `undefined` when the bytes are the same. */
-function difference(actual: Uint8Array, expected: Uint8Array): string | undefined {
+/** Fails with where the first difference lies (vitest would truncate a long diff of two buffers). */
+function expectSameBytes(actual: Uint8Array, expected: Uint8Array, what: string) {
   const shorter = Math.min(actual.length, expected.length)
   let at = 0
   while (at < shorter && actual[at] === expected[at]) at++
-  if (at === shorter && actual.length === expected.length) return undefined
-  return `${actual.length} bytes, expected ${expected.length}; first difference at byte ${at}`
+  const same = at === shorter && actual.length === expected.length
+  expect(same, `${what}: ${actual.length} bytes, expected ${expected.length}; first difference at byte ${at}`).toBe(
+    true,
+  )
 }
 
 const body = async (res: Response) => new Uint8Array(await res.arrayBuffer())
@@ -46,7 +48,8 @@ const body = async (res: Response) => new Uint8Array(await res.arrayBuffer())
  */
 export async function expectRoundTrip(server: TestServer, upload: Upload, root: string, range: RangeCase) {
   const { reference } = upload
-  expect(root, "the root CID is Kubo's").toBe(reference.root.toString())
+  const kubo = reference.root.toString()
+  expect(root, `the server's root ${root} is Kubo's ${kubo}`).toBe(kubo)
   // a file upload is read at the root; a folder's files below it, without the top directory
   const files = upload.files.map((f) => ({
     ...f,
@@ -57,7 +60,7 @@ export async function expectRoundTrip(server: TestServer, upload: Upload, root: 
     const url = `${server.url}/ipfs/${root}${below ? `/${below.split('/').map(encodeURIComponent).join('/')}` : ''}`
     const whole = await fetch(url)
     expect(whole.status, `GET ${path}`).toBe(200)
-    expect(difference(await body(whole), bytes), `GET ${path}`).toBeUndefined()
+    expectSameBytes(await body(whole), bytes, `GET ${path}`)
     if (bytes.length === 0) continue
     const { header, from, to } = rangeOf(range, bytes.length)
     const ranged = await fetch(url, { headers: { range: header } })
@@ -65,7 +68,7 @@ export async function expectRoundTrip(server: TestServer, upload: Upload, root: 
     expect(ranged.headers.get('content-range'), `GET ${path} with ${header}`).toBe(
       `bytes ${from}-${to}/${bytes.length}`,
     )
-    expect(difference(await body(ranged), bytes.subarray(from, to + 1)), `GET ${path} with ${header}`).toBeUndefined()
+    expectSameBytes(await body(ranged), bytes.subarray(from, to + 1), `GET ${path} with ${header}`)
   }
 
   const car = await carOf(server, root)
@@ -75,7 +78,7 @@ export async function expectRoundTrip(server: TestServer, upload: Upload, root: 
   for (const { path, bytes, below } of files) {
     // the exporter takes names as they are (no escaping; none holds a "/")
     const file = below ? `${root}/${below}` : CID.parse(root)
-    expect(difference(await car.readFile(file), bytes), `${path} from the CAR's blocks`).toBeUndefined()
+    expectSameBytes(await car.readFile(file), bytes, `${path} from the CAR's blocks`)
   }
 }
 
@@ -93,7 +96,7 @@ export async function expectRawBlocks(server: TestServer, root: string) {
   for (const block of (await carOf(server, root)).blocks) {
     const raw = await fetch(`${server.url}/ipfs/${block.cid}?format=raw`)
     expect(raw.status, `GET /ipfs/${block.cid}?format=raw`).toBe(200)
-    expect(difference(await body(raw), block.bytes), `GET /ipfs/${block.cid}?format=raw`).toBeUndefined()
+    expectSameBytes(await body(raw), block.bytes, `GET /ipfs/${block.cid}?format=raw`)
   }
 }
 
