@@ -41,7 +41,7 @@ describe('round trip', () => {
                 },
               ),
               // folders cost a request per file; files are cheap
-              { numRuns: runs(kind === 'file' ? 4 : 3) },
+              { numRuns: runs(kind === 'file' ? 4 : 2) },
             )
           },
           TIMEOUT,
