@@ -26,7 +26,7 @@ const SHARED_DIRECTORIES = ['docs', 'a b', 'café', '日本 🌍']
  * A file size around the profile's chunk: tiny; exactly 0, 1, chunk − 1, chunk, chunk + 1; or
  * several leaves (up to `maxBytes`) at a leaf boundary ± 1 or anywhere inside a leaf.
  */
-export function fileSize(chunk: number, maxBytes: number): fc.Arbitrary<number> {
+function fileSize(chunk: number, maxBytes: number): fc.Arbitrary<number> {
   const maxLeaves = Math.max(2, Math.floor(maxBytes / chunk))
   return fc.oneof(
     { weight: 3, arbitrary: fc.nat(4096) },
@@ -49,7 +49,7 @@ export interface FileCase {
   seed: number
 }
 
-export const fileCase = (chunk: number, maxBytes: number): fc.Arbitrary<FileCase> =>
+const fileCase = (chunk: number, maxBytes: number): fc.Arbitrary<FileCase> =>
   fc.record({ size: fileSize(chunk, maxBytes), seed: fc.nat(3) })
 
 export interface FolderCase {
@@ -62,7 +62,7 @@ export interface FolderCase {
  * A folder: 1–30 files at depth ≤ 4 below the top directory (up to three directories, then the
  * file), whose sizes add up to at most `budget` bytes.
  */
-export function folderCase(chunk: number, budget: number): fc.Arbitrary<FolderCase> {
+function folderCase(chunk: number, budget: number): fc.Arbitrary<FolderCase> {
   const entry = fc.record({
     dirs: fc.array(fc.oneof(fc.constantFrom(...SHARED_DIRECTORIES), segment), { maxLength: 3 }),
     name: segment,

@@ -83,7 +83,7 @@ export async function expectRoundTrip(server: TestServer, upload: Upload, root: 
 }
 
 /** `?format=car` of `root`, every block re-hashed against its CID (`readVerifiedCar` throws otherwise). */
-export async function carOf(server: TestServer, root: string) {
+async function carOf(server: TestServer, root: string) {
   const res = await fetch(`${server.url}/ipfs/${root}?format=car`)
   expect(res.status, 'GET ?format=car').toBe(200)
   const car = await readVerifiedCar(await body(res))
