@@ -51,7 +51,10 @@ describe.runIf(process.platform === 'linux')('CAR uploads - declared section len
       PINFOLD_DATA_DIR: dataDir,
       PINFOLD_AUTH_SECRET: TEST_SECRET,
     })
-    api = apiClient(server.url, await mintToken(TEST_SECRET, { sub: 'alice', org: 'acme', scopes: SCOPES, expiresIn: '1h' }))
+    api = apiClient(
+      server.url,
+      await mintToken(TEST_SECRET, { sub: 'alice', org: 'acme', scopes: SCOPES, expiresIn: '1h' }),
+    )
   }, 120_000)
   afterAll(async () => {
     server?.child.kill('SIGTERM')

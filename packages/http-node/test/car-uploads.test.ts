@@ -1,10 +1,9 @@
-import { CarWriter } from '@ipld/car/writer'
 import { kuboImporterOptions } from '@pinfold/core'
 import { importer } from 'ipfs-unixfs-importer'
 import type { CID } from 'multiformats/cid'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { form, startTestServer, type TestServer } from './support/server.js'
-import { directoryVector, storedBlocks } from './support/uploads.js'
+import { carBytes, directoryVector, storedBlocks } from './support/uploads.js'
 
 interface Block {
   cid: CID
@@ -29,18 +28,6 @@ async function planetBlocks(): Promise<{ root: CID; blocks: Block[] }> {
     if (entry.path === 'planets') root = entry.cid
   }
   return { root: root!, blocks }
-}
-
-async function carBytes(roots: CID[], blocks: Block[]): Promise<Uint8Array> {
-  const { writer, out } = CarWriter.create(roots)
-  const chunks: Uint8Array[] = []
-  const collected = (async () => {
-    for await (const chunk of out) chunks.push(chunk)
-  })()
-  for (const block of blocks) await writer.put(block)
-  await writer.close()
-  await collected
-  return Buffer.concat(chunks)
 }
 
 describe('CAR uploads (car=true)', () => {

@@ -6,40 +6,14 @@ import { sha256 } from 'multiformats/hashes/sha2'
 import { PinataSDK } from 'pinata'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestServer, type TestServer } from './support/server.js'
-import { directoryVector, type FolderFile, folderForm, readStoredCar, storedBlocks } from './support/uploads.js'
-
-/** The directory vectors of the shared notes, with their files spelled out from each vector's recipe. */
-const FOLDERS: [string, FolderFile[]][] = [
-  [
-    'dir planets (ipfs add -r planets)',
-    [
-      { path: 'planets/mars.txt', bytes: 'Hello Mars!\n' },
-      { path: 'planets/venus.txt', bytes: 'Hello Venus!\n' },
-    ],
-  ],
-  [
-    'dir moons (nested)',
-    [
-      { path: 'moons/jupiter/europa.txt', bytes: 'Hello Europa!\n' },
-      { path: 'moons/saturn/titan.txt', bytes: 'Hello Titan!\n' },
-      { path: 'moons/mercury.txt', bytes: 'hey you are no moon!\n' },
-    ],
-  ],
-  [
-    'dir with subdir (hey, hello/world)',
-    [
-      { path: 'DIR/hey', bytes: 'Hey\n' },
-      { path: 'DIR/hello/world', bytes: 'World\n' },
-    ],
-  ],
-  [
-    'dir test (mfs1.txt, mfs2.txt)',
-    [
-      { path: 'test/mfs1.txt', bytes: 'file1\n' },
-      { path: 'test/mfs2.txt', bytes: 'file2\n' },
-    ],
-  ],
-]
+import {
+  directoryVector,
+  type FolderFile,
+  folderForm,
+  readStoredCar,
+  storedBlocks,
+  VECTOR_FOLDERS,
+} from './support/uploads.js'
 
 interface Upload {
   id: string
@@ -69,7 +43,7 @@ describe('folder uploads', () => {
     return { status: res.status, body: (await res.json()) as Record<string, unknown> }
   }
 
-  for (const [name, files] of FOLDERS) {
+  for (const [name, files] of VECTOR_FOLDERS) {
     const vector = directoryVector(name)
     it(`upload - gives Kubo's directory CIDs (v1 and v0) for ${name}`, async () => {
       const v1 = await postFolder(files, { network: 'public' })
@@ -92,7 +66,7 @@ describe('folder uploads', () => {
   }
 
   it('upload - a folder is stored as a CARv1 of its whole DAG, each block indexed and hashing to its CID', async () => {
-    const files = FOLDERS[1]![1]
+    const files = VECTOR_FOLDERS[1]![1]
     const res = await postFolder(files, { network: 'private', name: 'moons' })
     const { content, blocks } = await storedBlocks(server, res.body.data.cid)
     expect(content).toMatchObject({ kind: 'car', profile: null })

@@ -1,35 +1,9 @@
-import { createCipheriv, createHash } from 'node:crypto'
-import { readFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { form, startTestServer, type TestServer, upload } from './support/server.js'
+import { VECTORS, vectorBytes } from './support/uploads.js'
 
-interface Vector {
-  name: string
-  kind: string
-  regenerate: string
-  options: string
-  cidv0?: string | null
-  cidv1?: string | null
-  sha256?: string
-}
-
-const vectors: Vector[] = JSON.parse(
-  readFileSync(new URL('./fixtures/cid-vectors.json', import.meta.url), 'utf8'),
-).vectors
-
-/** Rebuilds a vector's bytes from its recipe: a UTF-8 literal, or Kubo's deterministic ChaCha20 stream. */
-function regenerate(vector: Vector): Uint8Array {
-  const literal = /^UTF-8 bytes of "((?:[^"\\]|\\.)*)"/.exec(vector.regenerate)
-  if (literal) return new TextEncoder().encode(JSON.parse(`"${literal[1]}"`))
-  const chacha = /^(\d+) bytes: ChaCha20.*key = SHA-256\(UTF-8 "([^"]+)"\)/.exec(vector.regenerate)
-  if (chacha) {
-    const key = createHash('sha256').update(chacha[2]!).digest()
-    return createCipheriv('chacha20', key, Buffer.alloc(16)).update(Buffer.alloc(Number(chacha[1])))
-  }
-  throw new Error(`no recipe for ${vector.name}`)
-}
-
-const fileVectors = vectors.filter((v) => v.kind === 'file')
+const fileVectors = VECTORS.filter((v) => v.kind === 'file')
 
 describe('POST /v3/files', () => {
   let server: TestServer
@@ -45,7 +19,7 @@ describe('POST /v3/files', () => {
   for (const vector of fileVectors) {
     const profile = vector.options.startsWith('unixfs-v1-2025') ? 'unixfs-v1-2025' : 'kubo'
     it(`upload - gives Kubo's CIDs for ${vector.name}`, async () => {
-      const bytes = regenerate(vector)
+      const bytes = vectorBytes(vector)
       if (vector.sha256) expect(createHash('sha256').update(bytes).digest('hex')).toBe(vector.sha256)
       if (profile === 'unixfs-v1-2025') {
         const res = await upload(server, { bytes }, { network: 'public', cid_version: 'unixfs-v1-2025' })

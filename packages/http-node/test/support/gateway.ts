@@ -107,7 +107,8 @@ export async function startGatewayServer(
 
 /**
  * Reads a CAR response: checks every block hashes to its CID (sha2-256), and returns the roots,
- * the blocks in order, and the file the blocks reassemble to (through the UnixFS exporter).
+ * the blocks in order, and the files the blocks reassemble to (through the UnixFS exporter, which
+ * sees no block but the CAR's).
  */
 export async function readVerifiedCar(body: Uint8Array, fileRoot?: CID) {
   const iterator = await CarBlockIterator.fromBytes(body)
@@ -128,12 +129,14 @@ export async function readVerifiedCar(body: Uint8Array, fileRoot?: CID) {
       yield bytes
     },
   }
-  const reassemble = async (offset?: number, length?: number) => {
-    const entry = await exporter(fileRoot ?? roots[0]!, store)
+  /** A file of the CAR, by CID or by `{cid}/{path}` (names as they are: the exporter decodes nothing). */
+  const readFile = async (file: CID | string, offset?: number, length?: number) => {
+    const entry = await exporter(file, store)
     if (entry.type !== 'file' && entry.type !== 'raw') throw new Error(`not a file: ${entry.type}`)
     const parts: Uint8Array[] = []
     for await (const chunk of entry.content({ offset, length })) parts.push(chunk)
     return new Uint8Array(Buffer.concat(parts))
   }
-  return { roots, blocks, reassemble }
+  const reassemble = (offset?: number, length?: number) => readFile(fileRoot ?? roots[0]!, offset, length)
+  return { roots, blocks, reassemble, readFile }
 }
