@@ -86,4 +86,18 @@ describe('folder integrity (multi-block files inside folders)', () => {
     expect(body.IpfsHash).toBe(await kuboFolderCid(SITE, 0))
     await readBack(body.IpfsHash)
   })
+
+  it('paths - names with spaces, non-ASCII and URL syntax characters resolve when percent-encoded', async () => {
+    const names = ['a b.txt', 'ü/ß.txt', '#%?&+=;.bin', '😀']
+    const files = names.map((name, i) => ({ path: `odd/${name}`, bytes: `file ${i}` }))
+    const res = await server.api('/v3/files', { method: 'POST', body: folderForm(files, { network: 'public' }) })
+    const { cid } = ((await res.json()) as { data: { cid: string } }).data
+    for (const [i, name] of names.entries()) {
+      const encoded = name.split('/').map(encodeURIComponent).join('/')
+      const file = await fetch(`${server.url}/ipfs/${cid}/${encoded}`)
+      expect(file.status, name).toBe(200)
+      expect(await file.text(), name).toBe(`file ${i}`)
+      expect(file.headers.get('x-ipfs-path'), name).toBe(`/ipfs/${cid}/${encoded}`)
+    }
+  })
 })

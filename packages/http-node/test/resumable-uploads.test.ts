@@ -56,6 +56,17 @@ describe('resumable uploads (tus 1.0)', () => {
     return ((await res.json()) as { data: { files: FileItem[] } }).data.files[0]!
   }
 
+  it('names - a blank filename completes under the default name; a blank name option is refused before any byte', async () => {
+    const bytes = randomBytes(1000)
+    const created = await createSdkStyle(bytes.length, `filename ${b64(' ')},network ${b64('public')}`)
+    expect(created.status).toBe(201)
+    const done = await patchAt(created.headers.get('location')!, 0, bytes)
+    expect(done.status).toBe(204)
+    expect((await findByCid(await cidOf(bytes))).name).toBe('file')
+    const refused = await createSdkStyle(10, `filename ${b64('a.txt')},name ${b64('  ')},network ${b64('public')}`)
+    expect(refused.status).toBe(400)
+  })
+
   it('SDK shape - creation, chunked PATCHes, a retried chunk, and a final 204 with upload-cid', async () => {
     const bytes = randomBytes(600_000)
     const metadata = [

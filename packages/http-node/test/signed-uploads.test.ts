@@ -1,5 +1,6 @@
 import { createUrlSigner } from '@pinfold/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { kuboCid } from './support/sdk.js'
 import { form, startTestServer, TEST_SECRET, type TestServer } from './support/server.js'
 import { folderForm, pngBytes } from './support/uploads.js'
 
@@ -50,6 +51,17 @@ describe('signed upload URLs', () => {
       expect(url.searchParams.get(param), param).toBeTruthy()
     }
     expect(JSON.parse(url.searchParams.get('X-Method')!)).toEqual(['HEAD', 'PATCH', 'POST'])
+  })
+
+  it('upload - X-Upload-Option-Cid-Version on a signed URL applies to a multipart upload too (signature intact)', async () => {
+    const url = new URL(await signUrl({ max_file_size: 1000 }))
+    url.searchParams.set('X-Upload-Option-Cid-Version', 'v0')
+    const body = form({ network: 'public' }, { bytes: 'signed as v0', name: 'v0.txt' })
+    const res = await postTo(url.toString(), body)
+    expect(res.status).toBe(200)
+    expect(res.body.data.cid).toBe(await kuboCid(new TextEncoder().encode('signed as v0'), 'v0'))
+    url.searchParams.set('X-Upload-Option-Cid-Version', 'v9')
+    expect((await postTo(url.toString(), form({}, { bytes: 'x' }))).status).toBe(400)
   })
 
   it('sign - needs a token with org:files:write', async () => {

@@ -241,7 +241,8 @@ function dagBlockstore(root: GatewayRoot, budget: WorkBudget, options?: CallOpti
 }
 
 function exporterPath(root: GatewayRoot, path: readonly string[]): string {
-  return [root.cid.toString(), ...path.map(encodeURIComponent)].join('/')
+  // The exporter matches each segment against link names literally (no percent-decoding).
+  return [root.cid.toString(), ...path].join('/')
 }
 
 async function exportEntry(root: GatewayRoot, path: readonly string[], budget: WorkBudget, options?: CallOptions) {

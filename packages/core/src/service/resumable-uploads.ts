@@ -6,6 +6,7 @@ import type { CallOptions } from '../ports.js'
 import { meter } from '../streams/meter.js'
 import type { ServiceContext } from './context.js'
 import type { UploadConstraints, UploadItem, UploadOptions, UploadResult } from './uploads.js'
+import { validateName } from './validate.js'
 
 /** How long a session lives after its creation or its last accepted PATCH. */
 export const UPLOAD_SESSION_TTL_MS = 24 * 60 * 60 * 1000
@@ -129,6 +130,10 @@ export function createResumableUploadOperations(ctx: ServiceContext, upload: Upl
       if (!Number.isSafeInteger(length) || length < 0) throw invalid('Upload-Length must be a non-negative integer')
       const max = Math.min(ctx.maxUploadBytes, request.constraints?.maxBytes ?? Number.POSITIVE_INFINITY)
       if (length > max) throw new PinfoldError('PAYLOAD_TOO_LARGE', `upload exceeds the limit of ${max} bytes`)
+      // A name the completion would refuse is refused now, before any byte is sent; a blank
+      // file name is no name, as for multipart uploads.
+      if (request.options.name !== undefined) validateName(request.options.name)
+      const fileName = [request.fileName, request.options.name].find((name) => name?.trim()) ?? 'file'
       const now = ctx.clock.now()
       const id = ctx.ids.recordId()
       const token = randomBytes(32).toString('base64url')
@@ -142,7 +147,7 @@ export function createResumableUploadOperations(ctx: ServiceContext, upload: Upl
           length,
           offset: 0,
           parts: [],
-          fileName: request.fileName || request.options.name || 'file',
+          fileName,
           mimeType: request.mimeType || null,
           options: toSessionOptions(request.options),
           constraints: request.constraints ? toSessionConstraints(request.constraints) : null,

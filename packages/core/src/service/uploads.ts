@@ -141,7 +141,7 @@ export function createUploads(ctx: ServiceContext) {
         size,
         mimeType,
         numberOfFiles: 1,
-        defaultName: basename(item.path) || 'file',
+        defaultName: basename(item.path).trim() ? basename(item.path) : 'file',
         cidV1: cid.toString(),
         innerNodes,
       }

@@ -133,7 +133,8 @@ async function serveIpfs(
   const root = await resolveRoot(request, scope, cidText, format === undefined, service)
   if (root instanceof Response) return root
   const common: Record<string, string> = {
-    'x-ipfs-path': decodeURIComponentSafe(pathname),
+    // as requested, percent-encoded: a decoded name may hold characters no header can carry
+    'x-ipfs-path': pathname,
     'cache-control': root.swapped ? SWAPPED_CACHE : IMMUTABLE,
     // the same URL is a file, a block or a CAR depending on Accept: caches must key on it
     vary: 'Accept',

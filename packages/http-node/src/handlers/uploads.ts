@@ -100,11 +100,31 @@ async function signedUpload(ctx: RequestContext) {
   // checked before a single byte is read; the bearer token (often empty from the SDK) is ignored
   const grant = verifyGrant(ctx)
   if (isResumableCreation(ctx.request)) return createResumable(ctx, grant)
-  const { file, isDuplicate } = await ctx.service.files.upload(grant.actor, uploadItems(ctx.request), {
-    signal: ctx.signal,
-    constraints: grant.constraints,
-  })
+  const { file, isDuplicate } = await ctx.service.files.upload(
+    grant.actor,
+    withOptions(queryOptions(ctx.url), uploadItems(ctx.request)),
+    { signal: ctx.signal, constraints: grant.constraints },
+  )
   return data(uploadToWire(file, isDuplicate))
+}
+
+/**
+ * Options a client may add to a signed URL's query without breaking its signature (the SDK's
+ * `X-Upload-Option-Cid-Version`); the multipart fields, which come later, win over them.
+ */
+function queryOptions(url: URL): Partial<UploadOptions> {
+  const cidVersion = url.searchParams.get('X-Upload-Option-Cid-Version')
+  if (cidVersion === null) return {}
+  if (!isCidVersion(cidVersion)) throw invalid('X-Upload-Option-Cid-Version must be "v0", "v1" or "unixfs-v1-2025"')
+  return { cidVersion }
+}
+
+async function* withOptions(
+  options: Partial<UploadOptions>,
+  items: AsyncIterable<UploadItem>,
+): AsyncGenerator<UploadItem> {
+  yield { kind: 'options', options }
+  yield* items
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -153,11 +173,7 @@ export async function createResumable(ctx: RequestContext, grant?: UploadGrant):
     if (key === 'filename' || key === 'filetype') continue
     options = { ...options, ...uploadFieldToOptions(key, value) }
   }
-  const cidVersion = url.searchParams.get('X-Upload-Option-Cid-Version')
-  if (cidVersion !== null) {
-    if (!isCidVersion(cidVersion)) throw invalid('X-Upload-Option-Cid-Version must be "v0", "v1" or "unixfs-v1-2025"')
-    options.cidVersion = cidVersion
-  }
+  options = { ...options, ...queryOptions(url) }
   const session = await service.uploads.create(
     grant?.actor ?? ctx.actor,
     {
