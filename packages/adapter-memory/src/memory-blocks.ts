@@ -1,5 +1,5 @@
 import { type BlockLocation, type BlockRecordStore, type ContentRecord, throwIfAborted } from '@pinfold/core'
-import type { MemoryState } from './memory-state.js'
+import { copyFile, type MemoryState } from './memory-state.js'
 
 const key = (multihash: Uint8Array) => Buffer.from(multihash).toString('base64')
 const copy = (location: BlockLocation): BlockLocation => ({ ...location, multihash: location.multihash.slice() })
@@ -47,6 +47,19 @@ export function memoryBlockRecords(state: MemoryState): BlockRecordStore {
           found = { content: { ...content }, location: copy(location) }
       }
       return found
+    },
+
+    async findHeldFile(tenantId, network, multihash, options) {
+      await tick(options)
+      const id = key(multihash)
+      const held = [...files.values()]
+        .filter((f) => f.tenantId === tenantId && f.network === network)
+        .filter((f) => {
+          const content = contents.get(f.cid)
+          return content !== undefined && blocks.get(content.blobKey)?.get(id)?.isRoot === true
+        })
+        .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1))
+      return held[0] && copyFile(held[0])
     },
 
     async getBlockLocation(blobKey, multihash, options) {

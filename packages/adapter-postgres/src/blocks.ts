@@ -3,10 +3,12 @@ import {
   type BlockLocation,
   type BlockSource,
   type ContentRecord,
+  type FileRecord,
   type LocatedBlock,
+  type Network,
 } from '@pinfold/core'
 import type { Queryable, Row, SqlClient } from './queryable.js'
-import { CONTENT_COLUMNS, toContentRecord } from './rows.js'
+import { CONTENT_COLUMNS, FILE_COLUMNS, toContentRecord, toFileRecord } from './rows.js'
 
 /*
  * The block index. Multihashes travel as hex text and are decoded in SQL, so the same statements
@@ -69,6 +71,27 @@ export async function findPublicBlock(
     params,
   )
   return rows[0] && { content: toContentRecord(rows[0]), location: toLocation(rows[0]) }
+}
+
+export async function findHeldFile(
+  db: Queryable,
+  tenantId: string,
+  network: Network,
+  multihash: Uint8Array,
+): Promise<FileRecord | undefined> {
+  const { rows } = await db.query(
+    `select ${FILE_COLUMNS.split(', ')
+      .map((column) => `f.${column}`)
+      .join(', ')}
+     from blocks b
+     join contents c on c.blob_key = b.blob_key
+     join files f on f.cid = c.cid
+     where b.multihash = decode($1, 'hex') and b.is_root and f.tenant_id = $2 and f.network = $3
+     order by f.created_at, f.id
+     limit 1`,
+    [hex(multihash), tenantId, network],
+  )
+  return rows[0] && toFileRecord(rows[0])
 }
 
 export async function getBlockLocation(

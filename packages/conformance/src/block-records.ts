@@ -103,6 +103,19 @@ export function describeBlockRecords(name: string, create: () => Promise<RecordS
       expect(await store.getBlockLocation(key, multihash('gone'))).toBeUndefined()
     })
 
+    it('findHeldFile - the oldest file of the tenant and network whose content has the block as its root', async () => {
+      const key = blobKey()
+      await store.putBlockLocations(key, [location('held-root', { isRoot: true }), location('held-inner')])
+      const first = await hold(key, { createdAt: at(1) })
+      await hold(key, { createdAt: at(2) }, first.file.cid)
+      expect(await store.findHeldFile(TENANT, 'public', multihash('held-root'))).toEqual(first.file)
+      expect(await store.findHeldFile(TENANT, 'public', multihash('held-inner'))).toBeUndefined()
+      expect(await store.findHeldFile(TENANT, 'private', multihash('held-root'))).toBeUndefined()
+      expect(await store.findHeldFile(OTHER_TENANT, 'public', multihash('held-root'))).toBeUndefined()
+      await store.deleteFile(TENANT, 'public', first.file.id)
+      expect((await store.findHeldFile(TENANT, 'public', multihash('held-root')))?.createdAt).toEqual(at(2))
+    })
+
     it('deleteBlockLocations - removes every entry of a blob and is idempotent', async () => {
       const key = blobKey()
       await store.putBlockLocations(key, [location('x'), location('y')])

@@ -44,7 +44,6 @@ export {
 } from './service/file-service.js'
 export type { FileListQuery, FileUpdate } from './service/files.js'
 export {
-  cidSpellings,
   type DirectoryItem,
   type GatewayEntry,
   type GatewayRoot,

@@ -1,5 +1,7 @@
 import type { MemoryBlobStore } from '@pinfold/adapter-memory'
 import { CID_SIGNATURE_DOMAIN, CID_SIGNATURE_TYPES } from '@pinfold/core'
+import { base36 } from 'multiformats/bases/base36'
+import { CID } from 'multiformats/cid'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chacha, type GatewayTestServer, startGatewayServer } from './support/gateway.js'
@@ -154,6 +156,21 @@ describe('swaps', () => {
     expect((await putSwap(c!, { swap_cid: a })).status).toBe(409)
     expect((await putSwap(a!, { swap_cid: a })).status).toBe(409)
     expect(await (await fetch(`${server.url}/ipfs/${a}`)).text()).toBe('chain a')
+  })
+
+  it('swap - a CID is found by its multihash: any spelling (CIDv0, CIDv1, base36) reaches the same swap', async () => {
+    const original = (await server.upload(`v0 original ${Math.random()}`, { network: 'public', cid_version: 'v0' }))
+      .cid as string
+    const target = (await server.upload(`v0 target ${Math.random()}`, { network: 'public', cid_version: 'v0' }))
+      .cid as string
+    expect(original.startsWith('Qm')).toBe(true)
+    const v1 = CID.parse(original).toV1()
+    expect((await putSwap(v1.toString(), { swap_cid: CID.parse(target).toV1().toString(base36) })).status).toBe(200)
+    const history = await server.api(`/v3/files/public/swap/${v1.toString(base36)}`)
+    expect(history.status).toBe(200)
+    const [swap] = (await json(history)).data as { mapped_cid: string }[]
+    expect(swap!.mapped_cid).toBe(target) // recorded under the tenant's own spellings
+    expect((await server.api(`/v3/files/public/swap/${original}`, { method: 'DELETE' })).status).toBe(200)
   })
 
   it("swap - the target must be held by the tenant on that network; other tenants' swaps are invisible", async () => {

@@ -1,4 +1,4 @@
-import type { ContentRecord } from '../model.js'
+import type { ContentRecord, FileRecord, Network } from '../model.js'
 import type { CallOptions } from '../ports.js'
 
 /**
@@ -57,6 +57,18 @@ export interface BlockRecordStore {
     scope: { at: Date; tenantId?: string | undefined },
     options?: CallOptions,
   ): Promise<LocatedBlock | undefined>
+
+  /**
+   * The tenant's oldest file on `network` whose content has this block as its root: how a CID in
+   * a request finds the tenant's file whatever its spelling (CIDv0 or v1, any multibase, any codec
+   * over the same multihash). `undefined` when the tenant holds no such file there.
+   */
+  findHeldFile(
+    tenantId: string,
+    network: Network,
+    multihash: Uint8Array,
+    options?: CallOptions,
+  ): Promise<FileRecord | undefined>
 
   /** The entry of a block inside one blob, whether or not a content record owns it yet. */
   getBlockLocation(blobKey: string, multihash: Uint8Array, options?: CallOptions): Promise<BlockLocation | undefined>

@@ -2,7 +2,7 @@ import { createUrlSigner, SIGNATURE_PARAM } from '../auth/url-signing.js'
 import { invalid, notFound, PinfoldError } from '../errors.js'
 import type { Actor, FileRecord } from '../model.js'
 import type { ServiceContext } from './context.js'
-import { cidSpellings, parseCid } from './gateway.js'
+import { heldCids } from './held-cids.js'
 
 /** Longest validity a download link may have: one year. */
 export const MAX_LINK_SECONDS = 365 * 24 * 3600
@@ -31,16 +31,10 @@ export function createDownloadLinkOperations(ctx: ServiceContext) {
     return createUrlSigner(ctx.signingSecret, 'download')
   }
 
+  const held = heldCids(ctx)
   /** The tenant's file for a CID, private network first. */
   async function heldFile(tenantId: string, cidText: string): Promise<FileRecord | undefined> {
-    const cid = parseCid(cidText)
-    for (const network of ['private', 'public'] as const) {
-      for (const spelling of cidSpellings(cid)) {
-        const page = await ctx.records.listFiles(tenantId, network, { cid: spelling }, { limit: 1, order: 'ASC' })
-        if (page.items[0]) return page.items[0]
-      }
-    }
-    return undefined
+    return (await held.find(tenantId, 'private', cidText)) ?? (await held.find(tenantId, 'public', cidText))
   }
 
   return {

@@ -2,7 +2,7 @@ import * as dagPb from '@ipld/dag-pb'
 import { UnixFS } from 'ipfs-unixfs'
 import { exporter, type UnixFSEntry } from 'ipfs-unixfs-exporter'
 import { CID } from 'multiformats/cid'
-import { type Block, blockKey, DAG_PB_CODE, isIdentity, isLeafBlock, RAW_CODE } from '../dag/blocks.js'
+import { type Block, blockKey, isIdentity, isLeafBlock, RAW_CODE } from '../dag/blocks.js'
 import { type ContentDag, openContentDag } from '../dag/content-dag.js'
 import { invalid, isPinfoldError, notFound, PinfoldError } from '../errors.js'
 import { type DagScope, type EntityBytes, encodeCar, scopedBlocks, unixfsType } from '../gateway/car-stream.js'
@@ -60,17 +60,6 @@ export function parseCid(text: string): CID {
   }
 }
 
-/** The spellings a CID may be stored under: canonical, and the v0/v1 twin for sha2-256 dag-pb. */
-export function cidSpellings(cid: CID): string[] {
-  const spellings = [cid.toString()]
-  try {
-    if (cid.version === 1 && cid.code === DAG_PB_CODE && cid.multihash.code === 0x12)
-      spellings.push(cid.toV0().toString())
-    if (cid.version === 0) spellings.push(cid.toV1().toString())
-  } catch {}
-  return spellings
-}
-
 export function createGatewayOperations(ctx: ServiceContext) {
   const stores = { blobs: ctx.blobs, records: ctx.records }
 
@@ -92,13 +81,12 @@ export function createGatewayOperations(ctx: ServiceContext) {
     throw new PinfoldError('CONFLICT', 'swap chain too long')
   }
 
-  /** Where the tenant's public swaps send `requested`, if anywhere. */
+  /** Where the tenant's public swaps send `requested` (found under the tenant's spelling of it), if anywhere. */
   async function swapTarget(tenantId: string, requested: CID, options?: CallOptions): Promise<CID | undefined> {
-    for (const spelling of cidSpellings(requested)) {
-      const followed = await followSwaps(tenantId, spelling, options)
-      if (followed !== spelling) return parseCid(followed)
-    }
-    return undefined
+    const held = await ctx.records.findHeldFile(tenantId, 'public', requested.multihash.bytes, options)
+    const spelling = held?.cid ?? requested.toString()
+    const followed = await followSwaps(tenantId, spelling, options)
+    return followed === spelling ? undefined : parseCid(followed)
   }
 
   return {

@@ -2,7 +2,7 @@ import { invalid, notFound } from '../errors.js'
 import type { Actor, Network } from '../model.js'
 import type { SignatureRecord } from '../ports/gateway-records.js'
 import type { ServiceContext } from './context.js'
-import { cidSpellings, parseCid } from './gateway.js'
+import { heldCids } from './held-cids.js'
 
 /**
  * The EIP-712 typed data a CID signature covers — Pinata's "Signature Standard"
@@ -19,13 +19,7 @@ export const CID_SIGNATURE_TYPES = {
 } as const
 
 export function createSignatureOperations(ctx: ServiceContext) {
-  async function oldestFile(actor: Actor, network: Network, cidText: string) {
-    for (const spelling of cidSpellings(parseCid(cidText))) {
-      const page = await ctx.records.listFiles(actor.tenantId, network, { cid: spelling }, { limit: 1, order: 'ASC' })
-      if (page.items[0]) return page.items[0]
-    }
-    throw notFound('CID')
-  }
+  const held = heldCids(ctx)
 
   return {
     /** Verifies the signature over `(address, cid, date)` with viem, then stores it (once per CID). */
@@ -39,7 +33,7 @@ export function createSignatureOperations(ctx: ServiceContext) {
       if (typeof signature !== 'string' || !isHex(signature) || signature.length < 132) {
         throw invalid('signature must be a 0x-prefixed EIP-712 signature')
       }
-      const file = await oldestFile(actor, network, cidText)
+      const file = await held.require(actor.tenantId, network, cidText, 'CID')
       let valid = false
       try {
         valid = await verifyTypedData({
@@ -66,18 +60,15 @@ export function createSignatureOperations(ctx: ServiceContext) {
     },
 
     async get(actor: Actor, network: Network, cidText: string): Promise<SignatureRecord> {
-      for (const spelling of cidSpellings(parseCid(cidText))) {
-        const found = await ctx.records.getSignature(actor.tenantId, network, spelling)
-        if (found) return found
-      }
-      throw notFound('signature')
+      const spelling = await held.spelling(actor.tenantId, network, cidText)
+      const found = await ctx.records.getSignature(actor.tenantId, network, spelling)
+      if (!found) throw notFound('signature')
+      return found
     },
 
     async remove(actor: Actor, network: Network, cidText: string): Promise<void> {
-      for (const spelling of cidSpellings(parseCid(cidText))) {
-        if (await ctx.records.deleteSignature(actor.tenantId, network, spelling)) return
-      }
-      throw notFound('signature')
+      const spelling = await held.spelling(actor.tenantId, network, cidText)
+      if (!(await ctx.records.deleteSignature(actor.tenantId, network, spelling))) throw notFound('signature')
     },
   }
 }

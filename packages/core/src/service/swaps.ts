@@ -2,7 +2,7 @@ import { invalid, notFound } from '../errors.js'
 import type { Actor, Network } from '../model.js'
 import type { SwapRecord } from '../ports/gateway-records.js'
 import type { ServiceContext } from './context.js'
-import { cidSpellings, parseCid } from './gateway.js'
+import { heldCids } from './held-cids.js'
 
 /**
  * Hot swaps: inside a tenant and network, requests for a CID are answered with another CID's
@@ -16,44 +16,34 @@ import { cidSpellings, parseCid } from './gateway.js'
  * verifiable blocks.
  */
 export function createSwapOperations(ctx: ServiceContext) {
-  /** The stored spelling of a CID the tenant holds on the network. */
-  async function held(actor: Actor, network: Network, cidText: string, what: string): Promise<string> {
-    for (const spelling of cidSpellings(parseCid(cidText))) {
-      const page = await ctx.records.listFiles(actor.tenantId, network, { cid: spelling }, { limit: 1, order: 'ASC' })
-      if (page.items[0]) return spelling
-    }
-    throw notFound(what)
-  }
+  const held = heldCids(ctx)
 
   return {
     async add(actor: Actor, network: Network, cid: string, swapCid: unknown): Promise<SwapRecord> {
       if (typeof swapCid !== 'string' || swapCid === '') {
         throw invalid('swap_cid must be a CID')
       }
-      const original = await held(actor, network, cid, 'CID')
-      const target = await held(actor, network, swapCid, 'swap target CID')
+      const original = await held.require(actor.tenantId, network, cid, 'CID')
+      const target = await held.require(actor.tenantId, network, swapCid, 'swap target CID')
       return ctx.records.putSwap({
         tenantId: actor.tenantId,
         network,
-        cid: original,
-        mappedCid: target,
+        cid: original.cid,
+        mappedCid: target.cid,
         createdAt: ctx.clock.now(),
       })
     },
 
     async history(actor: Actor, network: Network, cid: string): Promise<SwapRecord[]> {
-      for (const spelling of cidSpellings(parseCid(cid))) {
-        const history = await ctx.records.listSwapHistory(actor.tenantId, network, spelling)
-        if (history.length > 0) return history
-      }
-      throw notFound('swap history')
+      const spelling = await held.spelling(actor.tenantId, network, cid)
+      const history = await ctx.records.listSwapHistory(actor.tenantId, network, spelling)
+      if (history.length === 0) throw notFound('swap history')
+      return history
     },
 
     async remove(actor: Actor, network: Network, cid: string): Promise<void> {
-      for (const spelling of cidSpellings(parseCid(cid))) {
-        if (await ctx.records.deleteSwap(actor.tenantId, network, spelling)) return
-      }
-      throw notFound('swap')
+      const spelling = await held.spelling(actor.tenantId, network, cid)
+      if (!(await ctx.records.deleteSwap(actor.tenantId, network, spelling))) throw notFound('swap')
     },
   }
 }
