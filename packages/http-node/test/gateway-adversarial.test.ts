@@ -1,45 +1,22 @@
-import { CarWriter } from '@ipld/car/writer'
 import * as dagPb from '@ipld/dag-pb'
 import { UnixFS } from 'ipfs-unixfs'
 import { CID } from 'multiformats/cid'
-import * as raw from 'multiformats/codecs/raw'
 import { sha256 } from 'multiformats/hashes/sha2'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type Block, bucket, pbBlock, rawBlock } from './support/dag-builders.js'
 import { type GatewayTestServer, startGatewayServer } from './support/gateway.js'
+import { carBytes } from './support/uploads.js'
 
 /**
  * DAGs that are small and hash correctly but describe enormous trees by linking to the same
  * child over and over (issue 16, finding 1). Each must be served with work bounded by its
  * distinct blocks, never expanded in memory.
  */
-interface Block {
-  cid: CID
-  bytes: Uint8Array
-}
-
-async function pbBlock(data: UnixFS, links: dagPb.PBLink[]): Promise<Block> {
-  const bytes = dagPb.encode(dagPb.prepare({ Data: data.marshal(), Links: links }))
-  return { cid: CID.createV1(dagPb.code, await sha256.digest(bytes)), bytes }
-}
-
-async function carOf(root: CID, blocks: readonly Block[]): Promise<Uint8Array> {
-  const { writer, out } = CarWriter.create([root])
-  const chunks: Uint8Array[] = []
-  const collecting = (async () => {
-    for await (const chunk of out) chunks.push(chunk)
-  })()
-  for (const block of blocks) await writer.put(block)
-  await writer.close()
-  await collecting
-  return new Uint8Array(Buffer.concat(chunks))
-}
-
-const bucket = (i: number) => i.toString(16).toUpperCase().padStart(2, '0')
 
 /** A HAMT of `depth` shard levels, each of 256 links to the same next shard: 256^depth listing entries. */
 async function repeatedHamt(depth: number) {
   const leaf = new TextEncoder().encode('x')
-  const leafBlock = { cid: CID.createV1(raw.code, await sha256.digest(leaf)), bytes: leaf }
+  const leafBlock = await rawBlock(leaf)
   const shard = () =>
     new UnixFS({ type: 'hamt-sharded-directory', fanout: 256n, hashType: 0x22n, data: new Uint8Array(32).fill(0xff) })
   let level = await pbBlock(
@@ -55,13 +32,13 @@ async function repeatedHamt(depth: number) {
     )
     blocks.push(level)
   }
-  return { root: level.cid, car: await carOf(level.cid, blocks) }
+  return { root: level.cid, car: await carBytes([level.cid], blocks) }
 }
 
 /** A UnixFS file of `depth` levels, each node 174 links to the same child: 174^depth bytes of one leaf. */
 async function repeatedFile(depth: number) {
   const leaf = new TextEncoder().encode('x')
-  let child: Block = { cid: CID.createV1(raw.code, await sha256.digest(leaf)), bytes: leaf }
+  let child: Block = await rawBlock(leaf)
   let childSize = 1n
   const blocks: Block[] = [child]
   for (let d = 0; d < depth; d++) {
@@ -73,7 +50,7 @@ async function repeatedFile(depth: number) {
     child = node
     childSize *= 174n
   }
-  return { root: child.cid, car: await carOf(child.cid, blocks) }
+  return { root: child.cid, car: await carBytes([child.cid], blocks) }
 }
 
 describe('adversarial DAGs on the public gateway', () => {
@@ -127,7 +104,7 @@ describe('adversarial DAGs on the public gateway', () => {
   it('malformed - a dag-pb root whose Data is not UnixFS answers 422, not a server error', async () => {
     const bytes = dagPb.encode({ Data: Uint8Array.from([0xff, 0xff, 0xff, 0x01]), Links: [] })
     const cid = CID.createV1(dagPb.code, await sha256.digest(bytes))
-    await uploadCar(await carOf(cid, [{ cid, bytes }]))
+    await uploadCar(await carBytes([cid], [{ cid, bytes }]))
     const res = await fetch(`${server.url}/ipfs/${cid}`)
     expect(res.status).toBe(422)
     expect(await res.json()).toMatchObject({ error: expect.any(String) })
