@@ -60,7 +60,11 @@ export async function readExtractionTask(
   }
   const maxPages = positiveInteger(options.maxPages ?? 500, 'maxPages', WHERE)
   const maxTextChars = positiveInteger(options.maxTextChars ?? DEFAULT_MAX_TEXT_CHARS, 'maxTextChars', WHERE)
-  const maxInflatedBytes = positiveInteger(options.maxInflatedBytes ?? DEFAULT_MAX_INFLATED_BYTES, 'maxInflatedBytes', WHERE)
+  const maxInflatedBytes = positiveInteger(
+    options.maxInflatedBytes ?? DEFAULT_MAX_INFLATED_BYTES,
+    'maxInflatedBytes',
+    WHERE,
+  )
 
   const kind = contentKind(options.mimeType, options.fileName)
   if (!kind) {

@@ -3,7 +3,21 @@ import { Tokenizer } from 'htmlparser2'
 // Elements whose content is code, styling or metadata rather than readable text.
 const SKIPPED = new Set(['script', 'style', 'noscript', 'template', 'svg', 'math'])
 // Elements with no end tag in HTML: they are closed as soon as they open.
-const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr'])
+const VOID = new Set([
+  'area',
+  'base',
+  'br',
+  'col',
+  'embed',
+  'hr',
+  'img',
+  'input',
+  'link',
+  'meta',
+  'source',
+  'track',
+  'wbr',
+])
 // Elements that end a line when rendered; without a break there, "Title" + "First line" would fuse.
 const BLOCKS = new Set([
   'address',
@@ -57,14 +71,16 @@ export function htmlToText(markup: string, xmlMode = false): string {
   let inHead = false
   let inTitle = false
   let openTag = ''
-  const nameAt = (start: number, end: number) => (xmlMode ? markup.slice(start, end) : markup.slice(start, end).toLowerCase())
+  const nameAt = (start: number, end: number) =>
+    xmlMode ? markup.slice(start, end) : markup.slice(start, end).toLowerCase()
   const emit = (text: string) => {
     if ((skipDepth === 0 && !inHead) || inTitle) parts.push(text)
   }
   const open = (name: string) => {
     if (name === 'title') inTitle = true
     else if (name === 'head') inHead = true
-    else if (name === 'body') inHead = false // `</head>` is optional: the body ends the head
+    else if (name === 'body')
+      inHead = false // `</head>` is optional: the body ends the head
     else if (SKIPPED.has(name)) skipDepth++
   }
   const close = (name: string) => {

@@ -15,6 +15,6 @@
  */
 export { type ContentKind, contentKind } from './content-kind.js'
 export { extractPassages } from './extract-passages.js'
-export { type ExtractionPool, type ExtractionPoolOptions, createExtractionPool } from './extraction-pool.js'
+export { createExtractionPool, type ExtractionPool, type ExtractionPoolOptions } from './extraction-pool.js'
 export { DEFAULT_MAX_BYTES, type ExtractOptions } from './extraction-task.js'
 export { splitPassages } from './split-passages.js'

@@ -2,7 +2,8 @@ import { PinfoldError } from '@pinfold/core'
 
 /** `value` when it is a positive integer; else `INVALID_INPUT` naming the function and the option. */
 export function positiveInteger(value: number, option: string, where: string): number {
-  if (!Number.isInteger(value) || value <= 0) throw optionError(where, option, `must be a positive integer, got ${value}`)
+  if (!Number.isInteger(value) || value <= 0)
+    throw optionError(where, option, `must be a positive integer, got ${value}`)
   return value
 }
 

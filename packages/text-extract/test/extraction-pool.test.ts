@@ -21,9 +21,12 @@ describe('createExtractionPool', () => {
   afterAll(() => pool.close())
 
   it('extract - parses on a worker thread and answers the passages extractPassages would', async () => {
-    const passages = await pool.extract(chunks('<h1>Pinfold</h1><p>Stores files. <script>x()</script>Finds them.</p>'), {
-      mimeType: 'text/html',
-    })
+    const passages = await pool.extract(
+      chunks('<h1>Pinfold</h1><p>Stores files. <script>x()</script>Finds them.</p>'),
+      {
+        mimeType: 'text/html',
+      },
+    )
     expect(passages).toEqual(['Pinfold Stores files. Finds them.'])
   })
 
