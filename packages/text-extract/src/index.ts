@@ -1,6 +1,7 @@
 /**
  * Text extraction for Pinfold's semantic vectors: a file's bytes in, passages ready to embed out.
  * Reads at most `maxBytes` of the stream; supports text, Markdown, JSON, CSV/TSV, HTML, XML and PDF.
+ * Servers use `createExtractionPool`, which parses on worker threads with time and memory limits.
  *
  * @example
  * ```ts
