@@ -18,7 +18,10 @@ export const ERROR_CODES = [
   'CONFLICT',
   /** An upload exceeded the allowed size. */
   'PAYLOAD_TOO_LARGE',
-  /** Well-formed, but the content cannot be served as asked (a DAG that is malformed or too costly to walk). */
+  /**
+   * Well-formed, but the stored content cannot be processed as asked within the server's limits:
+   * a DAG that is malformed or too costly to walk, a file too costly to extract text from.
+   */
   'UNPROCESSABLE',
   /** A byte range lies outside the content. */
   'RANGE_NOT_SATISFIABLE',

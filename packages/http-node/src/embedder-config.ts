@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import type { Embedder, TextExtractor } from '@pinfold/core'
 import { createLocalEmbedder, type EmbedderLogger, embedderFromEnv } from '@pinfold/embedders'
-import { extractPassages } from '@pinfold/text-extract'
+import type { ExtractionPool } from '@pinfold/text-extract'
 
 export interface EmbedderConfigInput {
   env: Readonly<Record<string, string | undefined>>
@@ -21,8 +21,13 @@ export function embedderFromConfig({ env, dataDir, logger }: EmbedderConfigInput
 
 /**
  * Everything `createFileService` needs for semantic vectors, to spread into its options:
- * `createFileService({ records, blobs, ...vectorServiceOptions({ env, dataDir }) })`.
+ * `createFileService({ records, blobs, ...vectorServiceOptions({ env, dataDir }, extraction) })`.
+ * Text is extracted on the worker threads of `extraction` (tenant files are never parsed on the
+ * main thread); the caller closes it when the server stops.
  */
-export function vectorServiceOptions(input: EmbedderConfigInput): { embedder: Embedder; textExtractor: TextExtractor } {
-  return { embedder: embedderFromConfig(input), textExtractor: extractPassages }
+export function vectorServiceOptions(
+  input: EmbedderConfigInput,
+  extraction: ExtractionPool,
+): { embedder: Embedder; textExtractor: TextExtractor } {
+  return { embedder: embedderFromConfig(input), textExtractor: extraction.extract }
 }

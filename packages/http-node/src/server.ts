@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createFileService, createTokenVerifier, type FileService, type TokenVerifier } from '@pinfold/core'
+import { createExtractionPool } from '@pinfold/text-extract'
 import { createRemoteJWKSet } from 'jose'
 import { answerClientErrors } from './client-errors.js'
 import type { ServerConfig } from './config.js'
@@ -31,6 +32,7 @@ export async function startServer(
 ): Promise<RunningServer> {
   const secret = config.authSecret ?? (await loadOrCreateSecret(config.dataDir))
   const storage = await openStorage(config)
+  const extraction = createExtractionPool()
   const service = createFileService({
     records: storage.records,
     blobs: storage.blobs,
@@ -38,7 +40,7 @@ export async function startServer(
     signingSecret: secret,
     ...config.payments,
     // the embedder loads its model on the first vectorize or query, not at start-up
-    ...vectorServiceOptions({ env: config.env, dataDir: config.dataDir }),
+    ...vectorServiceOptions({ env: config.env, dataDir: config.dataDir }, extraction),
   })
   const handler = createFetchHandler(service, {
     auth: tokenVerifier(config, secret),
@@ -64,7 +66,7 @@ export async function startServer(
       server.listen(config.port, config.host, () => resolve())
     })
   } catch (error) {
-    await storage.close()
+    await Promise.all([storage.close(), extraction.close()])
     throw error
   }
   const stopSweepers = startSweepers(service, config.sweepers)
@@ -84,7 +86,7 @@ export async function startServer(
       await requests.drain(config.shutdownTimeoutMs ?? 30_000)
       server.closeAllConnections()
       await closed
-      await storage.close()
+      await Promise.all([storage.close(), extraction.close()])
     },
   }
 }

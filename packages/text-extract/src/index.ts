@@ -1,6 +1,7 @@
 /**
  * Text extraction for Pinfold's semantic vectors: a file's bytes in, passages ready to embed out.
  * Reads at most `maxBytes` of the stream; supports text, Markdown, JSON, CSV/TSV, HTML, XML and PDF.
+ * Servers use `createExtractionPool`, which parses on worker threads with time and memory limits.
  *
  * @example
  * ```ts
@@ -14,5 +15,7 @@
  * ```
  */
 export { type ContentKind, contentKind } from './content-kind.js'
-export { DEFAULT_MAX_BYTES, type ExtractOptions, extractPassages } from './extract-passages.js'
+export { extractPassages } from './extract-passages.js'
+export { createExtractionPool, type ExtractionPool, type ExtractionPoolOptions } from './extraction-pool.js'
+export { DEFAULT_MAX_BYTES, type ExtractOptions } from './extraction-task.js'
 export { splitPassages } from './split-passages.js'

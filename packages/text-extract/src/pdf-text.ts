@@ -1,11 +1,22 @@
 import { PinfoldError } from '@pinfold/core'
 import { getDocumentProxy } from 'unpdf'
+import { checkInflatedSize } from './pdf-inflated-size.js'
+
+export interface PdfLimits {
+  /** Pages read at most (the first ones). */
+  maxPages: number
+  /** Pages stop being read once this much text is gathered. */
+  maxTextChars: number
+  /** Bytes the PDF's deflated streams may inflate to; beyond, the PDF is refused. */
+  maxInflatedBytes: number
+}
 
 /**
  * The text of a PDF's first `maxPages` pages, one page after another, via PDF.js (bundled by unpdf,
  * no browser or canvas needed). Scanned PDFs without a text layer yield nothing: there is no OCR.
  */
-export async function pdfToText(bytes: Uint8Array, maxPages: number): Promise<string> {
+export async function pdfToText(bytes: Uint8Array, limits: PdfLimits): Promise<string> {
+  checkInflatedSize(bytes, limits.maxInflatedBytes)
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>
   try {
     pdf = await getDocumentProxy(bytes)
@@ -14,9 +25,12 @@ export async function pdfToText(bytes: Uint8Array, maxPages: number): Promise<st
   }
   try {
     const pages: string[] = []
-    for (let number = 1; number <= Math.min(pdf.numPages, maxPages); number++) {
+    let chars = 0
+    for (let number = 1; number <= Math.min(pdf.numPages, limits.maxPages) && chars < limits.maxTextChars; number++) {
       const content = await (await pdf.getPage(number)).getTextContent()
-      pages.push(content.items.map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : ' ') : '')).join(''))
+      const page = content.items.map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : ' ') : '')).join('')
+      pages.push(page)
+      chars += page.length + 2
     }
     return pages.join('\n\n')
   } finally {

@@ -66,6 +66,30 @@ describe('extractPassages', () => {
     expect(await extract(html, 'text/html; charset=utf-8')).toEqual(['Fish & Chips Menu Cod <fresh> été Open daily'])
   })
 
+  it('html - a head left open ends at <body>, and void elements break lines', async () => {
+    const html = '<html><head><title>Notes</title><meta charset="utf-8"><body>First line<br>second line<hr/>third'
+    expect(await extractPassages(chunks(html), { mimeType: 'text/html', passageChars: 15, overlapChars: 0 })).toEqual([
+      'Notes',
+      'First line',
+      'second line',
+      'third',
+    ])
+  })
+
+  it('html - nesting 300,000 deep takes linear time', async () => {
+    // htmlparser2's Parser is quadratic in the depth (2.3 s at 100,000, 98 s here); the tokenizer takes milliseconds
+    const depth = 300_000
+    const started = performance.now()
+    expect(await extract(`${'<div>'.repeat(depth)}Deep.${'</div>'.repeat(depth)}`, 'text/html')).toEqual(['Deep.'])
+    expect(performance.now() - started).toBeLessThan(3000)
+  })
+
+  it('json - nesting 100,000 deep does not overflow the stack', async () => {
+    const json = `${'[{"k":'.repeat(50_000)}"deepest"${'}]'.repeat(50_000)}`
+    const passages = await extract(json, 'application/json')
+    expect(passages.join(' ')).toMatch(/^k k k .* k: deepest$/)
+  })
+
   it('xml - keeps element text', async () => {
     expect(
       await extract('<?xml version="1.0"?><note><to>Ann</to><body>Call me</body></note>', 'application/xml'),

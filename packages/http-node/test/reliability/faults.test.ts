@@ -7,9 +7,10 @@ import { join } from 'node:path'
 import { createFsBlobStore } from '@pinfold/adapter-fs'
 import { createMemoryRecordStore } from '@pinfold/adapter-memory'
 import { createOpenAIEmbedder } from '@pinfold/embedders'
-import { extractPassages } from '@pinfold/text-extract'
+import { createExtractionPool } from '@pinfold/text-extract'
 import { createOfflineVerifier } from '@pinfold/x402'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { extractionBombs } from '../support/extraction-bombs.js'
 import {
   countFiles,
   eventually,
@@ -67,6 +68,9 @@ async function startEmbeddings() {
   return state
 }
 
+// text is extracted on a worker thread, as the server does
+const extraction = createExtractionPool({ threads: 1 })
+
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'pinfold-faults-'))
   embeddings = await startEmbeddings()
@@ -80,7 +84,7 @@ beforeAll(async () => {
       timeoutMs: 300,
       maxRetries: 0,
     }),
-    textExtractor: extractPassages,
+    textExtractor: extraction.extract,
     payments: faultyVerifier(createOfflineVerifier(), plan),
   })
 })
@@ -88,6 +92,7 @@ afterAll(async () => {
   printFigures('faults')
   await server?.close()
   await embeddings?.close()
+  await extraction.close()
   await rm(dir, { recursive: true, force: true })
 })
 beforeEach(() => {
@@ -288,6 +293,25 @@ describe('faults - embedder and payment verifier', () => {
     embeddings.hang = false
     expect((await server.api(`/v3/vectorize/files/${body.data.id}`, { method: 'POST' })).status).toBe(200)
     await survived(res.status)
+  })
+
+  it('vectorize - an extraction bomb (a PDF inflating to 64 MiB) is a 413, nothing is marked vectorized', async () => {
+    const group = await server.api('/v3/groups/private', { method: 'POST', body: JSON.stringify({ name: 'bombs' }) })
+    const groupId = ((await group.json()) as { data: { id: string } }).data.id
+    const bytes = extractionBombs.inflatingPdf(64)
+    const file = { bytes, name: 'bomb.pdf', type: 'application/pdf' }
+    const uploaded = await server.api('/v3/files', {
+      method: 'POST',
+      body: form({ network: 'private', group_id: groupId }, file),
+    })
+    const { data } = (await uploaded.json()) as { data: { id: string; cid: string } }
+    acknowledged.push({ ...data, bytes })
+    const res = await server.api(`/v3/vectorize/files/${data.id}`, { method: 'POST' })
+    figures.faultsInjected++
+    expect(res.status, await res.clone().text()).toBe(413)
+    const record = await server.api(`/v3/files/private/${data.id}`)
+    expect(((await record.json()) as { data: { vectorized: boolean } }).data.vectorized).toBe(false)
+    await survived(res.status, [413])
   })
 
   it('retrieve - the payment verifier being down is a 503 with no link; the same payment works after', async () => {

@@ -10,7 +10,7 @@ import {
   SCOPES,
   type TextExtractor,
 } from '@pinfold/core'
-import { extractPassages } from '@pinfold/text-extract'
+import { createExtractionPool, type ExtractionPoolOptions } from '@pinfold/text-extract'
 import { createFetchHandler, createNodeHandler } from '../../src/index.js'
 import { type ApiClient, apiClient, form, TEST_SECRET } from './server.js'
 
@@ -26,17 +26,19 @@ export interface VectorTestServer {
 /**
  * A server like `startTestServer`'s (memory stores, the test secret) whose service is built here so
  * the tests choose the embedder: a small, fast one rather than the 300 MB default. `embedder: null`
- * builds a service with no embedder at all.
+ * builds a service with no embedder at all. Text is extracted on worker threads, as the server does,
+ * unless `textExtractor` replaces that; `extraction` sets the workers' limits.
  */
 export async function startVectorServer(
-  options: { embedder?: Embedder | null; textExtractor?: TextExtractor } = {},
+  options: { embedder?: Embedder | null; textExtractor?: TextExtractor; extraction?: ExtractionPoolOptions } = {},
 ): Promise<VectorTestServer> {
+  const extraction = createExtractionPool(options.extraction)
   const service = createFileService({
     records: createMemoryRecordStore(),
     blobs: createMemoryBlobStore(),
     signingSecret: TEST_SECRET,
     embedder: options.embedder ?? undefined,
-    textExtractor: options.textExtractor ?? extractPassages,
+    textExtractor: options.textExtractor ?? extraction.extract,
   })
   const handler = createFetchHandler(service, { auth: createTokenVerifier({ secret: TEST_SECRET }) })
   const server = createServer(createNodeHandler(handler))
@@ -55,6 +57,7 @@ export async function startVectorServer(
         server.close(() => resolve())
         server.closeIdleConnections()
       })
+      await extraction.close()
     },
   }
 }
