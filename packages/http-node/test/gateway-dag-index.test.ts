@@ -60,6 +60,13 @@ describe('stored DAG inner nodes of uploaded files', () => {
     expect(blobs.bytesRead.get(fileKey)).toBe(LEAF)
     expect(blobs.bytesRead.get(indexKey)).toBeGreaterThan(0)
 
+    // the same range again: the inner nodes are remembered, only the leaf is read
+    blobs.bytesRead.clear()
+    const again = await fetch(`${server.url}/ipfs/${cid}?format=car&entity-bytes=3000000:3000099`)
+    expect((await readVerifiedCar(new Uint8Array(await again.arrayBuffer()))).blocks).toHaveLength(2)
+    expect(blobs.bytesRead.get(fileKey)).toBe(LEAF)
+    expect(blobs.bytesRead.get(indexKey) ?? 0).toBe(0)
+
     // the root block alone needs nothing of the file
     blobs.bytesRead.clear()
     const root = await fetch(`${server.url}/ipfs/${cid}?format=raw`)

@@ -8,6 +8,7 @@ import type { BlobStore, CallOptions } from '../ports.js'
 import { type Block, blockKey, blockLinks, isIdentity, RAW_CODE } from './blocks.js'
 import { concat, readAll } from './car-blob.js'
 import { readFileDagIndex } from './file-dag-index.js'
+import type { InnerNodeCache } from './inner-node-cache.js'
 import { checkHash, readBlock, unixfsLeaf } from './read-block.js'
 
 /**
@@ -32,13 +33,21 @@ export interface ContentDag {
 export interface ContentDagStores {
   blobs: BlobStore
   records: Pick<BlockRecordStore, 'getBlockLocation'>
+  /** Keeps inner nodes read from sidecars between requests (see `inner-node-cache.ts`). */
+  innerNodes?: InnerNodeCache | undefined
 }
 
 export function openContentDag(content: ContentRecord, root: CID, stores: ContentDagStores): ContentDag {
   async function getBlock(cid: CID, options?: CallOptions): Promise<Uint8Array | undefined> {
     if (isIdentity(cid)) return cid.multihash.digest
+    const cacheKey = `${content.blobKey}\n${blockKey(cid)}`
+    const cached = stores.innerNodes?.get(cacheKey)
+    if (cached) return cached
     const location = await stores.records.getBlockLocation(content.blobKey, cid.multihash.bytes, options)
-    return location && readBlock(stores.blobs, content.blobKey, location, options)
+    if (!location) return undefined
+    const bytes = await readBlock(stores.blobs, content.blobKey, location, options)
+    if (location.source === 'sidecar') stores.innerNodes?.set(cacheKey, bytes)
+    return bytes
   }
   const isContentRoot = blockKey(root) === blockKey(CID.parse(content.cid))
   return {

@@ -4,6 +4,7 @@ import { exporter, type UnixFSEntry } from 'ipfs-unixfs-exporter'
 import { CID } from 'multiformats/cid'
 import { type Block, blockKey, isIdentity, isLeafBlock, RAW_CODE } from '../dag/blocks.js'
 import { type ContentDag, openContentDag } from '../dag/content-dag.js'
+import { createInnerNodeCache } from '../dag/inner-node-cache.js'
 import { invalid, isPinfoldError, notFound, PinfoldError } from '../errors.js'
 import { type DagScope, type EntityBytes, encodeCar, scopedBlocks, unixfsType } from '../gateway/car-stream.js'
 import { readUnixfsFile } from '../gateway/file-reader.js'
@@ -61,7 +62,7 @@ export function parseCid(text: string): CID {
 }
 
 export function createGatewayOperations(ctx: ServiceContext) {
-  const stores = { blobs: ctx.blobs, records: ctx.records }
+  const stores = { blobs: ctx.blobs, records: ctx.records, innerNodes: createInnerNodeCache() }
 
   /** The DAG below `cid` inside public content this scope may read, found by the block's multihash. */
   async function findDag(scope: GatewayScope, cid: CID, options?: CallOptions): Promise<ContentDag | undefined> {
