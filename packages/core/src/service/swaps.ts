@@ -9,11 +9,11 @@ import { heldCids } from './held-cids.js'
  * content. Both CIDs must be held by the tenant on that network when the swap is made. Chains
  * resolve (a → b → c serves c); a swap that would close a cycle is a `CONFLICT`.
  *
- * Where swaps apply: on the tenant's own gateway (its active custom domains) every public swap
- * of the tenant applies; on the shared `/ipfs/` gateway the oldest current public swap of the
- * requested CID (whichever tenant made it) applies, followed along that tenant's chain. Swaps
- * change deserialized responses only: `?format=raw|car` always carry the requested CID's own
- * verifiable blocks.
+ * Where swaps apply: only on the tenant's own gateway (its active custom domains), as Pinata's hot
+ * swaps apply to an account's dedicated gateway. The shared `/ipfs/` gateway never swaps: there a
+ * CID always means its own bytes, or any tenant holding the same bytes could redirect it for
+ * everyone. Swaps change deserialized responses only: `?format=raw|car` always carry the
+ * requested CID's own verifiable blocks.
  */
 export function createSwapOperations(ctx: ServiceContext) {
   const held = heldCids(ctx)
