@@ -3,7 +3,7 @@ import { UnixFS } from 'ipfs-unixfs'
 import { CID } from 'multiformats/cid'
 import { sha256 } from 'multiformats/hashes/sha2'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Block, bucket, pbBlock, rawBlock } from './support/dag-builders.js'
+import { type Block, bucket, pbBlock, publicCarForm, rawBlock } from './support/dag-builders.js'
 import { type GatewayTestServer, startGatewayServer } from './support/gateway.js'
 import { carBytes } from './support/uploads.js'
 
@@ -61,12 +61,7 @@ describe('adversarial DAGs on the public gateway', () => {
   afterAll(() => server.close())
 
   const uploadCar = async (car: Uint8Array) => {
-    const body = new FormData()
-    body.append('file', new Blob([car]), 'attack.car')
-    body.append('network', 'public')
-    body.append('car', 'true')
-    const res = await server.api('/v3/files', { method: 'POST', body })
-    expect(res.status).toBe(200)
+    expect((await server.api('/v3/files', { method: 'POST', body: publicCarForm(car) })).status).toBe(200)
   }
   const healthy = async () => expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
 

@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { UnixFS } from 'ipfs-unixfs'
 import type { CID } from 'multiformats/cid'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Block, bucket, pbBlock, rawBlock } from '../support/dag-builders.js'
+import { type Block, bucket, pbBlock, publicCarForm, rawBlock } from '../support/dag-builders.js'
 import { type GatewayTestServer, startGatewayServer } from '../support/gateway.js'
 import { carBytes } from '../support/uploads.js'
 
@@ -85,10 +85,7 @@ describe('fuzz: adversarial DAGs on the public gateway', () => {
     await fc.assert(
       fc.asyncProperty(shape, fc.constantFrom(...READS), fc.boolean(), async (s, read, ranged) => {
         const { root, blocks } = await build(s)
-        const body = new FormData()
-        body.append('file', new Blob([await carBytes([root], blocks)]), 'fuzz.car')
-        body.append('network', 'public')
-        body.append('car', 'true')
+        const body = publicCarForm(await carBytes([root], blocks))
         expect((await server.api('/v3/files', { method: 'POST', body })).status).toBe(200)
         const started = Date.now()
         const headers = ranged ? { range: 'bytes=5-5000' } : undefined

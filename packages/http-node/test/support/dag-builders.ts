@@ -26,3 +26,12 @@ export async function pbBlock(data: UnixFS | Uint8Array | undefined, links: dagP
 
 /** The 2-character bucket name a HAMT shard of fanout 256 gives its link at `index`. */
 export const bucket = (index: number) => index.toString(16).toUpperCase().padStart(2, '0')
+
+/** A multipart body uploading `car` as a public CAR (its root becomes the file's CID). */
+export function publicCarForm(car: Uint8Array): FormData {
+  const body = new FormData()
+  body.append('file', new Blob([car]), 'dag.car')
+  body.append('network', 'public')
+  body.append('car', 'true')
+  return body
+}
