@@ -61,13 +61,10 @@ function setup(verifier: Partial<PaymentVerifier>, options: { secret?: boolean; 
       claims.add(key)
       return 'claimed' as const
     },
-    listFiles: async (tenantId: string, network: string) => ({
-      items:
-        tenantId === 'acme' && network === 'private'
-          ? [{ cid: 'bafkreifzjut3te2nhyekklss27nh3k72ysco7y32koao5eei66wof36n5e', tenantId }]
-          : [],
-      hasMore: false,
-    }),
+    findHeldFile: async (tenantId: string, network: string) =>
+      tenantId === 'acme' && network === 'private'
+        ? { cid: 'bafkreifzjut3te2nhyekklss27nh3k72ysco7y32koao5eei66wof36n5e', tenantId }
+        : undefined,
   } as unknown as RecordStore
   const payments: PaymentVerifier = {
     verify: async (p, r) => {

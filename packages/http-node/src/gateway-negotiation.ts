@@ -2,11 +2,14 @@ import { invalid } from '@pinfold/core'
 
 export const RAW = 'application/vnd.ipld.raw'
 export const CAR = 'application/vnd.ipld.car'
-/** The only CAR variant the gateway writes: core's stream is depth-first and sends each block once. */
-export const CAR_CONTENT_TYPE = `${CAR}; version=1; order=dfs; dups=n`
+/** The CAR variants the gateway writes: depth-first, each block once (`dups=n`) or as often as met. */
+export const carContentType = (dups: boolean) => `${CAR}; version=1; order=dfs; dups=${dups ? 'y' : 'n'}`
 
-/** What a gateway request asks for, and whether the choice came from `Accept` alone. */
-export type Negotiated = { format: 'raw' | 'car' | undefined; fromAccept: boolean }
+/**
+ * What a gateway request asks for, whether the choice came from `Accept` alone, and for CARs
+ * whether `Accept` asked for duplicates (`dups=y`).
+ */
+export type Negotiated = { format: 'raw' | 'car' | undefined; fromAccept: boolean; dups: boolean }
 
 interface MediaRange {
   type: string
@@ -19,24 +22,26 @@ interface MediaRange {
  * deserialized response. `Accept` is read with q-values (RFC 9110 §12.5.1): the best acceptable
  * range wins, `q=0` refuses a type, a type outside the IPLD family (`text/html`, `*∕*`) means
  * the deserialized response. When every range is refused or names an IPLD type or CAR variant
- * the gateway cannot produce (dag-json, a CAR with `dups=y`…), the answer is `'not-acceptable'`.
+ * the gateway cannot produce (dag-json, a CARv2…), the answer is `'not-acceptable'`.
  */
 export function negotiateFormat(accept: string | null, format: string | null): Negotiated | 'not-acceptable' {
   if (format !== null && format !== '') {
-    if (format === 'raw' || format === 'car') return { format, fromAccept: false }
+    if (format === 'raw' || format === 'car') return { format, fromAccept: false, dups: false }
     throw invalid('format must be raw or car')
   }
   const ranges = parseAccept(accept ?? '')
-  if (ranges.length === 0) return { format: undefined, fromAccept: false }
+  if (ranges.length === 0) return { format: undefined, fromAccept: false, dups: false }
   // stable: of equal weight, the first listed wins
   const acceptable = ranges.filter((range) => range.q > 0).sort((a, b) => b.q - a.q)
   for (const range of acceptable) {
-    if (range.type === RAW) return { format: 'raw', fromAccept: true }
+    if (range.type === RAW) return { format: 'raw', fromAccept: true, dups: false }
     if (range.type === CAR) {
-      if (carVariantSupported(range.params)) return { format: 'car', fromAccept: true }
+      if (carVariantSupported(range.params)) {
+        return { format: 'car', fromAccept: true, dups: range.params.get('dups') === 'y' }
+      }
       continue
     }
-    if (!isIpldFamily(range.type)) return { format: undefined, fromAccept: false }
+    if (!isIpldFamily(range.type)) return { format: undefined, fromAccept: false, dups: false }
   }
   return 'not-acceptable'
 }
@@ -44,18 +49,19 @@ export function negotiateFormat(accept: string | null, format: string | null): N
 /**
  * The `car-version`, `car-order` and `car-dups` query parameters, which win over `Accept`'s (the
  * `Accept` range chosen by {@link negotiateFormat} is already one the gateway can honour). Values
- * it cannot honour are `INVALID_INPUT`.
+ * it cannot honour are `INVALID_INPUT`. Answers whether duplicates are sent.
  */
-export function checkCarQuery(query: URLSearchParams): void {
+export function carDups(query: URLSearchParams, negotiated: Negotiated): boolean {
   const version = query.get('car-version')
   if (version !== null && version !== '1') throw invalid('only CAR version 1 is supported')
   const order = query.get('car-order')
   if (order !== null && order !== 'dfs' && order !== 'unk') throw invalid('car-order must be dfs or unk')
   const dups = query.get('car-dups')
-  if (dups !== null && dups !== 'n') throw invalid('car-dups must be n: this gateway sends each block once')
+  if (dups !== null && dups !== 'y' && dups !== 'n') throw invalid('car-dups must be y or n')
+  return dups === null ? negotiated.dups : dups === 'y'
 }
 
-/** Order `dfs` or `unk` (we send dfs, which satisfies both), version 1, no duplicates asked for. */
+/** Order `dfs` or `unk` (we send dfs, which satisfies both), version 1, duplicates either way. */
 function carVariantSupported(params: Map<string, string>): boolean {
   const version = params.get('version')
   const order = params.get('order')
@@ -63,7 +69,7 @@ function carVariantSupported(params: Map<string, string>): boolean {
   return (
     (version === undefined || version === '1') &&
     (order === undefined || order === 'dfs' || order === 'unk') &&
-    (dups === undefined || dups === 'n')
+    (dups === undefined || dups === 'n' || dups === 'y')
   )
 }
 

@@ -60,6 +60,18 @@ describe('every block of public content is addressable', () => {
     expect(await listing.text()).toContain('mid.bin')
   })
 
+  it('probe - /ipfs/bafkqaaa (the empty identity CID) answers an empty block and a CAR rooted at it (trustless spec probe paths)', async () => {
+    const raw = await fetch(`${server.url}/ipfs/bafkqaaa?format=raw`)
+    expect(raw.status).toBe(200)
+    expect((await raw.arrayBuffer()).byteLength).toBe(0)
+    const car = await fetch(`${server.url}/ipfs/bafkqaaa?format=car`)
+    expect(car.status).toBe(200)
+    const { roots, blocks } = await readVerifiedCar(new Uint8Array(await car.arrayBuffer()))
+    expect(roots.map(String)).toEqual(['bafkqaaa'])
+    expect(blocks).toHaveLength(0)
+    expect((await fetch(`${server.url}/ipfs/bafkqaaa?format=raw`, { method: 'HEAD' })).status).toBe(200)
+  })
+
   it('raw - a block reachable only from private content, or only from deleted content, is 404', async () => {
     const secret = chacha('private-only', 3 * LEAF)
     const { cid, id } = (await server.upload(secret, { network: 'private' })) as { cid: string; id: string }

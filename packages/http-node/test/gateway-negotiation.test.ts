@@ -78,7 +78,8 @@ describe('gateway negotiation', () => {
     const cases: [string, string][] = [
       [`${RAW};q=0.5, ${CAR};q=0.9`, CAR_SENT],
       [`${CAR};q=0, ${RAW}`, RAW],
-      [`${CAR}; version=1; order=dfs; dups=y, ${RAW};q=0.5`, RAW],
+      [`${CAR}; version=1; order=dfs; dups=y, ${RAW};q=0.5`, `${CAR}; version=1; order=dfs; dups=y`],
+      [`${CAR}; version=2, ${RAW};q=0.5`, RAW],
       [`${CAR}; version=1; order=unk`, CAR_SENT],
       [`${CAR}; version=1; order=dfs; dups=n`, CAR_SENT],
       [`text/html, ${RAW};q=0.1`, 'text/plain; charset=utf-8'],
@@ -99,7 +100,7 @@ describe('gateway negotiation', () => {
       'application/vnd.ipld.dag-json',
       'application/vnd.ipld.dag-cbor, application/vnd.ipfs.ipns-record',
       `${CAR}; version=2`,
-      `${CAR}; dups=y`,
+      `${CAR}; dups=maybe`,
       `${CAR}; order=foo`,
       `${RAW};q=0`,
     ]) {
@@ -107,7 +108,7 @@ describe('gateway negotiation', () => {
       expect(res.status, accept).toBe(406)
       expect(await res.json(), accept).toEqual({ error: expect.any(String) })
     }
-    for (const query of ['car-dups=y', 'car-order=bfs', 'car-version=2']) {
+    for (const query of ['car-dups=maybe', 'car-order=bfs', 'car-version=2']) {
       const res = await get(`/ipfs/${block}?format=car&${query}`)
       expect(res.status, query).toBe(400)
       expect(await res.json(), query).toEqual({ error: expect.any(String) })
@@ -116,6 +117,21 @@ describe('gateway negotiation', () => {
     expect(honoured.headers.get('content-type')).toBe(CAR_SENT)
     const { blocks } = await readVerifiedCar(new Uint8Array(await honoured.arrayBuffer()))
     expect(blocks.length).toBeGreaterThan(0)
+  })
+
+  it('dups - dups=y sends a repeated block every time the DFS walk meets it, dups=n once (TestTrustlessCarDupsAndOrder)', async () => {
+    // a file of three identical leaves: one distinct leaf, linked three times by the root
+    const leaf = new Uint8Array(262_144).fill(7)
+    const file = (await server.upload(Buffer.concat([leaf, leaf, leaf]), { network: 'public' })).cid as string
+    const count = async (accept: string, query = '') => {
+      const res = await get(`/ipfs/${file}${query}`, { accept })
+      const { blocks } = await readVerifiedCar(new Uint8Array(await res.arrayBuffer()))
+      return { type: res.headers.get('content-type'), blocks: blocks.length }
+    }
+    expect(await count(`${CAR}; dups=y`)).toEqual({ type: `${CAR}; version=1; order=dfs; dups=y`, blocks: 4 })
+    expect(await count(`${CAR}; dups=n`)).toEqual({ type: CAR_SENT, blocks: 2 })
+    expect(await count(CAR, '?car-dups=y')).toEqual({ type: `${CAR}; version=1; order=dfs; dups=y`, blocks: 4 })
+    expect(await count(`${CAR}; dups=y`, '?dag-scope=entity')).toMatchObject({ blocks: 4 })
   })
 
   it('only-if-cached - 412 for content the gateway does not hold, 200 as usual when it does (TestGatewayCache)', async () => {

@@ -22,7 +22,8 @@ export const encodeCar = (root: CID, blocks: AsyncIterable<Block>) => carBytes(r
 /**
  * The blocks of a trustless CAR response below the path's terminal: `block` = the terminal
  * only; `entity` = a file's whole DAG (or the `entityBytes` part of it), a directory's own
- * node(s) (every HAMT shard node, no children); `all` = everything reachable. Each block once.
+ * node(s) (every HAMT shard node, no children); `all` = everything reachable. Depth-first; each
+ * block once (`dups=n`), or every time the walk meets it with `dups` (`dups=y`, within `budget`).
  */
 export async function* scopedBlocks(
   dag: ContentDag,
@@ -30,8 +31,9 @@ export async function* scopedBlocks(
   entityBytes: EntityBytes | undefined,
   seen: Set<string>,
   budget: WorkBudget,
-  options?: CallOptions,
+  options?: CallOptions & { dups?: boolean },
 ): AsyncGenerator<Block> {
+  const dups = options?.dups === true
   const terminal = dag.root
   const get = async (cid: CID) => {
     budget.spend()
@@ -41,14 +43,15 @@ export async function* scopedBlocks(
     if (isLeafBlock(cid, bytes)) budget.earn(bytes.length)
     return bytes
   }
+  /** Whether the walk skips a block it has already sent (and, in `all`, the subtree below it). */
+  const skips = (cid: CID) => !dups && seen.has(blockKey(cid))
   const emit = (cid: CID, bytes: Uint8Array): Block[] => {
-    const key = blockKey(cid)
-    if (seen.has(key) || isIdentity(cid)) return []
-    seen.add(key)
+    if (skips(cid) || isIdentity(cid)) return []
+    seen.add(blockKey(cid))
     return [{ cid, bytes }]
   }
 
-  if (scope === 'all' && seen.size === 0) {
+  if (scope === 'all' && seen.size === 0 && !dups) {
     yield* dag.blocks(options) // the content's own walk: each distinct block once, one blob pass for files
     return
   }
@@ -61,12 +64,12 @@ export async function* scopedBlocks(
     while (stack.length > 0) {
       throwIfAborted(options?.signal)
       const cid = stack.pop()!
-      if (seen.has(blockKey(cid))) continue
+      if (skips(cid)) continue
       const bytes = await get(cid)
       yield* emit(cid, bytes)
       stack.push(
         ...blockLinks(cid, bytes)
-          .filter((link) => !seen.has(blockKey(link)))
+          .filter((link) => !skips(link))
           .reverse(),
       )
     }
@@ -82,7 +85,7 @@ export async function* scopedBlocks(
     while (stack.length > 0) {
       throwIfAborted(options?.signal)
       const cid = stack.pop()!
-      if (seen.has(blockKey(cid))) continue // shard nodes linked many times are walked once
+      if (skips(cid)) continue // shard nodes linked many times are walked once (dups=n)
       const bytes = await get(cid)
       yield* emit(cid, bytes)
       stack.push(...shardChildren(bytes).reverse())

@@ -149,13 +149,17 @@ export function createGatewayOperations(ctx: ServiceContext) {
 
     /**
      * A CARv1 for the path (`?format=car`): the blocks along the path, then the terminal's
-     * scoped blocks, depth-first, each once. The path is resolved before the stream is returned,
+     * scoped blocks, depth-first, each once — or, with `dups`, every time the walk meets it. The path is resolved before the stream is returned,
      * so an unknown path is a `NOT_FOUND` rather than a broken stream.
      */
     async car(
       root: GatewayRoot,
       path: readonly string[],
-      { scope = 'all', entityBytes }: { scope?: DagScope; entityBytes?: { from: number; to: number | '*' } } = {},
+      {
+        scope = 'all',
+        entityBytes,
+        dups = false,
+      }: { scope?: DagScope; entityBytes?: { from: number; to: number | '*' }; dups?: boolean } = {},
       options?: CallOptions,
     ) {
       const budget = workBudget(root.dag?.content ?? null)
@@ -182,7 +186,7 @@ export function createGatewayOperations(ctx: ServiceContext) {
           return // identity blocks live in their CIDs and are never sent
         }
         const scoped = dag.root.equals(terminal) ? dag : openContentDag(dag.content, terminal, stores)
-        yield* scopedBlocks(scoped, effectiveScope, range, seen, budget, options)
+        yield* scopedBlocks(scoped, effectiveScope, range, seen, budget, { ...options, dups })
       }
       return { terminal, scope: effectiveScope, range, stream: encodeCar(root.requested, blocks()) }
     },

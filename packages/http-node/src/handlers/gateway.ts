@@ -7,7 +7,7 @@ import {
   invalid,
   PinfoldError,
 } from '@pinfold/core'
-import { CAR_CONTENT_TYPE, checkCarQuery, negotiateFormat, RAW } from '../gateway-negotiation.js'
+import { carContentType, carDups, type Negotiated, negotiateFormat, RAW } from '../gateway-negotiation.js'
 import {
   applyRange,
   contentDisposition,
@@ -127,7 +127,7 @@ async function serveIpfs(
   const trailingSlash = pathname.endsWith('/')
   const negotiated = negotiateFormat(request.headers.get('accept'), url.searchParams.get('format'))
   if (negotiated === 'not-acceptable') {
-    return errorBody('none of the types in Accept can be served: ask for raw, car (dups=n) or a file', 406)
+    return errorBody('none of the types in Accept can be served: ask for raw, car (version 1) or a file', 406)
   }
   const { format } = negotiated
   const root = await resolveRoot(request, scope, cidText, format === undefined, service)
@@ -161,7 +161,7 @@ async function serveIpfs(
     return new Response(request.method === 'HEAD' ? null : body, { status: range.status, headers })
   }
 
-  if (format === 'car') return carResponse(request, url, root, path, common, filename, service)
+  if (format === 'car') return carResponse(request, url, root, path, common, filename, negotiated, service)
 
   const entry = await service.gateway.entry(root, path, { signal: request.signal })
   common['x-ipfs-roots'] = await pathRoots(service, root, path, request.signal)
@@ -234,6 +234,7 @@ async function carResponse(
   path: string[],
   common: Record<string, string>,
   filename: string | undefined,
+  negotiated: Negotiated,
   service: FileService,
 ): Promise<Response> {
   const q = url.searchParams
@@ -241,15 +242,15 @@ async function carResponse(
   if (scopeParam !== 'all' && scopeParam !== 'entity' && scopeParam !== 'block') {
     throw invalid('dag-scope must be block, entity or all')
   }
-  checkCarQuery(q)
+  const dups = carDups(q, negotiated)
   const entityBytes = parseEntityBytes(q.get('entity-bytes'))
   const car = await service.gateway.car(
     root,
     path,
-    { scope: scopeParam as DagScope, entityBytes },
+    { scope: scopeParam as DagScope, entityBytes, dups },
     { signal: request.signal },
   )
-  const variant = `${car.scope}${car.range ? `:${car.range.from}-${car.range.to}` : ''}`
+  const variant = `${car.scope}${car.range ? `:${car.range.from}-${car.range.to}` : ''}${dups ? ':dups' : ''}`
   const tag = createHash('sha256')
     .update(`${root.requested}|${car.terminal}|${variant}`)
     .digest('base64url')
@@ -259,7 +260,7 @@ async function carResponse(
     ...GATEWAY_SECURITY_HEADERS,
     ...common,
     etag,
-    'content-type': CAR_CONTENT_TYPE,
+    'content-type': carContentType(dups),
     'content-disposition': attachment(filename, `${root.requested}.car`),
     'accept-ranges': 'none',
   })
