@@ -49,7 +49,13 @@ function counting(store) {
 
 const blobs = process.env.BENCH_COUNT_READS === '1' ? counting(await blobStore()) : await blobStore()
 const service = createFileService({ records: createMemoryRecordStore(), blobs })
-const pinfold = createNodeHandler(createFetchHandler(service, { auth: createTokenVerifier({ secret }) }))
+const pinfold = createNodeHandler(
+  createFetchHandler(service, {
+    auth: createTokenVerifier({ secret }),
+    // a 5xx in a benchmark is a finding: say what it was (the run's stderr is kept)
+    onError: (error) => console.error('pinfold bench server: request failed', error),
+  }),
+)
 const server = createServer((req, res) => {
   if (req.url === '/__bench/blob-reads') {
     res.writeHead(200, { 'content-type': 'application/json' })

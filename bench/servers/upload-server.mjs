@@ -34,7 +34,11 @@ async function blobStore() {
 }
 
 const service = createFileService({ records: createMemoryRecordStore(), blobs: await blobStore() })
-const handler = createFetchHandler(service, { auth: createTokenVerifier({ secret }) })
+const handler = createFetchHandler(service, {
+  auth: createTokenVerifier({ secret }),
+  // a 5xx in a benchmark is a finding: say what it was (the run's stderr is kept)
+  onError: (error) => console.error('pinfold bench server: request failed', error),
+})
 const server = createServer(createNodeHandler(handler))
 serveOnce(server, {
   token: () => mintToken(secret, { sub: 'bench', scopes: SCOPES, expiresIn: '1d' }),
