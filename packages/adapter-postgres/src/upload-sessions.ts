@@ -40,7 +40,8 @@ export async function advanceUploadSession(
 ): Promise<UploadSessionRecord | undefined> {
   const { rows } = await db.query(
     `update upload_sessions
-     set upload_offset = $3, parts = array_append(parts, $4::text), expires_at = $5::timestamptz
+     set upload_offset = $3, parts = array_append(parts, $4::text), expires_at = $5::timestamptz,
+         completion_claimed = completion_claimed or $3 = length
      where id = $1 and upload_offset = $2
      returning ${COLUMNS}`,
     [id, expectedOffset, advance.offset, advance.part, advance.expiresAt.toISOString()],

@@ -127,6 +127,25 @@ export function describeUploadSessionRecords(name: string, create: () => Promise
       expect(await store.getUploadSession(session.id)).toEqual(session)
     })
 
+    it('advanceUploadSession - the advance that reaches the length takes the completion claim with it', async () => {
+      const session = newSession({ offset: 0, parts: [] })
+      await store.createUploadSession(session)
+      const part = await store.advanceUploadSession(session.id, 0, { offset: 10, part: 'tus/a', expiresAt: at(200) })
+      expect(part?.offset).toBe(10)
+      expect(await store.claimUploadCompletion(session.id)).toBe('claimed') // part-way: the claim was free
+      await store.releaseUploadCompletion(session.id)
+      const last = await store.advanceUploadSession(session.id, 10, {
+        offset: session.length,
+        part: 'tus/b',
+        expiresAt: at(200),
+      })
+      expect(last?.offset).toBe(session.length)
+      // a racing bodiless PATCH at the final offset finds the claim held by the advance
+      expect(await store.claimUploadCompletion(session.id)).toBe('already')
+      await store.releaseUploadCompletion(session.id) // the completion failed: a retry may claim it
+      expect(await store.claimUploadCompletion(session.id)).toBe('claimed')
+    })
+
     it('releaseUploadCompletion - a released claim is claimed again by exactly one caller', async () => {
       const session = newSession({ offset: 100 })
       await store.createUploadSession(session)

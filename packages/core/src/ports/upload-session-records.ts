@@ -63,7 +63,9 @@ export interface UploadSessionRecordStore {
    * Compare-and-set: only when the session's offset is still `expectedOffset`, sets the new offset
    * and expiry and appends the part, returning the updated session. Otherwise (another PATCH won,
    * or the session is gone) changes nothing and returns `undefined`. Of concurrent calls with the
-   * same expected offset, exactly one succeeds.
+   * same expected offset, exactly one succeeds. An advance that reaches the session's length also
+   * takes its completion claim (see {@link claimUploadCompletion}) in the same atomic step, so the
+   * PATCH that sent the last bytes is the one that completes the upload, never a racing empty one.
    */
   advanceUploadSession(
     id: string,
@@ -73,8 +75,9 @@ export interface UploadSessionRecordStore {
   ): Promise<UploadSessionRecord | undefined>
 
   /**
-   * Claims the right to complete a session: the PATCH that reached its length (or one retrying a
-   * failed completion) runs the upload pipeline only with the claim, so an upload is recorded once
+   * Claims the right to complete a session: the PATCH that reached its length holds it from its
+   * advance; one retrying a failed completion claims it here. The upload pipeline runs only with
+   * the claim, so an upload is recorded once
    * however many PATCHes arrive at the final offset. `'claimed'` for exactly one of any number of
    * concurrent callers; `'already'` for the others, while the claim is held, and for a session that
    * is gone. The claim holds until {@link releaseUploadCompletion} or the session's deletion; a

@@ -229,8 +229,11 @@ export function createResumableUploadOperations(ctx: ServiceContext, upload: Upl
       if (current.offset < current.length) return status
       throwIfAborted(signal)
       // Every PATCH at the final offset gets here; only the claim's holder records the upload, the
-      // others are acknowledged at the final offset (tus 204) without a result.
-      if ((await ctx.records.claimUploadCompletion(id, options)) === 'already') return status
+      // others are acknowledged at the final offset (tus 204) without a result. The PATCH whose
+      // advance reached the length holds the claim already; a bodiless one may only take over a
+      // claim a failed completion gave back.
+      const holdsClaim = current !== session || (await ctx.records.claimUploadCompletion(id, options)) === 'claimed'
+      if (!holdsClaim) return status
       try {
         return { ...status, result: await finish(current, signal) }
       } catch (error) {
