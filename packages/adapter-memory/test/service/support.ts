@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import {
   type Actor,
   createFileService,
@@ -91,6 +92,9 @@ export async function* streamOf(bytes: Uint8Array, chunkSize = 65_536): AsyncGen
   for (let at = 0; at < bytes.length; at += chunkSize) yield bytes.subarray(at, at + chunkSize)
   if (bytes.length === 0) yield bytes
 }
+
+/** A digest to compare large byte arrays by: deep equality on them costs a second per MiB. */
+export const digest = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
 
 export async function concat(stream: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
   const parts: Uint8Array[] = []
