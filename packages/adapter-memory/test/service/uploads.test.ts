@@ -145,6 +145,9 @@ describe('uploads', () => {
     ['an empty name', { name: ' ' }],
     ['a null keyvalue', { keyvalues: { a: null } as never }],
     ['an over-long keyvalue key', { keyvalues: { ['k'.repeat(256)]: 'v' } }],
+    // embedders call core without the HTTP layer's parsing: core must refuse these itself
+    ['an unknown CID version', { cidVersion: 'v2' as never }],
+    ['an unknown network', { network: 'intranet' as never }],
   ])('upload - refuses %s with INVALID_INPUT and stores nothing', async (_what, options) => {
     const test = createTestService()
     await expect(uploadFile(test.service, alice, 'x', options)).rejects.toMatchObject({ code: 'INVALID_INPUT' })
