@@ -137,6 +137,14 @@ export function uploadFolder(
   return service.files.upload(actor, itemsOf(...items, { kind: 'options', options }))
 }
 
+/** A copy of a signed URL's query with one parameter changed, or removed when `value` is undefined. */
+export function withParam(query: URLSearchParams, name: string, value: string | undefined): URLSearchParams {
+  const copy = new URLSearchParams(query)
+  if (value === undefined) copy.delete(name)
+  else copy.set(name, value)
+  return copy
+}
+
 /** What a failed upload must leave behind: no blob, and no file of the actor's on either network. */
 export async function storedNothing(test: TestService, actor: Actor = alice): Promise<boolean> {
   const [publicFiles, privateFiles] = await Promise.all([
