@@ -97,15 +97,23 @@ describe('resumable uploads', () => {
     expect((await live.append(3, utf8('def'))).result?.file.size).toBe(6)
   })
 
-  it('create - a length over the limit is PAYLOAD_TOO_LARGE; a bad name is INVALID_INPUT', async () => {
+  it('create - a length over the limit is PAYLOAD_TOO_LARGE', async () => {
     const test = createTestService({ maxUploadBytes: 100 })
     await expect(session(test, patterned(101))).rejects.toMatchObject({ code: 'PAYLOAD_TOO_LARGE' })
     await expect(session(test, patterned(10), { constraints: { maxBytes: 5 } })).rejects.toMatchObject({
       code: 'PAYLOAD_TOO_LARGE',
     })
-    await expect(session(test, patterned(10), { options: { name: ' ' } })).rejects.toMatchObject({
-      code: 'INVALID_INPUT',
-    })
+  })
+
+  it.each([
+    ['a blank name', { name: ' ' }],
+    ['a null keyvalue', { keyvalues: { a: null } as never }],
+    ['an unknown network', { network: 'intranet' as never }],
+    ['an unknown CID version', { cidVersion: 'v2' as never }],
+    ['an expiry already past', { expiresAt: START }],
+  ])('create - %s, which the completion would refuse, is INVALID_INPUT before any byte', async (_what, options) => {
+    const test = createTestService()
+    await expect(session(test, patterned(10), { options })).rejects.toMatchObject({ code: 'INVALID_INPUT' })
   })
 
   it("append - a session's constraints apply to the completed upload", async () => {
