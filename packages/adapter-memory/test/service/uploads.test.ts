@@ -109,6 +109,16 @@ describe('uploads', () => {
     expect(test.blobs.count).toBe(1)
   })
 
+  it('upload - concurrent identical uploads keep one copy of the bytes; exactly one is not a duplicate', async () => {
+    const test = createTestService()
+    const bytes = patterned(600_000)
+    const results = await Promise.all([1, 2, 3].map(() => uploadFile(test.service, alice, bytes)))
+    expect(results.filter((result) => !result.isDuplicate)).toHaveLength(1)
+    expect(new Set(results.map((result) => result.file.cid)).size).toBe(1)
+    // the file's bytes and the sidecar of its DAG's inner nodes; the losers' copies are gone
+    expect(test.blobs.count).toBe(2)
+  })
+
   it('delete - the bytes go only when the last record of the CID goes', async () => {
     const test = createTestService()
     const first = await uploadFile(test.service, alice, 'shared')
