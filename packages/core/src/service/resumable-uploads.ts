@@ -6,7 +6,7 @@ import type { CallOptions } from '../ports.js'
 import { meter } from '../streams/meter.js'
 import type { ServiceContext } from './context.js'
 import type { UploadConstraints, UploadItem, UploadOptions, UploadResult } from './uploads.js'
-import { validateName } from './validate.js'
+import { validateCidVersion, validateExpiry, validateKeyvalues, validateName, validateNetwork } from './validate.js'
 
 /** How long a session lives after its creation or its last accepted PATCH. */
 export const UPLOAD_SESSION_TTL_MS = 24 * 60 * 60 * 1000
@@ -130,11 +130,11 @@ export function createResumableUploadOperations(ctx: ServiceContext, upload: Upl
       if (!Number.isSafeInteger(length) || length < 0) throw invalid('Upload-Length must be a non-negative integer')
       const max = Math.min(ctx.maxUploadBytes, request.constraints?.maxBytes ?? Number.POSITIVE_INFINITY)
       if (length > max) throw new PinfoldError('PAYLOAD_TOO_LARGE', `upload exceeds the limit of ${max} bytes`)
-      // A name the completion would refuse is refused now, before any byte is sent; a blank
-      // file name is no name, as for multipart uploads.
-      if (request.options.name !== undefined) validateName(request.options.name)
-      const fileName = [request.fileName, request.options.name].find((name) => name?.trim()) ?? 'file'
       const now = ctx.clock.now()
+      // Options the completion would refuse are refused now, before any byte is sent; a blank
+      // file name is no name, as for multipart uploads.
+      checkOptions(request.options, now)
+      const fileName = [request.fileName, request.options.name].find((name) => name?.trim()) ?? 'file'
       const id = ctx.ids.recordId()
       const token = randomBytes(32).toString('base64url')
       const expiresAt = new Date(now.getTime() + UPLOAD_SESSION_TTL_MS)
@@ -270,6 +270,16 @@ export function createResumableUploadOperations(ctx: ServiceContext, upload: Upl
       }
     },
   }
+}
+
+/** The checks `upload` makes on the options it is given, made on those a session will pass it. */
+function checkOptions(options: Partial<UploadOptions>, now: Date): void {
+  if (options.name !== undefined) validateName(options.name)
+  if (options.keyvalues !== undefined) validateKeyvalues(options.keyvalues)
+  if (options.network !== undefined) validateNetwork(options.network)
+  if (options.cidVersion !== undefined) validateCidVersion(options.cidVersion)
+  // time only moves on: an expiry past now is past at the completion too
+  if (options.expiresAt !== undefined) validateExpiry(options.expiresAt, now)
 }
 
 async function* toAsync<T>(items: readonly T[]): AsyncGenerator<T> {

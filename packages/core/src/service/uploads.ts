@@ -16,7 +16,7 @@ import type { CidVersion } from '../unixfs/profiles.js'
 import { checkContentAllowed, checkMimeType, DIRECTORY_MIME_TYPE } from './allowed-mime-types.js'
 import type { ServiceContext } from './context.js'
 import { type FolderFile, type ImportedFolder, importFolder, isFolderPath, reimportFolder } from './folder-upload.js'
-import { validateExpiry, validateKeyvalues, validateName } from './validate.js'
+import { validateCidVersion, validateExpiry, validateKeyvalues, validateName, validateNetwork } from './validate.js'
 
 /** Options of an upload; each may arrive before or after the file's bytes (multipart order varies). */
 export interface UploadOptions {
@@ -342,11 +342,11 @@ export function createUploads(ctx: ServiceContext) {
 
   function resolveOptions(given: Partial<UploadOptions>, staged: Staged): UploadOptions {
     return {
-      network: given.network ?? 'private',
+      network: validateNetwork(given.network ?? 'private'),
       name: validateName(given.name ?? staged.defaultName),
       groupId: given.groupId ?? null,
       keyvalues: validateKeyvalues(given.keyvalues ?? {}),
-      cidVersion: given.cidVersion ?? 'v1',
+      cidVersion: validateCidVersion(given.cidVersion ?? 'v1'),
       expiresAt: validateExpiry(given.expiresAt ?? null, ctx.clock.now()),
       car: given.car ?? false,
     }

@@ -1,5 +1,6 @@
 import { invalid } from '../errors.js'
-import type { KeyValues } from '../model.js'
+import { isNetwork, type KeyValues, type Network } from '../model.js'
+import { type CidVersion, isCidVersion } from '../unixfs/profiles.js'
 
 export const LIMITS = {
   nameChars: 1024,
@@ -54,5 +55,16 @@ export function validateExpiry(value: Date | null, now: Date): Date | null {
   if (value === null) return null
   if (Number.isNaN(value.getTime())) throw invalid('expires_at must be a unix timestamp in seconds')
   if (value.getTime() <= now.getTime()) throw invalid('expires_at must be in the future')
+  return value
+}
+
+/** Embedders call core without the HTTP layer's parsing, so options typed as unions are checked here too. */
+export function validateNetwork(value: unknown): Network {
+  if (!isNetwork(value)) throw invalid('network must be "public" or "private"')
+  return value
+}
+
+export function validateCidVersion(value: unknown): CidVersion {
+  if (!isCidVersion(value)) throw invalid('cid_version must be "v0", "v1" or "unixfs-v1-2025"')
   return value
 }
