@@ -49,11 +49,11 @@ export function memoryBlockRecords(state: MemoryState): BlockRecordStore {
       return found
     },
 
-    async findHeldFile(tenantId, network, multihash, options) {
+    async findHeldFile(tenantId, network, multihash, at, options) {
       await tick(options)
       const id = key(multihash)
       const held = [...files.values()]
-        .filter((f) => f.tenantId === tenantId && f.network === network)
+        .filter((f) => f.tenantId === tenantId && f.network === network && (f.expiresAt === null || f.expiresAt > at))
         .filter((f) => {
           const content = contents.get(f.cid)
           return content !== undefined && blocks.get(content.blobKey)?.get(id)?.isRoot === true

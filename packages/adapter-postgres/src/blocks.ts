@@ -78,6 +78,7 @@ export async function findHeldFile(
   tenantId: string,
   network: Network,
   multihash: Uint8Array,
+  at: Date,
 ): Promise<FileRecord | undefined> {
   const { rows } = await db.query(
     `select ${FILE_COLUMNS.split(', ')
@@ -87,9 +88,10 @@ export async function findHeldFile(
      join contents c on c.blob_key = b.blob_key
      join files f on f.cid = c.cid
      where b.multihash = decode($1, 'hex') and b.is_root and f.tenant_id = $2 and f.network = $3
+       and (f.expires_at is null or f.expires_at > $4::timestamptz)
      order by f.created_at, f.id
      limit 1`,
-    [hex(multihash), tenantId, network],
+    [hex(multihash), tenantId, network, at.toISOString()],
   )
   return rows[0] && toFileRecord(rows[0])
 }

@@ -66,8 +66,8 @@ export function createPostgresRecordStore({ client, vectors: vectorOptions }: Po
       run('putBlockLocations', options, () => blocks.putBlockLocations(client, blobKey, locations)),
     findPublicBlock: (multihash, { at, tenantId }, options) =>
       run('findPublicBlock', options, () => blocks.findPublicBlock(client, multihash, at, tenantId)),
-    findHeldFile: (tenantId, network, multihash, options) =>
-      run('findHeldFile', options, () => blocks.findHeldFile(client, tenantId, network, multihash)),
+    findHeldFile: (tenantId, network, multihash, at, options) =>
+      run('findHeldFile', options, () => blocks.findHeldFile(client, tenantId, network, multihash, at)),
     getBlockLocation: (blobKey, multihash, options) =>
       run('getBlockLocation', options, () => blocks.getBlockLocation(client, blobKey, multihash)),
     listUnindexedContents: (after, limit, options) =>

@@ -108,12 +108,20 @@ export function describeBlockRecords(name: string, create: () => Promise<RecordS
       await store.putBlockLocations(key, [location('held-root', { isRoot: true }), location('held-inner')])
       const first = await hold(key, { createdAt: at(1) })
       await hold(key, { createdAt: at(2) }, first.file.cid)
-      expect(await store.findHeldFile(TENANT, 'public', multihash('held-root'))).toEqual(first.file)
-      expect(await store.findHeldFile(TENANT, 'public', multihash('held-inner'))).toBeUndefined()
-      expect(await store.findHeldFile(TENANT, 'private', multihash('held-root'))).toBeUndefined()
-      expect(await store.findHeldFile(OTHER_TENANT, 'public', multihash('held-root'))).toBeUndefined()
+      expect(await store.findHeldFile(TENANT, 'public', multihash('held-root'), later)).toEqual(first.file)
+      expect(await store.findHeldFile(TENANT, 'public', multihash('held-inner'), later)).toBeUndefined()
+      expect(await store.findHeldFile(TENANT, 'private', multihash('held-root'), later)).toBeUndefined()
+      expect(await store.findHeldFile(OTHER_TENANT, 'public', multihash('held-root'), later)).toBeUndefined()
       await store.deleteFile(TENANT, 'public', first.file.id)
-      expect((await store.findHeldFile(TENANT, 'public', multihash('held-root')))?.createdAt).toEqual(at(2))
+      expect((await store.findHeldFile(TENANT, 'public', multihash('held-root'), later))?.createdAt).toEqual(at(2))
+    })
+
+    it('findHeldFile - a file past its expiresAt is not held, even before the expiry sweep deletes it', async () => {
+      const key = blobKey()
+      await store.putBlockLocations(key, [location('expiring-root', { isRoot: true })])
+      const { file } = await hold(key, { expiresAt: at(60) })
+      expect(await store.findHeldFile(TENANT, 'public', multihash('expiring-root'), at(59))).toEqual(file)
+      expect(await store.findHeldFile(TENANT, 'public', multihash('expiring-root'), at(60))).toBeUndefined()
     })
 
     it('deleteBlockLocations - removes every entry of a blob and is idempotent', async () => {

@@ -76,6 +76,16 @@ describe('download links', () => {
     await expect(test.service.downloadLinks.open(cid, params)).rejects.toMatchObject({ code: 'NOT_FOUND' })
   })
 
+  it('open - a file past its expires_at is NOT_FOUND before the expiry sweep deletes it', async () => {
+    const test = createTestService()
+    const expiresAt = new Date(test.clock.now().getTime() + 60_000)
+    const { file } = await uploadFile(test.service, alice, 'short-lived', { expiresAt })
+    const { cid, params } = await link(test, alice, file.cid, { expires: 3600 }) // the link outlives the file
+    expect((await test.service.downloadLinks.open(cid, params)).file.id).toBe(file.id)
+    test.clock.advance(60_000)
+    await expect(test.service.downloadLinks.open(cid, params)).rejects.toMatchObject({ code: 'NOT_FOUND' })
+  })
+
   it("create - another tenant's CID is NOT_FOUND", async () => {
     const test = createTestService()
     const { file } = await uploadFile(test.service, alice, 'x')

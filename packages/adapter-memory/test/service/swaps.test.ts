@@ -30,6 +30,16 @@ describe('swaps', () => {
     expect((await service.gateway.resolve(own, a)).cid.toString()).toBe(a)
   })
 
+  it('resolve - a swap whose target the tenant deleted serves the original CID again', async () => {
+    const { service } = createTestService()
+    const { a, b } = await publicCids(service)
+    await service.swaps.add(alice, 'public', a, b)
+    const target = (await service.files.list(alice, 'public', { cid: b })).files[0]!
+    await service.files.delete(alice, 'public', target.id)
+    expect(await served(service, own, a)).toBe(a)
+    expect((await service.gateway.resolve(own, a, { swaps: true })).swapped).toBe(false)
+  })
+
   it('add - chains resolve to their end; a swap that would close a cycle is CONFLICT', async () => {
     const { service } = createTestService()
     const { a, b, c } = await publicCids(service)

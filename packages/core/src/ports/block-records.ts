@@ -59,14 +59,15 @@ export interface BlockRecordStore {
   ): Promise<LocatedBlock | undefined>
 
   /**
-   * The tenant's oldest file on `network` whose content has this block as its root: how a CID in
-   * a request finds the tenant's file whatever its spelling (CIDv0 or v1, any multibase, any codec
-   * over the same multihash). `undefined` when the tenant holds no such file there.
+   * The tenant's oldest file on `network`, not expired at `at`, whose content has this block as its
+   * root: how a CID in a request finds the tenant's file whatever its spelling (CIDv0 or v1, any
+   * multibase, any codec over the same multihash). `undefined` when the tenant holds no such file.
    */
   findHeldFile(
     tenantId: string,
     network: Network,
     multihash: Uint8Array,
+    at: Date,
     options?: CallOptions,
   ): Promise<FileRecord | undefined>
 

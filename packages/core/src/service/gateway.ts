@@ -84,7 +84,7 @@ export function createGatewayOperations(ctx: ServiceContext) {
 
   /** Where the tenant's public swaps send `requested` (found under the tenant's spelling of it), if anywhere. */
   async function swapTarget(tenantId: string, requested: CID, options?: CallOptions): Promise<CID | undefined> {
-    const held = await ctx.records.findHeldFile(tenantId, 'public', requested.multihash.bytes, options)
+    const held = await ctx.records.findHeldFile(tenantId, 'public', requested.multihash.bytes, ctx.clock.now(), options)
     const spelling = held?.cid ?? requested.toString()
     const followed = await followSwaps(tenantId, spelling, options)
     return followed === spelling ? undefined : parseCid(followed)
@@ -107,10 +107,12 @@ export function createGatewayOperations(ctx: ServiceContext) {
       const requested = parseCid(cidText)
       if (isIdentity(requested)) return { requested, cid: requested, swapped: false, dag: null }
       const target = swaps && scope.kind === 'tenant' ? await swapTarget(scope.tenantId, requested, options) : undefined
-      const cid = target ?? requested
-      const dag = await findDag(scope, cid, options)
+      // a swap whose target the tenant no longer serves (deleted, expired) falls back to the CID itself
+      const swappedDag = target && (await findDag(scope, target, options))
+      if (target && swappedDag) return { requested, cid: target, swapped: true, dag: swappedDag }
+      const dag = await findDag(scope, requested, options)
       if (!dag) throw notFound('content')
-      return { requested, cid, swapped: target !== undefined, dag }
+      return { requested, cid: requested, swapped: false, dag }
     },
 
     /**

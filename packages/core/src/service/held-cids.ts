@@ -9,9 +9,9 @@ import { parseCid } from './gateway.js'
  * (swaps, signatures) are found under that one spelling.
  */
 export function heldCids(ctx: ServiceContext) {
-  /** The tenant's oldest file on `network` with this CID, whatever its spelling. */
+  /** The tenant's oldest unexpired file on `network` with this CID, whatever its spelling. */
   const find = (tenantId: string, network: Network, cidText: string): Promise<FileRecord | undefined> =>
-    ctx.records.findHeldFile(tenantId, network, parseCid(cidText).multihash.bytes)
+    ctx.records.findHeldFile(tenantId, network, parseCid(cidText).multihash.bytes, ctx.clock.now())
 
   return {
     find,
