@@ -83,6 +83,7 @@ describe('createFileService options', () => {
 describe('createTokenVerifier options', () => {
   it.each([
     ['secret', { secret: 'short' }],
+    ['keys', {} as { keys: never }],
     ['maxLifetimeSeconds', { secret: 'a-token-secret-that-is-long-enough-0123', maxLifetimeSeconds: 0 }],
   ] as const)('createTokenVerifier - a bad `%s` is INVALID_INPUT at construction', (option, bad) => {
     expect(() => createTokenVerifier(bad)).toThrow(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createFacilitatorVerifier, type FacilitatorVerifierOptions } from '../src/index.js'
+import { createFacilitatorVerifier, createOfflineVerifier, type FacilitatorVerifierOptions } from '../src/index.js'
 
 const BAD: [string, FacilitatorVerifierOptions][] = [
   ['url', { url: undefined as unknown as string }],
@@ -17,6 +17,23 @@ describe('createFacilitatorVerifier options', () => {
         expect.objectContaining({
           code: 'INVALID_INPUT',
           message: expect.stringContaining(`@pinfold/x402 createFacilitatorVerifier: option \`${option}\``),
+        }),
+      )
+    },
+  )
+})
+
+describe('createOfflineVerifier options', () => {
+  it.each([
+    ['chains', { chains: [] }],
+    ['clock', { clock: {} as { now(): Date } }],
+  ] as const)(
+    'createOfflineVerifier - a bad `%s` is INVALID_INPUT at construction, naming package and option',
+    (option, bad) => {
+      expect(() => createOfflineVerifier(bad)).toThrow(
+        expect.objectContaining({
+          code: 'INVALID_INPUT',
+          message: expect.stringContaining(`@pinfold/x402 createOfflineVerifier: option \`${option}\``),
         }),
       )
     },

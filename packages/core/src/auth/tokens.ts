@@ -55,6 +55,8 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
   const { maxLifetimeSeconds } = options
   if (maxLifetimeSeconds !== undefined) check.positiveInteger('maxLifetimeSeconds', maxLifetimeSeconds)
   if ('secret' in options) check.secret('secret', options.secret, 32)
+  // without either, every request would be a 401 rather than the server failing to start
+  else check.require('keys', typeof options?.keys === 'function', 'must be a key resolver (or give `secret`)')
   // A KeyObject made once: given raw bytes, jose imports the key again on every verification,
   // which profiling showed to be a large part of each request's cost.
   const hmacKey = 'secret' in options ? createSecretKey(secretKey(options.secret)) : undefined
