@@ -120,6 +120,17 @@ describe('createFileService features', () => {
     })
   })
 
+  it('features - decided at construction: changing the options object afterwards changes nothing', async () => {
+    const stores = { records: untouchable<RecordStore>('records'), blobs: untouchable<BlobStore>('blobs') }
+    const off: FileServiceOptions = { ...stores }
+    const on: FileServiceOptions = { ...stores, signingSecret: SECRET }
+    const [offService, onService] = [createFileService(off), createFileService(on)]
+    off.signingSecret = SECRET
+    on.signingSecret = undefined
+    await expect(offService.uploads.signed.sign(actor, { expires: 60 })).rejects.toMatchObject({ code: 'UNAVAILABLE' })
+    expect((await onService.uploads.signed.sign(actor, { expires: 60 })).query.has('X-Signature')).toBe(true)
+  })
+
   it('vectors - an embedder without a text extractor names only the missing option', async () => {
     await expect(service({ embedder }).vectors.query(actor, 'g', { text: 'cats' })).rejects.toMatchObject({
       code: 'UNAVAILABLE',

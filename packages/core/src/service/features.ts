@@ -42,7 +42,15 @@ export interface ServiceFeatures {
  * service's whole life: its operations refuse before touching any store, request or payment.
  */
 export function resolveFeatures(options: Partial<FeaturePrerequisites>): ServiceFeatures {
-  const present = (name: keyof FeaturePrerequisites) => options[name] !== undefined
+  // a snapshot: changing the caller's options object later must not turn a feature half on or off
+  const given: Partial<FeaturePrerequisites> = {
+    signingSecret: options.signingSecret,
+    payments: options.payments,
+    paymentSettings: options.paymentSettings,
+    embedder: options.embedder,
+    textExtractor: options.textExtractor,
+  }
+  const present = (name: keyof FeaturePrerequisites) => given[name] !== undefined
   const missing = (feature: Feature) => FEATURES[feature].needs.filter((name) => !present(name))
   const names = Object.keys(FEATURES) as Feature[]
   const enabled = Object.fromEntries(names.map((feature) => [feature, missing(feature).length === 0])) as Record<
@@ -53,7 +61,7 @@ export function resolveFeatures(options: Partial<FeaturePrerequisites>): Service
     enabled: Object.freeze(enabled),
     require<F extends Feature>(feature: F) {
       if (!enabled[feature]) throw featureOff(feature, missing(feature))
-      return options as PrerequisitesOf<F>
+      return given as PrerequisitesOf<F>
     },
   }
 }
