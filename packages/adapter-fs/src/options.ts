@@ -1,5 +1,5 @@
 import path from 'node:path'
-import { PinfoldError } from '@pinfold/core'
+import { optionChecks } from '@pinfold/core'
 
 export interface FsBlobStoreOptions {
   /** Directory that holds the blobs (`blobs/`) and writes in progress (`.tmp/`); created when missing. */
@@ -19,16 +19,8 @@ export interface ResolvedFsOptions {
 const ONE_HOUR_MS = 60 * 60 * 1000
 
 export function resolveFsOptions(options: FsBlobStoreOptions): ResolvedFsOptions {
-  if (typeof options?.directory !== 'string' || options.directory.trim() === '') {
-    throw optionError('`directory` must be a non-empty path')
-  }
-  const staleTempMs = options.staleTempMs ?? ONE_HOUR_MS
-  if (!Number.isFinite(staleTempMs) || staleTempMs < 0) {
-    throw optionError('`staleTempMs` must be a non-negative number of milliseconds')
-  }
-  return { directory: path.resolve(options.directory), staleTempMs }
-}
-
-function optionError(message: string): PinfoldError {
-  return new PinfoldError('INVALID_INPUT', `@pinfold/adapter-fs: ${message}`)
+  const check = optionChecks('@pinfold/adapter-fs', 'createFsBlobStore')
+  const directory = check.nonEmptyString('directory', options?.directory)
+  const staleTempMs = check.nonNegativeNumber('staleTempMs', options.staleTempMs ?? ONE_HOUR_MS)
+  return { directory: path.resolve(directory), staleTempMs }
 }

@@ -181,10 +181,22 @@ describe('FsBlobStore', () => {
     expect(error).toMatchObject({ code: 'UNAVAILABLE', cause: { code: expect.stringMatching(/^E/) } })
   })
 
-  it('createFsBlobStore - validates options eagerly, naming the package and option', () => {
-    expect(() => createFsBlobStore({ directory: '' })).toThrow(/@pinfold\/adapter-fs: `directory`/)
-    expect(() => createFsBlobStore({ directory, staleTempMs: -1 })).toThrow(/@pinfold\/adapter-fs: `staleTempMs`/)
-  })
+  it.each([
+    ['directory', { directory: '' }],
+    ['directory', { directory: undefined as unknown as string }],
+    ['staleTempMs', { staleTempMs: -1 }],
+    ['staleTempMs', { staleTempMs: Number.NaN }],
+  ] as const)(
+    'createFsBlobStore - a bad `%s` is INVALID_INPUT at construction, naming package and option',
+    (option, bad) => {
+      expect(() => createFsBlobStore({ directory, ...bad })).toThrow(
+        expect.objectContaining({
+          code: 'INVALID_INPUT',
+          message: expect.stringContaining(`@pinfold/adapter-fs createFsBlobStore: option \`${option}\``),
+        }),
+      )
+    },
+  )
 })
 
 async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {

@@ -1,4 +1,4 @@
-import { type CallOptions, invalid, type RecordStore, throwIfAborted } from '@pinfold/core'
+import { type CallOptions, optionChecks, type RecordStore, throwIfAborted } from '@pinfold/core'
 import * as blocks from './blocks.js'
 import { toPinfoldError } from './errors.js'
 import * as files from './files.js'
@@ -24,9 +24,11 @@ export interface PostgresRecordStoreOptions {
  * statement already sent runs to completion.
  */
 export function createPostgresRecordStore({ client, vectors: vectorOptions }: PostgresRecordStoreOptions): RecordStore {
-  if (typeof client?.query !== 'function' || typeof client.transaction !== 'function') {
-    throw invalid('@pinfold/adapter-postgres: option `client` must come from fromPgPool(pool) or fromPGlite(db)')
-  }
+  optionChecks('@pinfold/adapter-postgres', 'createPostgresRecordStore').require(
+    'client',
+    typeof client?.query === 'function' && typeof client.transaction === 'function',
+    'must come from fromPgPool(pool) or fromPGlite(db)',
+  )
 
   async function run<T>(action: string, options: CallOptions | undefined, work: () => Promise<T>): Promise<T> {
     throwIfAborted(options?.signal)

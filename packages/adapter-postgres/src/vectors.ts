@@ -5,6 +5,7 @@ import {
   embeddingMismatch,
   type FileRecord,
   type Network,
+  optionChecks,
   PinfoldError,
   sameEmbedding,
   throwIfAborted,
@@ -78,20 +79,13 @@ const vectorLiteral = (vector: Float32Array) => `[${Array.from(vector, (value) =
  * vectorized files always answers min(N, limit) matches.
  */
 export function postgresVectorRecords(client: SqlClient, options: PostgresVectorOptions = {}): VectorRecordStore {
-  const exactSearchMaxVectors = options.exactSearchMaxVectors ?? 2000
-  const efSearch = options.efSearch ?? 100
-  if (!Number.isInteger(exactSearchMaxVectors) || exactSearchMaxVectors < 0) {
-    throw new PinfoldError(
-      'INVALID_INPUT',
-      '@pinfold/adapter-postgres: `vectors.exactSearchMaxVectors` must be a non-negative integer',
-    )
-  }
-  if (!Number.isInteger(efSearch) || efSearch < 1 || efSearch > 1000) {
-    throw new PinfoldError(
-      'INVALID_INPUT',
-      '@pinfold/adapter-postgres: `vectors.efSearch` must be an integer from 1 to 1000',
-    )
-  }
+  // reached through createPostgresRecordStore's `vectors` option, so the checks name that factory
+  const check = optionChecks('@pinfold/adapter-postgres', 'createPostgresRecordStore')
+  const exactSearchMaxVectors = check.nonNegativeInteger(
+    'vectors.exactSearchMaxVectors',
+    options.exactSearchMaxVectors ?? 2000,
+  )
+  const efSearch = check.integerBetween('vectors.efSearch', options.efSearch ?? 100, 1, 1000)
 
   let schema: Promise<string> | undefined
   /** The extension's schema; failures are not cached, so installing pgvector later needs no restart. */

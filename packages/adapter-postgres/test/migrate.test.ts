@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest'
-import { createPostgresRecordStore, type Migration, migrate, type SqlClient } from '../src/index.js'
+import { type Migration, migrate, type SqlClient } from '../src/index.js'
 import { MIGRATIONS } from '../src/migrations/index.js'
 import { closeSharedPGlite, pgliteSchema, serverPool, serverSchema, TEST_DATABASE_URL } from './targets.js'
 
@@ -89,12 +89,6 @@ describe('migrate on PGlite', () => {
     } finally {
       await schema.drop()
     }
-  })
-
-  it('createPostgresRecordStore - a missing client is INVALID_INPUT naming the option', () => {
-    expect(() => createPostgresRecordStore({} as never)).toThrow(
-      expect.objectContaining({ code: 'INVALID_INPUT', message: expect.stringContaining('`client`') }),
-    )
   })
 })
 

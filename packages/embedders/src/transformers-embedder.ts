@@ -1,5 +1,4 @@
-import { type Embedder, PinfoldError, throwIfAborted } from '@pinfold/core'
-import { nonEmptyString, positiveInteger } from './validate-options.js'
+import { type Embedder, optionChecks, PinfoldError, throwIfAborted } from '@pinfold/core'
 import { assertDimensions, l2Normalize } from './vector-math.js'
 
 export interface TransformersEmbedderOptions {
@@ -44,10 +43,10 @@ const TRANSFORMERS_PACKAGE = '@huggingface/transformers'
  * `localModelPath = modelPath` for the whole process.
  */
 export function createTransformersEmbedder(options: TransformersEmbedderOptions): Embedder {
-  const factory = 'createTransformersEmbedder'
-  const modelPath = nonEmptyString(options.modelPath, factory, 'modelPath')
-  const model = nonEmptyString(options.model, factory, 'model')
-  const dimensions = positiveInteger(options.dimensions, factory, 'dimensions')
+  const check = optionChecks('@pinfold/embedders', 'createTransformersEmbedder')
+  const modelPath = check.nonEmptyString('modelPath', options.modelPath)
+  const model = check.nonEmptyString('model', options.model)
+  const dimensions = check.positiveInteger('dimensions', options.dimensions)
   const pooling = options.pooling ?? 'mean'
   const dtype = options.dtype ?? 'fp32'
   const id = `transformers:${model}/${dtype}/${pooling}@${dimensions}`

@@ -95,9 +95,4 @@ describe('createLocalEmbedder loading', () => {
     expect(a).toHaveLength(embedder.dimensions)
     expect(cosine(a!, b!)).toBeGreaterThan(cosine(a!, c!))
   })
-
-  it('createLocalEmbedder - rejects invalid options naming the option', () => {
-    expect(() => createLocalEmbedder({ lexicalWeight: 2, logger: silent() })).toThrow(/lexicalWeight/)
-    expect(() => createLocalEmbedder({ lexicalDimensions: 0, logger: silent() })).toThrow(/lexicalDimensions/)
-  })
 })

@@ -1,4 +1,4 @@
-import { PinfoldError } from '@pinfold/core'
+import { optionChecks } from '@pinfold/core'
 import { DEFAULT_BODY_IDLE_TIMEOUT_MS } from './node-handler.js'
 import { paymentOptionsFromEnv } from './payments-config.js'
 import type { RateLimitOptions } from './rate-limit.js'
@@ -41,10 +41,12 @@ export interface ServerConfig {
   }
 }
 
+const check = optionChecks('@pinfold/http-node', 'readConfig', 'variable')
+
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const storage = env.PINFOLD_STORAGE ?? 'embedded'
   if (storage !== 'embedded' && storage !== 'memory') {
-    throw new PinfoldError('INVALID_INPUT', `PINFOLD_STORAGE must be "embedded" or "memory", not "${storage}"`)
+    throw check.error('PINFOLD_STORAGE', `must be "embedded" or "memory", got "${storage}"`)
   }
   return {
     port: integer(env.PORT, 'PORT', 3000),
@@ -92,10 +94,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
 
 function integer(value: string | undefined, name: string, fallback: number): number {
   if (value === undefined || value === '') return fallback
-  const parsed = Number(value)
-  if (!Number.isSafeInteger(parsed) || parsed < 0)
-    throw new PinfoldError('INVALID_INPUT', `${name} must be a non-negative integer`)
-  return parsed
+  return check.nonNegativeInteger(name, Number(value))
 }
 
 /** `N` requests per minute; unset, empty or 0 means no limit. */

@@ -1,5 +1,6 @@
 import { allows, type FileService, PinfoldError, type TokenActor, type TokenVerifier } from '@pinfold/core'
 import { type CorsOptions, corsHeaders, preflightHeaders } from './cors.js'
+import { checkHandlerOptions } from './handler-options.js'
 import { dispatchGateway } from './handlers/gateway.js'
 import { parsedUrl } from './node-request.js'
 import { clientAddress, createRateLimiter, type RateLimitOptions } from './rate-limit.js'
@@ -14,6 +15,9 @@ export interface FetchHandlerOptions {
   /**
    * Absolute URL clients reach this API at, including any mount prefix (e.g.
    * `https://files.example.com/pinfold`). Default: the request's own origin plus `basePath`.
+   * Checked at construction (`INVALID_INPUT` unless an absolute http(s) URL without query or
+   * fragment). May be a getter, e.g. for a server that learns its port after listening: then each
+   * new value it returns is checked when read.
    */
   publicUrl?: string | undefined
   /** Path prefix the API is mounted under in a host application, e.g. `/pinfold`. */
@@ -56,8 +60,8 @@ const HEALTH_PATHS = new Set(['/healthz', '/readyz'])
  * with `createNodeHandler`.
  */
 export function createFetchHandler(service: FileService, options: FetchHandlerOptions): FetchHandler {
-  if (!options?.auth) throw new PinfoldError('INVALID_INPUT', '@pinfold/http-node: createFetchHandler needs `auth`')
-  const basePath = normaliseBasePath(options.basePath)
+  const checked = checkHandlerOptions(options)
+  const { basePath } = checked
   const route = createRouter(defaultRoutes)
   const cors = options.cors ?? {}
   const limiter = createRateLimiter(options.rateLimit)
@@ -102,9 +106,10 @@ export function createFetchHandler(service: FileService, options: FetchHandlerOp
 
   async function dispatch(request: Request, url: URL, seen: Seen): Promise<Response> {
     const pathname = stripBasePath(url.pathname, basePath)
-    const apiHostname = options.publicUrl ? new URL(options.publicUrl).hostname : url.hostname
+    const publicUrl = checked.publicUrl()
+    const apiHostname = publicUrl?.hostname ?? url.hostname
     // with neither option, the request's own host name says nothing: any {cid}.ipfs.{host} is one
-    const subdomainHost = (options.subdomainHost ?? (options.publicUrl ? apiHostname : undefined))?.toLowerCase()
+    const subdomainHost = checked.subdomainHost ?? publicUrl?.hostname.toLowerCase()
     const gateway = await dispatchGateway(request, url, pathname, { service, apiHostname, subdomainHost })
     if (gateway) {
       seen.route = 'gateway'
@@ -125,7 +130,7 @@ export function createFetchHandler(service: FileService, options: FetchHandlerOp
       params: match.params,
       actor,
       signal: request.signal,
-      publicUrl: options.publicUrl?.replace(/\/+$/, '') ?? `${url.origin}${basePath}`,
+      publicUrl: publicUrl?.href ?? `${url.origin}${basePath}`,
       ownHostnames: subdomainHost ? [apiHostname, subdomainHost] : [apiHostname],
       service,
     })
@@ -143,11 +148,6 @@ export function createFetchHandler(service: FileService, options: FetchHandlerOp
     }
     return actor
   }
-}
-
-function normaliseBasePath(basePath: string | undefined): string {
-  if (!basePath || basePath === '/') return ''
-  return `/${basePath.replace(/^\/+|\/+$/g, '')}`
 }
 
 function stripBasePath(pathname: string, basePath: string): string | undefined {

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { TLSSocket } from 'node:tls'
-import { isPinfoldError, PinfoldError } from '@pinfold/core'
+import { isPinfoldError, optionChecks, PinfoldError } from '@pinfold/core'
 import type { FetchHandler } from './fetch-handler.js'
 import { checkedHost } from './host-header.js'
 import { NodeRequest } from './node-request.js'
@@ -29,13 +29,18 @@ export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void
  * and the response body is written with backpressure.
  */
 export function createNodeHandler(handler: FetchHandler, options: NodeHandlerOptions = {}): NodeHandler {
+  const check = optionChecks('@pinfold/http-node', 'createNodeHandler')
+  check.require('handler', typeof handler === 'function', 'must be a fetch handler (createFetchHandler)')
+  const idleTimeoutMs = check.nonNegativeInteger(
+    'bodyIdleTimeoutMs',
+    options.bodyIdleTimeoutMs ?? DEFAULT_BODY_IDLE_TIMEOUT_MS,
+  )
   return (req, res) => {
     const controller = new AbortController()
     res.once('close', () => {
       if (!res.writableFinished) controller.abort(new PinfoldError('ABORTED', 'the client closed the connection'))
     })
     const method = req.method ?? 'GET'
-    const idleTimeoutMs = options.bodyIdleTimeoutMs ?? DEFAULT_BODY_IDLE_TIMEOUT_MS
     const body = method === 'GET' || method === 'HEAD' ? undefined : requestBody(req, { idleTimeoutMs })
     // A body the handler did not read (an early 4xx) is drained and discarded, so the client can
     // read the answer instead of seeing its upload stall on a connection nobody reads. A stalled

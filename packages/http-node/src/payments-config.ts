@@ -1,7 +1,10 @@
-import { type PaymentSettings, type PaymentVerifier, PinfoldError } from '@pinfold/core'
+import { optionChecks, type PaymentSettings, type PaymentVerifier } from '@pinfold/core'
 import { createFacilitatorVerifier, createOfflineVerifier, findChain, X402_CHAINS } from '@pinfold/x402'
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/
+
+// readConfig reads these at start-up, so a bad variable stops the server before it listens
+const check = optionChecks('@pinfold/http-node', 'paymentOptionsFromEnv', 'variable')
 
 /**
  * The payment verifier the server uses for `GET /v1/retrieve/private/{cid}`:
@@ -15,10 +18,7 @@ export function paymentVerifierFromEnv(env: NodeJS.ProcessEnv = process.env): Pa
   const url = env.PINFOLD_X402_FACILITATOR_URL
   if (!url) return createOfflineVerifier()
   const timeout = env.PINFOLD_X402_FACILITATOR_TIMEOUT_MS
-  const timeoutMs = timeout ? Number(timeout) : undefined
-  if (timeoutMs !== undefined && (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0)) {
-    throw new PinfoldError('INVALID_INPUT', 'PINFOLD_X402_FACILITATOR_TIMEOUT_MS must be a positive integer')
-  }
+  const timeoutMs = timeout ? check.positiveInteger('PINFOLD_X402_FACILITATOR_TIMEOUT_MS', Number(timeout)) : undefined
   return createFacilitatorVerifier({ url, ...(timeoutMs === undefined ? {} : { timeoutMs }) })
 }
 
@@ -34,13 +34,13 @@ export function paymentOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): {
 } {
   const payTo = env.PINFOLD_X402_PAY_TO || undefined
   if (payTo !== undefined && !ADDRESS.test(payTo)) {
-    throw new PinfoldError('INVALID_INPUT', 'PINFOLD_X402_PAY_TO must be a 0x-prefixed 20-byte address')
+    throw check.error('PINFOLD_X402_PAY_TO', 'must be a 0x-prefixed 20-byte address')
   }
   const network = env.PINFOLD_X402_NETWORK || 'base-sepolia'
   const chain = findChain(network)
   if (!chain) {
     const known = X402_CHAINS.map((c) => c.v1Name).join(', ')
-    throw new PinfoldError('INVALID_INPUT', `PINFOLD_X402_NETWORK must be one of ${known}, not "${network}"`)
+    throw check.error('PINFOLD_X402_NETWORK', `must be one of ${known}, got "${network}"`)
   }
   return {
     payments: paymentVerifierFromEnv(env),

@@ -1,4 +1,4 @@
-import { type Actor, PinfoldError } from '@pinfold/core'
+import { type Actor, optionChecks, PinfoldError } from '@pinfold/core'
 
 /** At most `limit` requests per `windowMs`, refilled continuously (a token bucket of `limit`). */
 export interface RateLimitRule {
@@ -30,10 +30,16 @@ const MAX_BUCKETS = 100_000
  * In-memory token buckets, one per key. Each process has its own: behind a load balancer with N
  * processes a client gets up to N times the budget (see SECURITY.md).
  */
-export function createBuckets(rule: RateLimitRule, now: () => number = Date.now) {
-  if (!Number.isSafeInteger(rule.limit) || rule.limit < 1 || !(rule.windowMs > 0)) {
-    throw new PinfoldError('INVALID_INPUT', 'a rate limit needs a positive integer limit and a positive windowMs')
-  }
+// the rules come in through createFetchHandler's `rateLimit` option
+const check = optionChecks('@pinfold/http-node', 'createFetchHandler')
+
+export function createBuckets(rule: RateLimitRule, now: () => number = Date.now, option = 'rateLimit') {
+  check.positiveInteger(`${option}.limit`, rule?.limit)
+  check.require(
+    `${option}.windowMs`,
+    rule.windowMs > 0,
+    `must be a positive number of milliseconds, got ${rule.windowMs}`,
+  )
   const perMs = rule.limit / rule.windowMs
   const buckets = new Map<string, Bucket>()
 
@@ -76,8 +82,8 @@ export interface RateLimiter {
 
 export function createRateLimiter(options: RateLimitOptions | undefined): RateLimiter {
   const now = options?.now ?? Date.now
-  const perIp = options?.perIp ? createBuckets(options.perIp, now) : undefined
-  const perToken = options?.perToken ? createBuckets(options.perToken, now) : undefined
+  const perIp = options?.perIp ? createBuckets(options.perIp, now, 'rateLimit.perIp') : undefined
+  const perToken = options?.perToken ? createBuckets(options.perToken, now, 'rateLimit.perToken') : undefined
   const refuse = (waitMs: number, what: string) => {
     const seconds = Math.max(1, Math.ceil(waitMs / 1000))
     return new PinfoldError('RATE_LIMITED', `too many requests from this ${what}; retry in ${seconds} s`, {

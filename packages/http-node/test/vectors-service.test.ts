@@ -218,7 +218,7 @@ describe('vectors service', () => {
     const bare = createFileService({ records, blobs })
     await expect(bare.vectors.vectorize(alice, files[0]!.id)).rejects.toMatchObject({
       code: 'UNAVAILABLE',
-      message: expect.stringContaining('no embedder configured'),
+      message: expect.stringContaining('no embedder or textExtractor configured'),
     })
     await expect(bare.vectors.query(alice, group.id, { text: 'cat' })).rejects.toMatchObject({ code: 'UNAVAILABLE' })
     expect((await bare.vectors.deleteVectors(alice, files[0]!.id)).vectorized).toBe(false)

@@ -1,11 +1,10 @@
 import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
-import { abortError, PinfoldError, throwIfAborted } from '@pinfold/core'
+import { abortError, optionChecks, PinfoldError, throwIfAborted } from '@pinfold/core'
 import pLimit from 'p-limit'
 import { Piscina } from 'piscina'
 import { type ExtractionTask, type ExtractOptions, readExtractionTask } from './extraction-task.js'
 import type { ExtractionReply } from './extraction-worker.js'
-import { positiveInteger } from './positive-integer.js'
 
 export interface ExtractionPoolOptions {
   /** Extractions running at once, each on its own worker thread. Default: the CPUs less one, at least 1. */
@@ -35,14 +34,11 @@ export interface ExtractionPool {
  * `PAYLOAD_TOO_LARGE`.
  */
 export function createExtractionPool(options: ExtractionPoolOptions = {}): ExtractionPool {
-  const threads = positiveInteger(
-    options.threads ?? Math.max(1, availableParallelism() - 1),
-    'threads',
-    'createExtractionPool',
-  )
-  const maxQueue = positiveInteger(options.maxQueue ?? 100, 'maxQueue', 'createExtractionPool')
-  const timeoutMs = positiveInteger(options.timeoutMs ?? 20_000, 'timeoutMs', 'createExtractionPool')
-  const maxHeapMb = positiveInteger(options.maxHeapMb ?? 256, 'maxHeapMb', 'createExtractionPool')
+  const check = optionChecks('@pinfold/text-extract', 'createExtractionPool')
+  const threads = check.positiveInteger('threads', options.threads ?? Math.max(1, availableParallelism() - 1))
+  const maxQueue = check.positiveInteger('maxQueue', options.maxQueue ?? 100)
+  const timeoutMs = check.positiveInteger('timeoutMs', options.timeoutMs ?? 20_000)
+  const maxHeapMb = check.positiveInteger('maxHeapMb', options.maxHeapMb ?? 256)
   const pool = new Piscina<ExtractionTask, ExtractionReply>({
     ...workerEntry(),
     minThreads: 0,

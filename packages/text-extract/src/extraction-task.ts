@@ -1,6 +1,5 @@
-import { PinfoldError, throwIfAborted } from '@pinfold/core'
+import { optionChecks, PinfoldError, throwIfAborted } from '@pinfold/core'
 import { type ContentKind, contentKind, mimeEssence } from './content-kind.js'
-import { optionError, positiveInteger } from './positive-integer.js'
 import { readCapped } from './read-capped.js'
 
 export interface ExtractOptions {
@@ -27,7 +26,6 @@ export const DEFAULT_MAX_BYTES = 10 * 1024 * 1024
 // About twice the text Pinfold embeds per file (1000 passages of 1000 characters, less the overlap).
 const DEFAULT_MAX_TEXT_CHARS = 2 * 1024 * 1024
 const DEFAULT_MAX_INFLATED_BYTES = 50 * 1024 * 1024
-const WHERE = 'extractPassages'
 
 /**
  * A file read and its options checked, nothing of it parsed yet: what `passagesOf` needs, and what
@@ -52,18 +50,21 @@ export async function readExtractionTask(
   source: AsyncIterable<Uint8Array>,
   options: ExtractOptions,
 ): Promise<ExtractionTask> {
-  const maxBytes = positiveInteger(options.maxBytes ?? DEFAULT_MAX_BYTES, 'maxBytes', WHERE)
-  const passageChars = positiveInteger(options.passageChars ?? 1000, 'passageChars', WHERE)
-  const overlapChars = options.overlapChars ?? Math.min(200, Math.floor(passageChars / 5))
-  if (!Number.isInteger(overlapChars) || overlapChars < 0 || overlapChars >= passageChars) {
-    throw optionError(WHERE, 'overlapChars', `must be an integer from 0 to passageChars − 1, got ${overlapChars}`)
-  }
-  const maxPages = positiveInteger(options.maxPages ?? 500, 'maxPages', WHERE)
-  const maxTextChars = positiveInteger(options.maxTextChars ?? DEFAULT_MAX_TEXT_CHARS, 'maxTextChars', WHERE)
-  const maxInflatedBytes = positiveInteger(
-    options.maxInflatedBytes ?? DEFAULT_MAX_INFLATED_BYTES,
+  const check = optionChecks('@pinfold/text-extract', 'extractPassages')
+  const maxBytes = check.positiveInteger('maxBytes', options.maxBytes ?? DEFAULT_MAX_BYTES)
+  const passageChars = check.positiveInteger('passageChars', options.passageChars ?? 1000)
+  const overlapChars = check.integerBetween(
+    'overlapChars',
+    options.overlapChars ?? Math.min(200, Math.floor(passageChars / 5)),
+    0,
+    passageChars - 1,
+    'from 0 to passageChars − 1',
+  )
+  const maxPages = check.positiveInteger('maxPages', options.maxPages ?? 500)
+  const maxTextChars = check.positiveInteger('maxTextChars', options.maxTextChars ?? DEFAULT_MAX_TEXT_CHARS)
+  const maxInflatedBytes = check.positiveInteger(
     'maxInflatedBytes',
-    WHERE,
+    options.maxInflatedBytes ?? DEFAULT_MAX_INFLATED_BYTES,
   )
 
   const kind = contentKind(options.mimeType, options.fileName)

@@ -6,7 +6,7 @@ import type {
   PaymentVerification,
   PaymentVerifier,
 } from '@pinfold/core'
-import { abortError, PinfoldError, throwIfAborted } from '@pinfold/core'
+import { abortError, optionChecks, PinfoldError, throwIfAborted } from '@pinfold/core'
 import { X402_CHAINS, type X402Chain } from './networks.js'
 import { isRecord } from './shapes.js'
 import { toV1Requirements, toV2Requirements, toV2Resource } from './wire.js'
@@ -53,19 +53,9 @@ const DEFAULT_TIMEOUT_MS = 10_000
  * pay again on `UNAVAILABLE` from `settle` without reconciling first.
  */
 export function createFacilitatorVerifier(options: FacilitatorVerifierOptions): FacilitatorVerifier {
-  if (!isHttpUrl(options.url)) {
-    throw new PinfoldError(
-      'INVALID_INPUT',
-      '@pinfold/x402: createFacilitatorVerifier option url must be an http(s) URL',
-    )
-  }
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
-  if (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0) {
-    throw new PinfoldError(
-      'INVALID_INPUT',
-      '@pinfold/x402: createFacilitatorVerifier option timeoutMs must be a positive integer',
-    )
-  }
+  const check = optionChecks('@pinfold/x402', 'createFacilitatorVerifier')
+  check.httpUrl('url', options?.url)
+  const timeoutMs = check.positiveInteger('timeoutMs', options.timeoutMs ?? DEFAULT_TIMEOUT_MS)
   const baseUrl = options.url.replace(/\/+$/, '')
   const fetchImpl = options.fetch ?? globalThis.fetch
   const chains = options.chains ?? X402_CHAINS
@@ -159,10 +149,6 @@ export function createFacilitatorRequest(
     paymentPayload: { x402Version: 1, scheme: payment.scheme, network: payment.network, payload },
     paymentRequirements: { ...toV1Requirements(requirement, chains) },
   }
-}
-
-function isHttpUrl(value: unknown): value is string {
-  return typeof value === 'string' && URL.canParse(value) && /^https?:$/.test(new URL(value).protocol)
 }
 
 function parseJson(text: string): unknown {

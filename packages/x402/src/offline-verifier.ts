@@ -7,7 +7,7 @@ import type {
   PaymentVerification,
   PaymentVerifier,
 } from '@pinfold/core'
-import { throwIfAborted } from '@pinfold/core'
+import { optionChecks, throwIfAborted } from '@pinfold/core'
 import { X402_CHAINS, type X402Chain } from './networks.js'
 import { assertValidRequirement } from './requirement.js'
 import { isBytes32, isEvmAddress, isSignatureHex, isUint256String, sameAddress } from './shapes.js'
@@ -74,6 +74,10 @@ const CLOCK_SKEW_SECONDS = 30n
  * that any money moved. Replay protection is the caller's job: claim {@link paymentReplayKey} atomically.
  */
 export function createOfflineVerifier(options: OfflineVerifierOptions = {}): OfflineVerifier {
+  const check = optionChecks('@pinfold/x402', 'createOfflineVerifier')
+  // an empty list would refuse every payment, request after request, instead of failing here
+  check.require('chains', options.chains === undefined || options.chains.length > 0, 'must list at least one chain')
+  check.require('clock', options.clock === undefined || typeof options.clock.now === 'function', 'must have now()')
   const clock = options.clock ?? { now: () => new Date() }
   const chains = options.chains ?? X402_CHAINS
 

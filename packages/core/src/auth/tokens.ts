@@ -2,6 +2,7 @@ import { createSecretKey } from 'node:crypto'
 import { errors, type JWTVerifyGetKey, jwtVerify, SignJWT } from 'jose'
 import { PinfoldError } from '../errors.js'
 import type { Actor } from '../model.js'
+import { optionChecks } from '../options.js'
 
 export interface TokenActor extends Actor {
   readonly scopes: ReadonlySet<string>
@@ -50,10 +51,12 @@ const VERIFIED_MAX = 1024
  */
 export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifier {
   const claims = { issuer: options.issuer, audience: options.audience }
+  const check = optionChecks('@pinfold/core', 'createTokenVerifier')
   const { maxLifetimeSeconds } = options
-  if (maxLifetimeSeconds !== undefined && !(maxLifetimeSeconds > 0)) {
-    throw new PinfoldError('INVALID_INPUT', '@pinfold/core: maxLifetimeSeconds must be a positive number of seconds')
-  }
+  if (maxLifetimeSeconds !== undefined) check.positiveInteger('maxLifetimeSeconds', maxLifetimeSeconds)
+  if ('secret' in options) check.secret('secret', options.secret, 32)
+  // without either, every request would be a 401 rather than the server failing to start
+  else check.require('keys', typeof options?.keys === 'function', 'must be a key resolver (or give `secret`)')
   // A KeyObject made once: given raw bytes, jose imports the key again on every verification,
   // which profiling showed to be a large part of each request's cost.
   const hmacKey = 'secret' in options ? createSecretKey(secretKey(options.secret)) : undefined

@@ -1,5 +1,3 @@
-import { v7 as uuidv7 } from 'uuid'
-import { PinfoldError } from '../errors.js'
 import type { PaymentSettings } from '../payments/model.js'
 import type { TextExtractor } from '../ports/vector-records.js'
 import type { BlobStore, Clock, Embedder, IdSource, PaymentVerifier, RecordStore } from '../ports.js'
@@ -14,11 +12,14 @@ import { createMaintenance } from './maintenance.js'
 import { createPaymentOperations } from './payments.js'
 import { createPluginOperations, type GatewayPlugin } from './plugins.js'
 import { createResumableUploadOperations } from './resumable-uploads.js'
+import { checkServiceOptions } from './service-options.js'
 import { createSignatureOperations } from './signatures.js'
 import { createSignedUploadOperations } from './signed-uploads.js'
 import { createSwapOperations } from './swaps.js'
 import { createUploads } from './uploads.js'
 import { createVectorOperations } from './vectors.js'
+
+export { systemClock, uuidIds } from './service-options.js'
 
 export interface FileServiceOptions {
   records: RecordStore
@@ -27,7 +28,7 @@ export interface FileServiceOptions {
   ids?: IdSource | undefined
   /** Largest accepted upload in bytes; default 25 GiB (Pinata's limit). */
   maxUploadBytes?: number | undefined
-  /** Secret (≥ 32 bytes) for signed upload URLs and download links; without it those features refuse. */
+  /** Secret (≥ 32 bytes) for signed upload URLs and download links; without it those features refuse (503). */
   signingSecret?: string | Uint8Array | undefined
   /** x402 verifier for `GET /v1/retrieve/private/{cid}` (`@pinfold/x402`); without it paid retrieval refuses. */
   payments?: PaymentVerifier | undefined
@@ -43,37 +44,12 @@ export interface FileServiceOptions {
   textExtractor?: TextExtractor | undefined
 }
 
-export const systemClock: Clock = { now: () => new Date() }
-
-export const uuidIds: IdSource = {
-  recordId: () => uuidv7(),
-  // time-ordered keys keep a store's listing roughly chronological, which helps orphan sweeps
-  blobKey: () => `blobs/${uuidv7()}`,
-}
-
 /**
  * The domain in one object: every operation the HTTP API offers, as plain async functions taking
  * the acting tenant first. Embed it directly, or serve it with `@pinfold/http-node`.
  */
 export function createFileService(options: FileServiceOptions) {
-  if (!options?.records) throw new PinfoldError('INVALID_INPUT', '@pinfold/core: createFileService needs `records`')
-  if (!options.blobs) throw new PinfoldError('INVALID_INPUT', '@pinfold/core: createFileService needs `blobs`')
-  const maxUploadBytes = options.maxUploadBytes ?? 25 * 1024 ** 3
-  if (!Number.isSafeInteger(maxUploadBytes) || maxUploadBytes < 0) {
-    throw new PinfoldError('INVALID_INPUT', '@pinfold/core: `maxUploadBytes` must be a non-negative integer')
-  }
-  const ctx: ServiceContext = {
-    records: options.records,
-    blobs: options.blobs,
-    clock: options.clock ?? systemClock,
-    ids: options.ids ?? uuidIds,
-    maxUploadBytes,
-    signingSecret: options.signingSecret,
-    payments: options.payments,
-    paymentSettings: options.paymentSettings,
-    embedder: options.embedder,
-    textExtractor: options.textExtractor,
-  }
+  const ctx: ServiceContext = checkServiceOptions(options)
   const uploads = createUploads(ctx)
   return {
     files: { upload: uploads.upload, ...createFileOperations(ctx) },
@@ -92,6 +68,8 @@ export function createFileService(options: FileServiceOptions) {
       signed: createSignedUploadOperations(ctx),
       ...createResumableUploadOperations(ctx, uploads.upload),
     },
+    /** Which optional features are on (see `FileServiceOptions`); their operations refuse `UNAVAILABLE` when off. */
+    features: ctx.features.enabled,
     records: ctx.records,
     blobs: ctx.blobs,
     clock: ctx.clock,

@@ -99,15 +99,7 @@ export type RetrievePrivateResult =
  * may still land on chain. The client signs a new authorization to try again.
  */
 export function createPaymentOperations(ctx: ServiceContext) {
-  const settings = () => {
-    if (!ctx.paymentSettings || ctx.paymentSettings.networks.length === 0) {
-      throw new PinfoldError(
-        'UNAVAILABLE',
-        'x402 payments are not configured on this server (createFileService needs `paymentSettings`)',
-      )
-    }
-    return ctx.paymentSettings
-  }
+  const settings = () => ctx.features.require('paymentInstructions').paymentSettings
 
   const mustGet = async (actor: Actor, id: string) => {
     const instruction = await ctx.records.getPaymentInstruction(actor.tenantId, id)
@@ -192,21 +184,8 @@ export function createPaymentOperations(ctx: ServiceContext) {
      * error; an unreachable facilitator is `UNAVAILABLE`, and then no link is made.
      */
     async retrievePrivate(cid: string, options: RetrievePrivateOptions): Promise<RetrievePrivateResult> {
-      const config = settings()
-      const verifier = ctx.payments
-      if (!verifier) {
-        throw new PinfoldError(
-          'UNAVAILABLE',
-          'x402 payments are not configured on this server (no `payments` verifier)',
-        )
-      }
-      // Checked up front so that a misconfigured server never burns a nonce it cannot serve.
-      if (!ctx.signingSecret) {
-        throw new PinfoldError(
-          'UNAVAILABLE',
-          'paid retrieval needs a URL signing secret (createFileService `signingSecret`)',
-        )
-      }
+      // before any lookup, so a misconfigured server never burns a nonce it cannot serve
+      const { paymentSettings: config, payments: verifier } = ctx.features.require('paidRetrieval')
       const signal = options.signal
       const priced = await ctx.records.findPricedCid(cid, { signal })
       if (!priced) throw notFound('paid content')

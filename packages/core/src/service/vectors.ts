@@ -29,11 +29,6 @@ export interface VectorQueryResult {
  * querying answer `UNAVAILABLE`.
  */
 export function createVectorOperations(ctx: ServiceContext) {
-  function requireEmbedder(): Embedder {
-    if (!ctx.embedder) throw new PinfoldError('UNAVAILABLE', 'semantic vectors are unavailable: no embedder configured')
-    return ctx.embedder
-  }
-
   const embeddingOf = (embedder: Embedder): VectorEmbedding => ({
     embedderId: embedder.id,
     dimensions: embedder.dimensions,
@@ -73,10 +68,7 @@ export function createVectorOperations(ctx: ServiceContext) {
      * and types with no extractable text, are `INVALID_INPUT`.
      */
     async vectorize(actor: Actor, fileId: string, options: CallOptions = {}): Promise<FileRecord> {
-      const embedder = requireEmbedder()
-      const extract = ctx.textExtractor
-      if (!extract)
-        throw new PinfoldError('UNAVAILABLE', 'semantic vectors are unavailable: no text extractor configured')
+      const { embedder, textExtractor: extract } = ctx.features.require('vectors')
       const file = await privateFile(actor, fileId)
       if (file.groupId === null) {
         throw invalid('the file must be in a group to be vectorized: add it to a group first')
@@ -129,7 +121,7 @@ export function createVectorOperations(ctx: ServiceContext) {
       input: { text: unknown; limit?: unknown },
       options: CallOptions = {},
     ): Promise<VectorQueryResult> {
-      const embedder = requireEmbedder()
+      const { embedder } = ctx.features.require('vectors')
       if (typeof input.text !== 'string' || input.text.trim() === '') throw invalid('text must be a non-empty string')
       if (input.text.length > MAX_QUERY_CHARS) throw invalid(`text must be at most ${MAX_QUERY_CHARS} characters`)
       const limit = input.limit ?? MAX_VECTOR_QUERY_LIMIT

@@ -1,0 +1,64 @@
+import { isPinfoldError, optionChecks, PinfoldError } from '@pinfold/core'
+import type { FetchHandlerOptions } from './fetch-handler.js'
+
+/** `publicUrl` as the handler uses it: without trailing slashes, and its host name. */
+export interface PublicUrl {
+  href: string
+  hostname: string
+}
+
+export interface CheckedHandlerOptions {
+  basePath: string
+  /**
+   * The current `publicUrl`, checked. A plain value is checked once, here at construction; a getter
+   * (a server that learns its own port only after listening) is read and checked here too, and again
+   * on each request — the last value checked is remembered, so an unchanged one costs a comparison.
+   * A bad value a getter returns later is the host application's bug: `INTERNAL`, never a 400.
+   */
+  publicUrl(): PublicUrl | undefined
+  subdomainHost: string | undefined
+}
+
+const check = optionChecks('@pinfold/http-node', 'createFetchHandler')
+
+/** Every `createFetchHandler` option checked at construction: a bad one fails start-up, not requests. */
+export function checkHandlerOptions(options: FetchHandlerOptions): CheckedHandlerOptions {
+  check.require('auth', typeof options?.auth?.verify === 'function', 'must be a token verifier (createTokenVerifier)')
+  if (options.basePath !== undefined) {
+    check.require('basePath', typeof options.basePath === 'string' && !/[?#]/.test(options.basePath), 'must be a path')
+  }
+  check.optionalFunction('onError', options.onError)
+  check.optionalFunction('clientIp', options.clientIp)
+  const subdomainHost = check.optionalHostname('subdomainHost', options.subdomainHost)?.toLowerCase()
+
+  let last: { given: unknown; checked: PublicUrl | undefined } | undefined
+  const publicUrl = () => {
+    const given = options.publicUrl
+    if (!last || last.given !== given) last = { given, checked: checkPublicUrl(given) }
+    return last.checked
+  }
+  publicUrl()
+  return { basePath: normaliseBasePath(options.basePath), publicUrl: () => afterStart(publicUrl), subdomainHost }
+}
+
+function checkPublicUrl(value: unknown): PublicUrl | undefined {
+  const url = check.optionalHttpUrl('publicUrl', value)
+  if (!url) return undefined
+  // links are built by appending paths: a query or fragment would end up in the middle of them
+  check.require('publicUrl', url.search === '' && url.hash === '', 'must have no query or fragment')
+  return { href: String(value).replace(/\/+$/, ''), hostname: url.hostname }
+}
+
+function afterStart<T>(read: () => T): T {
+  try {
+    return read()
+  } catch (error) {
+    if (!isPinfoldError(error)) throw error
+    throw new PinfoldError('INTERNAL', error.message, { cause: error })
+  }
+}
+
+function normaliseBasePath(basePath: string | undefined): string {
+  if (!basePath || basePath === '/') return ''
+  return `/${basePath.replace(/^\/+|\/+$/g, '')}`
+}
