@@ -89,6 +89,14 @@ describe('folder uploads', () => {
     await expect(service.gateway.entry(root, ['pluto.txt'])).rejects.toMatchObject({ code: 'NOT_FOUND' })
   })
 
+  it('upload - a top directory named with blanks keeps its UnixFS name; the record gets the default name', async () => {
+    const { service } = createTestService()
+    const { file } = await uploadFolder(service, alice, { ' /a.txt': 'a' }, { network: 'public' })
+    expect(file.name).toBe('folder')
+    const listing = await service.gateway.entry(await service.gateway.resolve({ kind: 'public' }, file.cid), [])
+    expect(listing.type).toBe('directory')
+  })
+
   it('upload - identical folders are stored once; deleting the last one removes the CAR', async () => {
     const test = createTestService()
     const first = await uploadFolder(test.service, alice, PLANETS)

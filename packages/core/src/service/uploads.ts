@@ -210,7 +210,8 @@ export function createUploads(ctx: ServiceContext) {
       size: folder.dagSize,
       mimeType: DIRECTORY_MIME_TYPE,
       numberOfFiles: folder.numberOfFiles,
-      defaultName: folder.name,
+      // a blank directory name is a valid UnixFS name but no record name, as for files
+      defaultName: folder.name.trim() ? folder.name : 'folder',
       cidV1: folder.cid.toString(),
       locations: folder.locations,
       folder,
