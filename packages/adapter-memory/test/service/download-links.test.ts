@@ -115,9 +115,9 @@ describe('download links', () => {
     ).rejects.toMatchObject({ code: 'INVALID_INPUT' })
   })
 
-  it('create - a service without a signing secret refuses with INTERNAL', async () => {
+  it('create - a service without a signing secret refuses with UNAVAILABLE (the feature is off)', async () => {
     const test = createTestService({ signingSecret: undefined })
     const { file } = await uploadFile(test.service, alice, 'x')
-    await expect(link(test, alice, file.cid)).rejects.toMatchObject({ code: 'INTERNAL' })
+    await expect(link(test, alice, file.cid)).rejects.toMatchObject({ code: 'UNAVAILABLE' })
   })
 })

@@ -105,8 +105,8 @@ describe('signed upload URLs', () => {
     expect(await storedNothing(test)).toBe(true)
   })
 
-  it('sign - a service without a signing secret refuses with INTERNAL', async () => {
+  it('sign - a service without a signing secret refuses with UNAVAILABLE (the feature is off)', async () => {
     const test = createTestService({ signingSecret: undefined })
-    await expect(grantFor(test)).rejects.toMatchObject({ code: 'INTERNAL' })
+    await expect(grantFor(test)).rejects.toMatchObject({ code: 'UNAVAILABLE' })
   })
 })
