@@ -21,6 +21,8 @@ export interface ContentDag {
   readonly root: CID
   /** The content that holds every block below `root`. */
   readonly content: ContentRecord
+  /** Whether `root` is the content's own root (a whole file can then be read straight from its blob). */
+  readonly atContentRoot: boolean
   /** The bytes of a block of this content, or `undefined` when the content does not hold it. */
   getBlock(cid: CID, options?: CallOptions): Promise<Uint8Array | undefined>
   /**
@@ -49,13 +51,14 @@ export function openContentDag(content: ContentRecord, root: CID, stores: Conten
     if (location.source === 'sidecar') stores.innerNodes?.set(cacheKey, bytes)
     return bytes
   }
-  const isContentRoot = blockKey(root) === blockKey(CID.parse(content.cid))
+  const atContentRoot = blockKey(root) === blockKey(CID.parse(content.cid))
   return {
     root,
     content,
+    atContentRoot,
     getBlock,
     blocks: (options) =>
-      content.kind === 'file' && isContentRoot ? fileBlocks(content, root, stores.blobs, options) : walk(options),
+      content.kind === 'file' && atContentRoot ? fileBlocks(content, root, stores.blobs, options) : walk(options),
   }
 
   async function* walk(options?: CallOptions): AsyncGenerator<Block> {

@@ -1,6 +1,6 @@
 import * as dagPb from '@ipld/dag-pb'
 import { UnixFS } from 'ipfs-unixfs'
-import { exporter, type UnixFSEntry } from 'ipfs-unixfs-exporter'
+import { exporter, type UnixFSEntry, walkPath as walkUnixfsPath } from 'ipfs-unixfs-exporter'
 import { CID } from 'multiformats/cid'
 import { type Block, blockKey, isIdentity, isLeafBlock, RAW_CODE } from '../dag/blocks.js'
 import { type ContentDag, openContentDag } from '../dag/content-dag.js'
@@ -39,15 +39,22 @@ export interface DirectoryItem {
   size: number
 }
 
-export type GatewayEntry =
-  | {
-      type: 'file'
-      cid: CID
-      size: number
-      /** The file's bytes, or a range of them; reads only the blocks (or blob bytes) needed. */
-      read(range?: ByteRange, options?: CallOptions): Promise<AsyncIterable<Uint8Array>>
-    }
-  | { type: 'directory'; cid: CID; list(options?: CallOptions): AsyncIterable<DirectoryItem> }
+/** The CID of the root, then of each path segment on the way to what a request names (`X-Ipfs-Roots`). */
+export interface PathRoots {
+  roots: CID[]
+}
+
+export type GatewayEntry = PathRoots &
+  (
+    | {
+        type: 'file'
+        cid: CID
+        size: number
+        /** The file's bytes, or a range of them; reads only the blocks (or blob bytes) needed. */
+        read(range?: ByteRange, options?: CallOptions): Promise<AsyncIterable<Uint8Array>>
+      }
+    | { type: 'directory'; cid: CID; list(options?: CallOptions): AsyncIterable<DirectoryItem> }
+  )
 
 /** Longest swap chain followed; chains are acyclic by construction, this only bounds the work. */
 const MAX_SWAP_HOPS = 64
@@ -134,25 +141,25 @@ export function createGatewayOperations(ctx: ServiceContext) {
     async entry(root: GatewayRoot, path: readonly string[], options?: CallOptions): Promise<GatewayEntry> {
       const dag = root.dag
       const content = dag?.content
-      if (content?.kind === 'file' && path.length === 0 && blockKey(dag!.root) === blockKey(CID.parse(content.cid))) {
-        return wholeFile(root.cid, content, ctx)
-      }
+      if (content?.kind === 'file' && path.length === 0 && dag!.atContentRoot) return wholeFile(root.cid, content, ctx)
       const budget = workBudget(content ?? null)
-      return toGatewayEntry(await exportEntry(root, path, budget, options), root, budget)
+      const walked = await walkPath(root, path, budget, options)
+      return toGatewayEntry(await exportTerminal(walked), root, budget)
     },
 
     /** The terminal block of a path (`?format=raw`). */
-    async block(root: GatewayRoot, path: readonly string[], options?: CallOptions): Promise<Block> {
-      const { terminal } = await resolvePath(root, path, workBudget(root.dag?.content ?? null), options)
+    async block(root: GatewayRoot, path: readonly string[], options?: CallOptions): Promise<Block & PathRoots> {
+      const { terminal, roots } = await walkPath(root, path, workBudget(root.dag?.content ?? null), options)
       const bytes = await getBlock(root, terminal, options)
       if (!bytes) throw notFound('block')
-      return { cid: terminal, bytes }
+      return { cid: terminal, bytes, roots }
     },
 
     /**
-     * A CARv1 for the path (`?format=car`): the blocks along the path, then the terminal's
-     * scoped blocks, depth-first, each once — or, with `dups`, every time the walk meets it. The path is resolved before the stream is returned,
-     * so an unknown path is a `NOT_FOUND` rather than a broken stream.
+     * A CARv1 for the path (`?format=car`): the blocks along the path, then the terminal's scoped
+     * blocks, depth-first, each once — or, with `dups`, every time the walk meets it. The path is
+     * resolved before the stream is returned, so an unknown path is a `NOT_FOUND` rather than a
+     * broken stream.
      */
     async car(
       root: GatewayRoot,
@@ -165,7 +172,7 @@ export function createGatewayOperations(ctx: ServiceContext) {
       options?: CallOptions,
     ) {
       const budget = workBudget(root.dag?.content ?? null)
-      const { terminal, along } = await resolvePath(root, path, budget, options)
+      const { terminal, along, roots } = await walkPath(root, path, budget, options)
       let range: EntityBytes | undefined
       let effectiveScope = scope
       if (entityBytes) {
@@ -190,7 +197,7 @@ export function createGatewayOperations(ctx: ServiceContext) {
         const scoped = dag.root.equals(terminal) ? dag : openContentDag(dag.content, terminal, stores)
         yield* scopedBlocks(scoped, effectiveScope, range, seen, budget, { ...options, dups })
       }
-      return { terminal, scope: effectiveScope, range, stream: encodeCar(root.requested, blocks()) }
+      return { terminal, roots, scope: effectiveScope, range, stream: encodeCar(root.requested, blocks()) }
     },
   }
 }
@@ -199,6 +206,7 @@ function wholeFile(cid: CID, content: ContentRecord, ctx: ServiceContext): Gatew
   return {
     type: 'file',
     cid,
+    roots: [cid],
     size: content.size,
     read: (range, readOptions) =>
       range && range.length === 0
@@ -235,34 +243,50 @@ function dagBlockstore(root: GatewayRoot, budget: WorkBudget, options?: CallOpti
   }
 }
 
-function exporterPath(root: GatewayRoot, path: readonly string[]): string {
-  // The exporter matches each segment against link names literally (no percent-decoding).
-  return [root.cid.toString(), ...path].join('/')
+interface WalkedPath extends PathRoots {
+  terminal: CID
+  /** Every block read to reach the terminal, each once, without the terminal (CAR pathing). */
+  along: Block[]
+  store: ReturnType<typeof dagBlockstore>['store']
+  signal: AbortSignal | undefined
 }
 
-async function exportEntry(root: GatewayRoot, path: readonly string[], budget: WorkBudget, options?: CallOptions) {
-  const { store } = dagBlockstore(root, budget, options)
-  try {
-    return await exporter(exporterPath(root, path), store, { signal: options?.signal })
-  } catch (error) {
-    throw asGatewayError(error)
-  }
-}
-
-/** Resolves a path to its terminal CID and the blocks read on the way (for CAR responses). */
-async function resolvePath(root: GatewayRoot, path: readonly string[], budget: WorkBudget, options?: CallOptions) {
-  if (path.length === 0) return { terminal: root.cid, along: [] as Block[] }
+/**
+ * Resolves a path below the root once, for every kind of answer: its terminal, the CID of each
+ * segment, and the blocks read on the way. The exporter matches each segment against link names
+ * literally (no percent-decoding).
+ */
+async function walkPath(
+  root: GatewayRoot,
+  path: readonly string[],
+  budget: WorkBudget,
+  options?: CallOptions,
+): Promise<WalkedPath> {
   const recorder = dagBlockstore(root, budget, options)
-  let entry: UnixFSEntry
+  const signal = options?.signal
+  if (path.length === 0) return { terminal: root.cid, roots: [root.cid], along: [], store: recorder.store, signal }
+  let last: { cid: CID; roots: CID[] } | undefined
   try {
-    entry = await exporter(exporterPath(root, path), recorder.store, { signal: options?.signal })
+    for await (const step of walkUnixfsPath([root.cid.toString(), ...path].join('/'), recorder.store, { signal })) {
+      last = step
+    }
   } catch (error) {
     throw asGatewayError(error)
   }
-  // Everything the exporter read to reach the terminal, minus the terminal itself.
-  const along = recorder.read.filter((block) => !block.cid.equals(entry.cid))
+  if (!last) throw notFound('path')
+  const terminal = last.cid
+  const along = recorder.read.filter((block) => !block.cid.equals(terminal))
   const unique = new Map(along.map((block) => [blockKey(block.cid), block]))
-  return { terminal: entry.cid, along: [...unique.values()] }
+  return { terminal, roots: last.roots, along: [...unique.values()], store: recorder.store, signal }
+}
+
+/** The UnixFS entry at a walked path's terminal. */
+async function exportTerminal({ terminal, roots, store, signal }: WalkedPath) {
+  try {
+    return { entry: await exporter(terminal, store, { signal }), roots }
+  } catch (error) {
+    throw asGatewayError(error)
+  }
 }
 
 /**
@@ -279,7 +303,11 @@ function asGatewayError(error: unknown): unknown {
   return new PinfoldError('UNPROCESSABLE', 'this content cannot be read as UnixFS', { cause: error })
 }
 
-function toGatewayEntry(entry: UnixFSEntry, root: GatewayRoot, budget: WorkBudget): GatewayEntry {
+function toGatewayEntry(
+  { entry, roots }: { entry: UnixFSEntry; roots: CID[] },
+  root: GatewayRoot,
+  budget: WorkBudget,
+): GatewayEntry {
   if (entry.type === 'file' || entry.type === 'raw' || entry.type === 'identity') {
     const get = async (cid: CID) => {
       const bytes = await getBlock(root, cid)
@@ -289,6 +317,7 @@ function toGatewayEntry(entry: UnixFSEntry, root: GatewayRoot, budget: WorkBudge
     return {
       type: 'file',
       cid: entry.cid,
+      roots,
       size: Number(entry.size),
       read: async (range, readOptions) => readUnixfsFile(entry.cid, get, range, budget, readOptions),
     }
@@ -297,6 +326,7 @@ function toGatewayEntry(entry: UnixFSEntry, root: GatewayRoot, budget: WorkBudge
     return {
       type: 'directory',
       cid: entry.cid,
+      roots,
       list: (listOptions) => listDirectory(root, entry.cid, budget, listOptions),
     }
   }

@@ -24,8 +24,8 @@ import { errorBody } from '../responses.js'
 const SWAPPED_CACHE = 'public, max-age=60'
 
 /**
- * Path segments after the CID: X-Ipfs-Roots resolves every prefix of the path, so the work per
- * request grows with the square of the depth and is bounded here.
+ * Path segments after the CID. A path is resolved once per request, one block per segment; the
+ * bound keeps that walk (and the `X-Ipfs-Roots` header listing each segment's CID) small.
  */
 const MAX_PATH_SEGMENTS = 64
 
@@ -148,7 +148,7 @@ async function serveIpfs(
     const headers = new Headers({
       ...GATEWAY_SECURITY_HEADERS,
       ...common,
-      'x-ipfs-roots': await pathRoots(service, root, path, request.signal),
+      'x-ipfs-roots': ipfsRoots(root, block.roots),
       etag,
       'content-type': RAW,
       'content-disposition': attachment(filename, `${block.cid}.bin`),
@@ -164,7 +164,7 @@ async function serveIpfs(
   if (format === 'car') return carResponse(request, url, root, path, common, filename, negotiated, service)
 
   const entry = await service.gateway.entry(root, path, { signal: request.signal })
-  common['x-ipfs-roots'] = await pathRoots(service, root, path, request.signal)
+  common['x-ipfs-roots'] = ipfsRoots(root, entry.roots)
   if (entry.type === 'directory') {
     if (!trailingSlash) {
       const location = `${url.pathname}/${url.search}`
@@ -215,16 +215,9 @@ async function resolveRoot(
   }
 }
 
-/**
- * `X-Ipfs-Roots`: the requested CID, then the CID each path segment resolves to. Core resolves a
- * whole path at a time, so each prefix is resolved once (the depth is bounded by MAX_PATH_SEGMENTS).
- */
-async function pathRoots(service: FileService, root: GatewayRoot, path: string[], signal: AbortSignal) {
-  const roots = [root.requested.toString()]
-  for (let i = 1; i <= path.length; i++) {
-    roots.push((await service.gateway.entry(root, path.slice(0, i), { signal })).cid.toString())
-  }
-  return roots.join(',')
+/** `X-Ipfs-Roots`: the requested CID, then the CID each path segment resolved to (core's walk). */
+function ipfsRoots(root: GatewayRoot, roots: readonly GatewayRoot['cid'][]): string {
+  return [root.requested, ...roots.slice(1)].join(',')
 }
 
 async function carResponse(
@@ -264,13 +257,12 @@ async function carResponse(
     'content-disposition': attachment(filename, `${root.requested}.car`),
     'accept-ranges': 'none',
   })
+  headers.set('x-ipfs-roots', ipfsRoots(root, car.roots))
   const bodyless = notModified(request, etag) || request.method === 'HEAD'
-  try {
-    headers.set('x-ipfs-roots', await pathRoots(service, root, path, request.signal))
-  } finally {
-    if (bodyless || !headers.has('x-ipfs-roots')) await car.stream.return?.(undefined)
+  if (bodyless) {
+    await car.stream.return?.(undefined)
+    return new Response(null, { status: notModified(request, etag) ? 304 : 200, headers })
   }
-  if (bodyless) return new Response(null, { status: notModified(request, etag) ? 304 : 200, headers })
   return new Response(toStream(car.stream), { status: 200, headers })
 }
 
