@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import * as dagCbor from '@ipld/dag-cbor'
 import * as dagPb from '@ipld/dag-pb'
 import { CID } from 'multiformats/cid'
@@ -37,12 +38,20 @@ export async function verifyBlock(cid: CID, bytes: Uint8Array): Promise<void> {
   if (!CODECS.has(cid.code)) throw invalid(`block ${cid} uses unsupported codec 0x${cid.code.toString(16)}`)
   if (bytes.length > MAX_BLOCK_BYTES) throw invalid(`block ${cid} is larger than ${MAX_BLOCK_BYTES} bytes`)
   const { code, digest } = cid.multihash
-  let actual: Uint8Array
-  if (code === IDENTITY_CODE) actual = bytes
-  else if (code === sha256.code) actual = (await sha256.digest(bytes)).digest
-  else if (code === sha512.code) actual = (await sha512.digest(bytes)).digest
-  else throw invalid(`block ${cid} uses unsupported hash 0x${code.toString(16)}`)
-  if (Buffer.compare(Buffer.from(actual), Buffer.from(digest)) !== 0) throw invalid(`hash mismatch for block ${cid}`)
+  const actual = await digestOf(code, bytes)
+  if (!actual) throw invalid(`block ${cid} uses unsupported hash 0x${code.toString(16)}`)
+  if (!Buffer.from(actual).equals(digest)) throw invalid(`hash mismatch for block ${cid}`)
+}
+
+/**
+ * The digest `bytes` have under the multihash function `code` (identity, sha2-256 through
+ * node:crypto, sha2-512), or `undefined` for a hash Pinfold does not support.
+ */
+export async function digestOf(code: number, bytes: Uint8Array): Promise<Uint8Array | undefined> {
+  if (code === IDENTITY_CODE) return bytes
+  if (code === sha256.code) return createHash('sha256').update(bytes).digest()
+  if (code === sha512.code) return (await sha512.digest(bytes)).digest
+  return undefined
 }
 
 /** The CIDs a block links to, in link order; malformed blocks are `INVALID_INPUT`. */
