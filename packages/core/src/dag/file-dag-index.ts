@@ -5,6 +5,8 @@ import type { CID } from 'multiformats/cid'
 import { isPinfoldError, PinfoldError } from '../errors.js'
 import type { BlockLocation } from '../ports/block-records.js'
 import type { BlobStore, CallOptions } from '../ports.js'
+import { computeFileCid } from '../unixfs/compute-cid.js'
+import type { CidVersion } from '../unixfs/profiles.js'
 import { type Block, blockKey, DAG_PB_CODE } from './blocks.js'
 import { indexKeyOf, readAll } from './car-blob.js'
 import { carBytes } from './car-bytes.js'
@@ -23,6 +25,21 @@ export interface SidecarNode extends Block {
 /** Whether an importer block is an inner node (kept in the sidecar) rather than a leaf (a slice of the blob). */
 export function isInnerNode({ cid, bytes }: Block): boolean {
   return cid.code === DAG_PB_CODE && dagPb.decode(bytes).Links.length > 0
+}
+
+/**
+ * A file's CID under `profile` and its DAG's inner nodes (what the sidecar keeps), computed while
+ * its bytes stream past; leaves are only hashed.
+ */
+export async function importFileDag(
+  content: AsyncIterable<Uint8Array>,
+  profile: CidVersion,
+): Promise<{ cid: CID; innerNodes: Block[] }> {
+  const innerNodes: Block[] = []
+  const cid = await computeFileCid(content, profile, (node) => {
+    if (isInnerNode(node)) innerNodes.push(node)
+  })
+  return { cid, innerNodes }
 }
 
 /** Writes the sidecar (each distinct node once) and answers where each node landed in it. */

@@ -1,14 +1,12 @@
 import { CarIndexer } from '@ipld/car/indexer'
-import { importer } from 'ipfs-unixfs-importer'
 import { CID } from 'multiformats/cid'
 import { type Block, blockKey, isIdentity } from '../dag/blocks.js'
 import { fileBlockLocations } from '../dag/file-blocks.js'
-import { isInnerNode, readFileDagIndex, writeFileDagIndex } from '../dag/file-dag-index.js'
+import { importFileDag, readFileDagIndex, writeFileDagIndex } from '../dag/file-dag-index.js'
 import { throwIfAborted } from '../errors.js'
 import type { ContentRecord } from '../model.js'
 import type { BlockLocation } from '../ports/block-records.js'
 import type { CallOptions } from '../ports.js'
-import { kuboImporterOptions } from '../unixfs/profiles.js'
 import type { ServiceContext } from './context.js'
 
 export interface BackfillResult {
@@ -50,26 +48,22 @@ async function locate(ctx: ServiceContext, content: ContentRecord, options: Call
   if (content.kind === 'car') return carLocations(ctx, content, root, options)
   const stored = await readFileDagIndex(ctx.blobs, content.blobKey, root, options)
   const sidecar =
-    stored ?? (await writeFileDagIndex(ctx.blobs, content.blobKey, root, await reimport(ctx, content, root), options))
+    stored ??
+    (await writeFileDagIndex(ctx.blobs, content.blobKey, root, await reimport(ctx, content, root, options), options))
   return fileBlockLocations(root, sidecar, content.size)
 }
 
 /** The inner nodes of a file stored without a sidecar, by importing its blob again with its profile. */
-async function reimport(ctx: ServiceContext, content: ContentRecord, root: CID): Promise<Block[]> {
-  const inner: Block[] = []
-  const capture = {
-    put: async (cid: CID, bytes: Uint8Array) => {
-      if (isInnerNode({ cid, bytes })) inner.push({ cid, bytes })
-      return cid
-    },
-  }
-  const source = await ctx.blobs.get(content.blobKey)
-  let imported: CID | undefined
-  for await (const entry of importer([{ content: source }], capture, kuboImporterOptions(content.profile ?? 'v1'))) {
-    imported = entry.cid
-  }
-  if (!imported?.equals(root)) throw new Error(`the stored bytes of ${content.cid} no longer produce that CID`)
-  return inner
+async function reimport(
+  ctx: ServiceContext,
+  content: ContentRecord,
+  root: CID,
+  options: CallOptions,
+): Promise<Block[]> {
+  const source = await ctx.blobs.get(content.blobKey, options)
+  const { cid, innerNodes } = await importFileDag(source, content.profile ?? 'v1')
+  if (!cid.equals(root)) throw new Error(`the stored bytes of ${content.cid} no longer produce that CID`)
+  return innerNodes
 }
 
 async function carLocations(

@@ -2,7 +2,7 @@ import { CID } from 'multiformats/cid'
 import type { Block } from '../dag/blocks.js'
 import { deleteContentBlobs } from '../dag/car-blob.js'
 import { fileBlockLocations } from '../dag/file-blocks.js'
-import { isInnerNode, writeFileDagIndex } from '../dag/file-dag-index.js'
+import { importFileDag, writeFileDagIndex } from '../dag/file-dag-index.js'
 import { importCar } from '../dag/import-car.js'
 import { abortError, invalid, PinfoldError, throwIfAborted } from '../errors.js'
 import { detectMimeType, SNIFF_BYTES } from '../mime.js'
@@ -11,7 +11,6 @@ import type { BlockLocation } from '../ports/block-records.js'
 import { checkedHead } from '../streams/checked-head.js'
 import { fork } from '../streams/fork.js'
 import { meter } from '../streams/meter.js'
-import { computeFileCid } from '../unixfs/compute-cid.js'
 import type { CidVersion } from '../unixfs/profiles.js'
 import { checkContentAllowed, checkMimeType, DIRECTORY_MIME_TYPE } from './allowed-mime-types.js'
 import type { ServiceContext } from './context.js'
@@ -120,13 +119,10 @@ export function createUploads(ctx: ServiceContext) {
       : item.content
     const metered = meter(content, { maxBytes, headSize: SNIFF_BYTES, signal: internal.signal })
     const [toBlob, toImporter] = fork(metered.stream, 2)
-    const innerNodes: Block[] = []
     try {
-      const [, cid] = await Promise.all([
+      const [, { cid, innerNodes }] = await Promise.all([
         ctx.blobs.put(blobKey, toBlob!, { signal: internal.signal }),
-        computeFileCid(toImporter!, 'v1', (node) => {
-          if (isInnerNode(node)) innerNodes.push(node)
-        }),
+        importFileDag(toImporter!, 'v1'),
       ]).catch((error: unknown) => {
         // Stop the sibling branch at once instead of letting it drain the rest of the body.
         internal.abort(error)
@@ -257,10 +253,7 @@ export function createUploads(ctx: ServiceContext) {
   async function dagOf(staged: Staged, version: CidVersion, signal: AbortSignal | undefined) {
     if (staged.kind === 'car' || version === 'v1') return { cid: staged.cidV1, innerNodes: staged.innerNodes ?? [] }
     // Other profiles are rare and the SDK sends `cid_version` after the bytes, so they are computed from the blob.
-    const innerNodes: Block[] = []
-    const cid = await computeFileCid(await ctx.blobs.get(staged.blobKey, { signal }), version, (node) => {
-      if (isInnerNode(node)) innerNodes.push(node)
-    })
+    const { cid, innerNodes } = await importFileDag(await ctx.blobs.get(staged.blobKey, { signal }), version)
     return { cid: cid.toString(), innerNodes }
   }
 
