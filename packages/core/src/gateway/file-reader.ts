@@ -1,7 +1,7 @@
 import * as dagPb from '@ipld/dag-pb'
 import { UnixFS } from 'ipfs-unixfs'
 import type { CID } from 'multiformats/cid'
-import { isLeafBlock, RAW_CODE } from '../dag/blocks.js'
+import { RAW_CODE } from '../dag/blocks.js'
 import { PinfoldError, throwIfAborted } from '../errors.js'
 import type { ByteRange, CallOptions } from '../ports.js'
 import type { WorkBudget } from './work-budget.js'
@@ -29,9 +29,7 @@ export async function* readUnixfsFile(
   const to = range?.length === undefined ? Number.POSITIVE_INFINITY : from + range.length
   const fetch = async (cid: CID) => {
     budget.spend()
-    const bytes = await getBlock(cid)
-    if (isLeafBlock(cid, bytes)) budget.earn(bytes.length)
-    return bytes
+    return getBlock(cid)
   }
   /** Yields the part of `data` (placed at `start` in the file) that lies inside the range. */
   function* clip(data: Uint8Array, start: number): Generator<Uint8Array> {
@@ -43,10 +41,13 @@ export async function* readUnixfsFile(
     throwIfAborted(options?.signal)
     if (depth > MAX_DEPTH) throw unprocessable('this file DAG is nested too deeply')
     if (cid.code === RAW_CODE) {
+      budget.earn(bytes.length)
       yield* clip(bytes, start)
       return
     }
+    // the file bytes a node holds earn reads; the node is decoded once, here
     const { data, links, sizes } = fileNode(cid, bytes)
+    budget.earn(data.length)
     yield* clip(data, start)
     let offset = start + data.length
     for (let i = 0; i < links.length && offset < to; i++) {
