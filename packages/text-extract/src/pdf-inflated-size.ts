@@ -8,15 +8,24 @@ import { PinfoldError } from '@pinfold/core'
  * 17 s. zlib measures it natively and stops at the limit. Image streams are not counted (text
  * extraction never decodes them); other filters than Flate are left to the extraction's time limit.
  */
+/** How far before a `stream` keyword its dictionary is looked for; real dictionaries are far smaller. */
+const DICTIONARY_WINDOW = 4096
+
 export function checkInflatedSize(pdf: Uint8Array, maxInflatedBytes: number): void {
   // latin1: one character per byte, so string indexes are byte offsets
   const text = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength).toString('latin1')
   let total = 0
+  // Streams do not nest: a keyword inside the last stream's data is data, so each byte is scanned
+  // once forward; the dictionary is looked for in a bounded window before its keyword.
+  let resumeAt = 0
   for (const match of text.matchAll(/\bstream\r?\n/g)) {
+    if (match.index < resumeAt) continue
     const start = match.index + match[0].length
     const end = text.indexOf('endstream', start)
     if (end < 0) break
-    const dictionary = text.slice(Math.max(0, text.lastIndexOf('obj', match.index)), match.index)
+    resumeAt = end
+    const window = text.slice(Math.max(0, match.index - DICTIONARY_WINDOW), match.index)
+    const dictionary = window.slice(Math.max(0, window.lastIndexOf('obj')))
     if (!dictionary.includes('/FlateDecode') || /\/Subtype\s*\/Image/.test(dictionary)) continue
     total += inflatedLength(pdf.subarray(start, end), maxInflatedBytes - total + 1)
     if (total > maxInflatedBytes) {
