@@ -2,7 +2,7 @@
 // (startServer + readConfig), on the built packages, with memory records and blobs.
 // Prints `{url, token}` as one JSON line once listening; the token holds every scope.
 import { mintToken, SCOPES } from '@pinfold/core'
-import { readConfig, startServer } from '@pinfold/http-node'
+import { readConfig, startServer } from '@pinfold/server'
 
 const secret = 'bench-secret-0123456789abcdef0123456789abcdef'
 const config = readConfig({

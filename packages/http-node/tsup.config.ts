@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup'
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/cli.ts'],
+  entry: ['src/index.ts'],
   format: ['esm'],
   dts: { compilerOptions: { composite: false, customConditions: [] } },
   tsconfig: 'tsconfig.build.json',

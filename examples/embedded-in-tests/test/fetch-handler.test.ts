@@ -1,6 +1,6 @@
 import { createMemoryBlobStore, createMemoryRecordStore } from '@pinfold/adapter-memory'
 import { createFileService, createTokenVerifier, mintToken, SCOPES } from '@pinfold/core'
-import { createFetchHandler } from '@pinfold/http-node'
+import { createFetchHandler } from '@pinfold/http'
 import { describe, expect, it } from 'vitest'
 import { createAvatars } from '../src/avatars.js'
 

@@ -1,6 +1,7 @@
 import { createMemoryBlobStore, createMemoryRecordStore } from '@pinfold/adapter-memory'
 import { createFileService, createTokenVerifier } from '@pinfold/core'
-import { createFetchHandler, createNodeHandler } from '@pinfold/http-node'
+import { createFetchHandler } from '@pinfold/http'
+import { createNodeHandler } from '@pinfold/http-node'
 import express, { type Express } from 'express'
 
 /** Builds an Express app with its own routes and Pinata's v3 API under `/pinfold`. */

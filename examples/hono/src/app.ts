@@ -1,6 +1,6 @@
 import { createMemoryBlobStore, createMemoryRecordStore } from '@pinfold/adapter-memory'
 import { createFileService, createTokenVerifier } from '@pinfold/core'
-import { createFetchHandler } from '@pinfold/http-node'
+import { createFetchHandler } from '@pinfold/http'
 import { Hono } from 'hono'
 
 /** Builds a Hono app with its own routes and Pinata's v3 API under `/pinfold`. */

@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http'
 import { createMemoryBlobStore, createMemoryRecordStore } from '@pinfold/adapter-memory'
 import { createFileService, createTokenVerifier } from '@pinfold/core'
-import { createFetchHandler, createNodeHandler } from '@pinfold/http-node'
+import { createFetchHandler } from '@pinfold/http'
+import { createNodeHandler } from '@pinfold/http-node'
 
 /** A bare node:http server whose every path is Pinata's v3 API. Call `.listen()` on it. */
 export function createPinfoldServer({ secret }: { secret: string }): Server {

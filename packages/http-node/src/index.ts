@@ -1,12 +1,13 @@
 /**
- * Pinfold's HTTP layer: Pinata's v3 API as a standard fetch handler, a node:http bridge, and the
- * `pinfold` server.
+ * A node:http bridge for Pinfold's fetch handler (`@pinfold/http`): mount Pinfold in a plain
+ * node:http server, Express or Fastify. The `pinfold` server itself is `@pinfold/server`.
  *
  * ```ts
  * import { createServer } from 'node:http'
  * import { createFileService, createTokenVerifier } from '@pinfold/core'
  * import { createMemoryBlobStore, createMemoryRecordStore } from '@pinfold/adapter-memory'
- * import { createFetchHandler, createNodeHandler } from '@pinfold/http-node'
+ * import { createFetchHandler } from '@pinfold/http'
+ * import { createNodeHandler } from '@pinfold/http-node'
  *
  * const service = createFileService({ records: createMemoryRecordStore(), blobs: createMemoryBlobStore() })
  * const handler = createFetchHandler(service, { auth: createTokenVerifier({ secret: process.env.PINFOLD_AUTH_SECRET! }) })
@@ -14,12 +15,10 @@
  * ```
  */
 export { answerClientErrors } from './client-errors.js'
-export { readConfig, type ServerConfig } from './config.js'
-export type { CorsOptions } from './cors.js'
-export { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from './fetch-handler.js'
-export { createNodeHandler, type NodeHandler, type NodeHandlerOptions } from './node-handler.js'
-export { paymentOptionsFromEnv, paymentVerifierFromEnv } from './payments-config.js'
-export type { Route } from './router.js'
-export { routes } from './routes.js'
-export { type RunningServer, startServer } from './server.js'
-export { STATUS_BY_CODE } from './status.js'
+export { type DrainingHandler, drainable } from './graceful.js'
+export {
+  createNodeHandler,
+  DEFAULT_BODY_IDLE_TIMEOUT_MS,
+  type NodeHandler,
+  type NodeHandlerOptions,
+} from './node-handler.js'

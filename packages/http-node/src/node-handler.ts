@@ -1,12 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { TLSSocket } from 'node:tls'
 import { isPinfoldError, optionChecks, PinfoldError } from '@pinfold/core'
-import type { FetchHandler } from './fetch-handler.js'
+import { type FetchHandler, knownText, rememberUrl, setClientAddress } from '@pinfold/http'
 import { checkedHost } from './host-header.js'
 import { NodeRequest } from './node-request.js'
-import { setClientAddress } from './rate-limit.js'
 import { requestBody } from './request-body.js'
-import { knownText } from './response-text.js'
 
 export interface NodeHandlerOptions {
   /** Take the scheme and host from `X-Forwarded-Proto`/`X-Forwarded-Host` (only behind a proxy you run). */
@@ -113,7 +111,9 @@ function toRequest(
   // only its path, and the authority comes from the checked Host alone
   const path = target.startsWith('/') ? target : pathOf(target)
   const url = new URL(`${protocol}://${host}${path}`)
-  return new NodeRequest({ method, url, headers, signal, body: body ?? null }) as unknown as Request
+  const request = new NodeRequest({ method, url, headers, signal, body: body ?? null }) as unknown as Request
+  rememberUrl(request, url)
+  return request
 }
 
 /** The path and query of an absolute-form request target; anything else is malformed. */

@@ -82,8 +82,3 @@ for (const [key, descriptor] of Object.entries(Object.getOwnPropertyDescriptors(
   }
 }
 Object.setPrototypeOf(NodeRequest.prototype, Request.prototype)
-
-/** The request's URL, parsed; the bridge's own parse is reused rather than repeated. */
-export function parsedUrl(request: Request): URL {
-  return request instanceof NodeRequest ? request[init].url : new URL(request.url)
-}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { NodeRequest, parsedUrl } from '../src/node-request.js'
+import { NodeRequest } from '../src/node-request.js'
 
 function nodeRequest(method: string, body: string | null = null) {
   const controller = new AbortController()
@@ -24,7 +24,6 @@ describe('NodeRequest (the bridge request)', () => {
     expect(request.signal.aborted).toBe(false)
     controller.abort()
     expect(request.signal.aborted).toBe(true)
-    expect(parsedUrl(request).searchParams.get('limit')).toBe('2')
   })
 
   it('request - every other property and method of Request works, from the same method, url, headers and body', async () => {
@@ -45,9 +44,5 @@ describe('NodeRequest (the bridge request)', () => {
     const reader = request.body!.getReader()
     expect(request.bodyUsed).toBe(true)
     expect(new TextDecoder().decode((await reader.read()).value)).toBe('bytes')
-  })
-
-  it('parsedUrl - parses any other Request from its url', () => {
-    expect(parsedUrl(new Request('http://a.example/b?c=1')).pathname).toBe('/b')
   })
 })

@@ -1,7 +1,7 @@
 // app/pinfold/[...path]/route.ts: Pinata's v3 API under /pinfold in a Next.js App Router app.
 import { createMemoryBlobStore, createMemoryRecordStore } from '@pinfold/adapter-memory'
 import { createFileService, createTokenVerifier } from '@pinfold/core'
-import { createFetchHandler, type FetchHandler } from '@pinfold/http-node'
+import { createFetchHandler, type FetchHandler } from '@pinfold/http'
 
 // Pinfold uses Node APIs (node:crypto, streams), so this route stays off the Edge runtime,
 // and every answer is live data that Next must never prerender or cache.

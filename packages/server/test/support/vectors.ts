@@ -10,8 +10,9 @@ import {
   SCOPES,
   type TextExtractor,
 } from '@pinfold/core'
+import { createFetchHandler } from '@pinfold/http'
+import { createNodeHandler } from '@pinfold/http-node'
 import { createExtractionPool, type ExtractionPoolOptions } from '@pinfold/text-extract'
-import { createFetchHandler, createNodeHandler } from '../../src/index.js'
 import { type ApiClient, apiClient, form, TEST_SECRET } from './server.js'
 
 export interface VectorTestServer {

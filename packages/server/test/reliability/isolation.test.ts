@@ -1,6 +1,6 @@
+import type { Route } from '@pinfold/http'
+import { routes } from '@pinfold/http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Route } from '../../src/router.js'
-import { routes } from '../../src/routes.js'
 import { type Seeds, seed, snapshot } from '../support/reliability.js'
 import { startTestServer, type TestServer, upload } from '../support/server.js'
 

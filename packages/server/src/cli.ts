@@ -2,10 +2,10 @@
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { isPinfoldError, mintToken, SCOPES } from '@pinfold/core'
+import { jsonLinesLogger } from '@pinfold/http'
 import { readConfig } from './config.js'
 import { writeDevToken } from './dev-token.js'
 import { runMigrations } from './migrate-command.js'
-import { jsonLinesLogger } from './request-log.js'
 import { loadOrCreateSecret } from './secret.js'
 import { startServer } from './server.js'
 

@@ -13,9 +13,10 @@ import {
   mintToken,
   SCOPES,
 } from '@pinfold/core'
+import { createFetchHandler } from '@pinfold/http'
+import { createNodeHandler } from '@pinfold/http-node'
 import { exporter } from 'ipfs-unixfs-exporter'
 import type { CID } from 'multiformats/cid'
-import { createFetchHandler, createNodeHandler } from '../../src/index.js'
 import { type FolderFile, folderForm } from './uploads.js'
 
 export const GATEWAY_SECRET = 'pinfold-gateway-test-secret-0123456789abcdef'

@@ -1,16 +1,26 @@
 import { createMemoryBlobStore, createMemoryRecordStore } from '@pinfold/adapter-memory'
 import { createFileService, createTokenVerifier } from '@pinfold/core'
+import { createFetchHandler, type FetchHandlerOptions } from '@pinfold/http'
+import { createNodeHandler } from '@pinfold/http-node'
 import { describe, expect, it } from 'vitest'
-import { createFetchHandler, createNodeHandler, type FetchHandlerOptions, readConfig } from '../src/index.js'
+import { readConfig } from '../src/index.js'
 import { TEST_SECRET } from './support/server.js'
 
 const service = createFileService({ records: createMemoryRecordStore(), blobs: createMemoryBlobStore() })
 const auth = createTokenVerifier({ secret: TEST_SECRET })
 
+/** The package each factory belongs to, which its messages name. */
+const PACKAGE_OF: Record<string, string> = {
+  createFetchHandler: '@pinfold/http',
+  createNodeHandler: '@pinfold/http-node',
+  readConfig: '@pinfold/server',
+  paymentOptionsFromEnv: '@pinfold/server',
+}
+
 const named = (factory: string, noun: string, option: string) =>
   expect.objectContaining({
     code: 'INVALID_INPUT',
-    message: expect.stringContaining(`@pinfold/http-node ${factory}: ${noun} \`${option}\``),
+    message: expect.stringContaining(`${PACKAGE_OF[factory]} ${factory}: ${noun} \`${option}\``),
   })
 
 const BAD_HANDLER: [string, Partial<FetchHandlerOptions>][] = [
@@ -89,7 +99,7 @@ describe('createFetchHandler publicUrl', () => {
     expect(errors).toEqual([
       expect.objectContaining({
         code: 'INTERNAL',
-        message: expect.stringContaining('@pinfold/http-node createFetchHandler: option `publicUrl`'),
+        message: expect.stringContaining('@pinfold/http createFetchHandler: option `publicUrl`'),
       }),
     ])
   })

@@ -1,6 +1,6 @@
+import { routes } from '@pinfold/http'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { routes } from '../../src/routes.js'
 import {
   errorContractViolation,
   expectContract,

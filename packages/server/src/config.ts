@@ -1,7 +1,7 @@
 import { optionChecks } from '@pinfold/core'
-import { DEFAULT_BODY_IDLE_TIMEOUT_MS } from './node-handler.js'
+import type { RateLimitOptions } from '@pinfold/http'
+import { DEFAULT_BODY_IDLE_TIMEOUT_MS } from '@pinfold/http-node'
 import { paymentOptionsFromEnv } from './payments-config.js'
-import type { RateLimitOptions } from './rate-limit.js'
 
 /** The server's settings, read from the environment (see the configuration table in the README). */
 export interface ServerConfig {
@@ -41,7 +41,7 @@ export interface ServerConfig {
   }
 }
 
-const check = optionChecks('@pinfold/http-node', 'readConfig', 'variable')
+const check = optionChecks('@pinfold/server', 'readConfig', 'variable')
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const storage = env.PINFOLD_STORAGE ?? 'embedded'

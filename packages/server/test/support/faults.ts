@@ -16,8 +16,8 @@ import {
   SCOPES,
   type TextExtractor,
 } from '@pinfold/core'
-import { createFetchHandler } from '../../src/fetch-handler.js'
-import { createNodeHandler } from '../../src/node-handler.js'
+import { createFetchHandler } from '@pinfold/http'
+import { createNodeHandler } from '@pinfold/http-node'
 import { paymentOptionsFromEnv } from '../../src/payments-config.js'
 import { figures } from './reliability.js'
 import { TEST_SECRET } from './server.js'

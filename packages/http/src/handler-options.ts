@@ -19,7 +19,7 @@ export interface CheckedHandlerOptions {
   subdomainHost: string | undefined
 }
 
-const check = optionChecks('@pinfold/http-node', 'createFetchHandler')
+const check = optionChecks('@pinfold/http', 'createFetchHandler')
 
 /** Every `createFetchHandler` option checked at construction: a bad one fails start-up, not requests. */
 export function checkHandlerOptions(options: FetchHandlerOptions): CheckedHandlerOptions {

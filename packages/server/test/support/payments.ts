@@ -11,11 +11,11 @@ import {
   type RecordStore,
   SCOPES,
 } from '@pinfold/core'
+import { createFetchHandler } from '@pinfold/http'
+import { createNodeHandler } from '@pinfold/http-node'
 import { TRANSFER_WITH_AUTHORIZATION_TYPES } from '@pinfold/x402'
 import { bytesToHex, type LocalAccount } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { createFetchHandler } from '../../src/fetch-handler.js'
-import { createNodeHandler } from '../../src/node-handler.js'
 import { paymentOptionsFromEnv } from '../../src/payments-config.js'
 import { form, TEST_SECRET } from './server.js'
 

@@ -1,7 +1,7 @@
 import { createMemoryBlobStore, createMemoryRecordStore } from '@pinfold/adapter-memory'
 import { createFileService, createTokenVerifier, PinfoldError } from '@pinfold/core'
+import { createFetchHandler } from '@pinfold/http'
 import { describe, expect, it } from 'vitest'
-import { createFetchHandler } from '../src/fetch-handler.js'
 import { TEST_SECRET } from './support/server.js'
 
 function handlerWith(fail: { records?: boolean; blobs?: boolean }) {

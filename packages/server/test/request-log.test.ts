@@ -1,8 +1,7 @@
 import { createMemoryBlobStore, createMemoryRecordStore } from '@pinfold/adapter-memory'
 import { createFileService, createTokenVerifier, mintToken, SCOPES } from '@pinfold/core'
+import { createFetchHandler, jsonLinesLogger, type RequestLogEntry } from '@pinfold/http'
 import { describe, expect, it } from 'vitest'
-import { createFetchHandler } from '../src/fetch-handler.js'
-import { jsonLinesLogger, type RequestLogEntry } from '../src/request-log.js'
 import { TEST_SECRET } from './support/server.js'
 
 function setup() {

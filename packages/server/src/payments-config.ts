@@ -4,7 +4,7 @@ import { createFacilitatorVerifier, createOfflineVerifier, findChain, X402_CHAIN
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/
 
 // readConfig reads these at start-up, so a bad variable stops the server before it listens
-const check = optionChecks('@pinfold/http-node', 'paymentOptionsFromEnv', 'variable')
+const check = optionChecks('@pinfold/server', 'paymentOptionsFromEnv', 'variable')
 
 /**
  * The payment verifier the server uses for `GET /v1/retrieve/private/{cid}`:

@@ -31,7 +31,7 @@ const MAX_BUCKETS = 100_000
  * processes a client gets up to N times the budget (see SECURITY.md).
  */
 // the rules come in through createFetchHandler's `rateLimit` option
-const check = optionChecks('@pinfold/http-node', 'createFetchHandler')
+const check = optionChecks('@pinfold/http', 'createFetchHandler')
 
 export function createBuckets(rule: RateLimitRule, now: () => number = Date.now, option = 'rateLimit') {
   check.positiveInteger(`${option}.limit`, rule?.limit)

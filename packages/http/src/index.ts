@@ -1,0 +1,29 @@
+/**
+ * Pinfold's HTTP layer: Pinata's v3 API as one standard `Request → Response` function, for any
+ * fetch-based runtime or framework (Hono, Next.js route handlers, Bun, Deno). On node:http,
+ * Express or Fastify, bridge it with `createNodeHandler` from `@pinfold/http-node`.
+ *
+ * ```ts
+ * import { createFileService, createTokenVerifier } from '@pinfold/core'
+ * import { createMemoryBlobStore, createMemoryRecordStore } from '@pinfold/adapter-memory'
+ * import { createFetchHandler } from '@pinfold/http'
+ *
+ * const service = createFileService({ records: createMemoryRecordStore(), blobs: createMemoryBlobStore() })
+ * const handler = createFetchHandler(service, { auth: createTokenVerifier({ secret: process.env.PINFOLD_AUTH_SECRET! }) })
+ * export default { fetch: handler } // Bun, Deno, Cloudflare-style
+ * ```
+ */
+export type { CorsOptions } from './cors.js'
+export { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from './fetch-handler.js'
+// The OpenAPI document's naming of routes, for tooling that maps a route to its operation.
+export { type OpenApiDocument, openApiPath, operationId } from './openapi/document.js'
+export type { RateLimitOptions, RateLimitRule } from './rate-limit.js'
+// For bridges that build the Request themselves (`@pinfold/http-node`): what they already know
+// about a request, and the text of a JSON response they can write without reading its stream.
+export { setClientAddress } from './rate-limit.js'
+export { jsonLinesLogger, type RequestLogEntry, type RequestLogger } from './request-log.js'
+export { rememberUrl } from './request-url.js'
+export { knownText } from './response-text.js'
+export type { Route } from './router.js'
+export { routes } from './routes.js'
+export { STATUS_BY_CODE } from './status.js'
