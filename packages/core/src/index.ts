@@ -15,6 +15,8 @@
 export { allows, SCOPES, type Scope } from './auth/scopes.js'
 export * from './auth/tokens.js'
 export { createUrlSigner, SIGNATURE_PARAM, type UrlSigner } from './auth/url-signing.js'
+export type * from './call-options.js'
+export { CID_VERSIONS, type CidVersion, isCidVersion } from './cid-version.js'
 export { indexKeyOf, PLACEHOLDER_ROOT } from './dag/car-blob.js'
 export { type ContentDag, openContentDag } from './dag/content-dag.js'
 export * from './errors.js'
@@ -34,7 +36,7 @@ export type * from './ports/vector-records.js'
 export type * from './ports.js'
 export { BLOB_KEY_PATTERN } from './ports.js'
 export { DIRECTORY_MIME_TYPE, mimeTypeAllowed } from './service/allowed-mime-types.js'
-export { normaliseDomain, PENDING_DOMAIN_TTL_MS, type TxtResolver, VERIFICATION_PREFIX } from './service/domains.js'
+export { normaliseDomain, PENDING_DOMAIN_TTL_MS, VERIFICATION_PREFIX } from './service/domains.js'
 export { DOWNLOAD_LINK_ALGORITHM, type DownloadLinkRequest, MAX_LINK_SECONDS } from './service/download-links.js'
 export {
   createFileService,
@@ -85,7 +87,7 @@ export {
 } from './service/vectors.js'
 export { abortable } from './streams/abortable.js'
 export { computeFileCid } from './unixfs/compute-cid.js'
-export { CID_VERSIONS, type CidVersion, isCidVersion, kuboImporterOptions } from './unixfs/profiles.js'
+export { kuboImporterOptions } from './unixfs/profiles.js'
 export {
   checkEmbedding,
   checkVector,

@@ -2,8 +2,9 @@ import { createCipheriv, createHash } from 'node:crypto'
 import { importer } from 'ipfs-unixfs-importer'
 import type { CID } from 'multiformats/cid'
 import { describe, expect, it } from 'vitest'
+import type { CidVersion } from '../src/cid-version.js'
 import { computeFileCid } from '../src/unixfs/compute-cid.js'
-import { type CidVersion, kuboImporterOptions, LEAF_BYTES } from '../src/unixfs/profiles.js'
+import { kuboImporterOptions, LEAF_BYTES } from '../src/unixfs/profiles.js'
 
 const LEAF = LEAF_BYTES.v1
 

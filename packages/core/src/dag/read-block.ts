@@ -1,9 +1,10 @@
 import * as dagPb from '@ipld/dag-pb'
 import { UnixFS } from 'ipfs-unixfs'
 import { decode as decodeMultihash } from 'multiformats/hashes/digest'
+import type { CallOptions } from '../call-options.js'
 import { PinfoldError } from '../errors.js'
 import type { BlockLocation } from '../ports/block-records.js'
-import type { BlobStore, CallOptions } from '../ports.js'
+import type { BlobStore } from '../ports.js'
 import { digestOf } from './blocks.js'
 import { indexKeyOf, readAll } from './car-blob.js'
 

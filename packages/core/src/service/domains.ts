@@ -2,10 +2,8 @@ import { randomBytes } from 'node:crypto'
 import { invalid, notFound, PinfoldError } from '../errors.js'
 import type { Actor } from '../model.js'
 import type { DomainRecord } from '../ports/gateway-records.js'
+import type { TxtResolver } from '../ports.js'
 import type { ServiceContext } from './context.js'
-
-/** TXT lookups: each record as its character-strings (node:dns `resolveTxt` shape). */
-export type TxtResolver = (name: string) => Promise<string[][]>
 
 export const VERIFICATION_PREFIX = '_service-verify.'
 

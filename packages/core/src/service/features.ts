@@ -1,7 +1,6 @@
 import { PinfoldError } from '../errors.js'
 import type { PaymentSettings } from '../payments/model.js'
-import type { TextExtractor } from '../ports/vector-records.js'
-import type { Embedder, PaymentVerifier } from '../ports.js'
+import type { Embedder, PaymentVerifier, TextExtractor } from '../ports.js'
 
 /** The `createFileService` options optional features depend on. */
 export interface FeaturePrerequisites {

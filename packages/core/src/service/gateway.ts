@@ -2,6 +2,7 @@ import * as dagPb from '@ipld/dag-pb'
 import { UnixFS } from 'ipfs-unixfs'
 import { exporter, type UnixFSEntry, walkPath as walkUnixfsPath } from 'ipfs-unixfs-exporter'
 import { CID } from 'multiformats/cid'
+import type { CallOptions } from '../call-options.js'
 import { type Block, blockKey, isIdentity, isLeafBlock, RAW_CODE } from '../dag/blocks.js'
 import { type ContentDag, openContentDag } from '../dag/content-dag.js'
 import { createInnerNodeCache } from '../dag/inner-node-cache.js'
@@ -10,7 +11,7 @@ import { type DagScope, type EntityBytes, encodeCar, scopedBlocks, unixfsType } 
 import { readUnixfsFile } from '../gateway/file-reader.js'
 import { type WorkBudget, workBudget } from '../gateway/work-budget.js'
 import type { ContentRecord, FileRecord } from '../model.js'
-import type { ByteRange, CallOptions } from '../ports.js'
+import type { ByteRange } from '../ports.js'
 import type { ServiceContext } from './context.js'
 
 /**

@@ -1,6 +1,6 @@
+import { type CidVersion, isCidVersion } from '../cid-version.js'
 import { invalid } from '../errors.js'
 import { isNetwork, type KeyValues, type Network } from '../model.js'
-import { type CidVersion, isCidVersion } from '../unixfs/profiles.js'
 
 export const LIMITS = {
   nameChars: 1024,

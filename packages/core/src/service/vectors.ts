@@ -1,7 +1,8 @@
+import type { CallOptions } from '../call-options.js'
 import { invalid, notFound, PinfoldError, throwIfAborted } from '../errors.js'
 import type { Actor, FileRecord, Network } from '../model.js'
 import type { VectorEmbedding, VectorMatch } from '../ports/vector-records.js'
-import type { CallOptions, Embedder } from '../ports.js'
+import type { Embedder } from '../ports.js'
 import { MAX_VECTOR_QUERY_LIMIT } from '../vectors/checks.js'
 import type { ServiceContext } from './context.js'
 
