@@ -1,8 +1,8 @@
 import { createCipheriv, createHash } from 'node:crypto'
+import type { CidVersion } from '@pinfold/interface'
 import { importer } from 'ipfs-unixfs-importer'
 import type { CID } from 'multiformats/cid'
 import { describe, expect, it } from 'vitest'
-import type { CidVersion } from '../src/cid-version.js'
 import { computeFileCid } from '../src/unixfs/compute-cid.js'
 import { kuboImporterOptions, LEAF_BYTES } from '../src/unixfs/profiles.js'
 

@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto'
-import { invalid, notFound, PinfoldError } from '../errors.js'
-import type { Actor } from '../model.js'
-import type { DomainRecord } from '../ports/gateway-records.js'
-import type { TxtResolver } from '../ports.js'
+import type { Actor, DomainRecord, TxtResolver } from '@pinfold/interface'
+import { invalid, notFound, PinfoldError } from '@pinfold/interface'
 import type { ServiceContext } from './context.js'
 
 export const VERIFICATION_PREFIX = '_service-verify.'

@@ -1,14 +1,14 @@
-import type { PaymentSettings } from '../payments/model.js'
 import type {
   BlobStore,
   Clock,
   Embedder,
   IdSource,
+  PaymentSettings,
   PaymentVerifier,
   RecordStore,
   TextExtractor,
   TxtResolver,
-} from '../ports.js'
+} from '@pinfold/interface'
 import type { ServiceContext } from './context.js'
 import { createDomainOperations } from './domains.js'
 import { createDownloadLinkOperations } from './download-links.js'

@@ -1,13 +1,11 @@
+import type { BlobStore, CallOptions, CidVersion } from '@pinfold/interface'
+import { invalid, PinfoldError, throwIfAborted } from '@pinfold/interface'
 import { exporter, recursive } from 'ipfs-unixfs-exporter'
 import { type ImportCandidate, importer } from 'ipfs-unixfs-importer'
 import type { CID } from 'multiformats/cid'
-import type { CallOptions } from '../call-options.js'
-import type { CidVersion } from '../cid-version.js'
 import { blockKey, multihashKey } from '../dag/blocks.js'
 import { createCarBlobWriter, PLACEHOLDER_ROOT, type WrittenCar } from '../dag/car-blob.js'
 import { readBlock } from '../dag/read-block.js'
-import { invalid, PinfoldError, throwIfAborted } from '../errors.js'
-import type { BlobStore } from '../ports.js'
 import { kuboImporterOptions } from '../unixfs/profiles.js'
 
 /**

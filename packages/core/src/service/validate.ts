@@ -1,6 +1,4 @@
-import { type CidVersion, isCidVersion } from '../cid-version.js'
-import { invalid } from '../errors.js'
-import { isNetwork, type KeyValues, type Network } from '../model.js'
+import { type CidVersion, invalid, isCidVersion, isNetwork, type KeyValues, type Network } from '@pinfold/interface'
 
 export const LIMITS = {
   nameChars: 1024,

@@ -1,7 +1,7 @@
+import type { CidVersion } from '@pinfold/interface'
 import type { ImporterOptions } from 'ipfs-unixfs-importer'
 import { fixedSize } from 'ipfs-unixfs-importer/chunker'
 import { balanced } from 'ipfs-unixfs-importer/layout'
-import type { CidVersion } from '../cid-version.js'
 
 /** Leaf (chunk) size of each profile, in bytes. */
 export const LEAF_BYTES: Record<CidVersion, number> = { v0: 262_144, v1: 262_144, 'unixfs-v1-2025': 1_048_576 }
