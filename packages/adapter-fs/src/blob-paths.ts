@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { BLOB_KEY_PATTERN, PinfoldError } from '@pinfold/core'
+import { BLOB_KEY_PATTERN, PinfoldError } from '@pinfold/interface'
 
 /**
  * How a key maps to a file under `blobs/`, and back (so `list` can recover keys from names alone).

@@ -9,7 +9,7 @@ import {
   type CallOptions,
   PinfoldError,
   throwIfAborted,
-} from '@pinfold/core'
+} from '@pinfold/interface'
 import { type AppendWriter, appendWriter } from './append-writer.js'
 import { blobSegments, isKeyDirectory, keyFromSegments } from './blob-paths.js'
 import { errnoOf, fsError, fsStep } from './fs-errors.js'

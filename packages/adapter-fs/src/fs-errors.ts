@@ -1,4 +1,4 @@
-import { isPinfoldError, PinfoldError } from '@pinfold/core'
+import { isPinfoldError, PinfoldError } from '@pinfold/interface'
 
 /** The errno code of a Node filesystem error (`ENOENT`, `EACCES`, …), if `err` is one. */
 export function errnoOf(err: unknown): string | undefined {

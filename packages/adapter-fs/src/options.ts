@@ -1,5 +1,5 @@
 import path from 'node:path'
-import { optionChecks } from '@pinfold/core'
+import { optionChecks } from '@pinfold/interface'
 
 export interface FsBlobStoreOptions {
   /** Directory that holds the blobs (`blobs/`) and writes in progress (`.tmp/`); created when missing. */

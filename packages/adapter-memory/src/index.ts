@@ -3,10 +3,11 @@
  * to use Pinfold inside your own tests.
  *
  * ```ts
- * import { createFileService } from '@pinfold/core'
  * import { createMemoryBlobStore, createMemoryRecordStore } from '@pinfold/adapter-memory'
  *
- * const service = createFileService({ records: createMemoryRecordStore(), blobs: createMemoryBlobStore() })
+ * // The two stores core's `createFileService({ records, blobs })` takes (the README shows it whole).
+ * const records = createMemoryRecordStore()
+ * const blobs = createMemoryBlobStore()
  * ```
  */
 export { createMemoryBlobStore, type MemoryBlobStore } from './memory-blob-store.js'

@@ -5,7 +5,7 @@ import {
   type CallOptions,
   PinfoldError,
   throwIfAborted,
-} from '@pinfold/core'
+} from '@pinfold/interface'
 
 export interface MemoryBlobStore extends BlobStore {
   /** Raw probe for tests: whether a complete blob exists under `key`. */

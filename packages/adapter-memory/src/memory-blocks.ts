@@ -1,4 +1,4 @@
-import { type BlockLocation, type BlockRecordStore, type ContentRecord, throwIfAborted } from '@pinfold/core'
+import { type BlockLocation, type BlockRecordStore, type ContentRecord, throwIfAborted } from '@pinfold/interface'
 import { copyFile, type MemoryState } from './memory-state.js'
 
 const key = (multihash: Uint8Array) => Buffer.from(multihash).toString('base64')

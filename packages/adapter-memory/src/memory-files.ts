@@ -5,7 +5,7 @@ import {
   type FileRecordStore,
   PinfoldError,
   throwIfAborted,
-} from '@pinfold/core'
+} from '@pinfold/interface'
 import { paginate } from './memory-paging.js'
 import { copyFile, type MemoryState } from './memory-state.js'
 

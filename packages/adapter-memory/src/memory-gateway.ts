@@ -6,7 +6,7 @@ import {
   type SignatureRecord,
   type SwapRecord,
   throwIfAborted,
-} from '@pinfold/core'
+} from '@pinfold/interface'
 import { copyFile, type MemoryState } from './memory-state.js'
 
 interface StoredSwap extends SwapRecord {

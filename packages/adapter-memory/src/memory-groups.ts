@@ -1,4 +1,10 @@
-import { type GroupFilter, type GroupRecord, type GroupRecordStore, PinfoldError, throwIfAborted } from '@pinfold/core'
+import {
+  type GroupFilter,
+  type GroupRecord,
+  type GroupRecordStore,
+  PinfoldError,
+  throwIfAborted,
+} from '@pinfold/interface'
 import { paginate } from './memory-paging.js'
 import type { MemoryState } from './memory-state.js'
 

@@ -1,4 +1,4 @@
-import type { Page, PageRequest } from '@pinfold/core'
+import type { Page, PageRequest } from '@pinfold/interface'
 
 /** Keyset pagination over (createdAt, id), the same order the SQL adapters use. */
 export function paginate<T extends { createdAt: Date; id: string }, R>(

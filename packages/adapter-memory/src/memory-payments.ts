@@ -5,7 +5,7 @@ import {
   PinfoldError,
   type PricedCid,
   throwIfAborted,
-} from '@pinfold/core'
+} from '@pinfold/interface'
 import { paginate } from './memory-paging.js'
 import type { MemoryState } from './memory-state.js'
 

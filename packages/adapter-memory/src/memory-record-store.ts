@@ -1,4 +1,4 @@
-import type { RecordStore } from '@pinfold/core'
+import type { RecordStore } from '@pinfold/interface'
 import { memoryBlockRecords } from './memory-blocks.js'
 import { memoryFileRecords } from './memory-files.js'
 import { memoryGatewayRecords } from './memory-gateway.js'

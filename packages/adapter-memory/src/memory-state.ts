@@ -5,7 +5,7 @@ import {
   type GroupRecord,
   type Network,
   PinfoldError,
-} from '@pinfold/core'
+} from '@pinfold/interface'
 
 /**
  * The records every part of the memory store may look at. Each part of the store (files, groups,

@@ -4,7 +4,7 @@ import {
   throwIfAborted,
   type UploadSessionRecord,
   type UploadSessionRecordStore,
-} from '@pinfold/core'
+} from '@pinfold/interface'
 
 /** Resumable upload sessions in a private Map; each method's checks and writes run without an await between them. */
 export function memoryUploadSessionRecords(): UploadSessionRecordStore {

@@ -8,7 +8,7 @@ import {
   type VectorEmbedding,
   type VectorMatch,
   type VectorRecordStore,
-} from '@pinfold/core'
+} from '@pinfold/interface'
 import { copyFile, type MemoryState } from './memory-state.js'
 
 interface FileVectors {

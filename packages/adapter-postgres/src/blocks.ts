@@ -6,7 +6,7 @@ import {
   type FileRecord,
   type LocatedBlock,
   type Network,
-} from '@pinfold/core'
+} from '@pinfold/interface'
 import type { Queryable, Row, SqlClient } from './queryable.js'
 import { CONTENT_COLUMNS, FILE_COLUMNS, toContentRecord, toFileRecord } from './rows.js'
 

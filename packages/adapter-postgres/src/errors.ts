@@ -1,4 +1,4 @@
-import { isPinfoldError, PinfoldError } from '@pinfold/core'
+import { isPinfoldError, PinfoldError } from '@pinfold/interface'
 
 /** Socket-level failures: the server is unreachable or the connection died. */
 const CONNECTION_ERRNOS = new Set([

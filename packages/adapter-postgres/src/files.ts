@@ -12,7 +12,7 @@ import {
   type Page,
   type PageRequest,
   throwIfAborted,
-} from '@pinfold/core'
+} from '@pinfold/interface'
 import { keyset, toPage } from './paging.js'
 import type { Queryable, SqlClient } from './queryable.js'
 import { CONTENT_COLUMNS, FILE_COLUMNS, toContentRecord, toFileRecord } from './rows.js'

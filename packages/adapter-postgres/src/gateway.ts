@@ -1,5 +1,5 @@
-import type { DomainRecord, DomainStatus, FileRecord, Network, SignatureRecord, SwapRecord } from '@pinfold/core'
-import { PinfoldError } from '@pinfold/core'
+import type { DomainRecord, DomainStatus, FileRecord, Network, SignatureRecord, SwapRecord } from '@pinfold/interface'
+import { PinfoldError } from '@pinfold/interface'
 import type { Queryable, Row, SqlClient } from './queryable.js'
 import { FILE_COLUMNS, toDate, toFileRecord } from './rows.js'
 import { isUuid } from './sql.js'

@@ -1,4 +1,4 @@
-import type { GroupFilter, GroupPatch, GroupRecord, Network, Page, PageRequest } from '@pinfold/core'
+import type { GroupFilter, GroupPatch, GroupRecord, Network, Page, PageRequest } from '@pinfold/interface'
 import { keyset, toPage } from './paging.js'
 import type { Queryable } from './queryable.js'
 import { GROUP_COLUMNS, toGroupRecord } from './rows.js'

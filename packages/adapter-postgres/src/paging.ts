@@ -1,4 +1,4 @@
-import type { Page, PageRequest } from '@pinfold/core'
+import type { Page, PageRequest } from '@pinfold/interface'
 import type { Params } from './sql.js'
 
 /**

@@ -9,7 +9,7 @@ import {
   type PaymentTerms,
   PinfoldError,
   type PricedCid,
-} from '@pinfold/core'
+} from '@pinfold/interface'
 import { keyset, toPage } from './paging.js'
 import type { Queryable, Row } from './queryable.js'
 import { toDate } from './rows.js'

@@ -1,4 +1,4 @@
-import { type CallOptions, optionChecks, type RecordStore, throwIfAborted } from '@pinfold/core'
+import { type CallOptions, optionChecks, type RecordStore, throwIfAborted } from '@pinfold/interface'
 import * as blocks from './blocks.js'
 import { toPinfoldError } from './errors.js'
 import * as files from './files.js'

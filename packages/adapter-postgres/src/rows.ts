@@ -1,4 +1,12 @@
-import type { CidVersion, ContentKind, ContentRecord, FileRecord, GroupRecord, KeyValues, Network } from '@pinfold/core'
+import type {
+  CidVersion,
+  ContentKind,
+  ContentRecord,
+  FileRecord,
+  GroupRecord,
+  KeyValues,
+  Network,
+} from '@pinfold/interface'
 import type { Row } from './queryable.js'
 
 export const CONTENT_COLUMNS = 'cid, blob_key, size, kind, profile'

@@ -1,4 +1,4 @@
-import type { UploadSessionAdvance, UploadSessionRecord } from '@pinfold/core'
+import type { UploadSessionAdvance, UploadSessionRecord } from '@pinfold/interface'
 import type { Queryable, Row } from './queryable.js'
 
 const COLUMNS =

@@ -13,7 +13,7 @@ import {
   type VectorMatch,
   type VectorQuery,
   type VectorRecordStore,
-} from '@pinfold/core'
+} from '@pinfold/interface'
 import { vectors as vectorsMigration } from './migrations/0006-vectors.js'
 import type { Queryable, SqlClient } from './queryable.js'
 import { FILE_COLUMNS, toFileRecord } from './rows.js'

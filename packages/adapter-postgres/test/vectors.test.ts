@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { describeVectorRecords } from '@pinfold/conformance'
-import type { RecordStore, VectorEmbedding } from '@pinfold/core'
+import type { RecordStore, VectorEmbedding } from '@pinfold/interface'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createPostgresRecordStore, enableVectors, migrate } from '../src/index.js'
 import { closeSharedPGlite, countingProbe, pgliteSchema, serverSchema, TEST_DATABASE_URL } from './targets.js'

@@ -8,7 +8,7 @@ import {
   type S3Client,
   UploadPartCommand,
 } from '@aws-sdk/client-s3'
-import { abortable, abortError, PinfoldError, throwIfAborted } from '@pinfold/core'
+import { abortable, abortError, PinfoldError, throwIfAborted } from '@pinfold/interface'
 import { s3Error } from './s3-errors.js'
 
 /** S3 refuses a multipart upload of more parts than this. */

@@ -1,5 +1,5 @@
 import type { S3Client } from '@aws-sdk/client-s3'
-import { optionChecks } from '@pinfold/core'
+import { optionChecks } from '@pinfold/interface'
 
 export interface S3BlobStoreOptions {
   /** A configured client; the store never creates one, so credentials and endpoints stay yours. */

@@ -8,7 +8,7 @@ import {
   PinfoldError,
   type PresignOptions,
   throwIfAborted,
-} from '@pinfold/core'
+} from '@pinfold/interface'
 import { uploadObject } from './multipart-upload.js'
 import { resolveS3Options, type S3BlobStoreOptions } from './options.js'
 import { s3Error } from './s3-errors.js'

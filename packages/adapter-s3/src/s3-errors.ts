@@ -1,4 +1,4 @@
-import { abortError, type ErrorCode, isPinfoldError, PinfoldError } from '@pinfold/core'
+import { abortError, type ErrorCode, isPinfoldError, PinfoldError } from '@pinfold/interface'
 
 /** S3 error names whose meaning is "our own credentials or setup were refused". */
 const DENIED = new Set([

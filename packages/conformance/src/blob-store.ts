@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { BlobStore } from '@pinfold/core'
+import type { BlobStore } from '@pinfold/interface'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { collect, patternBytes } from './bytes.js'
 
@@ -17,7 +17,7 @@ export interface BlobStoreHarness {
 }
 
 /**
- * The BlobStore contract (see `BlobStore` in @pinfold/core). Every adapter runs it; optional
+ * The BlobStore contract (see `BlobStore` in @pinfold/interface). Every adapter runs it; optional
  * capabilities (`presignGet`, `list`) are tested when the store declares them.
  */
 export interface BlobCapabilities {

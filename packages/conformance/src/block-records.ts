@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto'
-import type { BlockLocation, ContentRecord, NewFile, RecordStore } from '@pinfold/core'
+import type { BlockLocation, ContentRecord, NewFile, RecordStore } from '@pinfold/interface'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { at, fileBuilder, OTHER_TENANT, TENANT } from './fixtures.js'
 import type { RecordStoreHarness } from './record-store.js'

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { ContentRecord, NewFile } from '@pinfold/core'
+import type { ContentRecord, NewFile } from '@pinfold/interface'
 
 /** The tenants every record suite plays with: one acting, one whose records must stay invisible. */
 export const TENANT = 'tenant-a'

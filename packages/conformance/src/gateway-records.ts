@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { DomainRecord, Network, NewFile, RecordStore, SignatureRecord, SwapRecord } from '@pinfold/core'
+import type { DomainRecord, Network, NewFile, RecordStore, SignatureRecord, SwapRecord } from '@pinfold/interface'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { at, fileBuilder, newCid, OTHER_TENANT, TENANT } from './fixtures.js'
 import type { RecordStoreHarness } from './record-store.js'

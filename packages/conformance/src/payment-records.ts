@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { NewFile, PaymentInstructionRecord, PaymentTerms, RecordStore } from '@pinfold/core'
+import type { NewFile, PaymentInstructionRecord, PaymentTerms, RecordStore } from '@pinfold/interface'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { at, fileBuilder, newCid, OTHER_TENANT, TENANT } from './fixtures.js'
 import type { RecordStoreHarness } from './record-store.js'

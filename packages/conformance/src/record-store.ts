@@ -10,7 +10,7 @@ import type {
   PageRequest,
   RecordStore,
   SortOrder,
-} from '@pinfold/core'
+} from '@pinfold/interface'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { describeBlobReferenceRecords } from './blob-reference-records.js'
 import { describeBlockRecords } from './block-records.js'
@@ -84,7 +84,7 @@ async function walkPages<T extends { createdAt: Date; id: string }>(
 const ids = (items: { id: string }[]) => items.map((item) => item.id)
 
 /**
- * The RecordStore contract (see `RecordStore` in @pinfold/core). Every adapter runs it with a fresh,
+ * The RecordStore contract (see `RecordStore` in @pinfold/interface). Every adapter runs it with a fresh,
  * empty store per test; the optional probe proves what persisted without going through the adapter.
  */
 export function describeRecordStore(name: string, create: () => Promise<RecordStoreHarness>): void {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { RecordStore, UploadSessionRecord } from '@pinfold/core'
+import type { RecordStore, UploadSessionRecord } from '@pinfold/interface'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { RecordStoreHarness } from './record-store.js'
 

@@ -8,7 +8,7 @@ import type {
   RecordStore,
   VectorEmbedding,
   VectorQuery,
-} from '@pinfold/core'
+} from '@pinfold/interface'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { RecordStoreHarness } from './record-store.js'
 
@@ -39,7 +39,7 @@ function cosine(a: Float32Array, b: Float32Array): number {
 }
 
 /**
- * The VectorRecordStore contract (see `VectorRecordStore` in @pinfold/core), run by
+ * The VectorRecordStore contract (see `VectorRecordStore` in @pinfold/interface), run by
  * `describeRecordStore`. Stores declaring `capabilities.vectors` run every test; the others must
  * reject vector calls with `UNAVAILABLE` (one test proves it, the rest are reported as skipped).
  */

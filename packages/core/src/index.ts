@@ -12,29 +12,18 @@
  * console.log(file.cid) // bafkreifzjut3te2nhyekklss27nh3k72ysco7y32koao5eei66wof36n5e
  * ```
  */
+// Embedders get the domain's types and errors from the same import (as `helia` re-exports `@helia/interface`).
+export * from '@pinfold/interface'
 export { allows, SCOPES, type Scope } from './auth/scopes.js'
 export * from './auth/tokens.js'
 export { createUrlSigner, SIGNATURE_PARAM, type UrlSigner } from './auth/url-signing.js'
 export { indexKeyOf, PLACEHOLDER_ROOT } from './dag/car-blob.js'
 export { type ContentDag, openContentDag } from './dag/content-dag.js'
-export * from './errors.js'
 export { type DagScope, encodeCar } from './gateway/car-stream.js'
 export { detectMimeType } from './mime.js'
-export * from './model.js'
-export { type OptionChecks, optionChecks } from './options.js'
 export { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, type PageQuery } from './pagination.js'
-export type { PaymentNetwork, PaymentSettings } from './payments/model.js'
-export type * from './ports/block-records.js'
-export { BLOCK_SOURCES } from './ports/block-records.js'
-export type * from './ports/gateway-records.js'
-export { DOMAIN_STATUSES } from './ports/gateway-records.js'
-export type * from './ports/payment-records.js'
-export type * from './ports/upload-session-records.js'
-export type * from './ports/vector-records.js'
-export type * from './ports.js'
-export { BLOB_KEY_PATTERN } from './ports.js'
 export { DIRECTORY_MIME_TYPE, mimeTypeAllowed } from './service/allowed-mime-types.js'
-export { normaliseDomain, PENDING_DOMAIN_TTL_MS, type TxtResolver, VERIFICATION_PREFIX } from './service/domains.js'
+export { normaliseDomain, PENDING_DOMAIN_TTL_MS, VERIFICATION_PREFIX } from './service/domains.js'
 export { DOWNLOAD_LINK_ALGORITHM, type DownloadLinkRequest, MAX_LINK_SECONDS } from './service/download-links.js'
 export {
   createFileService,
@@ -83,13 +72,5 @@ export {
   VECTORIZE_MAX_PASSAGES,
   type VectorQueryResult,
 } from './service/vectors.js'
-export { abortable } from './streams/abortable.js'
 export { computeFileCid } from './unixfs/compute-cid.js'
-export { CID_VERSIONS, type CidVersion, isCidVersion, kuboImporterOptions } from './unixfs/profiles.js'
-export {
-  checkEmbedding,
-  checkVector,
-  embeddingMismatch,
-  MAX_VECTOR_QUERY_LIMIT,
-  sameEmbedding,
-} from './vectors/checks.js'
+export { kuboImporterOptions } from './unixfs/profiles.js'

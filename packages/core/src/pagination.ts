@@ -1,5 +1,5 @@
-import { invalid } from './errors.js'
-import type { PageCursor, SortOrder } from './model.js'
+import type { PageCursor, SortOrder } from '@pinfold/interface'
+import { invalid } from '@pinfold/interface'
 
 export const DEFAULT_PAGE_LIMIT = 10
 export const MAX_PAGE_LIMIT = 1000

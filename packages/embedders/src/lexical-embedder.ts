@@ -1,4 +1,4 @@
-import { type Embedder, optionChecks, throwIfAborted } from '@pinfold/core'
+import { type Embedder, optionChecks, throwIfAborted } from '@pinfold/interface'
 import { lexicalVector } from './lexical-features.js'
 import { analyzeText } from './text-analysis.js'
 import { l2Normalize } from './vector-math.js'

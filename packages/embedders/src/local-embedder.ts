@@ -1,6 +1,6 @@
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { abortError, type Embedder, optionChecks, throwIfAborted } from '@pinfold/core'
+import { abortError, type Embedder, optionChecks, throwIfAborted } from '@pinfold/interface'
 import { createLexicalEmbedder } from './lexical-embedder.js'
 import { lexicalVector } from './lexical-features.js'
 import { loadWordVectors } from './load-word-vectors.js'

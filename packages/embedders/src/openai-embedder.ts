@@ -1,4 +1,4 @@
-import { abortError, type Embedder, optionChecks, PinfoldError, throwIfAborted } from '@pinfold/core'
+import { abortError, type Embedder, optionChecks, PinfoldError, throwIfAborted } from '@pinfold/interface'
 import { retryDelayMs, sleep } from './retry-delay.js'
 import { assertDimensions, l2Normalize } from './vector-math.js'
 

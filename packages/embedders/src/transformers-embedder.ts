@@ -1,4 +1,4 @@
-import { type Embedder, optionChecks, PinfoldError, throwIfAborted } from '@pinfold/core'
+import { type Embedder, optionChecks, PinfoldError, throwIfAborted } from '@pinfold/interface'
 import { assertDimensions, l2Normalize } from './vector-math.js'
 
 export interface TransformersEmbedderOptions {

@@ -1,4 +1,4 @@
-import { PinfoldError } from '@pinfold/core'
+import { PinfoldError } from '@pinfold/interface'
 
 /** Scales `vector` in place to unit length; an all-zero vector stays zero (it has no direction). */
 export function l2Normalize(vector: Float32Array): Float32Array {

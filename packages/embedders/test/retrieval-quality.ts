@@ -1,4 +1,4 @@
-import type { Embedder } from '@pinfold/core'
+import type { Embedder } from '@pinfold/interface'
 import { cosine } from '../src/vector-math.js'
 import type { SemanticCorpus } from './corpus.js'
 

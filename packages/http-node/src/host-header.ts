@@ -1,4 +1,4 @@
-import { PinfoldError } from '@pinfold/core'
+import { PinfoldError } from '@pinfold/interface'
 
 /**
  * `Host` as RFC 9110 allows it: a registered name (letters, digits, `-`, `.`, `_`), an IPv4

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { TLSSocket } from 'node:tls'
-import { isPinfoldError, optionChecks, PinfoldError } from '@pinfold/core'
 import { type FetchHandler, knownText, rememberUrl, setClientAddress } from '@pinfold/http'
+import { isPinfoldError, optionChecks, PinfoldError } from '@pinfold/interface'
 import { checkedHost } from './host-header.js'
 import { NodeRequest } from './node-request.js'
 import { requestBody } from './request-body.js'

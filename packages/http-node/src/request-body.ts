@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http'
-import { PinfoldError } from '@pinfold/core'
+import { PinfoldError } from '@pinfold/interface'
 
 /** How many bytes of a request body may wait in memory for the handler to read them. */
 export const BODY_BUFFER_BYTES = 1024 * 1024

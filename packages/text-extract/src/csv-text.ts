@@ -1,4 +1,4 @@
-import { PinfoldError } from '@pinfold/core'
+import { PinfoldError } from '@pinfold/interface'
 import { parse } from 'csv-parse/sync'
 
 /** One line per row, cells joined by ", "; empty cells and empty rows are dropped. */

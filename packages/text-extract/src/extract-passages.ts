@@ -1,4 +1,4 @@
-import { throwIfAborted } from '@pinfold/core'
+import { throwIfAborted } from '@pinfold/interface'
 import { csvToText } from './csv-text.js'
 import { decodeText } from './decode-text.js'
 import { type ExtractionTask, type ExtractOptions, readExtractionTask } from './extraction-task.js'

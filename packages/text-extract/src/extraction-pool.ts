@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
-import { abortError, optionChecks, PinfoldError, throwIfAborted } from '@pinfold/core'
+import { abortError, optionChecks, PinfoldError, throwIfAborted } from '@pinfold/interface'
 import pLimit from 'p-limit'
 import { Piscina } from 'piscina'
 import { type ExtractionTask, type ExtractOptions, readExtractionTask } from './extraction-task.js'
@@ -18,7 +18,7 @@ export interface ExtractionPoolOptions {
 }
 
 export interface ExtractionPool {
-  /** `extractPassages`, with the parsing on a worker thread. Fits core's `TextExtractor`. */
+  /** `extractPassages`, with the parsing on a worker thread. Fits the `TextExtractor` port. */
   extract(source: AsyncIterable<Uint8Array>, options: ExtractOptions): Promise<string[]>
   /** Stops the workers; extractions still running are abandoned. */
   close(): Promise<void>

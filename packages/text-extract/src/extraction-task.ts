@@ -1,4 +1,4 @@
-import { optionChecks, PinfoldError, throwIfAborted } from '@pinfold/core'
+import { optionChecks, PinfoldError, throwIfAborted } from '@pinfold/interface'
 import { type ContentKind, contentKind, mimeEssence } from './content-kind.js'
 import { readCapped } from './read-capped.js'
 

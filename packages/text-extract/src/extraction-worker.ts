@@ -1,4 +1,4 @@
-import { type ErrorCode, isPinfoldError } from '@pinfold/core'
+import { type ErrorCode, isPinfoldError } from '@pinfold/interface'
 import { passagesOf } from './extract-passages.js'
 import type { ExtractionTask } from './extraction-task.js'
 

@@ -1,4 +1,4 @@
-import { PinfoldError } from '@pinfold/core'
+import { PinfoldError } from '@pinfold/interface'
 
 /**
  * A JSON document flattened to lines: each key, followed by its value when that is a string, number

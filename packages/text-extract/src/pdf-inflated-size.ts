@@ -1,6 +1,6 @@
 import { Buffer } from 'node:buffer'
 import { constants, inflateSync } from 'node:zlib'
-import { PinfoldError } from '@pinfold/core'
+import { PinfoldError } from '@pinfold/interface'
 
 /**
  * Refuses a PDF whose deflated streams inflate to more than `maxInflatedBytes` together. PDF.js has

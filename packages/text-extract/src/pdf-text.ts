@@ -1,4 +1,4 @@
-import { PinfoldError } from '@pinfold/core'
+import { PinfoldError } from '@pinfold/interface'
 import { getDocumentProxy } from 'unpdf'
 import { checkInflatedSize } from './pdf-inflated-size.js'
 

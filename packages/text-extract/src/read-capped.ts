@@ -1,4 +1,4 @@
-import { throwIfAborted } from '@pinfold/core'
+import { throwIfAborted } from '@pinfold/interface'
 
 export interface CappedBytes {
   bytes: Uint8Array

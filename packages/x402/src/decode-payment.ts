@@ -1,5 +1,5 @@
-import type { PaymentAuthorization, PaymentPayload, PaymentRequirement } from '@pinfold/core'
-import { PinfoldError } from '@pinfold/core'
+import type { PaymentAuthorization, PaymentPayload, PaymentRequirement } from '@pinfold/interface'
+import { PinfoldError } from '@pinfold/interface'
 import { X402_CHAINS, type X402Chain } from './networks.js'
 import { isBytes32, isEvmAddress, isRecord, isSignatureHex, isUint256String } from './shapes.js'
 import { toV2Requirements, type V2PaymentRequirements, X402_HEADERS } from './wire.js'

@@ -5,8 +5,8 @@ import type {
   PaymentSettlement,
   PaymentVerification,
   PaymentVerifier,
-} from '@pinfold/core'
-import { abortError, optionChecks, PinfoldError, throwIfAborted } from '@pinfold/core'
+} from '@pinfold/interface'
+import { abortError, optionChecks, PinfoldError, throwIfAborted } from '@pinfold/interface'
 import { X402_CHAINS, type X402Chain } from './networks.js'
 import { isRecord } from './shapes.js'
 import { toV1Requirements, toV2Requirements, toV2Resource } from './wire.js'

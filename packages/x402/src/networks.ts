@@ -1,4 +1,4 @@
-import { PinfoldError } from '@pinfold/core'
+import { PinfoldError } from '@pinfold/interface'
 
 /** An EIP-3009 token (USDC) and the EIP-712 domain its `transferWithAuthorization` signatures are made under. */
 export interface Eip3009Token {

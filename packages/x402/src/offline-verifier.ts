@@ -6,8 +6,8 @@ import type {
   PaymentSettlement,
   PaymentVerification,
   PaymentVerifier,
-} from '@pinfold/core'
-import { optionChecks, throwIfAborted } from '@pinfold/core'
+} from '@pinfold/interface'
+import { optionChecks, throwIfAborted } from '@pinfold/interface'
 import { X402_CHAINS, type X402Chain } from './networks.js'
 import { assertValidRequirement } from './requirement.js'
 import { isBytes32, isEvmAddress, isSignatureHex, isUint256String, sameAddress } from './shapes.js'

@@ -1,5 +1,5 @@
-import type { PaymentRequirement } from '@pinfold/core'
-import { PinfoldError } from '@pinfold/core'
+import type { PaymentRequirement } from '@pinfold/interface'
+import { PinfoldError } from '@pinfold/interface'
 import { getChain, usdToAtomic, X402_CHAINS, type X402Chain } from './networks.js'
 import { isEvmAddress, isUint256String, sameAddress } from './shapes.js'
 

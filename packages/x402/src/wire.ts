@@ -1,4 +1,4 @@
-import type { PaymentRequirement, PaymentSettlement } from '@pinfold/core'
+import type { PaymentRequirement, PaymentSettlement } from '@pinfold/interface'
 import { X402_CHAINS, type X402Chain } from './networks.js'
 import { assertValidRequirement } from './requirement.js'
 

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { isPinfoldError, type PaymentPayload, type PaymentVerification } from '@pinfold/core'
+import { isPinfoldError, type PaymentPayload, type PaymentVerification } from '@pinfold/interface'
 import { registerExactEvmScheme } from '@x402/evm/exact/client'
 import { decodePaymentResponseHeader, wrapFetchWithPayment as wrapFetchV2, x402Client } from '@x402/fetch'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

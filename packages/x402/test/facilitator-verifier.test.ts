@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { PaymentPayload } from '@pinfold/core'
+import type { PaymentPayload } from '@pinfold/interface'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createFacilitatorVerifier, toV1Requirements, toV2Requirements, toV2Resource } from '../src/index.js'
 import { baseSepoliaRequirement, randomAccount, signPayment } from './helpers.js'

@@ -1,4 +1,4 @@
-import type { Clock, PaymentPayload, PaymentRequirement } from '@pinfold/core'
+import type { Clock, PaymentPayload, PaymentRequirement } from '@pinfold/interface'
 import { bytesToHex, type LocalAccount } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import {

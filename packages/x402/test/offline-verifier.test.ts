@@ -1,4 +1,4 @@
-import type { PaymentPayload } from '@pinfold/core'
+import type { PaymentPayload } from '@pinfold/interface'
 import { describe, expect, it } from 'vitest'
 import { createOfflineVerifier, createUsdcRequirement, paymentReplayKey } from '../src/index.js'
 import {

@@ -1,8 +1,7 @@
 import { createSecretKey } from 'node:crypto'
+import type { Actor } from '@pinfold/interface'
+import { optionChecks, PinfoldError } from '@pinfold/interface'
 import { errors, type JWTVerifyGetKey, jwtVerify, SignJWT } from 'jose'
-import { PinfoldError } from '../errors.js'
-import type { Actor } from '../model.js'
-import { optionChecks } from '../options.js'
 
 export interface TokenActor extends Actor {
   readonly scopes: ReadonlySet<string>

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto'
 import * as dagCbor from '@ipld/dag-cbor'
 import * as dagPb from '@ipld/dag-pb'
+import { invalid } from '@pinfold/interface'
 import { CID } from 'multiformats/cid'
 import { sha256, sha512 } from 'multiformats/hashes/sha2'
-import { invalid } from '../errors.js'
 
 /** A block: bytes and the CID they hash to. */
 export interface Block {

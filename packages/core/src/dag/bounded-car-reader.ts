@@ -1,5 +1,5 @@
 import { asyncIterableReader, type BytesReader } from '@ipld/car/decoder'
-import { invalid } from '../errors.js'
+import { invalid } from '@pinfold/interface'
 import { MAX_BLOCK_BYTES } from './blocks.js'
 
 /**

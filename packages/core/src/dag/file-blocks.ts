@@ -1,8 +1,8 @@
 import * as dagPb from '@ipld/dag-pb'
+import type { BlockLocation } from '@pinfold/interface'
+import { PinfoldError } from '@pinfold/interface'
 import { UnixFS } from 'ipfs-unixfs'
 import type { CID } from 'multiformats/cid'
-import { PinfoldError } from '../errors.js'
-import type { BlockLocation } from '../ports/block-records.js'
 import { blockKey, RAW_CODE } from './blocks.js'
 import { type SidecarNode, sidecarLocations } from './file-dag-index.js'
 

@@ -1,9 +1,8 @@
 import * as dagPb from '@ipld/dag-pb'
+import type { BlobStore, BlockLocation, CallOptions } from '@pinfold/interface'
+import { PinfoldError } from '@pinfold/interface'
 import { UnixFS } from 'ipfs-unixfs'
 import { decode as decodeMultihash } from 'multiformats/hashes/digest'
-import { PinfoldError } from '../errors.js'
-import type { BlockLocation } from '../ports/block-records.js'
-import type { BlobStore, CallOptions } from '../ports.js'
 import { digestOf } from './blocks.js'
 import { indexKeyOf, readAll } from './car-blob.js'
 

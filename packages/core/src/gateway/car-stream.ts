@@ -1,11 +1,11 @@
 import * as dagPb from '@ipld/dag-pb'
+import type { CallOptions } from '@pinfold/interface'
+import { PinfoldError, throwIfAborted } from '@pinfold/interface'
 import { UnixFS } from 'ipfs-unixfs'
 import type { CID } from 'multiformats/cid'
 import { type Block, blockKey, blockLinks, DAG_PB_CODE, isIdentity, isLeafBlock, RAW_CODE } from '../dag/blocks.js'
 import { carBytes } from '../dag/car-bytes.js'
 import type { ContentDag } from '../dag/content-dag.js'
-import { PinfoldError, throwIfAborted } from '../errors.js'
-import type { CallOptions } from '../ports.js'
 import type { WorkBudget } from './work-budget.js'
 
 export type DagScope = 'block' | 'entity' | 'all'

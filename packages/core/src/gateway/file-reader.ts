@@ -1,9 +1,9 @@
 import * as dagPb from '@ipld/dag-pb'
+import type { ByteRange, CallOptions } from '@pinfold/interface'
+import { PinfoldError, throwIfAborted } from '@pinfold/interface'
 import { UnixFS } from 'ipfs-unixfs'
 import type { CID } from 'multiformats/cid'
 import { RAW_CODE } from '../dag/blocks.js'
-import { PinfoldError, throwIfAborted } from '../errors.js'
-import type { ByteRange, CallOptions } from '../ports.js'
 import type { WorkBudget } from './work-budget.js'
 
 /** Deeper than any honest UnixFS file (Kubo's layouts stay under ten levels for petabytes). */

@@ -1,5 +1,5 @@
-import { PinfoldError } from '../errors.js'
-import type { ContentRecord } from '../model.js'
+import type { ContentRecord } from '@pinfold/interface'
+import { PinfoldError } from '@pinfold/interface'
 
 /**
  * How many block reads one gateway request may spend walking a DAG. A DAG whose nodes link to the

@@ -1,5 +1,5 @@
+import { invalid } from '@pinfold/interface'
 import { hasSignature, isXmlType, sniffContentType } from '../content-sniffing.js'
-import { invalid } from '../errors.js'
 import { detectMimeType } from '../mime.js'
 
 export const DIRECTORY_MIME_TYPE = 'directory'

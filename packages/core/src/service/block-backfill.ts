@@ -1,12 +1,10 @@
 import { CarIndexer } from '@ipld/car/indexer'
+import type { BlockLocation, CallOptions, ContentRecord } from '@pinfold/interface'
+import { throwIfAborted } from '@pinfold/interface'
 import { CID } from 'multiformats/cid'
 import { type Block, blockKey, isIdentity } from '../dag/blocks.js'
 import { fileBlockLocations } from '../dag/file-blocks.js'
 import { importFileDag, readFileDagIndex, writeFileDagIndex } from '../dag/file-dag-index.js'
-import { throwIfAborted } from '../errors.js'
-import type { ContentRecord } from '../model.js'
-import type { BlockLocation } from '../ports/block-records.js'
-import type { CallOptions } from '../ports.js'
 import type { ServiceContext } from './context.js'
 
 export interface BackfillResult {

@@ -1,4 +1,4 @@
-import type { BlobStore, Clock, IdSource, RecordStore } from '../ports.js'
+import type { BlobStore, Clock, IdSource, RecordStore } from '@pinfold/interface'
 import type { ServiceFeatures } from './features.js'
 
 /** What every service operation may use. Built once by `createFileService`. */

@@ -1,11 +1,7 @@
 import { randomBytes } from 'node:crypto'
-import { invalid, notFound, PinfoldError } from '../errors.js'
-import type { Actor } from '../model.js'
-import type { DomainRecord } from '../ports/gateway-records.js'
+import type { Actor, DomainRecord, TxtResolver } from '@pinfold/interface'
+import { invalid, notFound, PinfoldError } from '@pinfold/interface'
 import type { ServiceContext } from './context.js'
-
-/** TXT lookups: each record as its character-strings (node:dns `resolveTxt` shape). */
-export type TxtResolver = (name: string) => Promise<string[][]>
 
 export const VERIFICATION_PREFIX = '_service-verify.'
 

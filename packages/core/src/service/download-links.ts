@@ -1,6 +1,6 @@
+import type { Actor, FileRecord } from '@pinfold/interface'
+import { invalid, notFound, PinfoldError } from '@pinfold/interface'
 import { createUrlSigner, SIGNATURE_PARAM } from '../auth/url-signing.js'
-import { invalid, notFound, PinfoldError } from '../errors.js'
-import type { Actor, FileRecord } from '../model.js'
 import type { ServiceContext } from './context.js'
 import { heldCids } from './held-cids.js'
 

@@ -1,7 +1,5 @@
-import { PinfoldError } from '../errors.js'
-import type { PaymentSettings } from '../payments/model.js'
-import type { TextExtractor } from '../ports/vector-records.js'
-import type { Embedder, PaymentVerifier } from '../ports.js'
+import type { Embedder, PaymentSettings, PaymentVerifier, TextExtractor } from '@pinfold/interface'
+import { PinfoldError } from '@pinfold/interface'
 
 /** The `createFileService` options optional features depend on. */
 export interface FeaturePrerequisites {

@@ -1,8 +1,16 @@
-import type { PaymentSettings } from '../payments/model.js'
-import type { TextExtractor } from '../ports/vector-records.js'
-import type { BlobStore, Clock, Embedder, IdSource, PaymentVerifier, RecordStore } from '../ports.js'
+import type {
+  BlobStore,
+  Clock,
+  Embedder,
+  IdSource,
+  PaymentSettings,
+  PaymentVerifier,
+  RecordStore,
+  TextExtractor,
+  TxtResolver,
+} from '@pinfold/interface'
 import type { ServiceContext } from './context.js'
-import { createDomainOperations, type TxtResolver } from './domains.js'
+import { createDomainOperations } from './domains.js'
 import { createDownloadLinkOperations } from './download-links.js'
 import { createExpiryOperations } from './expiry.js'
 import { createFileOperations } from './files.js'

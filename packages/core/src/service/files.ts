@@ -1,6 +1,6 @@
+import type { Actor, FileFilter, FileRecord, Network } from '@pinfold/interface'
+import { invalid, notFound } from '@pinfold/interface'
 import { deleteContentBlobs } from '../dag/car-blob.js'
-import { invalid, notFound } from '../errors.js'
-import type { Actor, FileFilter, FileRecord, Network } from '../model.js'
 import { nextPageToken, type PageQuery, resolvePage } from '../pagination.js'
 import type { ServiceContext } from './context.js'
 import { validateExpiry, validateKeyvaluePatch, validateName } from './validate.js'

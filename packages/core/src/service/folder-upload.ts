@@ -1,12 +1,12 @@
+import type { BlobStore, CallOptions, CidVersion } from '@pinfold/interface'
+import { invalid, PinfoldError, throwIfAborted } from '@pinfold/interface'
 import { exporter, recursive } from 'ipfs-unixfs-exporter'
 import { type ImportCandidate, importer } from 'ipfs-unixfs-importer'
 import type { CID } from 'multiformats/cid'
 import { blockKey, multihashKey } from '../dag/blocks.js'
 import { createCarBlobWriter, PLACEHOLDER_ROOT, type WrittenCar } from '../dag/car-blob.js'
 import { readBlock } from '../dag/read-block.js'
-import { invalid, PinfoldError, throwIfAborted } from '../errors.js'
-import type { BlobStore, CallOptions } from '../ports.js'
-import { type CidVersion, kuboImporterOptions } from '../unixfs/profiles.js'
+import { kuboImporterOptions } from '../unixfs/profiles.js'
 
 /**
  * Folder uploads: many files whose names carry relative paths under one top-level directory,

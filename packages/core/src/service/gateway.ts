@@ -1,16 +1,15 @@
 import * as dagPb from '@ipld/dag-pb'
+import type { ByteRange, CallOptions, ContentRecord, FileRecord } from '@pinfold/interface'
+import { invalid, isPinfoldError, notFound, PinfoldError } from '@pinfold/interface'
 import { UnixFS } from 'ipfs-unixfs'
 import { exporter, type UnixFSEntry, walkPath as walkUnixfsPath } from 'ipfs-unixfs-exporter'
 import { CID } from 'multiformats/cid'
 import { type Block, blockKey, isIdentity, isLeafBlock, RAW_CODE } from '../dag/blocks.js'
 import { type ContentDag, openContentDag } from '../dag/content-dag.js'
 import { createInnerNodeCache } from '../dag/inner-node-cache.js'
-import { invalid, isPinfoldError, notFound, PinfoldError } from '../errors.js'
 import { type DagScope, type EntityBytes, encodeCar, scopedBlocks, unixfsType } from '../gateway/car-stream.js'
 import { readUnixfsFile } from '../gateway/file-reader.js'
 import { type WorkBudget, workBudget } from '../gateway/work-budget.js'
-import type { ContentRecord, FileRecord } from '../model.js'
-import type { ByteRange, CallOptions } from '../ports.js'
 import type { ServiceContext } from './context.js'
 
 /**

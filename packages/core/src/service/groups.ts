@@ -1,5 +1,5 @@
-import { notFound } from '../errors.js'
-import type { Actor, GroupFilter, GroupRecord, Network } from '../model.js'
+import type { Actor, GroupFilter, GroupRecord, Network } from '@pinfold/interface'
+import { notFound } from '@pinfold/interface'
 import { nextPageToken, type PageQuery, resolvePage } from '../pagination.js'
 import type { ServiceContext } from './context.js'
 import { validateName } from './validate.js'

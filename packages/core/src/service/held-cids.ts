@@ -1,5 +1,5 @@
-import { notFound } from '../errors.js'
-import type { FileRecord, Network } from '../model.js'
+import type { FileRecord, Network } from '@pinfold/interface'
+import { notFound } from '@pinfold/interface'
 import type { ServiceContext } from './context.js'
 import { parseCid } from './gateway.js'
 

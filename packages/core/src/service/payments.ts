@@ -1,14 +1,17 @@
-import { invalid, isPinfoldError, notFound, PinfoldError } from '../errors.js'
-import type { Actor } from '../model.js'
-import { nextPageToken, type PageQuery, resolvePage } from '../pagination.js'
-import type { PaymentNetwork, PaymentSettings } from '../payments/model.js'
 import type {
+  Actor,
   PaymentCidRecord,
   PaymentInstructionPatch,
   PaymentInstructionRecord,
+  PaymentNetwork,
+  PaymentPayload,
+  PaymentRequirement,
+  PaymentSettings,
+  PaymentSettlement,
   PaymentTerms,
-} from '../ports/payment-records.js'
-import type { PaymentPayload, PaymentRequirement, PaymentSettlement } from '../ports.js'
+} from '@pinfold/interface'
+import { invalid, isPinfoldError, notFound, PinfoldError } from '@pinfold/interface'
+import { nextPageToken, type PageQuery, resolvePage } from '../pagination.js'
 import type { ServiceContext } from './context.js'
 import { createDownloadLinkOperations } from './download-links.js'
 import { validateName } from './validate.js'

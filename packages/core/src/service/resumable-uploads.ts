@@ -1,8 +1,12 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
-import { conflict, invalid, notFound, PinfoldError, throwIfAborted } from '../errors.js'
-import type { Actor } from '../model.js'
-import type { SessionConstraints, SessionUploadOptions, UploadSessionRecord } from '../ports/upload-session-records.js'
-import type { CallOptions } from '../ports.js'
+import type {
+  Actor,
+  CallOptions,
+  SessionConstraints,
+  SessionUploadOptions,
+  UploadSessionRecord,
+} from '@pinfold/interface'
+import { conflict, invalid, notFound, PinfoldError, throwIfAborted } from '@pinfold/interface'
 import { meter } from '../streams/meter.js'
 import type { ServiceContext } from './context.js'
 import type { UploadConstraints, UploadItem, UploadOptions, UploadResult } from './uploads.js'

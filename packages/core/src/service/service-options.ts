@@ -1,6 +1,6 @@
+import type { Clock, IdSource } from '@pinfold/interface'
+import { optionChecks } from '@pinfold/interface'
 import { v7 as uuidv7 } from 'uuid'
-import { optionChecks } from '../options.js'
-import type { Clock, IdSource } from '../ports.js'
 import type { ServiceContext } from './context.js'
 import { resolveFeatures } from './features.js'
 import type { FileServiceOptions } from './file-service.js'

@@ -1,6 +1,5 @@
-import { invalid, notFound } from '../errors.js'
-import type { Actor, Network } from '../model.js'
-import type { SignatureRecord } from '../ports/gateway-records.js'
+import type { Actor, Network, SignatureRecord } from '@pinfold/interface'
+import { invalid, notFound } from '@pinfold/interface'
 import type { ServiceContext } from './context.js'
 import { heldCids } from './held-cids.js'
 

@@ -1,6 +1,13 @@
+import {
+  type Actor,
+  invalid,
+  isNetwork,
+  type KeyValues,
+  type Network,
+  notFound,
+  PinfoldError,
+} from '@pinfold/interface'
 import { createUrlSigner, SIGNATURE_PARAM, type UrlSigner } from '../auth/url-signing.js'
-import { invalid, notFound, PinfoldError } from '../errors.js'
-import { type Actor, isNetwork, type KeyValues, type Network } from '../model.js'
 import type { ServiceContext } from './context.js'
 import type { UploadConstraints } from './uploads.js'
 import { validateKeyvalues, validateName } from './validate.js'

@@ -1,6 +1,5 @@
-import { invalid, notFound } from '../errors.js'
-import type { Actor, Network } from '../model.js'
-import type { SwapRecord } from '../ports/gateway-records.js'
+import type { Actor, Network, SwapRecord } from '@pinfold/interface'
+import { invalid, notFound } from '@pinfold/interface'
 import type { ServiceContext } from './context.js'
 import { heldCids } from './held-cids.js'
 

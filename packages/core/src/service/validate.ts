@@ -1,6 +1,4 @@
-import { invalid } from '../errors.js'
-import { isNetwork, type KeyValues, type Network } from '../model.js'
-import { type CidVersion, isCidVersion } from '../unixfs/profiles.js'
+import { type CidVersion, invalid, isCidVersion, isNetwork, type KeyValues, type Network } from '@pinfold/interface'
 
 export const LIMITS = {
   nameChars: 1024,

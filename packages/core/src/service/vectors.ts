@@ -1,8 +1,13 @@
-import { invalid, notFound, PinfoldError, throwIfAborted } from '../errors.js'
-import type { Actor, FileRecord, Network } from '../model.js'
-import type { VectorEmbedding, VectorMatch } from '../ports/vector-records.js'
-import type { CallOptions, Embedder } from '../ports.js'
-import { MAX_VECTOR_QUERY_LIMIT } from '../vectors/checks.js'
+import type {
+  Actor,
+  CallOptions,
+  Embedder,
+  FileRecord,
+  Network,
+  VectorEmbedding,
+  VectorMatch,
+} from '@pinfold/interface'
+import { invalid, MAX_VECTOR_QUERY_LIMIT, notFound, PinfoldError, throwIfAborted } from '@pinfold/interface'
 import type { ServiceContext } from './context.js'
 
 /** Vectors are a feature of private files (as at Pinata): files and groups are looked up there. */

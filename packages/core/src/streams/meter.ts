@@ -1,4 +1,4 @@
-import { PinfoldError, throwIfAborted } from '../errors.js'
+import { PinfoldError, throwIfAborted } from '@pinfold/interface'
 
 export interface Meter {
   /** Bytes seen so far. */

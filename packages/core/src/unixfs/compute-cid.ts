@@ -1,8 +1,9 @@
+import type { CidVersion } from '@pinfold/interface'
+import { PinfoldError } from '@pinfold/interface'
 import { importer } from 'ipfs-unixfs-importer'
 import type { CID } from 'multiformats/cid'
 import type { Block } from '../dag/blocks.js'
-import { PinfoldError } from '../errors.js'
-import { type CidVersion, kuboImporterOptions, LEAF_BYTES } from './profiles.js'
+import { kuboImporterOptions, LEAF_BYTES } from './profiles.js'
 import { hashOnlyRawLeaves } from './raw-leaf-hasher.js'
 
 /**

@@ -1,17 +1,7 @@
+import type { CidVersion } from '@pinfold/interface'
 import type { ImporterOptions } from 'ipfs-unixfs-importer'
 import { fixedSize } from 'ipfs-unixfs-importer/chunker'
 import { balanced } from 'ipfs-unixfs-importer/layout'
-
-/**
- * `v1` = `ipfs add --cid-version=1`; `v0` = plain `ipfs add` (Kubo's defaults);
- * `unixfs-v1-2025` = Kubo's IPIP-499 profile of that name (1 MiB chunks, 1024 links).
- */
-export const CID_VERSIONS = ['v0', 'v1', 'unixfs-v1-2025'] as const
-export type CidVersion = (typeof CID_VERSIONS)[number]
-
-export function isCidVersion(value: unknown): value is CidVersion {
-  return (CID_VERSIONS as readonly unknown[]).includes(value)
-}
 
 /** Leaf (chunk) size of each profile, in bytes. */
 export const LEAF_BYTES: Record<CidVersion, number> = { v0: 262_144, v1: 262_144, 'unixfs-v1-2025': 1_048_576 }

@@ -1,4 +1,4 @@
-import type { CidVersion } from './unixfs/profiles.js'
+import type { CidVersion } from './cid-version.js'
 
 /**
  * The domain's records. Field names are TypeScript camelCase; the HTTP layer maps them onto the

@@ -3,8 +3,9 @@
  * goes), the CIDs attached to them, and the claimed payment nonces that stop one signed payment from
  * unlocking more than one request.
  */
+
+import type { CallOptions } from '../call-options.js'
 import type { Page, PageRequest } from '../model.js'
-import type { CallOptions } from '../ports.js'
 
 /**
  * One way to pay, as the tenant configured it. `amount` is in the token's atomic units (USDC has 6

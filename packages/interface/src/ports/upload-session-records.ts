@@ -1,6 +1,6 @@
+import type { CallOptions } from '../call-options.js'
+import type { CidVersion } from '../cid-version.js'
 import type { KeyValues, Network } from '../model.js'
-import type { CallOptions } from '../ports.js'
-import type { CidVersion } from '../unixfs/profiles.js'
 
 /** Upload options of a resumable session, in a JSON-safe form (dates as epoch milliseconds). */
 export interface SessionUploadOptions {

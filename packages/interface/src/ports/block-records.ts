@@ -1,5 +1,5 @@
+import type { CallOptions } from '../call-options.js'
 import type { ContentRecord, FileRecord, Network } from '../model.js'
-import type { CallOptions } from '../ports.js'
 
 /**
  * The block index: for every block of every stored content, where its bytes are. A block is named

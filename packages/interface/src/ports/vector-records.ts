@@ -1,5 +1,5 @@
+import type { CallOptions } from '../call-options.js'
 import type { FileRecord, Network } from '../model.js'
-import type { CallOptions } from '../ports.js'
 
 /**
  * Which embedder produced the vectors of an index. Vectors of different embedders (or sizes) are not
@@ -91,17 +91,3 @@ export interface VectorRecordStore {
    */
   resetVectorIndex(options?: CallOptions): Promise<void>
 }
-
-/**
- * A file's bytes in, passages of readable text out (`extractPassages` of `@pinfold/text-extract`
- * fits). Reads at most `maxBytes`; content it cannot read is `INVALID_INPUT`.
- */
-export type TextExtractor = (
-  source: AsyncIterable<Uint8Array>,
-  options: {
-    mimeType: string
-    fileName?: string | undefined
-    maxBytes?: number | undefined
-    signal?: AbortSignal | undefined
-  },
-) => Promise<string[]>

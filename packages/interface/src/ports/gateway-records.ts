@@ -1,5 +1,5 @@
+import type { CallOptions } from '../call-options.js'
 import type { FileRecord, Network } from '../model.js'
-import type { CallOptions } from '../ports.js'
 
 /**
  * Records behind the gateway and the operations that change what it serves: which CIDs are

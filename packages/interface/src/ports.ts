@@ -9,6 +9,7 @@
  * - Ids are opaque strings chosen by core; stores never invent ids.
  * - "Tenant-scoped" lookups treat a record of another tenant exactly like a missing one.
  */
+import type { CallOptions } from './call-options.js'
 import type {
   ContentRecord,
   FileFilter,
@@ -27,10 +28,6 @@ import type { GatewayRecordStore } from './ports/gateway-records.js'
 import type { PaymentRecordStore } from './ports/payment-records.js'
 import type { UploadSessionRecordStore } from './ports/upload-session-records.js'
 import type { VectorRecordStore } from './ports/vector-records.js'
-
-export interface CallOptions {
-  signal?: AbortSignal | undefined
-}
 
 // ---------------------------------------------------------------------------------------------
 // RecordStore
@@ -298,6 +295,31 @@ export interface PaymentVerifier {
   verify(payment: PaymentPayload, requirement: PaymentRequirement, options?: CallOptions): Promise<PaymentVerification>
   settle(payment: PaymentPayload, requirement: PaymentRequirement, options?: CallOptions): Promise<PaymentSettlement>
 }
+
+// ---------------------------------------------------------------------------------------------
+// TextExtractor
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * A file's bytes in, passages of readable text out (`extractPassages` of `@pinfold/text-extract`
+ * fits). Reads at most `maxBytes`; content it cannot read is `INVALID_INPUT`.
+ */
+export type TextExtractor = (
+  source: AsyncIterable<Uint8Array>,
+  options: {
+    mimeType: string
+    fileName?: string | undefined
+    maxBytes?: number | undefined
+    signal?: AbortSignal | undefined
+  },
+) => Promise<string[]>
+
+// ---------------------------------------------------------------------------------------------
+// TxtResolver
+// ---------------------------------------------------------------------------------------------
+
+/** TXT lookups: each record as its character-strings (the shape of node:dns `resolveTxt`, which fits). */
+export type TxtResolver = (name: string) => Promise<string[][]>
 
 // ---------------------------------------------------------------------------------------------
 // Clock and ids (injectable for tests)
