@@ -300,6 +300,16 @@ export interface PaymentVerifier {
 }
 
 // ---------------------------------------------------------------------------------------------
+// TxtResolver
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * DNS TXT lookups for custom-domain verification: each record as its character-strings
+ * (`node:dns/promises` `resolveTxt` fits; a resolver that cannot be aborted ignores the signal).
+ */
+export type TxtResolver = (name: string, options?: CallOptions) => Promise<string[][]>
+
+// ---------------------------------------------------------------------------------------------
 // Clock and ids (injectable for tests)
 // ---------------------------------------------------------------------------------------------
 

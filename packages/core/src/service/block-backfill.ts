@@ -8,11 +8,7 @@ import type { ContentRecord } from '../model.js'
 import type { BlockLocation } from '../ports/block-records.js'
 import type { CallOptions } from '../ports.js'
 import type { ServiceContext } from './context.js'
-
-export interface BackfillResult {
-  indexed: number
-  failed: { cid: string; error: unknown }[]
-}
+import type { BackfillResult } from './file-service-api.js'
 
 /** Contents per record-store page while backfilling. */
 const PAGE = 50

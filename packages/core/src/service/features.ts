@@ -2,6 +2,7 @@ import { PinfoldError } from '../errors.js'
 import type { PaymentSettings } from '../payments/model.js'
 import type { TextExtractor } from '../ports/vector-records.js'
 import type { Embedder, PaymentVerifier } from '../ports.js'
+import type { Feature } from './file-service-api.js'
 
 /** The `createFileService` options optional features depend on. */
 export interface FeaturePrerequisites {
@@ -20,9 +21,7 @@ const FEATURES = {
   // the secret signs the link a payment buys: checked up front, so no nonce is burned for nothing
   paidRetrieval: { label: 'x402 paid retrieval is', needs: ['paymentSettings', 'payments', 'signingSecret'] },
   vectors: { label: 'semantic vectors are', needs: ['embedder', 'textExtractor'] },
-} as const satisfies Record<string, { label: string; needs: readonly (keyof FeaturePrerequisites)[] }>
-
-export type Feature = keyof typeof FEATURES
+} as const satisfies Record<Feature, { label: string; needs: readonly (keyof FeaturePrerequisites)[] }>
 
 /** What a feature's operations may use once `require` let them through. */
 export type PrerequisitesOf<F extends Feature> = Pick<FeaturePrerequisites, (typeof FEATURES)[F]['needs'][number]>
@@ -35,6 +34,11 @@ export interface ServiceFeatures {
    * the same answer from every operation that needs it.
    */
   require<F extends Feature>(feature: F): PrerequisitesOf<F>
+  /**
+   * What an operation builds from the feature's prerequisites (a URL signer), built once, now; the
+   * returned function gives it, or throws what `require` throws while the feature is off.
+   */
+  derive<F extends Feature, T>(feature: F, build: (prerequisites: PrerequisitesOf<F>) => T): () => T
 }
 
 /**
@@ -62,6 +66,15 @@ export function resolveFeatures(options: Partial<FeaturePrerequisites>): Service
     require<F extends Feature>(feature: F) {
       if (!enabled[feature]) throw featureOff(feature, missing(feature))
       return given as PrerequisitesOf<F>
+    },
+    derive<F extends Feature, T>(feature: F, build: (prerequisites: PrerequisitesOf<F>) => T) {
+      if (!enabled[feature]) {
+        return () => {
+          throw featureOff(feature, missing(feature))
+        }
+      }
+      const built = build(given as PrerequisitesOf<F>)
+      return () => built
     },
   }
 }
