@@ -83,6 +83,30 @@ describe('domains', () => {
     expect((await verify(test, alice, claim.id)).status).toBe('pending_ownership')
   })
 
+  it('verify - the fallback resolver is used only by a service without its own; with neither, UNAVAILABLE', async () => {
+    const own = createTestService()
+    const claim = await claimWithTxt(own, alice)
+    const fallback = async (): Promise<string[][]> => {
+      throw new Error('the fallback must not be asked')
+    }
+    const verified = await own.service.domains.verify(alice, claim.id, { fallbackResolveTxt: fallback })
+    expect(verified.status).toBe('active')
+
+    const none = createTestService({ resolveTxt: undefined })
+    const pending = await none.service.domains.create(alice, NAME)
+    await expect(none.service.domains.verify(alice, pending.id)).rejects.toMatchObject({
+      code: 'UNAVAILABLE',
+      message: expect.stringContaining('createFileService option `resolveTxt`'),
+    })
+    const asked: string[] = []
+    const dns = async (name: string) => {
+      asked.push(name)
+      return [[pending.verificationToken]]
+    }
+    expect((await none.service.domains.verify(alice, pending.id, { fallbackResolveTxt: dns })).status).toBe('active')
+    expect(asked).toEqual([`${VERIFICATION_PREFIX}${NAME}`])
+  })
+
   it('verify - the first tenant to verify owns the name; the other is CONFLICT', async () => {
     const test = createTestService()
     const mine = await claimWithTxt(test, mallory)
