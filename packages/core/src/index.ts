@@ -22,55 +22,18 @@ export { type ContentDag, openContentDag } from './dag/content-dag.js'
 export { type DagScope, encodeCar } from './gateway/car-stream.js'
 export { detectMimeType } from './mime.js'
 export { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, type PageQuery } from './pagination.js'
-export { DIRECTORY_MIME_TYPE, mimeTypeAllowed } from './service/allowed-mime-types.js'
+export { DIRECTORY_MIME_TYPE } from './service/allowed-mime-types.js'
 export { normaliseDomain, PENDING_DOMAIN_TTL_MS, VERIFICATION_PREFIX } from './service/domains.js'
-export { DOWNLOAD_LINK_ALGORITHM, type DownloadLinkRequest, MAX_LINK_SECONDS } from './service/download-links.js'
-export {
-  createFileService,
-  type FileService,
-  type FileServiceOptions,
-  systemClock,
-  uuidIds,
-} from './service/file-service.js'
-export type { FileListQuery, FileUpdate } from './service/files.js'
-export {
-  type DirectoryItem,
-  type GatewayEntry,
-  type GatewayRoot,
-  type GatewayScope,
-  parseCid,
-  resolveEntityBytes,
-} from './service/gateway.js'
-export type { GroupListQuery } from './service/groups.js'
-export {
-  DEFAULT_RETRIEVAL_AMOUNT,
-  NONCE_ALREADY_USED,
-  type PaymentChoice,
-  type PaymentInstructionInput,
-  type PaymentInstructionListQuery,
-  type PaymentTermsInput,
-  type RetrievePrivateOptions,
-  type RetrievePrivateResult,
-} from './service/payments.js'
-export { BUILT_IN_PLUGINS, type GatewayPlugin } from './service/plugins.js'
-export type { CreatedSession, CreateSessionRequest, PatchResult, SessionStatus } from './service/resumable-uploads.js'
+export { DOWNLOAD_LINK_ALGORITHM, MAX_LINK_SECONDS } from './service/download-links.js'
+export { createFileService, type FileServiceOptions, systemClock, uuidIds } from './service/file-service.js'
+export type * from './service/file-service-api.js'
+export { parseCid, resolveEntityBytes } from './service/gateway.js'
+export { DEFAULT_RETRIEVAL_AMOUNT, NONCE_ALREADY_USED } from './service/payments.js'
+export { BUILT_IN_PLUGINS } from './service/plugins.js'
 export { UPLOAD_SESSION_TTL_MS } from './service/resumable-uploads.js'
 export { CID_SIGNATURE_DOMAIN, CID_SIGNATURE_TYPES } from './service/signatures.js'
-export type { SignedUploadUrl, SignUploadRequest, UploadGrant } from './service/signed-uploads.js'
-export type {
-  UploadCallOptions,
-  UploadConstraints,
-  UploadItem,
-  UploadOptions,
-  UploadResult,
-} from './service/uploads.js'
 export { CAR_MIME_TYPE } from './service/uploads.js'
 export { LIMITS } from './service/validate.js'
-export {
-  MAX_QUERY_CHARS,
-  VECTORIZE_MAX_BYTES,
-  VECTORIZE_MAX_PASSAGES,
-  type VectorQueryResult,
-} from './service/vectors.js'
+export { MAX_QUERY_CHARS, VECTORIZE_MAX_BYTES, VECTORIZE_MAX_PASSAGES } from './service/vectors.js'
 export { computeFileCid } from './unixfs/compute-cid.js'
 export { kuboImporterOptions } from './unixfs/profiles.js'

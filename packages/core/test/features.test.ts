@@ -9,11 +9,14 @@ import {
   type TextExtractor,
 } from '../src/index.js'
 
-/** Stores that fail the test when touched: a feature that is off must refuse before any I/O. */
+/**
+ * Stores that fail the test when called: a feature that is off must refuse before any I/O. (What a
+ * store can do — `presignGet`, `list` — is read at construction; that is no I/O.)
+ */
 const untouchable = <T extends object>(name: string) =>
   new Proxy({} as T, {
-    get(_, key) {
-      throw new Error(`${name}.${String(key)} was touched`)
+    get: (_, key) => () => {
+      throw new Error(`${name}.${String(key)} was called`)
     },
   })
 
@@ -22,7 +25,10 @@ const SECRET = 'a-signing-secret-that-is-at-least-32-bytes'
 const signed = new URLSearchParams({ 'X-Signature': 'AAAA' })
 const embedder: Embedder = { id: 'e', dimensions: 2, embed: async () => [] }
 const textExtractor: TextExtractor = async () => []
-const payments = {} as PaymentVerifier
+const payments: PaymentVerifier = {
+  verify: async () => ({ valid: false, reason: 'test' }),
+  settle: async () => ({ success: false, transaction: '', network: '', payer: '' }),
+}
 const paymentSettings = { networks: [{}] } as unknown as FileServiceOptions['paymentSettings']
 
 function service(options: Partial<FileServiceOptions>) {

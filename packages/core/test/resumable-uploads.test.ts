@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { BlobStore, Clock, RecordStore, UploadSessionRecord } from '../src/index.js'
-import { createFileService, mimeTypeAllowed } from '../src/index.js'
+import { createFileService } from '../src/index.js'
+import { mimeTypeAllowed } from '../src/service/allowed-mime-types.js'
 import { FolderPaths } from '../src/service/folder-upload.js'
 
 /** Just enough of the ports for resumable sessions: sessions and blobs in Maps. */

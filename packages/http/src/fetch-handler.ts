@@ -60,7 +60,7 @@ const HEALTH_PATHS = new Set(['/healthz', '/readyz'])
  * with `createNodeHandler`.
  */
 export function createFetchHandler(service: FileService, options: FetchHandlerOptions): FetchHandler {
-  const checked = checkHandlerOptions(options)
+  const checked = checkHandlerOptions(service, options)
   const { basePath } = checked
   const route = createRouter(defaultRoutes)
   const cors = options.cors ?? {}

@@ -1,4 +1,4 @@
-import { isPinfoldError, optionChecks, PinfoldError } from '@pinfold/core'
+import { type FileService, isPinfoldError, optionChecks, PinfoldError } from '@pinfold/core'
 import type { FetchHandlerOptions } from './fetch-handler.js'
 
 /** `publicUrl` as the handler uses it: without trailing slashes, and its host name. */
@@ -21,14 +21,30 @@ export interface CheckedHandlerOptions {
 
 const check = optionChecks('@pinfold/http', 'createFetchHandler')
 
-/** Every `createFetchHandler` option checked at construction: a bad one fails start-up, not requests. */
-export function checkHandlerOptions(options: FetchHandlerOptions): CheckedHandlerOptions {
+/**
+ * The service and every `createFetchHandler` option checked at construction: a bad one fails
+ * start-up, not requests.
+ */
+export function checkHandlerOptions(service: FileService, options: FetchHandlerOptions): CheckedHandlerOptions {
+  const isService = typeof service?.files?.upload === 'function' && typeof service.health?.check === 'function'
+  check.require('service', isService, 'must be a FileService (createFileService)')
   check.require('auth', typeof options?.auth?.verify === 'function', 'must be a token verifier (createTokenVerifier)')
   if (options.basePath !== undefined) {
     check.require('basePath', typeof options.basePath === 'string' && !/[?#]/.test(options.basePath), 'must be a path')
   }
   check.optionalFunction('onError', options.onError)
   check.optionalFunction('clientIp', options.clientIp)
+  const origins = options.cors?.origins
+  if (origins !== undefined) {
+    // a single origin given as a string would be matched as a substring of the request's origin
+    const valid = origins === '*' || origins === false || (Array.isArray(origins) && origins.every(isOrigin))
+    check.require('cors.origins', valid, "must be '*', false or a list of origins such as https://app.example.com")
+  }
+  if (options.logger !== undefined) {
+    const logger = options.logger
+    const methods = typeof logger?.info === 'function' && typeof logger.error === 'function'
+    check.require('logger', methods, 'must have info() and error() methods (jsonLinesLogger)')
+  }
   const subdomainHost = check.optionalHostname('subdomainHost', options.subdomainHost)?.toLowerCase()
 
   let last: { given: unknown; checked: PublicUrl | undefined } | undefined
@@ -39,6 +55,11 @@ export function checkHandlerOptions(options: FetchHandlerOptions): CheckedHandle
   }
   publicUrl()
   return { basePath: normaliseBasePath(options.basePath), publicUrl: () => afterStart(publicUrl), subdomainHost }
+}
+
+/** `scheme://host[:port]`, as browsers send it in `Origin`. */
+function isOrigin(value: unknown): boolean {
+  return typeof value === 'string' && URL.canParse(value) && new URL(value).origin === value
 }
 
 function checkPublicUrl(value: unknown): PublicUrl | undefined {

@@ -318,8 +318,11 @@ export type TextExtractor = (
 // TxtResolver
 // ---------------------------------------------------------------------------------------------
 
-/** TXT lookups: each record as its character-strings (the shape of node:dns `resolveTxt`, which fits). */
-export type TxtResolver = (name: string) => Promise<string[][]>
+/**
+ * DNS TXT lookups for custom-domain verification: each record as its character-strings
+ * (`node:dns/promises` `resolveTxt` fits; a resolver that cannot be aborted ignores the signal).
+ */
+export type TxtResolver = (name: string, options?: CallOptions) => Promise<string[][]>
 
 // ---------------------------------------------------------------------------------------------
 // Clock and ids (injectable for tests)

@@ -1,6 +1,13 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { createFileService, createTokenVerifier, type FileService, type TokenVerifier } from '@pinfold/core'
+import {
+  type BlobStore,
+  createFileService,
+  createTokenVerifier,
+  type FileService,
+  type RecordStore,
+  type TokenVerifier,
+} from '@pinfold/core'
 import { createFetchHandler, type FetchHandlerOptions } from '@pinfold/http'
 import { answerClientErrors, createNodeHandler, drainable } from '@pinfold/http-node'
 import { createExtractionPool } from '@pinfold/text-extract'
@@ -8,7 +15,7 @@ import { createRemoteJWKSet } from 'jose'
 import type { ServerConfig } from './config.js'
 import { vectorServiceOptions } from './embedder-config.js'
 import { loadOrCreateSecret } from './secret.js'
-import { openStorage } from './storage.js'
+import { openStorage, type Storage } from './storage.js'
 import { startSweepers } from './sweepers.js'
 
 export interface RunningServer {
@@ -26,10 +33,19 @@ export interface RunningServer {
 /** Builds the service from the configuration and listens. Used by `pinfold serve` and the tests. */
 export async function startServer(
   config: ServerConfig,
-  extra: Partial<Pick<FetchHandlerOptions, 'onError' | 'cors' | 'basePath' | 'logger'>> = {},
+  extra: Partial<Pick<FetchHandlerOptions, 'onError' | 'cors' | 'basePath' | 'logger'>> & {
+    /**
+     * Stores to serve instead of those `config` names. They stay the caller's: the server neither
+     * migrates nor closes them, and a caller that needs to look into them holds them already.
+     */
+    stores?: { records: RecordStore; blobs: BlobStore } | undefined
+  } = {},
 ): Promise<RunningServer> {
+  const { stores, ...handlerOptions } = extra
   const secret = config.authSecret ?? (await loadOrCreateSecret(config.dataDir))
-  const storage = await openStorage(config)
+  const storage: Storage = stores
+    ? { ...stores, description: 'stores given to startServer', close: async () => {} }
+    : await openStorage(config)
   const extraction = createExtractionPool()
   const service = createFileService({
     records: storage.records,
@@ -45,7 +61,7 @@ export async function startServer(
     publicUrl: config.publicUrl,
     subdomainHost: config.subdomainHost,
     rateLimit: config.rateLimit,
-    ...extra,
+    ...handlerOptions,
   })
   await indexStoredBlocks(service)
   const requests = drainable(createNodeHandler(handler, { bodyIdleTimeoutMs: config.bodyIdleTimeoutMs }))

@@ -108,7 +108,7 @@ describe('every block of public content is addressable', () => {
       body: folderForm([{ path: 'old/x.bin', bytes: chacha('old-x', 2 * LEAF) }], { network: 'public' }),
     })
     const folderCid = ((await folder.json()) as { data: { cid: string } }).data.cid
-    const { records, blobs } = server.service
+    const { records, blobs } = server
     const leaf = await cidOfLeaf(bytes.subarray(LEAF, 2 * LEAF), 'v0')
     // what a content stored before the index looks like: no entries, and a file without its sidecar
     for (const stored of [cid, folderCid]) {
@@ -137,8 +137,8 @@ describe('block index across a restart (embedded storage)', () => {
         body: folderForm([{ path: 'kept/file.bin', bytes }], { network: 'public' }),
       })
       const { cid } = ((await res.json()) as { data: { cid: string } }).data
-      const content = (await server.running.service.records.getContent(cid))!
-      await server.running.service.records.deleteBlockLocations(content.blobKey)
+      const content = (await server.stores.records.getContent(cid))!
+      await server.stores.records.deleteBlockLocations(content.blobKey)
       expect((await fetch(`${server.url}/ipfs/${cid}/file.bin`)).status).toBe(404)
       await server.restart()
       const file = await fetch(`${server.url}/ipfs/${cid}/file.bin`)

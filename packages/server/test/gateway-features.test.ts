@@ -265,7 +265,7 @@ describe('expiry', () => {
       const soon = await server.upload(chacha('expiring', 1000), { network: 'public', expires_at: at(60) })
       const later = await server.upload(chacha('later', 1000), { network: 'public', expires_at: at(3600) })
       const kept = await server.upload(chacha('kept', 1000), { network: 'public' })
-      const blobs = server.service.blobs as MemoryBlobStore
+      const blobs = server.blobs as MemoryBlobStore
       expect(blobs.count).toBe(3)
       expect(await server.service.expiry.sweep()).toBe(0)
       now = new Date(now.getTime() + 61_000)

@@ -1,6 +1,6 @@
 import { createMemoryBlobStore, createMemoryRecordStore } from '@pinfold/adapter-memory'
-import { createFileService, createTokenVerifier } from '@pinfold/core'
-import { createFetchHandler, type FetchHandlerOptions } from '@pinfold/http'
+import { createFileService, createTokenVerifier, type FileService } from '@pinfold/core'
+import { createFetchHandler, type FetchHandlerOptions, jsonLinesLogger, type RequestLogger } from '@pinfold/http'
 import { createNodeHandler } from '@pinfold/http-node'
 import { describe, expect, it } from 'vitest'
 import { readConfig } from '../src/index.js'
@@ -37,6 +37,10 @@ const BAD_HANDLER: [string, Partial<FetchHandlerOptions>][] = [
   ['clientIp', { clientIp: 1 as unknown as FetchHandlerOptions['clientIp'] }],
   ['rateLimit.perIp.limit', { rateLimit: { perIp: { limit: 0, windowMs: 1000 } } }],
   ['rateLimit.perToken.windowMs', { rateLimit: { perToken: { limit: 5, windowMs: 0 } } }],
+  // one origin as a string would be matched as a substring of every request's Origin
+  ['cors.origins', { cors: { origins: 'https://app.example.com' as unknown as readonly string[] } }],
+  ['cors.origins', { cors: { origins: ['https://app.example.com/'] } }],
+  ['logger', { logger: console.log as unknown as RequestLogger }],
 ]
 
 /** `[variable, env, function that reads it]`. */
@@ -57,6 +61,22 @@ const BAD_ENV: [string, NodeJS.ProcessEnv, string][] = [
 describe('http-node options', () => {
   it.each(BAD_HANDLER)('createFetchHandler - a bad `%s` is INVALID_INPUT at construction', (option, bad) => {
     expect(() => createFetchHandler(service, { auth, ...bad })).toThrow(named('createFetchHandler', 'option', option))
+  })
+
+  it('createFetchHandler - something else than a FileService is INVALID_INPUT at construction, not a 500 per request', () => {
+    for (const notAService of [undefined, {}, { files: {} }]) {
+      expect(() => createFetchHandler(notAService as unknown as FileService, { auth })).toThrow(
+        named('createFetchHandler', 'option', 'service'),
+      )
+    }
+  })
+
+  it('createFetchHandler - good cors origins and a logger are accepted', () => {
+    const logger = jsonLinesLogger(() => {})
+    expect(() =>
+      createFetchHandler(service, { auth, logger, cors: { origins: ['http://localhost:3000'] } }),
+    ).not.toThrow()
+    expect(() => createFetchHandler(service, { auth, cors: { origins: false } })).not.toThrow()
   })
 
   it.each([

@@ -12,14 +12,15 @@ describe('sweepOrphanBlobs', () => {
     const blobs = createMemoryBlobStore()
     // the stored file's blob is as old as the orphans: only its record keeps it
     const ids = { recordId: () => crypto.randomUUID(), blobKey: () => `blobs/${uuid7At(now.getTime() - 86_400_000)}` }
-    const service = createFileService({ records: createMemoryRecordStore(), blobs, clock: { now: () => now }, ids })
+    const records = createMemoryRecordStore()
+    const service = createFileService({ records, blobs, clock: { now: () => now }, ids })
     const { file } = await service.files.upload(
       { tenantId: 't', userId: 'u' },
       (async function* () {
         yield { kind: 'file' as const, path: 'kept.txt', content: bytes('kept') }
       })(),
     )
-    const referenced = (await service.records.getContent(file.cid))!.blobKey
+    const referenced = (await records.getContent(file.cid))!.blobKey
     // an orphan left by a crash a day ago (its UUIDv7 says so) and its sidecar, and one from a moment ago
     const dayOld = '0191d8e1-2000-7000-8000-000000000001'
     const recent = uuid7At(now.getTime() - 1000)

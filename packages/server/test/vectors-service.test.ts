@@ -9,6 +9,7 @@ import {
   type UploadItem,
   VECTORIZE_MAX_BYTES,
   VECTORIZE_MAX_PASSAGES,
+  type VectorQueryInput,
 } from '@pinfold/core'
 import { describe, expect, it } from 'vitest'
 
@@ -249,7 +250,9 @@ describe('vectors service', () => {
       { text: 'cat', limit: 1.5 },
       { text: 'cat', limit: '3' },
     ]) {
-      await expect(service.vectors.query(alice, group.id, input), JSON.stringify(input)).rejects.toMatchObject({
+      // as a JavaScript caller or an HTTP body may give it: the types do not hold
+      const query = input as VectorQueryInput
+      await expect(service.vectors.query(alice, group.id, query), JSON.stringify(input)).rejects.toMatchObject({
         code: 'INVALID_INPUT',
       })
     }

@@ -16,8 +16,7 @@ async function claimWithTxt(test: TestService, actor: Actor) {
   return claim
 }
 
-const verify = (test: TestService, actor: Actor, id: string) =>
-  test.service.domains.verify(actor, id, test.service.domains.resolver!)
+const verify = (test: TestService, actor: Actor, id: string) => test.service.domains.verify(actor, id)
 
 describe('domains', () => {
   it('create - a normalised pending claim with a token, lapsing after the pending TTL', async () => {
@@ -76,12 +75,36 @@ describe('domains', () => {
   })
 
   it('verify - a failing TXT lookup leaves the claim pending rather than failing', async () => {
-    const test = createTestService()
-    const claim = await test.service.domains.create(alice, NAME)
     const failing = async () => {
       throw Object.assign(new Error('queryTxt ESERVFAIL'), { code: 'ESERVFAIL' })
     }
-    expect((await test.service.domains.verify(alice, claim.id, failing)).status).toBe('pending_ownership')
+    const test = createTestService({ resolveTxt: failing })
+    const claim = await test.service.domains.create(alice, NAME)
+    expect((await verify(test, alice, claim.id)).status).toBe('pending_ownership')
+  })
+
+  it('verify - the fallback resolver is used only by a service without its own; with neither, UNAVAILABLE', async () => {
+    const own = createTestService()
+    const claim = await claimWithTxt(own, alice)
+    const fallback = async (): Promise<string[][]> => {
+      throw new Error('the fallback must not be asked')
+    }
+    const verified = await own.service.domains.verify(alice, claim.id, { fallbackResolveTxt: fallback })
+    expect(verified.status).toBe('active')
+
+    const none = createTestService({ resolveTxt: undefined })
+    const pending = await none.service.domains.create(alice, NAME)
+    await expect(none.service.domains.verify(alice, pending.id)).rejects.toMatchObject({
+      code: 'UNAVAILABLE',
+      message: expect.stringContaining('createFileService option `resolveTxt`'),
+    })
+    const asked: string[] = []
+    const dns = async (name: string) => {
+      asked.push(name)
+      return [[pending.verificationToken]]
+    }
+    expect((await none.service.domains.verify(alice, pending.id, { fallbackResolveTxt: dns })).status).toBe('active')
+    expect(asked).toEqual([`${VERIFICATION_PREFIX}${NAME}`])
   })
 
   it('verify - the first tenant to verify owns the name; the other is CONFLICT', async () => {

@@ -1,3 +1,4 @@
+import type { SignatureInput } from '@pinfold/core'
 import { describe, expect, it } from 'vitest'
 import { alice, createTestService, mallory, START, type TestService, uploadFile } from './support.js'
 
@@ -81,7 +82,9 @@ describe('signatures', () => {
   ])('add - %s is INVALID_INPUT', async (_what, given) => {
     const test = createTestService()
     await uploadFile(test.service, alice, SIGNED.content, { network: 'public' })
-    await expect(test.service.signatures.add(alice, 'public', SIGNED.cid, given)).rejects.toMatchObject({
+    // as a JavaScript caller or an HTTP body may give it: the types do not hold
+    const input = given as SignatureInput
+    await expect(test.service.signatures.add(alice, 'public', SIGNED.cid, input)).rejects.toMatchObject({
       code: 'INVALID_INPUT',
     })
   })

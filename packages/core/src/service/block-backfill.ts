@@ -6,11 +6,7 @@ import { type Block, blockKey, isIdentity } from '../dag/blocks.js'
 import { fileBlockLocations } from '../dag/file-blocks.js'
 import { importFileDag, readFileDagIndex, writeFileDagIndex } from '../dag/file-dag-index.js'
 import type { ServiceContext } from './context.js'
-
-export interface BackfillResult {
-  indexed: number
-  failed: { cid: string; error: unknown }[]
-}
+import type { BackfillResult } from './file-service-api.js'
 
 /** Contents per record-store page while backfilling. */
 const PAGE = 50

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto'
-import type { Actor, DomainRecord, TxtResolver } from '@pinfold/interface'
+import type { TxtResolver } from '@pinfold/interface'
 import { invalid, notFound, PinfoldError } from '@pinfold/interface'
 import type { ServiceContext } from './context.js'
+import type { DomainOperations } from './file-service-api.js'
 
 export const VERIFICATION_PREFIX = '_service-verify.'
 
@@ -66,50 +67,48 @@ async function conflictAs<T>(message: string, work: () => Promise<T>): Promise<T
  * may claim one name; the first to verify owns it, and an unverified claim lapses after
  * {@link PENDING_DOMAIN_TTL_MS}.
  */
-export function createDomainOperations(ctx: ServiceContext, resolver?: TxtResolver | undefined) {
-  const mustGet = async (actor: Actor, id: string) => {
-    const domain = await ctx.records.getDomain(actor.tenantId, id)
+export function createDomainOperations(ctx: ServiceContext, resolver?: TxtResolver | undefined): DomainOperations {
+  const mustGet: DomainOperations['get'] = async (actor, id, options) => {
+    const domain = await ctx.records.getDomain(actor.tenantId, id, options)
     if (!domain) throw notFound('domain')
     return domain
   }
   return {
-    /** The resolver the service was built with; the HTTP layer supplies node:dns otherwise. */
-    resolver,
-
-    /**
-     * Registers a pending claim. `reservedHosts`: the host names the deployment answers on itself
-     * (the API's, the subdomain gateway's); neither they nor names under them can be claimed.
-     */
-    async create(actor: Actor, domain: unknown, reservedHosts: readonly string[] = []): Promise<DomainRecord> {
+    async create(actor, domain, reservedHosts = [], options) {
       const name = normaliseDomain(domain)
       if (isUnder(name, reservedHosts)) throw invalid(`${name} is this service's own host name`)
       const now = ctx.clock.now()
       return conflictAs(`${name} is already registered`, () =>
-        ctx.records.createDomain({
-          id: ctx.ids.recordId(),
-          tenantId: actor.tenantId,
-          domain: name,
-          verificationToken: `pinfold-verify=${randomBytes(18).toString('base64url')}`,
-          status: 'pending_ownership',
-          createdAt: now,
-          verifiedAt: null,
-          expiresAt: new Date(now.getTime() + PENDING_DOMAIN_TTL_MS),
-        }),
+        ctx.records.createDomain(
+          {
+            id: ctx.ids.recordId(),
+            tenantId: actor.tenantId,
+            domain: name,
+            verificationToken: `pinfold-verify=${randomBytes(18).toString('base64url')}`,
+            status: 'pending_ownership',
+            createdAt: now,
+            verifiedAt: null,
+            expiresAt: new Date(now.getTime() + PENDING_DOMAIN_TTL_MS),
+          },
+          options,
+        ),
       )
     },
     get: mustGet,
-    list: (actor: Actor) => ctx.records.listDomains(actor.tenantId),
-    async remove(actor: Actor, id: string): Promise<void> {
-      if (!(await ctx.records.deleteDomain(actor.tenantId, id))) throw notFound('domain')
+    list: (actor, options) => ctx.records.listDomains(actor.tenantId, options),
+    async remove(actor, id, options) {
+      if (!(await ctx.records.deleteDomain(actor.tenantId, id, options))) throw notFound('domain')
     },
 
-    /**
-     * Looks up the TXT record; activates the domain when one of its values equals the token.
-     * A failed or empty lookup leaves it `pending_ownership` (that is the answer, not an error).
-     * `CONFLICT` when the claim lapsed or another tenant verified the name first.
-     */
-    async verify(actor: Actor, id: string, resolveTxt: TxtResolver): Promise<DomainRecord> {
-      const domain = await mustGet(actor, id)
+    async verify(actor, id, options = {}) {
+      const resolveTxt = resolver ?? options.fallbackResolveTxt
+      if (!resolveTxt) {
+        throw new PinfoldError(
+          'UNAVAILABLE',
+          'domain verification is unavailable: no resolveTxt configured (createFileService option `resolveTxt`)',
+        )
+      }
+      const domain = await mustGet(actor, id, options)
       if (domain.status === 'active') return domain
       const now = ctx.clock.now()
       if (domain.expiresAt && domain.expiresAt.getTime() <= now.getTime()) {
@@ -117,25 +116,21 @@ export function createDomainOperations(ctx: ServiceContext, resolver?: TxtResolv
       }
       let records: string[][] = []
       try {
-        records = await resolveTxt(`${VERIFICATION_PREFIX}${domain.domain}`)
+        records = await resolveTxt(`${VERIFICATION_PREFIX}${domain.domain}`, { signal: options.signal })
       } catch {
         records = []
       }
       if (!records.some((chunks) => chunks.join('') === domain.verificationToken)) return domain
       const activated = await conflictAs(`${domain.domain} was verified by another account`, () =>
-        ctx.records.activateDomain(actor.tenantId, id, now),
+        ctx.records.activateDomain(actor.tenantId, id, now, options),
       )
       return activated ?? domain
     },
 
-    /**
-     * Who serves `host` (a host name, port ignored): the tenant of its active claim, or `pending`
-     * while only unverified claims exist. IP literals are never domains.
-     */
-    async route(host: string): Promise<{ tenantId: string; status: DomainRecord['status'] } | undefined> {
+    async route(host, options) {
       const name = host.trim().toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '')
       if (!name || isIpLiteral(name)) return undefined
-      const domain = await ctx.records.findDomain(name, ctx.clock.now())
+      const domain = await ctx.records.findDomain(name, ctx.clock.now(), options)
       return domain && { tenantId: domain.tenantId, status: domain.status }
     },
   }

@@ -1,7 +1,8 @@
-import type { Actor, FileRecord } from '@pinfold/interface'
+import type { CallOptions, FileRecord } from '@pinfold/interface'
 import { invalid, notFound, PinfoldError } from '@pinfold/interface'
 import { createUrlSigner, SIGNATURE_PARAM } from '../auth/url-signing.js'
 import type { ServiceContext } from './context.js'
+import type { DownloadLinkOperations } from './file-service-api.js'
 import { heldCids } from './held-cids.js'
 
 /** Longest validity a download link may have: one year. */
@@ -9,37 +10,31 @@ export const MAX_LINK_SECONDS = 365 * 24 * 3600
 
 export const DOWNLOAD_LINK_ALGORITHM = 'PINFOLD1-HMAC-SHA256'
 
-export interface DownloadLinkRequest {
-  /** Any URL whose path holds `/files/<cid>` (or `/ipfs/<cid>`); its host is ignored. */
-  url?: unknown
-  /** Seconds the link stays valid after `date`. */
-  expires?: unknown
-  /** Unix seconds the validity starts at; default now. */
-  date?: unknown
-  /** Only `GET` can be signed. */
-  method?: unknown
-}
+/** Longest validity of a presigned blob-store URL: it cannot be revoked, whatever the link's own life. */
+const MAX_PRESIGN_SECONDS = 3600
 
 /**
  * Private download links: `<base>/files/<cid>?X-Algorithm&X-Date&X-Expires&X-Method=GET&X-User-ID&X-Signature`.
  * The HMAC (see `createUrlSigner`, purpose `download`) covers the path and every parameter,
  * including `X-User-ID` — the tenant — so a link proves which tenant's file it opens.
  */
-export function createDownloadLinkOperations(ctx: ServiceContext) {
-  const signer = () => {
-    return createUrlSigner(ctx.features.require('downloadLinks').signingSecret, 'download')
-  }
+export function createDownloadLinkOperations(ctx: ServiceContext): DownloadLinkOperations {
+  const signer = ctx.features.derive('downloadLinks', ({ signingSecret }) => createUrlSigner(signingSecret, 'download'))
+  // a blob store's ability to presign is settled at construction, like the features
+  const presignGet = ctx.blobs.presignGet?.bind(ctx.blobs)
 
   const held = heldCids(ctx)
   /** The tenant's file for a CID, private network first. */
-  async function heldFile(tenantId: string, cidText: string): Promise<FileRecord | undefined> {
-    return (await held.find(tenantId, 'private', cidText)) ?? (await held.find(tenantId, 'public', cidText))
+  async function heldFile(tenantId: string, cidText: string, options?: CallOptions): Promise<FileRecord | undefined> {
+    return (
+      (await held.find(tenantId, 'private', cidText, options)) ??
+      (await held.find(tenantId, 'public', cidText, options))
+    )
   }
 
   return {
-    /** Signs a link to one of the actor's files; `baseUrl` is the API's public URL. */
-    async create(actor: Actor, request: DownloadLinkRequest, baseUrl: string): Promise<string> {
-      const signing = signer() // first: with the feature off, no file is looked up for nothing
+    async create(actor, request, baseUrl, options) {
+      const sign = signer() // first: with the feature off, no file is looked up for nothing
       if (typeof request.url !== 'string') throw invalid('url must be a string')
       const match = /\/(?:files|ipfs)\/([^/?#]+)/.exec(request.url)
       if (!match) throw invalid('url must contain /files/<cid>')
@@ -51,7 +46,7 @@ export function createDownloadLinkOperations(ctx: ServiceContext) {
       const date = request.date === undefined || request.date === null ? nowSeconds : toInteger(request.date, 'date')
       // a link may not start in the future (that would stretch its life beyond `expires`)
       if (date > nowSeconds + 300) throw invalid('date must not be in the future')
-      const file = await heldFile(actor.tenantId, decodeURIComponent(match[1]!))
+      const file = await heldFile(actor.tenantId, decodeURIComponent(match[1]!), options)
       if (!file) throw notFound('file')
       const path = `/files/${file.cid}`
       const params = new URLSearchParams({
@@ -61,21 +56,16 @@ export function createDownloadLinkOperations(ctx: ServiceContext) {
         'X-Method': 'GET',
         'X-User-ID': actor.tenantId,
       })
-      params.set(SIGNATURE_PARAM, signing.sign(path, params))
+      params.set(SIGNATURE_PARAM, sign.sign(path, params))
       return `${baseUrl.replace(/\/+$/, '')}${path}?${params}`
     },
 
-    /**
-     * Checks a link for `/files/<cid>` and returns the tenant's file it opens, with the moment
-     * the link stops being valid. `FORBIDDEN` for a tampered, expired or malformed link;
-     * `NOT_FOUND` when the file is gone.
-     */
-    async open(cidText: string, params: URLSearchParams): Promise<{ file: FileRecord; expiresAt: Date }> {
-      const signing = signer() // first: with the feature off, every link gets the same answer
+    async open(cidText, params, options) {
+      const verifier = signer() // first: with the feature off, every link gets the same answer
       const path = `/files/${cidText}`
       const refuse = (why: string) => new PinfoldError('FORBIDDEN', `invalid download link: ${why}`)
       if (!params.has(SIGNATURE_PARAM)) throw refuse('it is not signed')
-      if (!signing.verify(path, params)) throw refuse('the signature does not match')
+      if (!verifier.verify(path, params)) throw refuse('the signature does not match')
       const tenantId = params.get('X-User-ID')
       const date = Number(params.get('X-Date'))
       const expires = Number(params.get('X-Expires'))
@@ -89,9 +79,24 @@ export function createDownloadLinkOperations(ctx: ServiceContext) {
       }
       const expiresAt = new Date((date + expires) * 1000)
       if (ctx.clock.now().getTime() >= expiresAt.getTime()) throw refuse('it has expired')
-      const file = await heldFile(tenantId, cidText)
+      const file = await heldFile(tenantId, cidText, options)
       if (!file) throw notFound('file')
       return { file, expiresAt }
+    },
+
+    async presign({ file, expiresAt }, options = {}) {
+      if (!presignGet) return undefined
+      const { signal, contentDisposition } = options
+      const content = await ctx.records.getContent(file.cid, { signal })
+      if (!content) throw notFound('content')
+      if (content.kind !== 'file') return undefined
+      const secondsLeft = Math.max(1, Math.floor((expiresAt.getTime() - ctx.clock.now().getTime()) / 1000))
+      return presignGet(content.blobKey, {
+        expiresInSeconds: Math.min(secondsLeft, MAX_PRESIGN_SECONDS),
+        contentType: file.mimeType,
+        contentDisposition,
+        signal,
+      })
     },
   }
 }

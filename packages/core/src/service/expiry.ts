@@ -1,17 +1,12 @@
 import { deleteContentBlobs } from '../dag/car-blob.js'
 import type { ServiceContext } from './context.js'
+import type { ExpiryOperations } from './file-service-api.js'
 
 const BATCH = 100
 
-export function createExpiryOperations(ctx: ServiceContext) {
+export function createExpiryOperations(ctx: ServiceContext): ExpiryOperations {
   return {
-    /**
-     * Deletes every file whose `expiresAt` is at or before `now` (default: the service clock),
-     * through the normal delete path so blobs no file references any more are released.
-     * Returns how many files it deleted. Safe to run from several processes at once: a file
-     * deleted by another sweeper is simply skipped.
-     */
-    async sweep(now: Date = ctx.clock.now(), options: { signal?: AbortSignal | undefined } = {}): Promise<number> {
+    async sweep(now = ctx.clock.now(), options = {}) {
       let deleted = 0
       for (;;) {
         const expired = await ctx.records.listExpiredFiles(now, BATCH, options)

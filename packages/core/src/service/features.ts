@@ -1,5 +1,6 @@
 import type { Embedder, PaymentSettings, PaymentVerifier, TextExtractor } from '@pinfold/interface'
 import { PinfoldError } from '@pinfold/interface'
+import type { Feature } from './file-service-api.js'
 
 /** The `createFileService` options optional features depend on. */
 export interface FeaturePrerequisites {
@@ -18,9 +19,7 @@ const FEATURES = {
   // the secret signs the link a payment buys: checked up front, so no nonce is burned for nothing
   paidRetrieval: { label: 'x402 paid retrieval is', needs: ['paymentSettings', 'payments', 'signingSecret'] },
   vectors: { label: 'semantic vectors are', needs: ['embedder', 'textExtractor'] },
-} as const satisfies Record<string, { label: string; needs: readonly (keyof FeaturePrerequisites)[] }>
-
-export type Feature = keyof typeof FEATURES
+} as const satisfies Record<Feature, { label: string; needs: readonly (keyof FeaturePrerequisites)[] }>
 
 /** What a feature's operations may use once `require` let them through. */
 export type PrerequisitesOf<F extends Feature> = Pick<FeaturePrerequisites, (typeof FEATURES)[F]['needs'][number]>
@@ -33,6 +32,11 @@ export interface ServiceFeatures {
    * the same answer from every operation that needs it.
    */
   require<F extends Feature>(feature: F): PrerequisitesOf<F>
+  /**
+   * What an operation builds from the feature's prerequisites (a URL signer), built once, now; the
+   * returned function gives it, or throws what `require` throws while the feature is off.
+   */
+  derive<F extends Feature, T>(feature: F, build: (prerequisites: PrerequisitesOf<F>) => T): () => T
 }
 
 /**
@@ -60,6 +64,15 @@ export function resolveFeatures(options: Partial<FeaturePrerequisites>): Service
     require<F extends Feature>(feature: F) {
       if (!enabled[feature]) throw featureOff(feature, missing(feature))
       return given as PrerequisitesOf<F>
+    },
+    derive<F extends Feature, T>(feature: F, build: (prerequisites: PrerequisitesOf<F>) => T) {
+      if (!enabled[feature]) {
+        return () => {
+          throw featureOff(feature, missing(feature))
+        }
+      }
+      const built = build(given as PrerequisitesOf<F>)
+      return () => built
     },
   }
 }

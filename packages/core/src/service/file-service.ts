@@ -13,12 +13,14 @@ import type { ServiceContext } from './context.js'
 import { createDomainOperations } from './domains.js'
 import { createDownloadLinkOperations } from './download-links.js'
 import { createExpiryOperations } from './expiry.js'
+import type { FileService, GatewayPlugin } from './file-service-api.js'
 import { createFileOperations } from './files.js'
 import { createGatewayOperations } from './gateway.js'
 import { createGroupOperations } from './groups.js'
+import { createHealthOperations } from './health.js'
 import { createMaintenance } from './maintenance.js'
 import { createPaymentOperations } from './payments.js'
-import { createPluginOperations, type GatewayPlugin } from './plugins.js'
+import { createPluginOperations } from './plugins.js'
 import { createResumableUploadOperations } from './resumable-uploads.js'
 import { checkServiceOptions } from './service-options.js'
 import { createSignatureOperations } from './signatures.js'
@@ -54,34 +56,32 @@ export interface FileServiceOptions {
 
 /**
  * The domain in one object: every operation the HTTP API offers, as plain async functions taking
- * the acting tenant first. Embed it directly, or serve it with `@pinfold/http-node`.
+ * the acting tenant first (see {@link FileService}). Every option is checked here, once: a bad one
+ * throws `INVALID_INPUT` now, never from a later call. Embed it directly, or serve it with
+ * `@pinfold/http-node`.
  */
-export function createFileService(options: FileServiceOptions) {
+export function createFileService(options: FileServiceOptions): FileService {
   const ctx: ServiceContext = checkServiceOptions(options)
   const uploads = createUploads(ctx)
+  const downloadLinks = createDownloadLinkOperations(ctx)
   return {
     files: { upload: uploads.upload, ...createFileOperations(ctx) },
     groups: createGroupOperations(ctx),
     gateway: createGatewayOperations(ctx),
-    downloadLinks: createDownloadLinkOperations(ctx),
+    downloadLinks,
     swaps: createSwapOperations(ctx),
     vectors: createVectorOperations(ctx),
     signatures: createSignatureOperations(ctx),
     plugins: createPluginOperations(options.gatewayPlugins),
     expiry: createExpiryOperations(ctx),
     domains: createDomainOperations(ctx, options.resolveTxt),
-    payments: createPaymentOperations(ctx),
+    payments: createPaymentOperations(ctx, downloadLinks),
     maintenance: createMaintenance(ctx),
     uploads: {
       signed: createSignedUploadOperations(ctx),
       ...createResumableUploadOperations(ctx, uploads.upload),
     },
-    /** Which optional features are on (see `FileServiceOptions`); their operations refuse `UNAVAILABLE` when off. */
+    health: createHealthOperations(ctx),
     features: ctx.features.enabled,
-    records: ctx.records,
-    blobs: ctx.blobs,
-    clock: ctx.clock,
   }
 }
-
-export type FileService = ReturnType<typeof createFileService>

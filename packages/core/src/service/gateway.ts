@@ -1,5 +1,5 @@
 import * as dagPb from '@ipld/dag-pb'
-import type { ByteRange, CallOptions, ContentRecord, FileRecord } from '@pinfold/interface'
+import type { CallOptions, ContentRecord } from '@pinfold/interface'
 import { invalid, isPinfoldError, notFound, PinfoldError } from '@pinfold/interface'
 import { UnixFS } from 'ipfs-unixfs'
 import { exporter, type UnixFSEntry, walkPath as walkUnixfsPath } from 'ipfs-unixfs-exporter'
@@ -7,53 +7,18 @@ import { CID } from 'multiformats/cid'
 import { type Block, blockKey, isIdentity, isLeafBlock, RAW_CODE } from '../dag/blocks.js'
 import { type ContentDag, openContentDag } from '../dag/content-dag.js'
 import { createInnerNodeCache } from '../dag/inner-node-cache.js'
-import { type DagScope, type EntityBytes, encodeCar, scopedBlocks, unixfsType } from '../gateway/car-stream.js'
+import { type EntityBytes, encodeCar, scopedBlocks, unixfsType } from '../gateway/car-stream.js'
 import { readUnixfsFile } from '../gateway/file-reader.js'
 import { type WorkBudget, workBudget } from '../gateway/work-budget.js'
 import type { ServiceContext } from './context.js'
-
-/**
- * Who a gateway request reads for:
- * - `public`: the shared `/ipfs/` gateway — any block of content some tenant holds publicly.
- * - `tenant`: a tenant's own gateway (a verified custom domain) — only that tenant's public
- *   content, with that tenant's hot swaps applied.
- */
-export type GatewayScope = { kind: 'public' } | { kind: 'tenant'; tenantId: string }
-
-/** The content a gateway request names, after swaps. */
-export interface GatewayRoot {
-  /** The CID in the request. */
-  requested: CID
-  /** The CID whose content is served: `requested`, or where the tenant's swaps lead. */
-  cid: CID
-  swapped: boolean
-  /** The DAG below `cid`, inside the content that holds it; `null` only for identity CIDs. */
-  dag: ContentDag | null
-}
-
-export interface DirectoryItem {
-  name: string
-  cid: CID
-  /** Cumulative size of the entry's DAG, as the directory's link records it. */
-  size: number
-}
-
-/** The CID of the root, then of each path segment on the way to what a request names (`X-Ipfs-Roots`). */
-export interface PathRoots {
-  roots: CID[]
-}
-
-export type GatewayEntry = PathRoots &
-  (
-    | {
-        type: 'file'
-        cid: CID
-        size: number
-        /** The file's bytes, or a range of them; reads only the blocks (or blob bytes) needed. */
-        read(range?: ByteRange, options?: CallOptions): Promise<AsyncIterable<Uint8Array>>
-      }
-    | { type: 'directory'; cid: CID; list(options?: CallOptions): AsyncIterable<DirectoryItem> }
-  )
+import type {
+  DirectoryItem,
+  GatewayEntry,
+  GatewayOperations,
+  GatewayRoot,
+  GatewayScope,
+  PathRoots,
+} from './file-service-api.js'
 
 /** Longest swap chain followed; chains are acyclic by construction, this only bounds the work. */
 const MAX_SWAP_HOPS = 64
@@ -67,7 +32,7 @@ export function parseCid(text: string): CID {
   }
 }
 
-export function createGatewayOperations(ctx: ServiceContext) {
+export function createGatewayOperations(ctx: ServiceContext): GatewayOperations {
   const stores = { blobs: ctx.blobs, records: ctx.records, innerNodes: createInnerNodeCache() }
 
   /** The DAG below `cid` inside public content this scope may read, found by the block's multihash. */
@@ -97,18 +62,7 @@ export function createGatewayOperations(ctx: ServiceContext) {
   }
 
   return {
-    /**
-     * The content a gateway request for `cidText` serves: any block of public content (a root, an
-     * inner node, a leaf), found by its multihash. On a tenant's gateway, with `swaps`, that
-     * tenant's hot swaps apply; the shared gateway never swaps — there a CID always means its own
-     * bytes. `NOT_FOUND` when the scope may not read it: a block held only privately, or only by
-     * files past their `expires_at`, is never served here.
-     */
-    async resolve(
-      scope: GatewayScope,
-      cidText: string,
-      { swaps = false, signal }: { swaps?: boolean; signal?: AbortSignal | undefined } = {},
-    ): Promise<GatewayRoot> {
+    async resolve(scope, cidText, { swaps = false, signal } = {}) {
       const options = { signal }
       const requested = parseCid(cidText)
       if (isIdentity(requested)) return { requested, cid: requested, swapped: false, dag: null }
@@ -121,23 +75,14 @@ export function createGatewayOperations(ctx: ServiceContext) {
       return { requested, cid: requested, swapped: false, dag }
     },
 
-    /**
-     * The root for a file the caller already proved it may read (a download link's file, on any
-     * network): no public check, no swaps.
-     */
-    async resolveHeld(file: FileRecord, options?: CallOptions): Promise<GatewayRoot> {
+    async resolveHeld(file, options) {
       const content = await ctx.records.getContent(file.cid, options)
       if (!content) throw notFound('content')
       const cid = CID.parse(content.cid)
       return { requested: cid, cid, swapped: false, dag: openContentDag(content, cid, stores) }
     },
 
-    /**
-     * The UnixFS entry at `path` below the root, for deserialized responses. A whole `file`
-     * content is read straight from its blob (a Range is one ranged read); everything else is
-     * read block by block through the DAG, within the request's work budget.
-     */
-    async entry(root: GatewayRoot, path: readonly string[], options?: CallOptions): Promise<GatewayEntry> {
+    async entry(root, path, options) {
       const dag = root.dag
       const content = dag?.content
       if (content?.kind === 'file' && path.length === 0 && dag!.atContentRoot) return wholeFile(root.cid, content, ctx)
@@ -146,30 +91,15 @@ export function createGatewayOperations(ctx: ServiceContext) {
       return toGatewayEntry(await exportTerminal(walked), root, budget)
     },
 
-    /** The terminal block of a path (`?format=raw`). */
-    async block(root: GatewayRoot, path: readonly string[], options?: CallOptions): Promise<Block & PathRoots> {
+    async block(root, path, options) {
       const { terminal, roots } = await walkPath(root, path, workBudget(root.dag?.content ?? null), options)
       const bytes = await getBlock(root, terminal, options)
       if (!bytes) throw notFound('block')
       return { cid: terminal, bytes, roots }
     },
 
-    /**
-     * A CARv1 for the path (`?format=car`): the blocks along the path, then the terminal's scoped
-     * blocks, depth-first, each once — or, with `dups`, every time the walk meets it. The path is
-     * resolved before the stream is returned, so an unknown path is a `NOT_FOUND` rather than a
-     * broken stream.
-     */
-    async car(
-      root: GatewayRoot,
-      path: readonly string[],
-      {
-        scope = 'all',
-        entityBytes,
-        dups = false,
-      }: { scope?: DagScope; entityBytes?: { from: number; to: number | '*' }; dups?: boolean } = {},
-      options?: CallOptions,
-    ) {
+    async car(root, path, { scope = 'all', entityBytes, dups = false, signal } = {}) {
+      const options = { signal }
       const budget = workBudget(root.dag?.content ?? null)
       const { terminal, along, roots } = await walkPath(root, path, budget, options)
       let range: EntityBytes | undefined

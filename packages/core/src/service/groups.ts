@@ -1,67 +1,71 @@
-import type { Actor, GroupFilter, GroupRecord, Network } from '@pinfold/interface'
 import { notFound } from '@pinfold/interface'
-import { nextPageToken, type PageQuery, resolvePage } from '../pagination.js'
+import { nextPageToken, resolvePage } from '../pagination.js'
 import type { ServiceContext } from './context.js'
+import type { GroupOperations } from './file-service-api.js'
 import { validateName } from './validate.js'
 
-export interface GroupListQuery extends PageQuery, GroupFilter {}
+export function createGroupOperations(ctx: ServiceContext): GroupOperations {
+  const mustGet: GroupOperations['get'] = async (actor, network, id, options) => {
+    const group = await ctx.records.getGroup(actor.tenantId, network, id, options)
+    if (!group) throw notFound('group')
+    return group
+  }
 
-export function createGroupOperations(ctx: ServiceContext) {
   return {
-    async create(actor: Actor, network: Network, input: { name: unknown; isPublic?: boolean | undefined }) {
-      return ctx.records.createGroup({
-        id: ctx.ids.recordId(),
-        tenantId: actor.tenantId,
-        network,
-        name: validateName(input.name),
-        isPublic: input.isPublic ?? false,
-        createdAt: ctx.clock.now(),
-      })
+    async create(actor, network, input, options) {
+      return ctx.records.createGroup(
+        {
+          id: ctx.ids.recordId(),
+          tenantId: actor.tenantId,
+          network,
+          name: validateName(input.name),
+          isPublic: input.isPublic ?? false,
+          createdAt: ctx.clock.now(),
+        },
+        options,
+      )
     },
 
-    async get(actor: Actor, network: Network, id: string): Promise<GroupRecord> {
-      const group = await ctx.records.getGroup(actor.tenantId, network, id)
-      if (!group) throw notFound('group')
-      return group
-    },
+    get: mustGet,
 
-    async list(actor: Actor, network: Network, query: GroupListQuery = {}) {
+    async list(actor, network, query = {}, options) {
       const page = resolvePage(query)
       const { limit: _l, order: _o, pageToken: _p, ...filter } = query
-      const result = await ctx.records.listGroups(actor.tenantId, network, filter, page)
+      const result = await ctx.records.listGroups(actor.tenantId, network, filter, page, options)
       return { groups: result.items, nextPageToken: nextPageToken(result.items, result.hasMore) }
     },
 
-    async update(
-      actor: Actor,
-      network: Network,
-      id: string,
-      patch: { name?: unknown; isPublic?: boolean | undefined },
-    ) {
-      const updated = await ctx.records.updateGroup(actor.tenantId, network, id, {
-        ...(patch.name !== undefined && { name: validateName(patch.name) }),
-        ...(patch.isPublic !== undefined && { isPublic: patch.isPublic }),
-      })
+    async update(actor, network, id, update, options) {
+      const updated = await ctx.records.updateGroup(
+        actor.tenantId,
+        network,
+        id,
+        {
+          ...(update.name !== undefined && { name: validateName(update.name) }),
+          ...(update.isPublic !== undefined && { isPublic: update.isPublic }),
+        },
+        options,
+      )
       if (!updated) throw notFound('group')
       return updated
     },
 
-    async delete(actor: Actor, network: Network, id: string): Promise<void> {
-      if (!(await ctx.records.deleteGroup(actor.tenantId, network, id))) throw notFound('group')
+    async delete(actor, network, id, options) {
+      if (!(await ctx.records.deleteGroup(actor.tenantId, network, id, options))) throw notFound('group')
     },
 
-    /** Puts a file into a group; both must belong to the actor and live on `network`. */
-    async addFile(actor: Actor, network: Network, groupId: string, fileId: string): Promise<void> {
-      const updated = await ctx.records.updateFile(actor.tenantId, network, fileId, { groupId })
+    async addFile(actor, network, groupId, fileId, options) {
+      const updated = await ctx.records.updateFile(actor.tenantId, network, fileId, { groupId }, options)
       if (!updated) throw notFound('file')
     },
 
-    /** Takes a file out of a group; a file that is not in that group is left as it is. */
-    async removeFile(actor: Actor, network: Network, groupId: string, fileId: string): Promise<void> {
-      await this.get(actor, network, groupId)
-      const file = await ctx.records.getFile(actor.tenantId, network, fileId)
+    async removeFile(actor, network, groupId, fileId, options) {
+      await mustGet(actor, network, groupId, options)
+      const file = await ctx.records.getFile(actor.tenantId, network, fileId, options)
       if (!file) throw notFound('file')
-      if (file.groupId === groupId) await ctx.records.updateFile(actor.tenantId, network, fileId, { groupId: null })
+      if (file.groupId === groupId) {
+        await ctx.records.updateFile(actor.tenantId, network, fileId, { groupId: null }, options)
+      }
     },
   }
 }

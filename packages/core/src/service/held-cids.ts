@@ -1,4 +1,4 @@
-import type { FileRecord, Network } from '@pinfold/interface'
+import type { CallOptions, FileRecord, Network } from '@pinfold/interface'
 import { notFound } from '@pinfold/interface'
 import type { ServiceContext } from './context.js'
 import { parseCid } from './gateway.js'
@@ -10,20 +10,31 @@ import { parseCid } from './gateway.js'
  */
 export function heldCids(ctx: ServiceContext) {
   /** The tenant's oldest unexpired file on `network` with this CID, whatever its spelling. */
-  const find = (tenantId: string, network: Network, cidText: string): Promise<FileRecord | undefined> =>
-    ctx.records.findHeldFile(tenantId, network, parseCid(cidText).multihash.bytes, ctx.clock.now())
+  const find = (
+    tenantId: string,
+    network: Network,
+    cidText: string,
+    options?: CallOptions,
+  ): Promise<FileRecord | undefined> =>
+    ctx.records.findHeldFile(tenantId, network, parseCid(cidText).multihash.bytes, ctx.clock.now(), options)
 
   return {
     find,
     /** {@link find}, or `NOT_FOUND` naming `what`. */
-    async require(tenantId: string, network: Network, cidText: string, what: string): Promise<FileRecord> {
-      const file = await find(tenantId, network, cidText)
+    async require(
+      tenantId: string,
+      network: Network,
+      cidText: string,
+      what: string,
+      options?: CallOptions,
+    ): Promise<FileRecord> {
+      const file = await find(tenantId, network, cidText, options)
       if (!file) throw notFound(what)
       return file
     },
     /** The spelling records of this CID are kept under: the held file's CID, else the request's own. */
-    async spelling(tenantId: string, network: Network, cidText: string): Promise<string> {
-      return (await find(tenantId, network, cidText))?.cid ?? parseCid(cidText).toString()
+    async spelling(tenantId: string, network: Network, cidText: string, options?: CallOptions): Promise<string> {
+      return (await find(tenantId, network, cidText, options))?.cid ?? parseCid(cidText).toString()
     },
   }
 }

@@ -1,19 +1,23 @@
 import type {
-  Actor,
-  PaymentCidRecord,
+  OptionChecks,
   PaymentInstructionPatch,
   PaymentInstructionRecord,
   PaymentNetwork,
-  PaymentPayload,
   PaymentRequirement,
   PaymentSettings,
-  PaymentSettlement,
   PaymentTerms,
 } from '@pinfold/interface'
 import { invalid, isPinfoldError, notFound, PinfoldError } from '@pinfold/interface'
-import { nextPageToken, type PageQuery, resolvePage } from '../pagination.js'
+import { nextPageToken, resolvePage } from '../pagination.js'
 import type { ServiceContext } from './context.js'
-import { createDownloadLinkOperations } from './download-links.js'
+import { MAX_LINK_SECONDS } from './download-links.js'
+import type {
+  DownloadLinkOperations,
+  PaymentChoice,
+  PaymentOperations,
+  PaymentTermsInput,
+  RetrievePrivateResult,
+} from './file-service-api.js'
 import { validateName } from './validate.js'
 
 /** 0.0001 USD in USDC's 6 decimals: the spec's price of one retrieval. */
@@ -31,65 +35,6 @@ const ATOMIC_AMOUNT = /^[1-9][0-9]{0,76}$/
 /** Latest moment a claimed nonce is kept for (year 9999): a facilitator may accept a far-future `validBefore`. */
 const MAX_EXPIRY_SECONDS = 253_402_300_799n
 
-/** A payment requirement as the client sends it: every field may be left to the server's defaults. */
-export interface PaymentTermsInput {
-  asset?: unknown
-  payTo?: unknown
-  network?: unknown
-  amount?: unknown
-  description?: unknown
-}
-
-export interface PaymentInstructionInput {
-  name?: unknown
-  description?: unknown
-  /** Omitted on create: one requirement made of the server's defaults. */
-  paymentRequirements?: PaymentTermsInput[] | unknown
-}
-
-export interface PaymentInstructionListQuery extends PageQuery {
-  cid?: string | undefined
-  namePrefix?: string | undefined
-  id?: string | undefined
-}
-
-/** The client's payment, decoded by the transport against the requirements offered, and the one it pays. */
-export interface PaymentChoice {
-  payment: PaymentPayload
-  /** One of the `offers` passed to `readPayment` (the same object). */
-  requirement: PaymentRequirement
-}
-
-export interface RetrievePrivateOptions {
-  /** Absolute URL of this request: the x402 `resource`. */
-  resourceUrl: string
-  /** Absolute base URL of the API (with any mount prefix); the download link points under it. */
-  publicUrl: string
-  /**
-   * Reads the payment the client sent, if any, against the requirements offered. Returns
-   * `undefined` when there is none. Throws `INVALID_INPUT` when it is malformed, and
-   * `PAYMENT_REQUIRED` (with `details.reason`) when it pays for terms that were not offered.
-   */
-  readPayment(offers: readonly PaymentRequirement[]): PaymentChoice | undefined
-  signal?: AbortSignal | undefined
-}
-
-export type RetrievePrivateResult =
-  | {
-      paid: false
-      /** Every way to pay, for the 402 challenge. */
-      requirements: PaymentRequirement[]
-      /** Why the payment sent was refused (an x402 reason code); absent when none was sent. */
-      reason?: string | undefined
-    }
-  | {
-      paid: true
-      /** A short-lived private download link for the CID's bytes. */
-      url: string
-      settlement: PaymentSettlement
-      x402Version: 1 | 2
-    }
-
 /**
  * x402 pay-per-request: tenants' payment instructions (management API) and the anonymous paid
  * retrieval of a CID attached to one.
@@ -101,45 +46,47 @@ export type RetrievePrivateResult =
  * then fails or times out, the nonce stays burned: a replay must never succeed, and a timed-out settle
  * may still land on chain. The client signs a new authorization to try again.
  */
-export function createPaymentOperations(ctx: ServiceContext) {
+export function createPaymentOperations(ctx: ServiceContext, downloadLinks: DownloadLinkOperations): PaymentOperations {
   const settings = () => ctx.features.require('paymentInstructions').paymentSettings
 
-  const mustGet = async (actor: Actor, id: string) => {
-    const instruction = await ctx.records.getPaymentInstruction(actor.tenantId, id)
+  const mustGet: PaymentOperations['get'] = async (actor, id, options) => {
+    const instruction = await ctx.records.getPaymentInstruction(actor.tenantId, id, options)
     if (!instruction) throw notFound('payment instruction')
     return instruction
   }
 
-  const downloadLinks = createDownloadLinkOperations(ctx)
-
   return {
-    async create(actor: Actor, input: PaymentInstructionInput): Promise<PaymentInstructionRecord> {
+    async create(actor, input, options) {
       const config = settings()
       const requirements = input.paymentRequirements === undefined ? [{}] : requirementList(input.paymentRequirements)
-      return ctx.records.createPaymentInstruction({
-        id: ctx.ids.recordId(),
-        tenantId: actor.tenantId,
-        version: 1,
-        paymentRequirements: requirements.map((terms, i) => validateTerms(terms, config, i)),
-        name: validateName(input.name),
-        description: validateDescription(input.description) ?? null,
-        createdAt: ctx.clock.now(),
-      })
+      return ctx.records.createPaymentInstruction(
+        {
+          id: ctx.ids.recordId(),
+          tenantId: actor.tenantId,
+          version: 1,
+          paymentRequirements: requirements.map((terms, i) => validateTerms(terms, config, i)),
+          name: validateName(input.name),
+          description: validateDescription(input.description) ?? null,
+          createdAt: ctx.clock.now(),
+        },
+        options,
+      )
     },
 
     get: mustGet,
 
-    async list(actor: Actor, query: PaymentInstructionListQuery = {}) {
+    async list(actor, query = {}, options) {
       const page = resolvePage(query)
       const result = await ctx.records.listPaymentInstructions(
         actor.tenantId,
         { cid: query.cid, namePrefix: query.namePrefix, id: query.id },
         page,
+        options,
       )
       return { paymentInstructions: result.items, nextPageToken: nextPageToken(result.items, result.hasMore) }
     },
 
-    async update(actor: Actor, id: string, input: PaymentInstructionInput): Promise<PaymentInstructionRecord> {
+    async update(actor, id, input, options) {
       if (input.name === undefined && input.description === undefined && input.paymentRequirements === undefined) {
         throw invalid('nothing to update: give name, description or payment_requirements')
       }
@@ -152,41 +99,37 @@ export function createPaymentOperations(ctx: ServiceContext) {
           validateTerms(terms, config, i),
         )
       }
-      const updated = await ctx.records.updatePaymentInstruction(actor.tenantId, id, patch)
+      const updated = await ctx.records.updatePaymentInstruction(actor.tenantId, id, patch, options)
       if (!updated) throw notFound('payment instruction')
       return updated
     },
 
-    /** `CONFLICT` while CIDs are attached: detach them first. */
-    async delete(actor: Actor, id: string): Promise<void> {
-      if (!(await ctx.records.deletePaymentInstruction(actor.tenantId, id))) throw notFound('payment instruction')
+    async delete(actor, id, options) {
+      if (!(await ctx.records.deletePaymentInstruction(actor.tenantId, id, options))) {
+        throw notFound('payment instruction')
+      }
     },
 
-    async listCids(actor: Actor, id: string, query: PageQuery = {}) {
+    async listCids(actor, id, query = {}, options) {
       const page = resolvePage({ ...query, limit: query.limit ?? DEFAULT_CID_PAGE_LIMIT })
-      const result = await ctx.records.listPaymentCids(actor.tenantId, id, page)
+      const result = await ctx.records.listPaymentCids(actor.tenantId, id, page, options)
       if (!result) throw notFound('payment instruction')
       const cursors = result.items.map((item) => ({ createdAt: item.createdAt, id: item.cid }))
       return { cids: result.items.map((item) => item.cid), nextPageToken: nextPageToken(cursors, result.hasMore) }
     },
 
-    /** Only CIDs the tenant holds (on either network) can be attached; a CID prices one instruction per tenant. */
-    async addCid(actor: Actor, id: string, cid: string): Promise<PaymentCidRecord> {
-      return ctx.records.attachPaymentCid(actor.tenantId, id, validateCid(cid), ctx.clock.now())
+    async addCid(actor, id, cid, options) {
+      return ctx.records.attachPaymentCid(actor.tenantId, id, validateCid(cid), ctx.clock.now(), options)
     },
 
-    async removeCid(actor: Actor, id: string, cid: string): Promise<void> {
-      await mustGet(actor, id)
-      if (!(await ctx.records.detachPaymentCid(actor.tenantId, id, cid)))
+    async removeCid(actor, id, cid, options) {
+      await mustGet(actor, id, options)
+      if (!(await ctx.records.detachPaymentCid(actor.tenantId, id, cid, options))) {
         throw notFound('CID on this payment instruction')
+      }
     },
 
-    /**
-     * `GET /v1/retrieve/private/{cid}`: no tenant, the payment is the credential. `NOT_FOUND` when no
-     * instruction prices the CID. A refused payment is a result (`paid: false` with the reason), not an
-     * error; an unreachable facilitator is `UNAVAILABLE`, and then no link is made.
-     */
-    async retrievePrivate(cid: string, options: RetrievePrivateOptions): Promise<RetrievePrivateResult> {
+    async retrievePrivate(cid, options) {
       // before any lookup, so a misconfigured server never burns a nonce it cannot serve
       const { paymentSettings: config, payments: verifier } = ctx.features.require('paidRetrieval')
       const signal = options.signal
@@ -227,6 +170,7 @@ export function createPaymentOperations(ctx: ServiceContext) {
 
       // The instruction's tenant holds the CID (findPricedCid checked), so the link opens its file.
       const seller = { tenantId: priced.instruction.tenantId, userId: '' }
+      // without the caller's signal, like the settlement: the payment is taken, the link is owed
       const url = await downloadLinks.create(
         seller,
         { url: `/files/${cid}`, expires: config.linkSeconds ?? DEFAULT_LINK_SECONDS },
@@ -270,6 +214,35 @@ function offersFor(
     throw new PinfoldError('UNAVAILABLE', 'the payment instruction names no network this server accepts')
   }
   return offers
+}
+
+/**
+ * The payment settings checked at construction (`createFileService`): a bad default would otherwise
+ * be blamed on every request that leaves its field to it, and a bad link lifetime would fail a paid
+ * retrieval only once its payment was taken.
+ */
+export function checkPaymentSettings(check: OptionChecks, settings: PaymentSettings): void {
+  const networks = settings?.networks
+  check.require('paymentSettings', Array.isArray(networks) && networks.length > 0, 'must list at least one network')
+  const { defaultNetwork, defaultPayTo, defaultAmount, linkSeconds, maxTimeoutSeconds } = settings
+  if (defaultNetwork !== undefined) {
+    const known = typeof defaultNetwork === 'string' && findNetwork(settings, defaultNetwork) !== undefined
+    check.require('paymentSettings.defaultNetwork', known, 'must name one of `networks` (v1 name or CAIP-2 id)')
+  }
+  if (defaultPayTo !== undefined) {
+    const address = typeof defaultPayTo === 'string' && ADDRESS.test(defaultPayTo)
+    check.require('paymentSettings.defaultPayTo', address, 'must be a 0x address')
+  }
+  if (defaultAmount !== undefined) {
+    const atomic = typeof defaultAmount === 'string' && ATOMIC_AMOUNT.test(defaultAmount)
+    check.require(
+      'paymentSettings.defaultAmount',
+      atomic,
+      "must be a positive integer string in the token's smallest unit",
+    )
+  }
+  if (linkSeconds !== undefined) check.integerBetween('paymentSettings.linkSeconds', linkSeconds, 1, MAX_LINK_SECONDS)
+  if (maxTimeoutSeconds !== undefined) check.positiveInteger('paymentSettings.maxTimeoutSeconds', maxTimeoutSeconds)
 }
 
 function findNetwork(config: PaymentSettings, name: string): PaymentNetwork | undefined {

@@ -1,11 +1,4 @@
-/** A gateway plugin as the marketplace lists it (Pinata's shape). */
-export interface GatewayPlugin {
-  id: number
-  name: string
-  description: string
-  image: string
-  tags: string[]
-}
+import type { GatewayPlugin, PluginOperations } from './file-service-api.js'
 
 /** The plugins Pinfold itself implements; the default catalog. */
 export const BUILT_IN_PLUGINS: readonly GatewayPlugin[] = [
@@ -26,10 +19,11 @@ export const BUILT_IN_PLUGINS: readonly GatewayPlugin[] = [
   },
 ]
 
-export function createPluginOperations(catalog: readonly GatewayPlugin[] = BUILT_IN_PLUGINS) {
-  const copy = () => catalog.map((plugin) => ({ ...plugin, tags: [...plugin.tags] }))
+export function createPluginOperations(catalog: readonly GatewayPlugin[] = BUILT_IN_PLUGINS): PluginOperations {
+  // a snapshot taken at construction: changing the caller's catalog afterwards changes nothing
+  const copy = (plugins: readonly GatewayPlugin[]) => plugins.map((plugin) => ({ ...plugin, tags: [...plugin.tags] }))
+  const listed = copy(catalog)
   return {
-    /** The marketplace listing configured by the host application. */
-    list: async (): Promise<GatewayPlugin[]> => copy(),
+    list: async () => copy(listed),
   }
 }

@@ -1,56 +1,20 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
-import type {
-  Actor,
-  CallOptions,
-  SessionConstraints,
-  SessionUploadOptions,
-  UploadSessionRecord,
-} from '@pinfold/interface'
+import type { CallOptions, SessionConstraints, SessionUploadOptions, UploadSessionRecord } from '@pinfold/interface'
 import { conflict, invalid, notFound, PinfoldError, throwIfAborted } from '@pinfold/interface'
 import { meter } from '../streams/meter.js'
 import type { ServiceContext } from './context.js'
-import type { UploadConstraints, UploadItem, UploadOptions, UploadResult } from './uploads.js'
+import type {
+  FileOperations,
+  UploadConstraints,
+  UploadItem,
+  UploadOperations,
+  UploadOptions,
+  UploadResult,
+} from './file-service-api.js'
 import { validateCidVersion, validateExpiry, validateKeyvalues, validateName, validateNetwork } from './validate.js'
 
 /** How long a session lives after its creation or its last accepted PATCH. */
 export const UPLOAD_SESSION_TTL_MS = 24 * 60 * 60 * 1000
-
-export interface CreateSessionRequest {
-  /** `Upload-Length`. */
-  length: number
-  /** From `Upload-Metadata` `filename` (else the name option). */
-  fileName?: string | undefined
-  /** From `Upload-Metadata` `filetype`. */
-  mimeType?: string | undefined
-  options: Partial<UploadOptions>
-  /** Set when the session is created through a signed upload URL. */
-  constraints?: UploadConstraints | undefined
-}
-
-export interface CreatedSession {
-  id: string
-  /** The secret half of the session's URL; only its hash is stored. */
-  token: string
-  length: number
-  expiresAt: Date
-}
-
-export interface SessionStatus {
-  offset: number
-  length: number
-  expiresAt: Date
-}
-
-export interface PatchResult extends SessionStatus {
-  /** Set by the PATCH that completed the upload. */
-  result?: UploadResult | undefined
-}
-
-type Upload = (
-  actor: Actor,
-  items: AsyncIterable<UploadItem>,
-  options: { signal?: AbortSignal | undefined; constraints?: UploadConstraints | undefined },
-) => Promise<UploadResult>
 
 /**
  * Resumable uploads (tus 1.0 core + creation + termination), transport-free. Each accepted PATCH
@@ -61,7 +25,10 @@ type Upload = (
  * streams the parts, in order, through the ordinary upload pipeline:
  * CIDs, dedupe, `is_duplicate` and signed-URL constraints are exactly those of a multipart upload.
  */
-export function createResumableUploadOperations(ctx: ServiceContext, upload: Upload) {
+export function createResumableUploadOperations(
+  ctx: ServiceContext,
+  upload: FileOperations['upload'],
+): Omit<UploadOperations, 'signed'> {
   const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex')
 
   async function mustGet(id: string, token: string, options?: CallOptions): Promise<UploadSessionRecord> {
@@ -129,7 +96,7 @@ export function createResumableUploadOperations(ctx: ServiceContext, upload: Upl
   }
 
   return {
-    async create(actor: Actor, request: CreateSessionRequest, options: CallOptions = {}): Promise<CreatedSession> {
+    async create(actor, request, options) {
       const { length } = request
       if (!Number.isSafeInteger(length) || length < 0) throw invalid('Upload-Length must be a non-negative integer')
       const max = Math.min(ctx.maxUploadBytes, request.constraints?.maxBytes ?? Number.POSITIVE_INFINITY)
@@ -163,24 +130,17 @@ export function createResumableUploadOperations(ctx: ServiceContext, upload: Upl
       return { id, token, length, expiresAt }
     },
 
-    async status(id: string, token: string, options: CallOptions = {}): Promise<SessionStatus> {
+    async status(id, token, options) {
       const session = await mustGet(id, token, options)
       return { offset: session.offset, length: session.length, expiresAt: session.expiresAt }
     },
 
     /**
-     * Appends `body` at `offset`. A mismatching offset is a `CONFLICT` (tus 409); bytes beyond the
-     * announced length are `PAYLOAD_TOO_LARGE`. A PATCH at the final offset with an empty body
-     * retries the completion of an upload whose earlier completion failed. Of the PATCHes at the
-     * final offset, only the one holding the completion claim records the upload (`result`).
+     * A PATCH at the final offset with an empty body retries the completion of an upload whose
+     * earlier completion failed. Of the PATCHes at the final offset, only the one holding the
+     * completion claim records the upload (`result`).
      */
-    async append(
-      id: string,
-      token: string,
-      offset: number,
-      body: AsyncIterable<Uint8Array>,
-      options: CallOptions = {},
-    ): Promise<PatchResult> {
+    async append(id, token, offset, body, options = {}) {
       const { signal } = options
       const session = await mustGet(id, token, options)
       if (offset !== session.offset) {
@@ -247,18 +207,13 @@ export function createResumableUploadOperations(ctx: ServiceContext, upload: Upl
       }
     },
 
-    /** tus termination: removes the session and its parts. */
-    async terminate(id: string, token: string, options: CallOptions = {}): Promise<void> {
+    async terminate(id, token, options) {
       await mustGet(id, token, options)
       const deleted = await ctx.records.deleteUploadSession(id, options)
       if (deleted) await deleteParts(deleted.parts)
     },
 
-    /**
-     * Removes sessions abandoned past their expiry, with their parts; returns how many. Run it
-     * periodically (the server does); several processes may sweep at once.
-     */
-    async sweepExpiredSessions(now: Date = ctx.clock.now(), options: CallOptions = {}): Promise<number> {
+    async sweepExpiredSessions(now = ctx.clock.now(), options) {
       let swept = 0
       for (;;) {
         const expired = await ctx.records.listExpiredUploadSessions(now, 100, options)

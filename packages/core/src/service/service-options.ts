@@ -1,9 +1,10 @@
-import type { Clock, IdSource } from '@pinfold/interface'
-import { optionChecks } from '@pinfold/interface'
+import type { Clock, Embedder, IdSource } from '@pinfold/interface'
+import { type OptionChecks, optionChecks } from '@pinfold/interface'
 import { v7 as uuidv7 } from 'uuid'
 import type { ServiceContext } from './context.js'
 import { resolveFeatures } from './features.js'
 import type { FileServiceOptions } from './file-service.js'
+import { checkPaymentSettings } from './payments.js'
 
 export const systemClock: Clock = { now: () => new Date() }
 
@@ -26,17 +27,38 @@ export function checkServiceOptions(options: FileServiceOptions): ServiceContext
   const check = optionChecks('@pinfold/core', 'createFileService')
   check.require('records', typeof options?.records === 'object' && options.records !== null, 'is required')
   check.require('blobs', typeof options.blobs === 'object' && options.blobs !== null, 'is required')
+  const { clock, ids, payments, embedder, gatewayPlugins } = options
+  if (clock !== undefined) check.require('clock', typeof clock?.now === 'function', 'must have a now() method')
+  if (ids !== undefined) {
+    const methods = typeof ids?.recordId === 'function' && typeof ids.blobKey === 'function'
+    check.require('ids', methods, 'must have recordId() and blobKey() methods')
+  }
   if (options.signingSecret !== undefined) check.secret('signingSecret', options.signingSecret, MIN_SECRET_BYTES)
-  if (options.paymentSettings !== undefined) {
-    const networks = options.paymentSettings?.networks
-    check.require('paymentSettings', Array.isArray(networks) && networks.length > 0, 'must list at least one network')
+  if (options.paymentSettings !== undefined) checkPaymentSettings(check, options.paymentSettings)
+  if (payments !== undefined) {
+    const methods = typeof payments?.verify === 'function' && typeof payments.settle === 'function'
+    check.require('payments', methods, 'must be a payment verifier (verify and settle)')
+  }
+  if (embedder !== undefined) checkEmbedder(check, embedder)
+  check.optionalFunction('textExtractor', options.textExtractor)
+  check.optionalFunction('resolveTxt', options.resolveTxt)
+  if (gatewayPlugins !== undefined) {
+    const plugins = Array.isArray(gatewayPlugins) && gatewayPlugins.every((p) => typeof p === 'object' && p !== null)
+    check.require('gatewayPlugins', plugins, 'must be an array of plugins')
   }
   return {
     records: options.records,
     blobs: options.blobs,
-    clock: options.clock ?? systemClock,
-    ids: options.ids ?? uuidIds,
+    clock: clock ?? systemClock,
+    ids: ids ?? uuidIds,
     maxUploadBytes: check.nonNegativeInteger('maxUploadBytes', options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES),
     features: resolveFeatures(options),
   }
+}
+
+/** `id` and `dimensions` name every vector the embedder makes; a bad one would fail each vectorize and query. */
+function checkEmbedder(check: OptionChecks, embedder: Embedder): void {
+  check.require('embedder', typeof embedder?.embed === 'function', 'must be an embedder (embed)')
+  check.nonEmptyString('embedder.id', embedder.id)
+  check.positiveInteger('embedder.dimensions', embedder.dimensions)
 }

@@ -1,6 +1,7 @@
-import type { Actor, Network, SignatureRecord } from '@pinfold/interface'
+import type { SignatureRecord } from '@pinfold/interface'
 import { invalid, notFound } from '@pinfold/interface'
 import type { ServiceContext } from './context.js'
+import type { SignatureOperations } from './file-service-api.js'
 import { heldCids } from './held-cids.js'
 
 /**
@@ -17,13 +18,12 @@ export const CID_SIGNATURE_TYPES = {
   ],
 } as const
 
-export function createSignatureOperations(ctx: ServiceContext) {
+export function createSignatureOperations(ctx: ServiceContext): SignatureOperations {
   const held = heldCids(ctx)
 
   return {
-    /** Verifies the signature over `(address, cid, date)` with viem, then stores it (once per CID). */
-    async add(actor: Actor, network: Network, cidText: string, body: { signature: unknown; address: unknown }) {
-      const { signature, address } = body
+    async add(actor, network, cidText, input, options) {
+      const { signature, address } = input
       // viem (~30 MB resident) loads with the first signature rather than with every server
       const { isAddress, isHex, verifyTypedData } = await import('viem')
       if (typeof address !== 'string' || !isAddress(address, { strict: false })) {
@@ -32,7 +32,7 @@ export function createSignatureOperations(ctx: ServiceContext) {
       if (typeof signature !== 'string' || !isHex(signature) || signature.length < 132) {
         throw invalid('signature must be a 0x-prefixed EIP-712 signature')
       }
-      const file = await held.require(actor.tenantId, network, cidText, 'CID')
+      const file = await held.require(actor.tenantId, network, cidText, 'CID', options)
       let valid = false
       try {
         valid = await verifyTypedData({
@@ -55,19 +55,21 @@ export function createSignatureOperations(ctx: ServiceContext) {
         address,
         createdAt: ctx.clock.now(),
       }
-      return ctx.records.addSignature(record)
+      return ctx.records.addSignature(record, options)
     },
 
-    async get(actor: Actor, network: Network, cidText: string): Promise<SignatureRecord> {
-      const spelling = await held.spelling(actor.tenantId, network, cidText)
-      const found = await ctx.records.getSignature(actor.tenantId, network, spelling)
+    async get(actor, network, cidText, options) {
+      const spelling = await held.spelling(actor.tenantId, network, cidText, options)
+      const found = await ctx.records.getSignature(actor.tenantId, network, spelling, options)
       if (!found) throw notFound('signature')
       return found
     },
 
-    async remove(actor: Actor, network: Network, cidText: string): Promise<void> {
-      const spelling = await held.spelling(actor.tenantId, network, cidText)
-      if (!(await ctx.records.deleteSignature(actor.tenantId, network, spelling))) throw notFound('signature')
+    async remove(actor, network, cidText, options) {
+      const spelling = await held.spelling(actor.tenantId, network, cidText, options)
+      if (!(await ctx.records.deleteSignature(actor.tenantId, network, spelling, options))) {
+        throw notFound('signature')
+      }
     },
   }
 }

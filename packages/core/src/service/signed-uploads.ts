@@ -1,43 +1,8 @@
-import {
-  type Actor,
-  invalid,
-  isNetwork,
-  type KeyValues,
-  type Network,
-  notFound,
-  PinfoldError,
-} from '@pinfold/interface'
-import { createUrlSigner, SIGNATURE_PARAM, type UrlSigner } from '../auth/url-signing.js'
+import { invalid, isNetwork, type KeyValues, type Network, notFound, PinfoldError } from '@pinfold/interface'
+import { createUrlSigner, SIGNATURE_PARAM } from '../auth/url-signing.js'
 import type { ServiceContext } from './context.js'
-import type { UploadConstraints } from './uploads.js'
+import type { SignedUploadOperations } from './file-service-api.js'
 import { validateKeyvalues, validateName } from './validate.js'
-
-/** What `POST /v3/files/sign` asks for (the spec's body fields, camelCased). */
-export interface SignUploadRequest {
-  /** Unix seconds at which the URL is signed; default now. */
-  date?: number | undefined
-  /** Seconds the URL stays valid after `date`. */
-  expires: number
-  maxFileSize?: number | undefined
-  allowMimeTypes?: readonly string[] | undefined
-  groupId?: string | undefined
-  keyvalues?: Record<string, unknown> | undefined
-  filename?: string | undefined
-  network?: Network | undefined
-}
-
-/** A verified signed upload URL: who uploads, until when, and under which constraints. */
-export interface UploadGrant {
-  actor: Actor
-  expiresAt: Date
-  constraints: UploadConstraints
-}
-
-export interface SignedUploadUrl {
-  /** Relative to the API root, e.g. `/v3/files/<id>`; the HTTP layer prefixes its public URL. */
-  path: string
-  query: URLSearchParams
-}
 
 /** Signed-URL parameters besides the signature; all of them are covered by it. */
 export const SIGNED_UPLOAD_METHODS = '["HEAD","PATCH","POST"]'
@@ -63,16 +28,12 @@ interface GrantClaims {
  * signature (`createUrlSigner(secret, 'upload')`), so nothing unsigned can loosen them and no
  * record is needed. The path carries a fresh id, so two URLs never share a signature.
  */
-export function createSignedUploadOperations(ctx: ServiceContext) {
-  let signer: UrlSigner | undefined
-  const getSigner = () => {
-    signer ??= createUrlSigner(ctx.features.require('signedUploads').signingSecret, 'upload')
-    return signer
-  }
+export function createSignedUploadOperations(ctx: ServiceContext): SignedUploadOperations {
+  const signer = ctx.features.derive('signedUploads', ({ signingSecret }) => createUrlSigner(signingSecret, 'upload'))
 
   return {
-    async sign(actor: Actor, request: SignUploadRequest): Promise<SignedUploadUrl> {
-      const signing = getSigner()
+    async sign(actor, request, options) {
+      const signing = signer()
       const nowSeconds = Math.floor(ctx.clock.now().getTime() / 1000)
       const date = request.date ?? nowSeconds
       if (!Number.isSafeInteger(date) || date < 0) throw invalid('date must be a unix timestamp in seconds')
@@ -99,7 +60,9 @@ export function createSignedUploadOperations(ctx: ServiceContext) {
       if (request.groupId !== undefined && request.groupId !== null && request.groupId !== '') {
         if (typeof request.groupId !== 'string') throw invalid('group_id must be a string')
         const networks: Network[] = claims.n ? [claims.n] : ['public', 'private']
-        const found = await Promise.all(networks.map((n) => ctx.records.getGroup(actor.tenantId, n, request.groupId!)))
+        const found = await Promise.all(
+          networks.map((n) => ctx.records.getGroup(actor.tenantId, n, request.groupId!, options)),
+        )
         if (!found.some(Boolean)) throw notFound('group')
         claims.g = request.groupId
       }
@@ -123,12 +86,8 @@ export function createSignedUploadOperations(ctx: ServiceContext) {
       return { path, query }
     },
 
-    /**
-     * Checks a signed upload URL before any byte is read: a missing signature is `UNAUTHENTICATED`;
-     * a wrong one (any parameter or the path changed) or an expired URL is `FORBIDDEN`.
-     */
-    verify(path: string, query: URLSearchParams): UploadGrant {
-      const signing = getSigner() // first: with the feature off, every URL gets the same answer
+    verify(path, query) {
+      const signing = signer() // first: with the feature off, every URL gets the same answer
       if (!query.has(SIGNATURE_PARAM)) throw new PinfoldError('UNAUTHENTICATED', 'this upload URL carries no signature')
       if (!signing.verify(path, query)) throw new PinfoldError('FORBIDDEN', 'the upload URL signature is invalid')
       const date = Number(query.get('X-Date'))

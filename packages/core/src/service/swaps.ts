@@ -1,6 +1,6 @@
-import type { Actor, Network, SwapRecord } from '@pinfold/interface'
 import { invalid, notFound } from '@pinfold/interface'
 import type { ServiceContext } from './context.js'
+import type { SwapOperations } from './file-service-api.js'
 import { heldCids } from './held-cids.js'
 
 /**
@@ -14,35 +14,38 @@ import { heldCids } from './held-cids.js'
  * everyone. Swaps change deserialized responses only: `?format=raw|car` always carry the
  * requested CID's own verifiable blocks.
  */
-export function createSwapOperations(ctx: ServiceContext) {
+export function createSwapOperations(ctx: ServiceContext): SwapOperations {
   const held = heldCids(ctx)
 
   return {
-    async add(actor: Actor, network: Network, cid: string, swapCid: unknown): Promise<SwapRecord> {
+    async add(actor, network, cid, swapCid, options) {
       if (typeof swapCid !== 'string' || swapCid === '') {
         throw invalid('swap_cid must be a CID')
       }
-      const original = await held.require(actor.tenantId, network, cid, 'CID')
-      const target = await held.require(actor.tenantId, network, swapCid, 'swap target CID')
-      return ctx.records.putSwap({
-        tenantId: actor.tenantId,
-        network,
-        cid: original.cid,
-        mappedCid: target.cid,
-        createdAt: ctx.clock.now(),
-      })
+      const original = await held.require(actor.tenantId, network, cid, 'CID', options)
+      const target = await held.require(actor.tenantId, network, swapCid, 'swap target CID', options)
+      return ctx.records.putSwap(
+        {
+          tenantId: actor.tenantId,
+          network,
+          cid: original.cid,
+          mappedCid: target.cid,
+          createdAt: ctx.clock.now(),
+        },
+        options,
+      )
     },
 
-    async history(actor: Actor, network: Network, cid: string): Promise<SwapRecord[]> {
-      const spelling = await held.spelling(actor.tenantId, network, cid)
-      const history = await ctx.records.listSwapHistory(actor.tenantId, network, spelling)
+    async history(actor, network, cid, options) {
+      const spelling = await held.spelling(actor.tenantId, network, cid, options)
+      const history = await ctx.records.listSwapHistory(actor.tenantId, network, spelling, options)
       if (history.length === 0) throw notFound('swap history')
       return history
     },
 
-    async remove(actor: Actor, network: Network, cid: string): Promise<void> {
-      const spelling = await held.spelling(actor.tenantId, network, cid)
-      if (!(await ctx.records.deleteSwap(actor.tenantId, network, spelling))) throw notFound('swap')
+    async remove(actor, network, cid, options) {
+      const spelling = await held.spelling(actor.tenantId, network, cid, options)
+      if (!(await ctx.records.deleteSwap(actor.tenantId, network, spelling, options))) throw notFound('swap')
     },
   }
 }

@@ -1,4 +1,4 @@
-import type { Actor, BlockLocation, CidVersion, ContentKind, FileRecord, KeyValues, Network } from '@pinfold/interface'
+import type { Actor, BlockLocation, CidVersion, ContentKind } from '@pinfold/interface'
 import { abortError, invalid, PinfoldError, throwIfAborted } from '@pinfold/interface'
 import { CID } from 'multiformats/cid'
 import type { Block } from '../dag/blocks.js'
@@ -12,53 +12,9 @@ import { fork } from '../streams/fork.js'
 import { meter } from '../streams/meter.js'
 import { checkContentAllowed, checkMimeType, DIRECTORY_MIME_TYPE } from './allowed-mime-types.js'
 import type { ServiceContext } from './context.js'
+import type { FileOperations, UploadItem, UploadOptions } from './file-service-api.js'
 import { type FolderFile, type ImportedFolder, importFolder, isFolderPath, reimportFolder } from './folder-upload.js'
 import { validateCidVersion, validateExpiry, validateKeyvalues, validateName, validateNetwork } from './validate.js'
-
-/** Options of an upload; each may arrive before or after the file's bytes (multipart order varies). */
-export interface UploadOptions {
-  /** Defaults to `private`, as in Pinata's API. */
-  network: Network
-  name: string
-  groupId: string | null
-  keyvalues: KeyValues
-  cidVersion: CidVersion
-  expiresAt: Date | null
-  /** The single file is a CAR whose root becomes the record's CID (public network only). */
-  car: boolean
-}
-
-/**
- * One piece of an upload request, in arrival order. A file's `content` must be read to its end
- * (or abandoned by throwing) before the next item is requested — exactly how a multipart body
- * behaves — so the whole upload streams with bounded memory.
- *
- * One file whose path has no `/` is a single-file upload; files whose paths carry a relative
- * directory (`photos/a.jpg`, `photos/b.jpg`) are a folder upload, imported as `ipfs add -r photos`.
- */
-export type UploadItem =
-  | { kind: 'file'; path: string; mimeType?: string | undefined; content: AsyncIterable<Uint8Array> }
-  | { kind: 'options'; options: Partial<UploadOptions> }
-
-export interface UploadResult {
-  file: FileRecord
-  isDuplicate: boolean
-}
-
-/** Limits a signed upload URL (or a resumable session created through one) puts on an upload. */
-export interface UploadConstraints {
-  /** Largest accepted upload in bytes (below the service's own limit). */
-  maxBytes?: number | undefined
-  /** Allowed MIME types: exact, `type/*` wildcards, `*`; folders need the literal `directory`. */
-  allowMimeTypes?: readonly string[] | undefined
-  /** Options that win over whatever the request says. */
-  fixed?: Partial<UploadOptions> | undefined
-}
-
-export interface UploadCallOptions {
-  signal?: AbortSignal | undefined
-  constraints?: UploadConstraints | undefined
-}
 
 /** Bytes in the blob store, not yet recorded. `discard` removes every blob it holds. */
 interface Staged {
@@ -82,7 +38,7 @@ interface Staged {
 
 export const CAR_MIME_TYPE = 'application/vnd.ipld.car'
 
-export function createUploads(ctx: ServiceContext) {
+export function createUploads(ctx: ServiceContext): Pick<FileOperations, 'upload'> {
   /** Removes a staged content's blobs and any block entries recorded for them. */
   const discard = async (staged: Staged) => {
     await deleteContentBlobs(ctx.blobs, staged.blobKey)
@@ -284,6 +240,7 @@ export function createUploads(ctx: ServiceContext) {
       cid = dag.cid
       await indexBlocks(staged, cid, dag.innerNodes, signal)
       throwIfAborted(signal)
+      // no signal from here: a commit aborted midway could have happened without its caller knowing
       const created = await ctx.records.createFile(
         {
           id: ctx.ids.recordId(),
@@ -345,15 +302,7 @@ export function createUploads(ctx: ServiceContext) {
   }
 
   return {
-    /**
-     * Stores an uploaded file (or folder, or CAR) and records it. Bytes are durable in the blob
-     * store before the record commits; a failed or aborted upload leaves neither a record nor a blob.
-     */
-    async upload(
-      actor: Actor,
-      items: AsyncIterable<UploadItem>,
-      options: UploadCallOptions = {},
-    ): Promise<UploadResult> {
+    async upload(actor, items, options = {}) {
       const { signal, constraints } = options
       const maxBytes = Math.min(ctx.maxUploadBytes, constraints?.maxBytes ?? Number.POSITIVE_INFINITY)
       let given: Partial<UploadOptions> = {}

@@ -1,14 +1,7 @@
-import type {
-  Actor,
-  CallOptions,
-  Embedder,
-  FileRecord,
-  Network,
-  VectorEmbedding,
-  VectorMatch,
-} from '@pinfold/interface'
+import type { Actor, CallOptions, Embedder, FileRecord, Network, VectorEmbedding } from '@pinfold/interface'
 import { invalid, MAX_VECTOR_QUERY_LIMIT, notFound, PinfoldError, throwIfAborted } from '@pinfold/interface'
 import type { ServiceContext } from './context.js'
+import type { VectorOperations } from './file-service-api.js'
 
 /** Vectors are a feature of private files (as at Pinata): files and groups are looked up there. */
 const NETWORK: Network = 'private'
@@ -22,28 +15,23 @@ const EMBED_BATCH = 64
 /** Longest query text, in characters. */
 export const MAX_QUERY_CHARS = 2000
 
-export interface VectorQueryResult {
-  count: number
-  matches: VectorMatch[]
-}
-
 /**
  * Semantic vectors: vectorize a private file (its text, passage by passage, through the configured
  * embedder), delete its vectors, and rank the files of a group by their meaning's similarity to a
  * text. Needs an `embedder` and a `textExtractor` in `createFileService`; without them vectorizing and
  * querying answer `UNAVAILABLE`.
  */
-export function createVectorOperations(ctx: ServiceContext) {
+export function createVectorOperations(ctx: ServiceContext): VectorOperations {
   const embeddingOf = (embedder: Embedder): VectorEmbedding => ({
     embedderId: embedder.id,
     dimensions: embedder.dimensions,
   })
 
   /** The actor's private file; a public one gets a clear 400 rather than a puzzling 404. */
-  async function privateFile(actor: Actor, fileId: string): Promise<FileRecord> {
-    const file = await ctx.records.getFile(actor.tenantId, NETWORK, fileId)
+  async function privateFile(actor: Actor, fileId: string, options: CallOptions): Promise<FileRecord> {
+    const file = await ctx.records.getFile(actor.tenantId, NETWORK, fileId, options)
     if (file) return file
-    if (await ctx.records.getFile(actor.tenantId, 'public', fileId)) {
+    if (await ctx.records.getFile(actor.tenantId, 'public', fileId, options)) {
       throw invalid('vectors are available for private files only; this file is on the public network')
     }
     throw notFound('file')
@@ -67,14 +55,9 @@ export function createVectorOperations(ctx: ServiceContext) {
   }
 
   return {
-    /**
-     * Reads the file's text, embeds its passages and replaces the file's vectors (re-vectorizing is
-     * idempotent). The file must be in a group (`INVALID_INPUT` otherwise); folders and CAR uploads,
-     * and types with no extractable text, are `INVALID_INPUT`.
-     */
-    async vectorize(actor: Actor, fileId: string, options: CallOptions = {}): Promise<FileRecord> {
+    async vectorize(actor, fileId, options = {}) {
       const { embedder, textExtractor: extract } = ctx.features.require('vectors')
-      const file = await privateFile(actor, fileId)
+      const file = await privateFile(actor, fileId, options)
       if (file.groupId === null) {
         throw invalid('the file must be in a group to be vectorized: add it to a group first')
       }
@@ -108,24 +91,14 @@ export function createVectorOperations(ctx: ServiceContext) {
       return updated
     },
 
-    /** Removes the file's vectors; idempotent. Needs no embedder. */
-    async deleteVectors(actor: Actor, fileId: string, options: CallOptions = {}): Promise<FileRecord> {
-      await privateFile(actor, fileId)
+    async deleteVectors(actor, fileId, options = {}) {
+      await privateFile(actor, fileId, options)
       const updated = await ctx.records.deleteFileVectors(actor.tenantId, NETWORK, fileId, options)
       if (!updated) throw notFound('file')
       return updated
     },
 
-    /**
-     * The group's files whose text means most nearly what `text` says, best first, each with its
-     * best passage's cosine similarity. `limit` defaults to and may not exceed 20.
-     */
-    async query(
-      actor: Actor,
-      groupId: string,
-      input: { text: unknown; limit?: unknown },
-      options: CallOptions = {},
-    ): Promise<VectorQueryResult> {
+    async query(actor, groupId, input, options = {}) {
       const { embedder } = ctx.features.require('vectors')
       if (typeof input.text !== 'string' || input.text.trim() === '') throw invalid('text must be a non-empty string')
       if (input.text.length > MAX_QUERY_CHARS) throw invalid(`text must be at most ${MAX_QUERY_CHARS} characters`)

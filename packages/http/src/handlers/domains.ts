@@ -24,33 +24,34 @@ export function domainToWire(domain: DomainRecord) {
   }
 }
 
-/** node:dns, used unless the service was given its own `resolveTxt`. */
+/** node:dns, used unless the service was given its own `resolveTxt` (it cannot be aborted). */
 async function defaultResolver(name: string): Promise<string[][]> {
   const { resolveTxt } = await import('node:dns/promises')
   return resolveTxt(name)
 }
 
-async function create({ request, service, actor, ownHostnames }: RequestContext) {
+async function create({ request, service, actor, ownHostnames, signal }: RequestContext) {
   const body = await readJsonObject(request)
-  return data(domainToWire(await service.domains.create(actor, body.domain, ownHostnames)), 201)
+  // handed on as it came: the service refuses anything but a host name
+  const domain = await service.domains.create(actor, body.domain as string, ownHostnames, { signal })
+  return data(domainToWire(domain), 201)
 }
 
-async function list({ service, actor }: RequestContext) {
-  return data((await service.domains.list(actor)).map(domainToWire))
+async function list({ service, actor, signal }: RequestContext) {
+  return data((await service.domains.list(actor, { signal })).map(domainToWire))
 }
 
-async function get({ params, service, actor }: RequestContext) {
-  return data(domainToWire(await service.domains.get(actor, params.id!)))
+async function get({ params, service, actor, signal }: RequestContext) {
+  return data(domainToWire(await service.domains.get(actor, params.id!, { signal })))
 }
 
-async function verify({ params, service, actor }: RequestContext) {
-  return data(
-    domainToWire(await service.domains.verify(actor, params.id!, service.domains.resolver ?? defaultResolver)),
-  )
+async function verify({ params, service, actor, signal }: RequestContext) {
+  const domain = await service.domains.verify(actor, params.id!, { fallbackResolveTxt: defaultResolver, signal })
+  return data(domainToWire(domain))
 }
 
-async function remove({ params, service, actor }: RequestContext) {
-  await service.domains.remove(actor, params.id!)
+async function remove({ params, service, actor, signal }: RequestContext) {
+  await service.domains.remove(actor, params.id!, { signal })
   return data(null)
 }
 

@@ -1,3 +1,4 @@
+import type { DownloadLinkRequest } from '@pinfold/core'
 import { readJsonObject } from '../body.js'
 import { contentDisposition, fileResponse } from '../gateway-responses.js'
 import { envelope, jsonBody, okData, query, ref, schemas } from '../openapi/schemas.js'
@@ -8,9 +9,10 @@ import type { RequestContext, Route } from '../router.js'
  * `POST /v3/files/private/download_link` (and its alias without `/private`): signs a link to one
  * of the caller's files. Body `{url, expires, date?, method?}` as the official SDK sends it.
  */
-async function createLink({ request, service, actor, publicUrl }: RequestContext) {
-  const body = await readJsonObject(request)
-  return data(await service.downloadLinks.create(actor, body, publicUrl))
+async function createLink({ request, service, actor, publicUrl, signal }: RequestContext) {
+  // handed on as it came: the service checks every field of a request it is given
+  const body = (await readJsonObject(request)) as unknown as DownloadLinkRequest
+  return data(await service.downloadLinks.create(actor, body, publicUrl, { signal }))
 }
 
 /**
@@ -20,9 +22,8 @@ async function createLink({ request, service, actor, publicUrl }: RequestContext
  */
 export async function signDownloadIfUrlBody(ctx: RequestContext, body: Record<string, unknown>) {
   if (body.url === undefined || body.method === undefined) return undefined
-  return data(
-    await ctx.service.downloadLinks.create(ctx.actor, { ...body, expires: body.expires ?? 30 }, ctx.publicUrl),
-  )
+  const request = { ...body, expires: body.expires ?? 30 } as DownloadLinkRequest
+  return data(await ctx.service.downloadLinks.create(ctx.actor, request, ctx.publicUrl, { signal: ctx.signal }))
 }
 
 /**
@@ -30,21 +31,19 @@ export async function signDownloadIfUrlBody(ctx: RequestContext, body: Record<st
  * valid, unexpired and names a tenant that still holds the CID. Where the blob store can
  * presign (S3) and the content is a plain file, the client is redirected there.
  */
-async function download({ request, url, params, service }: RequestContext) {
-  const { file, expiresAt } = await service.downloadLinks.open(params.cid!, url.searchParams)
-  const root = await service.gateway.resolveHeld(file, { signal: request.signal })
+async function download({ request, url, params, service, signal }: RequestContext) {
+  const link = await service.downloadLinks.open(params.cid!, url.searchParams, { signal })
+  const { file, expiresAt } = link
   const disposition = contentDisposition('inline', file.name)
-  const secondsLeft = Math.max(1, Math.floor((expiresAt.getTime() - Date.now()) / 1000))
-  if (service.blobs.presignGet && root.dag?.content.kind === 'file' && request.method === 'GET') {
-    const location = await service.blobs.presignGet(root.dag.content.blobKey, {
-      expiresInSeconds: Math.min(secondsLeft, 3600),
-      contentType: file.mimeType,
-      contentDisposition: disposition,
-      signal: request.signal,
-    })
-    return new Response(null, { status: 302, headers: { location, 'cache-control': 'private, no-store' } })
+  if (request.method === 'GET') {
+    const location = await service.downloadLinks.presign(link, { contentDisposition: disposition, signal })
+    if (location) {
+      return new Response(null, { status: 302, headers: { location, 'cache-control': 'private, no-store' } })
+    }
   }
-  const entry = await service.gateway.entry(root, [], { signal: request.signal })
+  const secondsLeft = Math.max(1, Math.floor((expiresAt.getTime() - Date.now()) / 1000))
+  const root = await service.gateway.resolveHeld(file, { signal })
+  const entry = await service.gateway.entry(root, [], { signal })
   if (entry.type !== 'file') {
     return data({ cid: file.cid, name: file.name, type: 'directory' })
   }

@@ -1,3 +1,4 @@
+import type { FileUpdate } from '@pinfold/core'
 import { readJsonObject } from '../body.js'
 import { jsonBody, okData, okNull, pageParams, query, ref } from '../openapi/schemas.js'
 import { data } from '../responses.js'
@@ -20,42 +21,49 @@ async function upload(ctx: RequestContext) {
   return data(uploadToWire(file, isDuplicate))
 }
 
-async function list({ url, params, service, actor }: RequestContext) {
+async function list({ url, params, service, actor, signal }: RequestContext) {
   const q = url.searchParams
   const network = parseNetwork(params.network)
   // Every CID is known once an upload returns, so nothing is ever pending.
   if (q.get('cidPending') === 'true') return data({ files: [], next_page_token: '' })
   const group = q.get('group')
-  const { files, nextPageToken } = await service.files.list(actor, network, {
-    namePrefix: q.get('name') || undefined,
-    groupId: group === 'null' ? null : group || undefined,
-    cid: q.get('cid') || undefined,
-    mimeType: q.get('mimeType') || undefined,
-    keyvalues: parseKeyvalueFilter(q),
-    limit: parseLimit(q.get('limit')),
-    order: parseOrder(q.get('order') ?? q.get('sort')),
-    pageToken: q.get('pageToken') || undefined,
-  })
+  const { files, nextPageToken } = await service.files.list(
+    actor,
+    network,
+    {
+      namePrefix: q.get('name') || undefined,
+      groupId: group === 'null' ? null : group || undefined,
+      cid: q.get('cid') || undefined,
+      mimeType: q.get('mimeType') || undefined,
+      keyvalues: parseKeyvalueFilter(q),
+      limit: parseLimit(q.get('limit')),
+      order: parseOrder(q.get('order') ?? q.get('sort')),
+      pageToken: q.get('pageToken') || undefined,
+    },
+    { signal },
+  )
   return data({ files: files.map(fileToWire), next_page_token: nextPageToken })
 }
 
-async function get({ params, service, actor }: RequestContext) {
-  return data(fileToWire(await service.files.get(actor, parseNetwork(params.network), params.id!)))
+async function get({ params, service, actor, signal }: RequestContext) {
+  return data(fileToWire(await service.files.get(actor, parseNetwork(params.network), params.id!, { signal })))
 }
 
-async function update({ request, params, service, actor }: RequestContext) {
+async function update({ request, params, service, actor, signal }: RequestContext) {
   const network = parseNetwork(params.network)
   const body = await readJsonObject(request)
-  const file = await service.files.update(actor, network, params.id!, {
+  // name and keyvalues are handed on as they came: the service checks them
+  const update: FileUpdate = {
     name: body.name as string | undefined,
-    keyvalues: body.keyvalues as Record<string, unknown> | undefined,
+    keyvalues: body.keyvalues as FileUpdate['keyvalues'],
     expiresAt: body.expires_at === undefined ? undefined : parseUnixSeconds(body.expires_at, 'expires_at'),
-  })
+  }
+  const file = await service.files.update(actor, network, params.id!, update, { signal })
   return data(fileToWire(file))
 }
 
-async function remove({ params, service, actor }: RequestContext) {
-  await service.files.delete(actor, parseNetwork(params.network), params.id!)
+async function remove({ params, service, actor, signal }: RequestContext) {
+  await service.files.delete(actor, parseNetwork(params.network), params.id!, { signal })
   return data(null)
 }
 

@@ -70,7 +70,7 @@ export async function dispatchGateway(
     return serveGateway(request, url, `/ipfs/${subdomain}${url.pathname}`, { scope: PUBLIC, isolated: true }, service)
   }
   if (hostname !== options.apiHostname && hostname !== options.subdomainHost) {
-    const routed = await service.domains.route(hostname)
+    const routed = await service.domains.route(hostname, { signal: request.signal })
     if (routed?.status === 'active') {
       // a custom domain serves at its root, whatever the API's mount prefix
       if (!isIpfsPath(url.pathname)) throw new PinfoldError('NOT_FOUND', 'a gateway serves /ipfs/{cid} paths only')
@@ -237,12 +237,12 @@ async function carResponse(
   }
   const dups = carDups(q, negotiated)
   const entityBytes = parseEntityBytes(q.get('entity-bytes'))
-  const car = await service.gateway.car(
-    root,
-    path,
-    { scope: scopeParam as DagScope, entityBytes, dups },
-    { signal: request.signal },
-  )
+  const car = await service.gateway.car(root, path, {
+    scope: scopeParam as DagScope,
+    entityBytes,
+    dups,
+    signal: request.signal,
+  })
   const variant = `${car.scope}${car.range ? `:${car.range.from}-${car.range.to}` : ''}${dups ? ':dups' : ''}`
   const tag = createHash('sha256')
     .update(`${root.requested}|${car.terminal}|${variant}`)
@@ -260,7 +260,7 @@ async function carResponse(
   headers.set('x-ipfs-roots', ipfsRoots(root, car.roots))
   const bodyless = notModified(request, etag) || request.method === 'HEAD'
   if (bodyless) {
-    await car.stream.return?.(undefined)
+    await car.stream.return(undefined)
     return new Response(null, { status: notModified(request, etag) ? 304 : 200, headers })
   }
   return new Response(toStream(car.stream), { status: 200, headers })

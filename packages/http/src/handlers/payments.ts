@@ -2,6 +2,7 @@ import {
   invalid,
   isPinfoldError,
   type PaymentChoice,
+  type PaymentInstructionInput,
   type PaymentInstructionRecord,
   type PaymentRequirement,
   type PaymentTermsInput,
@@ -42,14 +43,26 @@ function instructionToWire(instruction: PaymentInstructionRecord) {
   }
 }
 
-/** snake_case requirement objects → core's input; anything that is not a list is left for core to refuse. */
-function parseRequirements(value: unknown): PaymentTermsInput[] | unknown {
-  if (!Array.isArray(value)) return value
+/**
+ * snake_case requirement objects → core's input. Values are handed on as they came, and anything that
+ * is not a list of objects too: core checks the list and every field.
+ */
+function parseRequirements(value: unknown): readonly PaymentTermsInput[] | undefined {
+  if (!Array.isArray(value)) return value as readonly PaymentTermsInput[] | undefined
   return value.map((item: unknown) => {
-    if (typeof item !== 'object' || item === null || Array.isArray(item)) return item
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) return item as PaymentTermsInput
     const r = item as Record<string, unknown>
     return { asset: r.asset, payTo: r.pay_to, network: r.network, amount: r.amount, description: r.description }
-  })
+  }) as PaymentTermsInput[]
+}
+
+/** A create or update body as core's input; see {@link parseRequirements}. */
+function instructionInput(body: Record<string, unknown>): PaymentInstructionInput {
+  return {
+    name: body.name as string | undefined,
+    description: body.description as string | null | undefined,
+    paymentRequirements: parseRequirements(body.payment_requirements),
+  }
 }
 
 /** `next_page_token` is left out on the last page, as Pinata's x402 endpoints do. */
@@ -59,58 +72,49 @@ const pageToken = (token: string) => (token === '' ? {} : { next_page_token: tok
 // Payment instructions (management API)
 // ---------------------------------------------------------------------------------------------
 
-async function create({ request, service, actor }: RequestContext) {
+async function create({ request, service, actor, signal }: RequestContext) {
   const body = await readJsonObject(request)
-  const instruction = await service.payments.create(actor, {
-    name: body.name,
-    description: body.description,
-    paymentRequirements: parseRequirements(body.payment_requirements),
-  })
+  const instruction = await service.payments.create(actor, instructionInput(body), { signal })
   return data(instructionToWire(instruction))
 }
 
-async function list({ url, service, actor }: RequestContext) {
+async function list({ url, service, actor, signal }: RequestContext) {
   const q = url.searchParams
-  const { paymentInstructions, nextPageToken } = await service.payments.list(actor, {
+  const query = {
     limit: parseLimit(q.get('limit')),
     pageToken: q.get('pageToken') || undefined,
     cid: q.get('cid') || undefined,
     namePrefix: q.get('name') || undefined,
     id: q.get('id') || undefined,
-  })
+  }
+  const { paymentInstructions, nextPageToken } = await service.payments.list(actor, query, { signal })
   return data({ payment_instructions: paymentInstructions.map(instructionToWire), ...pageToken(nextPageToken) })
 }
 
-async function get({ params, service, actor }: RequestContext) {
-  return data(instructionToWire(await service.payments.get(actor, params.id!)))
+async function get({ params, service, actor, signal }: RequestContext) {
+  return data(instructionToWire(await service.payments.get(actor, params.id!, { signal })))
 }
 
-async function update({ request, params, service, actor }: RequestContext) {
+async function update({ request, params, service, actor, signal }: RequestContext) {
   const body = await readJsonObject(request)
-  const instruction = await service.payments.update(actor, params.id!, {
-    name: body.name,
-    description: body.description,
-    paymentRequirements: parseRequirements(body.payment_requirements),
-  })
+  const instruction = await service.payments.update(actor, params.id!, instructionInput(body), { signal })
   return data(instructionToWire(instruction))
 }
 
-async function remove({ params, service, actor }: RequestContext) {
-  await service.payments.delete(actor, params.id!)
+async function remove({ params, service, actor, signal }: RequestContext) {
+  await service.payments.delete(actor, params.id!, { signal })
   return data(null)
 }
 
-async function listCids({ url, params, service, actor }: RequestContext) {
+async function listCids({ url, params, service, actor, signal }: RequestContext) {
   const q = url.searchParams
-  const { cids, nextPageToken } = await service.payments.listCids(actor, params.id!, {
-    limit: parseLimit(q.get('limit')),
-    pageToken: q.get('pageToken') || undefined,
-  })
+  const query = { limit: parseLimit(q.get('limit')), pageToken: q.get('pageToken') || undefined }
+  const { cids, nextPageToken } = await service.payments.listCids(actor, params.id!, query, { signal })
   return data({ cids, ...pageToken(nextPageToken) })
 }
 
-async function addCid({ params, service, actor }: RequestContext) {
-  const attached = await service.payments.addCid(actor, params.id!, params.cid!)
+async function addCid({ params, service, actor, signal }: RequestContext) {
+  const attached = await service.payments.addCid(actor, params.id!, params.cid!, { signal })
   return data({
     payment_instruction_id: attached.instructionId,
     cid: attached.cid,
@@ -118,8 +122,8 @@ async function addCid({ params, service, actor }: RequestContext) {
   })
 }
 
-async function removeCid({ params, service, actor }: RequestContext) {
-  await service.payments.removeCid(actor, params.id!, params.cid!)
+async function removeCid({ params, service, actor, signal }: RequestContext) {
+  await service.payments.removeCid(actor, params.id!, params.cid!, { signal })
   return data({})
 }
 

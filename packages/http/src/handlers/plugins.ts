@@ -2,8 +2,8 @@ import { okData, ref } from '../openapi/schemas.js'
 import { data } from '../responses.js'
 import type { RequestContext, Route } from '../router.js'
 
-async function marketplace({ service }: RequestContext) {
-  return data(await service.plugins.list())
+async function marketplace({ service, signal }: RequestContext) {
+  return data(await service.plugins.list({ signal }))
 }
 
 export const pluginRoutes: Route[] = [

@@ -7,22 +7,22 @@ import { parseNetwork } from '../wire.js'
 
 const signatureToWire = (signature: SignatureRecord) => ({ cid: signature.cid, signature: signature.signature })
 
-async function add({ request, params, service, actor }: RequestContext) {
+async function add({ request, params, service, actor, signal }: RequestContext) {
   const body = await readJsonObject(request)
   const network = parseNetwork(params.network)
-  const stored = await service.signatures.add(actor, network, params.cid!, {
-    signature: body.signature,
-    address: body.address,
-  })
+  // handed on as they came: the service checks both
+  const input = { signature: body.signature as string, address: body.address as string }
+  const stored = await service.signatures.add(actor, network, params.cid!, input, { signal })
   return data(signatureToWire(stored))
 }
 
-async function get({ params, service, actor }: RequestContext) {
-  return data(signatureToWire(await service.signatures.get(actor, parseNetwork(params.network), params.cid!)))
+async function get({ params, service, actor, signal }: RequestContext) {
+  const signature = await service.signatures.get(actor, parseNetwork(params.network), params.cid!, { signal })
+  return data(signatureToWire(signature))
 }
 
-async function remove({ params, service, actor }: RequestContext) {
-  await service.signatures.remove(actor, parseNetwork(params.network), params.cid!)
+async function remove({ params, service, actor, signal }: RequestContext) {
+  await service.signatures.remove(actor, parseNetwork(params.network), params.cid!, { signal })
   return data(null)
 }
 

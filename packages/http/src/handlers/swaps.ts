@@ -7,19 +7,22 @@ import { parseNetwork } from '../wire.js'
 
 const swapToWire = (swap: SwapRecord) => ({ mapped_cid: swap.mappedCid, created_at: swap.createdAt.toISOString() })
 
-async function add({ request, params, service, actor }: RequestContext) {
+async function add({ request, params, service, actor, signal }: RequestContext) {
   const body = await readJsonObject(request)
-  const swap = await service.swaps.add(actor, parseNetwork(params.network), params.cid!, body.swap_cid ?? body.swapCid)
+  // handed on as it came: the service refuses anything but a CID
+  const swapCid = (body.swap_cid ?? body.swapCid) as string
+  const swap = await service.swaps.add(actor, parseNetwork(params.network), params.cid!, swapCid, { signal })
   return data(swapToWire(swap))
 }
 
 /** `?domain=` (sent by the SDK) is accepted; a tenant's swaps are the same on all its domains. */
-async function history({ params, service, actor }: RequestContext) {
-  return data((await service.swaps.history(actor, parseNetwork(params.network), params.cid!)).map(swapToWire))
+async function history({ params, service, actor, signal }: RequestContext) {
+  const history = await service.swaps.history(actor, parseNetwork(params.network), params.cid!, { signal })
+  return data(history.map(swapToWire))
 }
 
-async function remove({ params, service, actor }: RequestContext) {
-  await service.swaps.remove(actor, parseNetwork(params.network), params.cid!)
+async function remove({ params, service, actor, signal }: RequestContext) {
+  await service.swaps.remove(actor, parseNetwork(params.network), params.cid!, { signal })
   return data(null)
 }
 

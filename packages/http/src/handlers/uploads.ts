@@ -50,8 +50,8 @@ export async function* uploadItems(request: Request): AsyncGenerator<UploadItem>
  * Upload signing for `POST /v3/files/sign` (the route lives in `files-sign.ts`, which answers
  * download-link bodies itself and hands every other body here).
  */
-export async function signUpload({ service, actor, publicUrl }: RequestContext, body: Record<string, unknown>) {
-  const signed = await service.uploads.signed.sign(actor, parseSignRequest(body))
+export async function signUpload({ service, actor, publicUrl, signal }: RequestContext, body: Record<string, unknown>) {
+  const signed = await service.uploads.signed.sign(actor, parseSignRequest(body), { signal })
   return data(`${publicUrl}${signed.path}?${signed.query}`)
 }
 
@@ -81,7 +81,7 @@ function parseSignRequest(body: Record<string, unknown>): SignUploadRequest {
     maxFileSize: integer(body.max_file_size, 'max_file_size'),
     allowMimeTypes: (mimeTypes ?? undefined) as string[] | undefined,
     groupId: optionalString(body.group_id, 'group_id'),
-    keyvalues: (body.keyvalues ?? undefined) as Record<string, unknown> | undefined,
+    keyvalues: (body.keyvalues ?? undefined) as SignUploadRequest['keyvalues'],
     filename: optionalString(body.filename, 'filename'),
     network: network ?? undefined,
   }

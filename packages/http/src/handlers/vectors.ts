@@ -19,7 +19,9 @@ async function deleteVectors({ params, service, actor, signal }: RequestContext)
 async function query({ request, params, service, actor, signal }: RequestContext) {
   // The SDK sends this JSON with no Content-Type; readJsonObject ignores the type.
   const body = await readJsonObject(request)
-  const result = await service.vectors.query(actor, params.groupId!, { text: body.text, limit: body.limit }, { signal })
+  // handed on as they came: the service checks both
+  const input = { text: body.text as string, limit: body.limit as number | undefined }
+  const result = await service.vectors.query(actor, params.groupId!, input, { signal })
   return data({
     count: result.count,
     matches: result.matches.map((match) => ({ file_id: match.fileId, cid: match.cid, score: match.score })),

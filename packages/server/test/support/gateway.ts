@@ -11,6 +11,7 @@ import {
   type FileService,
   type FileServiceOptions,
   mintToken,
+  type RecordStore,
   SCOPES,
 } from '@pinfold/core'
 import { createFetchHandler } from '@pinfold/http'
@@ -31,6 +32,9 @@ export interface GatewayTestServer {
   url: string
   host: string
   service: FileService
+  /** The stores this support built the service on, for tests that look into them. */
+  records: RecordStore
+  blobs: BlobStore
   token(org?: string): Promise<string>
   api(path: string, init?: RequestInit & { org?: string; auth?: string | null }): Promise<Response>
   upload(bytes: Uint8Array | string, fields?: Record<string, string>, org?: string): Promise<Record<string, unknown>>
@@ -51,9 +55,11 @@ export async function startGatewayServer(
     blobs?: BlobStore
   } = {},
 ): Promise<GatewayTestServer> {
+  const records = createMemoryRecordStore()
+  const blobs = options.blobs ?? createMemoryBlobStore()
   const service = createFileService({
-    records: createMemoryRecordStore(),
-    blobs: options.blobs ?? createMemoryBlobStore(),
+    records,
+    blobs,
     signingSecret: GATEWAY_SECRET,
     resolveTxt: options.resolveTxt,
     clock: options.clock,
@@ -83,6 +89,8 @@ export async function startGatewayServer(
     url,
     host: `127.0.0.1:${port}`,
     service,
+    records,
+    blobs,
     token,
     api,
     async upload(bytes, fields = {}, org) {

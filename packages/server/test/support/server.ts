@@ -1,8 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { mintToken, SCOPES } from '@pinfold/core'
+import { type BlobStore, mintToken, type RecordStore, SCOPES } from '@pinfold/core'
 import { type RunningServer, readConfig, startServer } from '../../src/index.js'
+import { openStorage } from '../../src/storage.js'
 import { prepareStorage } from './storage-setup.js'
 
 export const TEST_SECRET = 'pinfold-test-secret-0123456789abcdef0123456789'
@@ -10,6 +11,11 @@ export const TEST_SECRET = 'pinfold-test-secret-0123456789abcdef0123456789'
 export interface TestServer {
   url: string
   running: RunningServer
+  /**
+   * The stores the server runs on, opened by the test support (not by the server) so that tests can
+   * look into them; a restart opens them again.
+   */
+  stores: { records: RecordStore; blobs: BlobStore }
   /** A token for `org` (default tenant "acme") with the given scopes (default: every scope). */
   token(options?: { sub?: string; org?: string; scopes?: readonly string[]; expiresIn?: number }): Promise<string>
   /** fetch against the server with a bearer token of tenant "acme" unless `auth` is given. */
@@ -46,7 +52,8 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     PINFOLD_AUTH_SECRET: TEST_SECRET,
     ...env,
   })
-  let running = await startServer(config)
+  let stores = await openStorage(config)
+  let running = await startServer(config, { stores })
   config.port = Number(new URL(running.url).port)
   const token: TestServer['token'] = (options = {}) =>
     mintToken(TEST_SECRET, {
@@ -59,17 +66,22 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   const server: TestServer = {
     url: running.url,
     running,
+    stores,
     dataDir,
     token,
     api: apiClient(running.url, defaultToken),
-    blobCount: () => storage.countBlobs(running, dataDir),
+    blobCount: () => storage.countBlobs(stores.blobs, dataDir),
     async restart() {
       await running.close()
-      running = await startServer(config)
+      await stores.close()
+      stores = await openStorage(config)
+      running = await startServer(config, { stores })
       server.running = running
+      server.stores = stores
     },
     async close() {
       await running.close()
+      await stores.close()
       await storage.close()
       await rm(dataDir, { recursive: true, force: true })
     },

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3'
 import type { MemoryBlobStore } from '@pinfold/adapter-memory'
+import type { BlobStore } from '@pinfold/core'
 import pg from 'pg'
 import S3rver from 's3rver'
-import type { RunningServer } from '../../src/index.js'
 
 /**
  * Which storage the HTTP suite runs on, from `PINFOLD_TEST_STORAGE`:
@@ -22,7 +22,7 @@ export const STORAGE = (process.env.PINFOLD_TEST_STORAGE ?? 'memory') as 'memory
 export interface PreparedStorage {
   env: Record<string, string>
   /** Blobs held by the server's store, counted in the backend itself (sync, for assertions). */
-  countBlobs(running: RunningServer, dataDir: string): number
+  countBlobs(blobs: BlobStore, dataDir: string): number
   close(): Promise<void>
 }
 
@@ -30,11 +30,11 @@ export async function prepareStorage(): Promise<PreparedStorage> {
   if (STORAGE === 'memory') {
     return {
       env: { PINFOLD_STORAGE: 'memory' },
-      countBlobs: (running) => (running.service.blobs as MemoryBlobStore).count,
+      countBlobs: (blobs) => (blobs as MemoryBlobStore).count,
       close: async () => {},
     }
   }
-  const fsBlobs = (_: RunningServer, dataDir: string) => countFiles(join(dataDir, 'blobs', 'blobs'), '.blob')
+  const fsBlobs = (_: BlobStore, dataDir: string) => countFiles(join(dataDir, 'blobs', 'blobs'), '.blob')
   if (STORAGE === 'embedded')
     return { env: { PINFOLD_STORAGE: 'embedded' }, countBlobs: fsBlobs, close: async () => {} }
   const database: Record<string, string> = process.env.TEST_DATABASE_URL

@@ -101,11 +101,11 @@ export function folderForm(
 
 /** Every block of a stored content, read back through the block index. */
 export async function storedBlocks(server: TestServer, cid: string) {
-  const { service } = server.running
-  const content = await service.records.getContent(cid)
+  const { stores } = server
+  const content = await stores.records.getContent(cid)
   if (!content) throw new Error(`no content for ${cid}`)
   const blocks: { cid: string; bytes: Uint8Array }[] = []
-  for await (const block of openContentDag(content, CID.parse(cid), service).blocks()) {
+  for await (const block of openContentDag(content, CID.parse(cid), stores).blocks()) {
     blocks.push({ cid: block.cid.toString(), bytes: block.bytes })
   }
   return { content, blocks }
@@ -113,7 +113,7 @@ export async function storedBlocks(server: TestServer, cid: string) {
 
 /** Parses a stored CAR blob with @ipld/car, to prove it is a well-formed CARv1. */
 export async function readStoredCar(server: TestServer, blobKey: string) {
-  const reader = await CarBlockIterator.fromIterable(await server.running.service.blobs.get(blobKey))
+  const reader = await CarBlockIterator.fromIterable(await server.stores.blobs.get(blobKey))
   const cids: string[] = []
   for await (const block of reader) cids.push(block.cid.toString())
   return { version: reader.version, cids }
