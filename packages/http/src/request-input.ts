@@ -47,6 +47,7 @@ export async function parseRequest(
     params: check(
       schemas.params,
       textObject(schemas.params, (name) => params[name]),
+      'path',
     ),
     query: {},
     headers: {},
@@ -109,12 +110,13 @@ function queryObject(schema: TObject, search: URLSearchParams): Json {
       const values = search.getAll(name).filter((v) => v !== '')
       if (values.length > 0) out[name] = values.map((v) => fromText((s.items ?? {}) as TSchema, v, name))
     } else if (s.type === 'object') {
-      const entries: Json = {}
+      const entries: [string, string][] = []
       for (const [key, value] of search) {
         const field = bracketKey(key, name)
-        if (field !== undefined) entries[field] = value
+        if (field !== undefined) entries.push([field, value])
       }
-      if (Object.keys(entries).length > 0) out[name] = entries
+      // fromEntries: a key such as `__proto__` is an own property, never the prototype
+      if (entries.length > 0) out[name] = Object.fromEntries(entries)
     } else {
       const value = search.get(name)
       if (value !== null && value !== '') out[name] = fromText(property, value, name)

@@ -32,7 +32,9 @@ export const DownloadSignRequest = named(
   Type.Object({
     url: Type.String({ description: 'A URL containing `/files/<cid>`' }),
     method: Type.String({ description: 'GET, the only method a link may grant' }),
-    expires: Type.Optional(Seconds('Seconds the link stays valid; default 30')),
+    expires: Type.Optional(
+      Type.Union([Seconds('Seconds the link stays valid'), Type.Null()], { description: 'Default 30' }),
+    ),
     date: Type.Optional(Type.Union([Seconds('Unix seconds the link starts at; default now'), Type.Null()])),
   }),
 )
