@@ -3,6 +3,7 @@ import { type CorsOptions, corsHeaders, preflightHeaders } from './cors.js'
 import { checkHandlerOptions } from './handler-options.js'
 import { dispatchGateway } from './handlers/gateway.js'
 import { clientAddress, createRateLimiter, type RateLimitOptions } from './rate-limit.js'
+import { parseRequest } from './request-input.js'
 import { type RequestLogger, requestIdOf } from './request-log.js'
 import { parsedUrl } from './request-url.js'
 import { errorBody, errorResponse } from './responses.js'
@@ -124,16 +125,19 @@ export function createFetchHandler(service: FileService, options: FetchHandlerOp
     seen.route = match.route.path
     const actor = await authenticate(request, match.route)
     if (actor.tenantId) seen.tenant = actor.tenantId
-    return match.route.handle({
-      request,
-      url,
-      params: match.params,
-      actor,
-      signal: request.signal,
-      publicUrl: publicUrl?.href ?? `${url.origin}${basePath}`,
-      ownHostnames: subdomainHost ? [apiHostname, subdomainHost] : [apiHostname],
-      service,
-    })
+    const input = await parseRequest(match.route, request, url, match.params)
+    return match.route.handle(
+      {
+        request,
+        url,
+        actor,
+        signal: request.signal,
+        publicUrl: publicUrl?.href ?? `${url.origin}${basePath}`,
+        ownHostnames: subdomainHost ? [apiHostname, subdomainHost] : [apiHostname],
+        service,
+      },
+      input,
+    )
   }
 
   async function authenticate(request: Request, route: Route): Promise<TokenActor> {

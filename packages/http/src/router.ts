@@ -1,10 +1,10 @@
 import type { FileService, Scope, TokenActor } from '@pinfold/core'
-import type { RouteOpenApi } from './openapi/types.js'
+import Type, { type Static, type TObject, type TSchema } from 'typebox'
+import type { OpenApiResponse } from './openapi/types.js'
 
 export interface RequestContext {
   request: Request
   url: URL
-  params: Record<string, string>
   /** The verified caller; routes with `auth: 'public'` get an anonymous placeholder. */
   actor: TokenActor
   signal: AbortSignal
@@ -15,21 +15,118 @@ export interface RequestContext {
   service: FileService
 }
 
-export interface Route {
+/**
+ * What a route reads from a request, as schemas. The fetch handler parses and checks `params`,
+ * `query`, `headers` and a JSON `body` before the handler runs (a mismatch is a 400 naming the
+ * field); the same schemas are the route's parameters and request body in `/openapi.json`.
+ */
+export interface RequestSchemas {
+  /** Schemas of `:name` path segments; a segment left out is a string. */
+  params?: Record<string, TSchema>
+  query?: TObject
+  /** Request headers, by their canonical spelling (matched case-insensitively). */
+  headers?: TObject
+  /** A JSON object body (read whatever its Content-Type: the SDK sends some as text/plain). */
+  body?: TSchema
+  /**
+   * A `multipart/form-data` body, streamed by the handler: each text field is checked against its
+   * property as it arrives (`formField`); file parts are the handler's.
+   */
+  form?: TObject
+  /** Whether a `form` body may be left out (a tus creation has none); default required. */
+  formOptional?: boolean
+  /** A raw body the handler streams itself, e.g. a tus PATCH. */
+  stream?: { mediaType: string; description?: string }
+}
+
+/** `'/v3/files/:network/:id'` → `'network' | 'id'` */
+export type PathParamNames<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
+  ? Name | PathParamNames<`/${Rest}`>
+  : P extends `${string}:${infer Name}`
+    ? Name
+    : never
+
+type StaticOr<S, Fallback> = S extends TSchema ? Static<S> : Fallback
+
+/** What a handler receives: the request's parts, parsed and checked against the route's schemas. */
+export interface TypedInput<P extends string, S extends RequestSchemas> {
+  params: {
+    [K in PathParamNames<P>]: S['params'] extends Record<K, TSchema> ? Static<S['params'][K]> : string
+  }
+  query: StaticOr<S['query'], Record<string, never>>
+  headers: StaticOr<S['headers'], Record<string, never>>
+  body: StaticOr<S['body'], undefined>
+}
+
+/** {@link TypedInput} once the route's types are erased (what the route table holds). */
+export interface RouteInput {
+  params: Record<string, unknown>
+  query: Record<string, unknown>
+  headers: Record<string, unknown>
+  body: unknown
+}
+
+interface RouteFields {
   method: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
-  /** Segments starting with `:` are parameters, e.g. `/v3/files/:network/:id`. */
-  path: string
   /** A scope the bearer token must grant, `'token'` for any valid token, or `'public'` for none. */
   auth: Scope | 'token' | 'public'
   summary: string
-  /** Its OpenAPI description (tags, parameters, request body, responses), published at `/openapi.json`. */
-  openapi?: RouteOpenApi
+  /** OpenAPI tags (the first groups the operation in `/docs`) and description. */
+  tags: string[]
+  description?: string
+  /** Success (and route-specific failure) responses by status code, as published in `/openapi.json`. */
+  responses: Record<string, OpenApiResponse>
   /**
    * Optional guard on the matched parameters: when it answers false the router keeps looking, as
    * if the pattern had not matched. Guarded routes are tried before unguarded ones of equal rank.
    */
   when?(params: Record<string, string>): boolean
-  handle(ctx: RequestContext): Promise<Response>
+}
+
+/** A route as it is declared (see {@link defineRoute}). */
+export interface RouteDefinition<P extends string, S extends RequestSchemas> extends RouteFields {
+  /** Segments starting with `:` are parameters, e.g. `/v3/files/:network/:id`. */
+  path: P
+  request?: S
+  handle(ctx: RequestContext, input: TypedInput<P, S>): Promise<Response>
+}
+
+/** A route of the table: its request schemas compiled, its handler taking checked input. */
+export interface Route extends RouteFields {
+  path: string
+  request: Omit<RequestSchemas, 'params'> & { params: TObject }
+  handle(ctx: RequestContext, input: RouteInput): Promise<Response>
+}
+
+/**
+ * Declares a route: its request schemas, its responses and its handler in one place. The handler
+ * receives the request's params, query, headers and JSON body already checked and typed by those
+ * schemas; `/openapi.json` publishes the same schemas.
+ *
+ * ```ts
+ * defineRoute({
+ *   method: 'PUT', path: '/v3/files/:network/:id', auth: 'org:files:write', summary: 'Update a file',
+ *   tags: ['Files'],
+ *   request: { params: { network: NetworkSchema }, body: FileUpdate },
+ *   responses: okData(FileObject),
+ *   handle: async ({ service, actor }, { params, body }) => data(...),
+ * })
+ * ```
+ */
+export function defineRoute<const P extends string, S extends RequestSchemas = Record<never, never>>(
+  definition: RouteDefinition<P, S>,
+): Route {
+  const names = [...definition.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]!)
+  const given = definition.request?.params ?? {}
+  for (const name of Object.keys(given)) {
+    if (!names.includes(name)) throw new Error(`${definition.path} has no :${name} segment`)
+  }
+  const params = Type.Object(Object.fromEntries(names.map((name) => [name, given[name] ?? Type.String()])))
+  return {
+    ...definition,
+    request: { ...definition.request, params },
+    handle: definition.handle as Route['handle'],
+  }
 }
 
 interface CompiledRoute {

@@ -1,16 +1,9 @@
-import {
-  type FileRecord,
-  type GroupRecord,
-  invalid,
-  isCidVersion,
-  isNetwork,
-  type Network,
-  type SortOrder,
-  type UploadOptions,
-} from '@pinfold/core'
+import type { FileRecord, GroupRecord, SortOrder } from '@pinfold/core'
+import type { Static } from 'typebox'
+import type { FileObject, GroupObject, UploadedFile } from './openapi/schemas.js'
 
 /** Wire shapes keep the spec's snake_case names; every timestamp is ISO 8601 UTC. */
-export function fileToWire(file: FileRecord) {
+export function fileToWire(file: FileRecord): Static<typeof FileObject> {
   return {
     id: file.id,
     name: file.name,
@@ -27,87 +20,28 @@ export function fileToWire(file: FileRecord) {
   }
 }
 
-export function uploadToWire(file: FileRecord, isDuplicate: boolean) {
+export function uploadToWire(file: FileRecord, isDuplicate: boolean): Static<typeof UploadedFile> {
   return { ...fileToWire(file), user_id: file.userId, is_duplicate: isDuplicate }
 }
 
-export function groupToWire(group: GroupRecord) {
+export function groupToWire(group: GroupRecord): Static<typeof GroupObject> {
   return { id: group.id, name: group.name, is_public: group.isPublic, created_at: group.createdAt.toISOString() }
 }
 
-export function parseNetwork(value: string | undefined): Network {
-  if (!isNetwork(value)) throw invalid('network must be "public" or "private"')
-  return value
+/** Unix seconds (an integer, or digits as text) → Date; `null`, `0` and `""` clear an expiry. */
+export function unixSecondsToDate(value: number | string | null): Date | null {
+  if (value === null || value === '' || Number(value) === 0) return null
+  return new Date(Number(value) * 1000)
 }
 
-export function parseBoolean(value: unknown, field: string): boolean {
-  if (value === true || value === 'true') return true
-  if (value === false || value === 'false') return false
-  throw invalid(`${field} must be true or false`)
+/** `ASC`, `DESC` or the SDK's `DSC`, in either case. */
+export function sortOrder(value: string | undefined): SortOrder | undefined {
+  if (value === undefined) return undefined
+  return value.toUpperCase() === 'ASC' ? 'ASC' : 'DESC'
 }
 
-/** Unix seconds (number or numeric string) → Date; `null`/`0`/`""` clear an expiry. */
-export function parseUnixSeconds(value: unknown, field: string): Date | null {
-  if (value === null || value === 0 || value === '' || value === '0') return null
-  const seconds = typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value
-  if (typeof seconds !== 'number' || !Number.isSafeInteger(seconds) || seconds < 0) {
-    throw invalid(`${field} must be a unix timestamp in seconds`)
-  }
-  return new Date(seconds * 1000)
-}
-
-export function parseJsonField(value: string, field: string): unknown {
-  try {
-    return JSON.parse(value)
-  } catch {
-    throw invalid(`${field} must be a JSON-encoded string`)
-  }
-}
-
-/** One multipart text field of `POST /v3/files`, as upload options; unknown fields are ignored. */
-export function uploadFieldToOptions(name: string, value: string): Partial<UploadOptions> | undefined {
-  switch (name) {
-    case 'network':
-      return { network: parseNetwork(value) }
-    case 'name':
-      return value === '' ? {} : { name: value }
-    case 'group_id':
-      return { groupId: value === '' ? null : value }
-    case 'keyvalues':
-      return { keyvalues: parseJsonField(value, 'keyvalues') as UploadOptions['keyvalues'] }
-    case 'cid_version':
-      if (!isCidVersion(value)) throw invalid('cid_version must be "v0", "v1" or "unixfs-v1-2025"')
-      return { cidVersion: value }
-    case 'expires_at':
-      return { expiresAt: parseUnixSeconds(value, 'expires_at') }
-    case 'car':
-      return { car: parseBoolean(value, 'car') }
-    default:
-      // `streamable` and fields of newer clients are accepted and ignored
-      return undefined
-  }
-}
-
-export function parseLimit(value: string | null): number | undefined {
-  if (value === null || value === '') return undefined
-  if (!/^\d+$/.test(value)) throw invalid('limit must be a positive integer')
-  return Number(value)
-}
-
-export function parseOrder(value: string | null): SortOrder | undefined {
-  if (value === null || value === '') return undefined
-  const upper = value.toUpperCase()
-  if (upper === 'ASC') return 'ASC'
-  if (upper === 'DESC' || upper === 'DSC') return 'DESC'
-  throw invalid('order must be ASC or DESC')
-}
-
-/** `keyvalues[k]=v` (SDK, docs) and `metadata[k]=v` (OpenAPI) both filter by metadata. */
-export function parseKeyvalueFilter(params: URLSearchParams): Record<string, string> | undefined {
-  const out: Record<string, string> = {}
-  for (const [key, value] of params) {
-    const match = /^(?:keyvalues|metadata)\[(.+)\]$/.exec(key)
-    if (match) out[match[1]!] = value
-  }
-  return Object.keys(out).length > 0 ? out : undefined
+/** `{…metadata, …keyvalues}` of a list query, or `undefined` when neither filters. */
+export function keyvalueFilter(...filters: (Record<string, string> | undefined)[]): Record<string, string> | undefined {
+  const merged = Object.assign({}, ...filters.filter(Boolean)) as Record<string, string>
+  return Object.keys(merged).length > 0 ? merged : undefined
 }

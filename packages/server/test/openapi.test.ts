@@ -49,7 +49,7 @@ describe('openapi', () => {
       ]?.[route.method.toLowerCase()]
       expect(operation, key(route)).toBeDefined()
       expect(operation!.operationId).toBe(operationId(route))
-      expect(route.openapi, `${key(route)} has an openapi description`).toBeDefined()
+      expect(route.responses, `${key(route)} documents its responses`).toBeDefined()
       expect(
         Object.keys(operation!.responses).some((status) => /^2\d\d$/.test(status)),
         key(route),

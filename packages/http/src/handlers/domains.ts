@@ -1,8 +1,9 @@
 import type { DomainRecord } from '@pinfold/core'
-import { readJsonObject } from '../body.js'
-import { jsonBody, okData, okNull, ref } from '../openapi/schemas.js'
+import Type, { type Static } from 'typebox'
+import { DomainObject, okData, okNull } from '../openapi/schemas.js'
 import { data } from '../responses.js'
-import type { RequestContext, Route } from '../router.js'
+import { defineRoute } from '../router.js'
+import { named } from '../schema.js'
 
 /**
  * Custom gateway domains (shapes of Pinfold's own design, see the OpenAPI document):
@@ -12,7 +13,7 @@ import type { RequestContext, Route } from '../router.js'
  * - `GET /v3/gateways/domains`, `GET|DELETE /v3/gateways/domains/{id}`;
  * - `POST /v3/gateways/domains/{id}/verify` looks the TXT record up now; `active` once it matches.
  */
-export function domainToWire(domain: DomainRecord) {
+export function domainToWire(domain: DomainRecord): Static<typeof DomainObject> {
   return {
     id: domain.id,
     domain: domain.domain,
@@ -30,74 +31,68 @@ async function defaultResolver(name: string): Promise<string[][]> {
   return resolveTxt(name)
 }
 
-async function create({ request, service, actor, ownHostnames, signal }: RequestContext) {
-  const body = await readJsonObject(request)
-  // handed on as it came: the service refuses anything but a host name
-  const domain = await service.domains.create(actor, body.domain as string, ownHostnames, { signal })
-  return data(domainToWire(domain), 201)
-}
+const DomainInput = named(
+  'DomainInput',
+  Type.Object({ domain: Type.String({ description: 'Host name, e.g. files.example.com' }) }),
+)
 
-async function list({ service, actor, signal }: RequestContext) {
-  return data((await service.domains.list(actor, { signal })).map(domainToWire))
-}
-
-async function get({ params, service, actor, signal }: RequestContext) {
-  return data(domainToWire(await service.domains.get(actor, params.id!, { signal })))
-}
-
-async function verify({ params, service, actor, signal }: RequestContext) {
-  const domain = await service.domains.verify(actor, params.id!, { fallbackResolveTxt: defaultResolver, signal })
-  return data(domainToWire(domain))
-}
-
-async function remove({ params, service, actor, signal }: RequestContext) {
-  await service.domains.remove(actor, params.id!, { signal })
-  return data(null)
-}
-
-export const domainRoutes: Route[] = [
-  {
+export const domainRoutes = [
+  defineRoute({
     method: 'POST',
     path: '/v3/gateways/domains',
     auth: 'org:gateways:write',
     summary: 'Register a custom gateway domain',
-    openapi: {
-      tags: ['Gateways'],
-      requestBody: jsonBody(ref('DomainInput')),
-      responses: okData(ref('Domain'), 'Registered', '201'),
+    tags: ['Gateways'],
+    request: { body: DomainInput },
+    responses: okData(DomainObject, 'Registered', '201'),
+    async handle({ service, actor, ownHostnames, signal }, { body }) {
+      return data(domainToWire(await service.domains.create(actor, body.domain, ownHostnames, { signal })), 201)
     },
-    handle: create,
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: '/v3/gateways/domains',
     auth: 'org:gateways:read',
     summary: 'List domains',
-    openapi: { tags: ['Gateways'], responses: okData({ type: 'array', items: ref('Domain') }) },
-    handle: list,
-  },
-  {
+    tags: ['Gateways'],
+    responses: okData(Type.Array(DomainObject)),
+    async handle({ service, actor, signal }) {
+      return data((await service.domains.list(actor, { signal })).map(domainToWire))
+    },
+  }),
+  defineRoute({
     method: 'GET',
     path: '/v3/gateways/domains/:id',
     auth: 'org:gateways:read',
     summary: 'Get a domain',
-    openapi: { tags: ['Gateways'], responses: okData(ref('Domain')) },
-    handle: get,
-  },
-  {
+    tags: ['Gateways'],
+    responses: okData(DomainObject),
+    async handle({ service, actor, signal }, { params }) {
+      return data(domainToWire(await service.domains.get(actor, params.id, { signal })))
+    },
+  }),
+  defineRoute({
     method: 'POST',
     path: '/v3/gateways/domains/:id/verify',
     auth: 'org:gateways:write',
     summary: 'Check the domain TXT record now',
-    openapi: { tags: ['Gateways'], responses: okData(ref('Domain')) },
-    handle: verify,
-  },
-  {
+    tags: ['Gateways'],
+    responses: okData(DomainObject),
+    async handle({ service, actor, signal }, { params }) {
+      const domain = await service.domains.verify(actor, params.id, { fallbackResolveTxt: defaultResolver, signal })
+      return data(domainToWire(domain))
+    },
+  }),
+  defineRoute({
     method: 'DELETE',
     path: '/v3/gateways/domains/:id',
     auth: 'org:gateways:write',
     summary: 'Remove a domain',
-    openapi: { tags: ['Gateways'], responses: okNull('Removed') },
-    handle: remove,
-  },
+    tags: ['Gateways'],
+    responses: okNull('Removed'),
+    async handle({ service, actor, signal }, { params }) {
+      await service.domains.remove(actor, params.id, { signal })
+      return data(null)
+    },
+  }),
 ]

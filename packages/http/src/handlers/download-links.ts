@@ -1,110 +1,131 @@
-import type { DownloadLinkRequest } from '@pinfold/core'
-import { readJsonObject } from '../body.js'
+import Type, { type Static } from 'typebox'
 import { contentDisposition, fileResponse } from '../gateway-responses.js'
-import { envelope, jsonBody, okData, query, ref, schemas } from '../openapi/schemas.js'
+import { envelope, okData, SignedUrl } from '../openapi/schemas.js'
 import { data } from '../responses.js'
-import type { RequestContext, Route } from '../router.js'
+import { defineRoute, type RequestContext } from '../router.js'
+import { named } from '../schema.js'
 
-/**
- * `POST /v3/files/private/download_link` (and its alias without `/private`): signs a link to one
- * of the caller's files. Body `{url, expires, date?, method?}` as the official SDK sends it.
- */
-async function createLink({ request, service, actor, publicUrl, signal }: RequestContext) {
-  // handed on as it came: the service checks every field of a request it is given
-  const body = (await readJsonObject(request)) as unknown as DownloadLinkRequest
-  return data(await service.downloadLinks.create(actor, body, publicUrl, { signal }))
-}
-
-/**
- * The `{url, method}` shape of `POST /v3/files/sign` (the SDK's private `gateways.private.get`);
- * `undefined` for any other body, which is upload signing. The upload-signing handler calls this
- * first so one route serves both.
- */
-export async function signDownloadIfUrlBody(ctx: RequestContext, body: Record<string, unknown>) {
-  if (body.url === undefined || body.method === undefined) return undefined
-  const request = { ...body, expires: body.expires ?? 30 } as DownloadLinkRequest
-  return data(await ctx.service.downloadLinks.create(ctx.actor, request, ctx.publicUrl, { signal: ctx.signal }))
-}
-
-/**
- * `GET /files/{cid}?X-…&X-Signature=…`: a private download. Refused unless the signature is
- * valid, unexpired and names a tenant that still holds the CID. Where the blob store can
- * presign (S3) and the content is a plain file, the client is redirected there.
- */
-async function download({ request, url, params, service, signal }: RequestContext) {
-  const link = await service.downloadLinks.open(params.cid!, url.searchParams, { signal })
-  const { file, expiresAt } = link
-  const disposition = contentDisposition('inline', file.name)
-  if (request.method === 'GET') {
-    const location = await service.downloadLinks.presign(link, { contentDisposition: disposition, signal })
-    if (location) {
-      return new Response(null, { status: 302, headers: { location, 'cache-control': 'private, no-store' } })
-    }
-  }
-  const secondsLeft = Math.max(1, Math.floor((expiresAt.getTime() - Date.now()) / 1000))
-  const root = await service.gateway.resolveHeld(file, { signal })
-  const entry = await service.gateway.entry(root, [], { signal })
-  if (entry.type !== 'file') {
-    return data({ cid: file.cid, name: file.name, type: 'directory' })
-  }
-  return fileResponse(request, entry, {
-    etag: `"${file.cid}"`,
-    headers: { 'cache-control': `private, max-age=${Math.min(secondsLeft, 3600)}`, 'x-ipfs-path': `/ipfs/${file.cid}` },
-    contentType: file.mimeType,
-    disposition,
+/** Integers; digits as text are accepted too. */
+const Seconds = (description: string) =>
+  Type.Union([Type.Integer(), Type.String({ pattern: '^-?\\d+$' })], {
+    description,
+    errorMessage: 'must be an integer',
   })
+
+/** Body `{url, expires, date?, method?}` as the official SDK sends it. */
+export const DownloadLinkRequest = named(
+  'DownloadLinkRequest',
+  Type.Object({
+    url: Type.String({ description: 'A URL containing `/files/<cid>`' }),
+    expires: Seconds('Seconds the link stays valid'),
+    date: Type.Optional(Type.Union([Seconds('Unix seconds the link starts at; default now'), Type.Null()])),
+    method: Type.Optional(Type.String({ description: 'GET, the only method a link may grant' })),
+  }),
+)
+
+/**
+ * The `{url, method}` body of `POST /v3/files/sign` (the SDK's private `gateways.private.get`),
+ * whose `expires` defaults to 30 seconds.
+ */
+export const DownloadSignRequest = named(
+  'DownloadSignRequest',
+  Type.Object({
+    url: Type.String({ description: 'A URL containing `/files/<cid>`' }),
+    method: Type.String({ description: 'GET, the only method a link may grant' }),
+    expires: Type.Optional(
+      Type.Union([Seconds('Seconds the link stays valid'), Type.Null()], { description: 'Default 30' }),
+    ),
+    date: Type.Optional(Type.Union([Seconds('Unix seconds the link starts at; default now'), Type.Null()])),
+  }),
+)
+
+/** Signs a download link: `POST …/download_link`, and `POST /v3/files/sign` with a `{url, method}` body. */
+export async function signDownload(
+  { service, actor, publicUrl, signal }: RequestContext,
+  body: Static<typeof DownloadLinkRequest> | Static<typeof DownloadSignRequest>,
+) {
+  const link = { ...body, expires: body.expires ?? 30 }
+  return data(await service.downloadLinks.create(actor, link, publicUrl, { signal }))
 }
 
-const linkDoc = {
-  tags: ['Download links'],
-  requestBody: jsonBody(ref('DownloadLinkRequest')),
-  responses: okData({ type: 'string', format: 'uri' }, 'The signed link'),
-}
+/** A parameter of a signed link (the signature covers them all: core checks them together). */
+const signedParam = Type.Optional(Type.String())
 
-export const downloadLinkRoutes: Route[] = [
-  {
+const linkRoute = (path: string, summary: string) =>
+  defineRoute({
     method: 'POST',
-    path: '/v3/files/private/download_link',
+    path,
     auth: 'org:files:read',
-    summary: 'Create a private download link',
-    openapi: linkDoc,
-    handle: createLink,
-  },
-  {
-    method: 'POST',
-    path: '/v3/files/download_link',
-    auth: 'org:files:read',
-    summary: 'Create a private download link (alias)',
-    openapi: linkDoc,
-    handle: createLink,
-  },
-  {
+    summary,
+    tags: ['Download links'],
+    request: { body: DownloadLinkRequest },
+    responses: okData(SignedUrl, 'The signed link'),
+    handle: (ctx, { body }) => signDownload(ctx, body),
+  })
+
+export const downloadLinkRoutes = [
+  linkRoute('/v3/files/private/download_link', 'Create a private download link'),
+  linkRoute('/v3/files/download_link', 'Create a private download link (alias)'),
+  defineRoute({
     method: 'GET',
     path: '/files/:cid',
     auth: 'public',
     summary: 'Download through a signed link',
-    openapi: {
-      tags: ['Download links'],
-      description: 'The query of a link made by `POST /v3/files/private/download_link`; refused once expired.',
-      parameters: ['X-Algorithm', 'X-Date', 'X-Expires', 'X-Method', 'X-User-ID', 'X-Signature'].map((name) => ({
-        ...query(name),
-        required: true,
-      })),
-      responses: {
-        '200': {
-          description: 'The file (ranges supported), or `{data: {cid, name, type: "directory"}}` for a folder',
-          content: {
-            '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } },
-            'application/json': {
-              schema: envelope(
-                schemas.object({ cid: schemas.string, name: schemas.string, type: { const: 'directory' } }),
-              ),
-            },
+    tags: ['Download links'],
+    description:
+      'The query of a link made by `POST /v3/files/private/download_link`; refused (403) once expired, or when a parameter is missing or changed.',
+    request: {
+      query: Type.Object({
+        'X-Algorithm': signedParam,
+        'X-Date': signedParam,
+        'X-Expires': signedParam,
+        'X-Method': signedParam,
+        'X-User-ID': signedParam,
+        'X-Signature': signedParam,
+      }),
+    },
+    responses: {
+      '200': {
+        description: 'The file (ranges supported), or `{data: {cid, name, type: "directory"}}` for a folder',
+        content: {
+          '*/*': { schema: Type.String({ contentMediaType: 'application/octet-stream' }) },
+          'application/json': {
+            schema: envelope(Type.Object({ cid: Type.String(), name: Type.String(), type: Type.Literal('directory') })),
           },
         },
-        '302': { description: 'Redirect to a presigned URL of the blob store (S3)' },
       },
+      '302': { description: 'Redirect to a presigned URL of the blob store (S3)' },
     },
-    handle: download,
-  },
+    /**
+     * A private download. Refused unless the signature is valid, unexpired and names a tenant that
+     * still holds the CID (checked over the whole query, which the signature covers). Where the blob
+     * store can presign (S3) and the content is a plain file, the client is redirected there.
+     */
+    async handle({ request, url, service, signal }, { params }) {
+      const link = await service.downloadLinks.open(params.cid, url.searchParams, { signal })
+      const { file, expiresAt } = link
+      const disposition = contentDisposition('inline', file.name)
+      if (request.method === 'GET') {
+        const location = await service.downloadLinks.presign(link, { contentDisposition: disposition, signal })
+        if (location) {
+          return new Response(null, { status: 302, headers: { location, 'cache-control': 'private, no-store' } })
+        }
+      }
+      const secondsLeft = Math.max(1, Math.floor((expiresAt.getTime() - Date.now()) / 1000))
+      const root = await service.gateway.resolveHeld(file, { signal })
+      const entry = await service.gateway.entry(root, [], { signal })
+      if (entry.type !== 'file') {
+        return data({ cid: file.cid, name: file.name, type: 'directory' })
+      }
+      return fileResponse(request, entry, {
+        etag: `"${file.cid}"`,
+        headers: {
+          'cache-control': `private, max-age=${Math.min(secondsLeft, 3600)}`,
+          'x-ipfs-path': `/ipfs/${file.cid}`,
+        },
+        contentType: file.mimeType,
+        disposition,
+      })
+    },
+  }),
 ]

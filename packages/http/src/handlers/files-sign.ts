@@ -1,33 +1,36 @@
-import { readJsonObject } from '../body.js'
-import { jsonBody, okData, ref } from '../openapi/schemas.js'
-import type { RequestContext, Route } from '../router.js'
-import { signDownloadIfUrlBody } from './download-links.js'
-import { signUpload } from './uploads.js'
+import Type, { type Static } from 'typebox'
+import { okData, SignedUrl } from '../openapi/schemas.js'
+import { defineRoute } from '../router.js'
+import { DownloadSignRequest, signDownload } from './download-links.js'
+import { signUpload, UploadSignRequest } from './uploads.js'
+
+type DownloadBody = Static<typeof DownloadSignRequest>
+type UploadBody = Static<typeof UploadSignRequest>
+
+/** A body with both `url` and `method` signs a download link; every other body, an upload URL. */
+const SignRequest = Type.Unsafe<DownloadBody | UploadBody>({
+  if: { required: ['url', 'method'] },
+  // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then/else; this object is never awaited
+  then: DownloadSignRequest,
+  else: UploadSignRequest,
+})
+
+const isDownload = (body: DownloadBody | UploadBody): body is DownloadBody => 'url' in body && 'method' in body
 
 /**
  * `POST /v3/files/sign`. A body with `url` and `method` signs a download link (what the official
- * SDK's `gateways.private.get` sends); every other body is upload signing, which the signed-upload
- * feature plugs in here.
+ * SDK's `gateways.private.get` sends); every other body is upload signing.
  */
-async function sign(ctx: RequestContext) {
-  const body = await readJsonObject(ctx.request)
-  const download = await signDownloadIfUrlBody(ctx, body)
-  if (download) return download
-  return signUpload(ctx, body)
-}
-
-export const filesSignRoutes: Route[] = [
-  {
+export const filesSignRoutes = [
+  defineRoute({
     method: 'POST',
     path: '/v3/files/sign',
     auth: 'org:files:write',
     summary: 'Sign a URL',
-    openapi: {
-      tags: ['Uploads', 'Download links'],
-      description: 'A body with `url` and `method` signs a download link; any other body signs an upload URL.',
-      requestBody: jsonBody({ oneOf: [ref('UploadSignRequest'), ref('DownloadLinkRequest')] }),
-      responses: okData({ type: 'string', format: 'uri' }, 'The signed URL'),
-    },
-    handle: sign,
-  },
+    tags: ['Uploads', 'Download links'],
+    description: 'A body with `url` and `method` signs a download link; any other body signs an upload URL.',
+    request: { body: SignRequest },
+    responses: okData(SignedUrl, 'The signed URL'),
+    handle: (ctx, { body }) => (isDownload(body) ? signDownload(ctx, body) : signUpload(ctx, body)),
+  }),
 ]

@@ -1,140 +1,158 @@
-import type { FileUpdate } from '@pinfold/core'
-import { readJsonObject } from '../body.js'
-import { jsonBody, okData, okNull, pageParams, query, ref } from '../openapi/schemas.js'
+import Type from 'typebox'
+import { FileList, FileObject, okData, okNull, UploadedFile } from '../openapi/schemas.js'
 import { data } from '../responses.js'
-import type { RequestContext, Route } from '../router.js'
+import { defineRoute } from '../router.js'
+import { KeyvaluePatch, NetworkSchema, named, pageQuery } from '../schema.js'
+import { fileToWire, keyvalueFilter, sortOrder, unixSecondsToDate, uploadToWire } from '../wire.js'
 import {
-  fileToWire,
-  parseKeyvalueFilter,
-  parseLimit,
-  parseNetwork,
-  parseOrder,
-  parseUnixSeconds,
-  uploadToWire,
-} from '../wire.js'
-import { createResumable, isResumableCreation, uploadItems } from './uploads.js'
+  clientOptions,
+  createResumable,
+  FileUploadForm,
+  isResumableCreation,
+  UploadQuery,
+  uploadItems,
+} from './uploads.js'
 
-async function upload(ctx: RequestContext) {
-  if (isResumableCreation(ctx.request)) return createResumable(ctx)
-  const { request, service, actor, signal } = ctx
-  const { file, isDuplicate } = await service.files.upload(actor, uploadItems(request), { signal })
-  return data(uploadToWire(file, isDuplicate))
-}
+const network = { network: NetworkSchema }
 
-async function list({ url, params, service, actor, signal }: RequestContext) {
-  const q = url.searchParams
-  const network = parseNetwork(params.network)
-  // Every CID is known once an upload returns, so nothing is ever pending.
-  if (q.get('cidPending') === 'true') return data({ files: [], next_page_token: '' })
-  const group = q.get('group')
-  const { files, nextPageToken } = await service.files.list(
-    actor,
-    network,
-    {
-      namePrefix: q.get('name') || undefined,
-      groupId: group === 'null' ? null : group || undefined,
-      cid: q.get('cid') || undefined,
-      mimeType: q.get('mimeType') || undefined,
-      keyvalues: parseKeyvalueFilter(q),
-      limit: parseLimit(q.get('limit')),
-      order: parseOrder(q.get('order') ?? q.get('sort')),
-      pageToken: q.get('pageToken') || undefined,
-    },
-    { signal },
-  )
-  return data({ files: files.map(fileToWire), next_page_token: nextPageToken })
-}
+const ORDERS = ['ASC', 'DESC', 'DSC', 'asc', 'desc', 'dsc'] as const
 
-async function get({ params, service, actor, signal }: RequestContext) {
-  return data(fileToWire(await service.files.get(actor, parseNetwork(params.network), params.id!, { signal })))
-}
+const FileListQuery = Type.Object({
+  name: Type.Optional(Type.String({ description: 'Name prefix' })),
+  group: Type.Optional(Type.String({ description: 'Group id, or `null` for files in no group' })),
+  cid: Type.Optional(Type.String()),
+  mimeType: Type.Optional(Type.String()),
+  keyvalues: Type.Optional(
+    Type.Record(Type.String(), Type.String(), { description: 'Metadata filter: `keyvalues[key]=value`' }),
+  ),
+  metadata: Type.Optional(
+    Type.Record(Type.String(), Type.String(), {
+      description: "The same filter in the spelling of Pinata's OpenAPI: `metadata[key]=value`",
+    }),
+  ),
+  order: Type.Optional(Type.Enum(ORDERS, { description: '`DSC` is `DESC`' })),
+  sort: Type.Optional(Type.Enum(ORDERS, { description: "The SDK's spelling of `order`" })),
+  cidPending: Type.Optional(Type.Boolean({ description: 'Files whose CID is still pending: none, here' })),
+  ...pageQuery,
+})
 
-async function update({ request, params, service, actor, signal }: RequestContext) {
-  const network = parseNetwork(params.network)
-  const body = await readJsonObject(request)
-  // name and keyvalues are handed on as they came: the service checks them
-  const update: FileUpdate = {
-    name: body.name as string | undefined,
-    keyvalues: body.keyvalues as FileUpdate['keyvalues'],
-    expiresAt: body.expires_at === undefined ? undefined : parseUnixSeconds(body.expires_at, 'expires_at'),
-  }
-  const file = await service.files.update(actor, network, params.id!, update, { signal })
-  return data(fileToWire(file))
-}
+export const FileUpdate = named(
+  'FileUpdate',
+  Type.Object({
+    name: Type.Optional(Type.String()),
+    keyvalues: Type.Optional(KeyvaluePatch),
+    expires_at: Type.Optional(
+      Type.Union([Type.Integer({ minimum: 0 }), Type.String({ pattern: '^\\d*$' }), Type.Null()], {
+        description: 'Unix seconds; null or 0 clears',
+        errorMessage: 'must be a unix timestamp in seconds (null or 0 clears it)',
+      }),
+    ),
+  }),
+)
 
-async function remove({ params, service, actor, signal }: RequestContext) {
-  await service.files.delete(actor, parseNetwork(params.network), params.id!, { signal })
-  return data(null)
-}
-
-export const fileRoutes: Route[] = [
-  {
+export const fileRoutes = [
+  defineRoute({
     method: 'POST',
     path: '/v3/files',
     auth: 'org:files:write',
     summary: 'Upload a file',
-    openapi: {
-      tags: ['Files'],
-      description:
-        'Multipart upload of a file, a folder (several `file` parts) or a CAR; with `Upload-Length` and no multipart body, a tus 1.0 creation.',
-      requestBody: { required: true, content: { 'multipart/form-data': { schema: ref('FileUpload') } } },
-      responses: {
-        ...okData(ref('UploadedFile'), 'Uploaded'),
-        '201': {
-          description:
-            'tus creation (an `Upload-Length` header and no multipart body): the upload URL is in `Location`',
-          headers: {
-            location: { schema: { type: 'string', format: 'uri' } },
-            'upload-offset': { schema: { type: 'string' } },
-          },
+    tags: ['Files'],
+    description:
+      'Multipart upload of a file, a folder (several `file` parts) or a CAR; with `Upload-Length` and no multipart body, a tus 1.0 creation.',
+    request: { query: UploadQuery, form: FileUploadForm, formOptional: true },
+    responses: {
+      ...okData(UploadedFile, 'Uploaded'),
+      '201': {
+        description: 'tus creation (an `Upload-Length` header and no multipart body): the upload URL is in `Location`',
+        headers: {
+          location: { schema: Type.String({ format: 'uri' }) },
+          'upload-offset': { schema: Type.String() },
         },
       },
     },
-    handle: upload,
-  },
-  {
+    async handle(ctx, { query }) {
+      if (isResumableCreation(ctx.request)) return createResumable(ctx, clientOptions(query))
+      const { request, service, actor, signal } = ctx
+      const { file, isDuplicate } = await service.files.upload(actor, uploadItems(request), { signal })
+      return data(uploadToWire(file, isDuplicate))
+    },
+  }),
+  defineRoute({
     method: 'GET',
     path: '/v3/files/:network',
     auth: 'org:files:read',
     summary: 'List files',
-    openapi: {
-      tags: ['Files'],
-      description: 'Filter by metadata with `keyvalues[key]=value` (or `metadata[key]=value`).',
-      parameters: [
-        query('name', undefined, 'Name prefix'),
-        query('group', undefined, 'Group id, or `null` for files in no group'),
-        query('cid'),
-        query('mimeType'),
-        query('order', { type: 'string', enum: ['ASC', 'DESC'] }),
-        query('cidPending', { type: 'string', enum: ['true', 'false'] }),
-        ...pageParams,
-      ],
-      responses: okData(ref('FileList')),
+    tags: ['Files'],
+    description: 'Filter by metadata with `keyvalues[key]=value` (or `metadata[key]=value`).',
+    request: { params: network, query: FileListQuery },
+    responses: okData(FileList),
+    async handle({ service, actor, signal }, { params, query }) {
+      // Every CID is known once an upload returns, so nothing is ever pending.
+      if (query.cidPending) return data({ files: [], next_page_token: '' })
+      const { files, nextPageToken } = await service.files.list(
+        actor,
+        params.network,
+        {
+          namePrefix: query.name,
+          groupId: query.group === 'null' ? null : query.group,
+          cid: query.cid,
+          mimeType: query.mimeType,
+          keyvalues: keyvalueFilter(query.metadata, query.keyvalues),
+          limit: query.limit,
+          order: sortOrder(query.order ?? query.sort),
+          pageToken: query.pageToken,
+        },
+        { signal },
+      )
+      return data({ files: files.map(fileToWire), next_page_token: nextPageToken })
     },
-    handle: list,
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: '/v3/files/:network/:id',
     auth: 'org:files:read',
     summary: 'Get a file',
-    openapi: { tags: ['Files'], responses: okData(ref('File')) },
-    handle: get,
-  },
-  {
+    tags: ['Files'],
+    request: { params: network },
+    responses: okData(FileObject),
+    async handle({ service, actor, signal }, { params }) {
+      return data(fileToWire(await service.files.get(actor, params.network, params.id, { signal })))
+    },
+  }),
+  defineRoute({
     method: 'PUT',
     path: '/v3/files/:network/:id',
     auth: 'org:files:write',
     summary: 'Update a file',
-    openapi: { tags: ['Files'], requestBody: jsonBody(ref('FileUpdate')), responses: okData(ref('File')) },
-    handle: update,
-  },
-  {
+    tags: ['Files'],
+    request: { params: network, body: FileUpdate },
+    responses: okData(FileObject),
+    async handle({ service, actor, signal }, { params, body }) {
+      const file = await service.files.update(
+        actor,
+        params.network,
+        params.id,
+        {
+          name: body.name,
+          keyvalues: body.keyvalues,
+          expiresAt: body.expires_at === undefined ? undefined : unixSecondsToDate(body.expires_at),
+        },
+        { signal },
+      )
+      return data(fileToWire(file))
+    },
+  }),
+  defineRoute({
     method: 'DELETE',
     path: '/v3/files/:network/:id',
     auth: 'org:files:write',
     summary: 'Delete a file',
-    openapi: { tags: ['Files'], responses: okNull('Deleted') },
-    handle: remove,
-  },
+    tags: ['Files'],
+    request: { params: network },
+    responses: okNull('Deleted'),
+    async handle({ service, actor, signal }, { params }) {
+      await service.files.delete(actor, params.network, params.id, { signal })
+      return data(null)
+    },
+  }),
 ]

@@ -1,126 +1,154 @@
-import { invalid } from '@pinfold/core'
-import { readJsonObject } from '../body.js'
-import { jsonBody, okData, okNull, pageParams, query, ref } from '../openapi/schemas.js'
+import Type from 'typebox'
+import { CreatedGroup, GroupList, GroupObject, okData, okNull } from '../openapi/schemas.js'
 import { data } from '../responses.js'
-import type { RequestContext, Route } from '../router.js'
-import { groupToWire, parseBoolean, parseLimit, parseNetwork } from '../wire.js'
+import { defineRoute } from '../router.js'
+import { NetworkSchema, named, pageQuery } from '../schema.js'
+import { groupToWire } from '../wire.js'
 
-const optionalBoolean = (value: unknown, field: string) =>
-  value === undefined ? undefined : parseBoolean(value, field)
+const network = { network: NetworkSchema }
 
-async function create({ request, params, service, actor, signal }: RequestContext) {
-  const body = await readJsonObject(request)
-  // the name is handed on as it came: the service checks it
-  const input = { name: body.name as string, isPublic: optionalBoolean(body.is_public, 'is_public') }
-  const group = await service.groups.create(actor, parseNetwork(params.network), input, { signal })
-  // The spec names visibility `public` in this one response; `is_public` is kept for clients typed on the rest.
-  return data({ ...groupToWire(group), public: group.isPublic })
-}
+/** JSON booleans; `"true"` and `"false"` are accepted too. */
+const Visibility = Type.Union([Type.Boolean(), Type.Enum(['true', 'false'])], { errorMessage: 'must be true or false' })
+const isTrue = (value: boolean | 'true' | 'false' | undefined) =>
+  value === undefined ? undefined : String(value) === 'true'
 
-async function list({ url, params, service, actor, signal }: RequestContext) {
-  const q = url.searchParams
-  const isPublic = q.get('isPublic') ?? q.get('is_public')
-  const query = {
-    namePrefix: q.get('name') || undefined,
-    isPublic: isPublic === null || isPublic === '' ? undefined : parseBoolean(isPublic, 'isPublic'),
-    limit: parseLimit(q.get('limit')),
-    pageToken: q.get('pageToken') || undefined,
-  }
-  const { groups, nextPageToken } = await service.groups.list(actor, parseNetwork(params.network), query, { signal })
-  return data({ groups: groups.map(groupToWire), next_page_token: nextPageToken })
-}
+const GroupInput = named(
+  'GroupInput',
+  Type.Object({ name: Type.Optional(Type.String()), is_public: Type.Optional(Visibility) }),
+)
 
-async function get({ params, service, actor, signal }: RequestContext) {
-  return data(groupToWire(await service.groups.get(actor, parseNetwork(params.network), params.id!, { signal })))
-}
+/** An update names something to change. */
+const GroupUpdate = named(
+  'GroupUpdate',
+  Type.Object(
+    { name: Type.Optional(Type.String()), is_public: Type.Optional(Visibility) },
+    {
+      anyOf: [{ required: ['name'] }, { required: ['is_public'] }],
+      errorMessage: 'has nothing to update: give name or is_public',
+    },
+  ),
+)
 
-async function update({ request, params, service, actor, signal }: RequestContext) {
-  const body = await readJsonObject(request)
-  if (body.name === undefined && body.is_public === undefined)
-    throw invalid('nothing to update: give name or is_public')
-  const update = { name: body.name as string | undefined, isPublic: optionalBoolean(body.is_public, 'is_public') }
-  const group = await service.groups.update(actor, parseNetwork(params.network), params.id!, update, { signal })
-  return data(groupToWire(group))
-}
+const GroupListQuery = Type.Object({
+  name: Type.Optional(Type.String({ description: 'Name prefix' })),
+  isPublic: Type.Optional(Type.Boolean()),
+  is_public: Type.Optional(Type.Boolean({ description: 'Alias of `isPublic`' })),
+  ...pageQuery,
+})
 
-async function remove({ params, service, actor, signal }: RequestContext) {
-  await service.groups.delete(actor, parseNetwork(params.network), params.id!, { signal })
-  return data(null)
-}
-
-async function addFile({ params, service, actor, signal }: RequestContext) {
-  await service.groups.addFile(actor, parseNetwork(params.network), params.id!, params.fileId!, { signal })
-  return data(null)
-}
-
-async function removeFile({ params, service, actor, signal }: RequestContext) {
-  await service.groups.removeFile(actor, parseNetwork(params.network), params.id!, params.fileId!, { signal })
-  return data(null)
-}
-
-export const groupRoutes: Route[] = [
-  {
+export const groupRoutes = [
+  defineRoute({
     method: 'POST',
     path: '/v3/groups/:network',
     auth: 'org:groups:write',
     summary: 'Create a group',
-    openapi: { tags: ['Groups'], requestBody: jsonBody(ref('GroupInput')), responses: okData(ref('CreatedGroup')) },
-    handle: create,
-  },
-  {
+    tags: ['Groups'],
+    request: { params: network, body: GroupInput },
+    responses: okData(CreatedGroup),
+    async handle({ service, actor, signal }, { params, body }) {
+      const group = await service.groups.create(
+        actor,
+        params.network,
+        // a missing name is handed on as it came: the service refuses it in its own words
+        { name: body.name as string, isPublic: isTrue(body.is_public) },
+        { signal },
+      )
+      // The spec names visibility `public` in this one response; `is_public` is kept for clients typed on the rest.
+      return data({ ...groupToWire(group), public: group.isPublic })
+    },
+  }),
+  defineRoute({
     method: 'GET',
     path: '/v3/groups/:network',
     auth: 'org:groups:read',
     summary: 'List groups',
-    openapi: {
-      tags: ['Groups'],
-      parameters: [
-        query('name', undefined, 'Name prefix'),
-        query('isPublic', { type: 'string', enum: ['true', 'false'] }),
-        ...pageParams,
-      ],
-      responses: okData(ref('GroupList')),
+    tags: ['Groups'],
+    request: { params: network, query: GroupListQuery },
+    responses: okData(GroupList),
+    async handle({ service, actor, signal }, { params, query }) {
+      const { groups, nextPageToken } = await service.groups.list(
+        actor,
+        params.network,
+        {
+          namePrefix: query.name,
+          isPublic: query.isPublic ?? query.is_public,
+          limit: query.limit,
+          pageToken: query.pageToken,
+        },
+        { signal },
+      )
+      return data({ groups: groups.map(groupToWire), next_page_token: nextPageToken })
     },
-    handle: list,
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: '/v3/groups/:network/:id',
     auth: 'org:groups:read',
     summary: 'Get a group',
-    openapi: { tags: ['Groups'], responses: okData(ref('Group')) },
-    handle: get,
-  },
-  {
+    tags: ['Groups'],
+    request: { params: network },
+    responses: okData(GroupObject),
+    async handle({ service, actor, signal }, { params }) {
+      return data(groupToWire(await service.groups.get(actor, params.network, params.id, { signal })))
+    },
+  }),
+  defineRoute({
     method: 'PUT',
     path: '/v3/groups/:network/:id',
     auth: 'org:groups:write',
     summary: 'Update a group',
-    openapi: { tags: ['Groups'], requestBody: jsonBody(ref('GroupInput')), responses: okData(ref('Group')) },
-    handle: update,
-  },
-  {
+    tags: ['Groups'],
+    request: { params: network, body: GroupUpdate },
+    responses: okData(GroupObject),
+    async handle({ service, actor, signal }, { params, body }) {
+      const group = await service.groups.update(
+        actor,
+        params.network,
+        params.id,
+        // a missing name is handed on as it came: the service refuses it in its own words
+        { name: body.name as string, isPublic: isTrue(body.is_public) },
+        { signal },
+      )
+      return data(groupToWire(group))
+    },
+  }),
+  defineRoute({
     method: 'DELETE',
     path: '/v3/groups/:network/:id',
     auth: 'org:groups:write',
     summary: 'Delete a group',
-    openapi: { tags: ['Groups'], responses: okNull('Deleted') },
-    handle: remove,
-  },
-  {
+    tags: ['Groups'],
+    request: { params: network },
+    responses: okNull('Deleted'),
+    async handle({ service, actor, signal }, { params }) {
+      await service.groups.delete(actor, params.network, params.id, { signal })
+      return data(null)
+    },
+  }),
+  defineRoute({
     method: 'PUT',
     path: '/v3/groups/:network/:id/ids/:fileId',
     auth: 'org:groups:write',
     summary: 'Add a file to a group',
-    openapi: { tags: ['Groups'], responses: okNull('Added') },
-    handle: addFile,
-  },
-  {
+    tags: ['Groups'],
+    request: { params: network },
+    responses: okNull('Added'),
+    async handle({ service, actor, signal }, { params }) {
+      await service.groups.addFile(actor, params.network, params.id, params.fileId, { signal })
+      return data(null)
+    },
+  }),
+  defineRoute({
     method: 'DELETE',
     path: '/v3/groups/:network/:id/ids/:fileId',
     auth: 'org:groups:write',
     summary: 'Remove a file from a group',
-    openapi: { tags: ['Groups'], responses: okNull('Removed') },
-    handle: removeFile,
-  },
+    tags: ['Groups'],
+    request: { params: network },
+    responses: okNull('Removed'),
+    async handle({ service, actor, signal }, { params }) {
+      await service.groups.removeFile(actor, params.network, params.id, params.fileId, { signal })
+      return data(null)
+    },
+  }),
 ]

@@ -1,6 +1,7 @@
-import { jsonResponse, ref } from '../openapi/schemas.js'
+import Type from 'typebox'
+import { ErrorObject, Health, jsonResponse, Readiness } from '../openapi/schemas.js'
 import { json } from '../responses.js'
-import type { RequestContext, Route } from '../router.js'
+import { defineRoute, type RequestContext } from '../router.js'
 
 /** Liveness: the process answers. Touches nothing. */
 async function healthz() {
@@ -16,29 +17,29 @@ async function readyz({ service, signal }: RequestContext) {
   return json({ status: ok ? 'ok' : 'unavailable', checks }, ok ? 200 : 503, { 'cache-control': 'no-store' })
 }
 
-export const healthRoutes: Route[] = [
-  {
+export const healthRoutes = [
+  defineRoute({
     method: 'GET',
     path: '/healthz',
     auth: 'public',
     summary: 'Liveness probe',
-    openapi: { tags: ['Operations'], responses: { '200': jsonResponse('The process is up', ref('Health')) } },
+    tags: ['Operations'],
+    responses: { '200': jsonResponse('The process is up', Health) },
     handle: healthz,
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: '/readyz',
     auth: 'public',
     summary: 'Readiness probe (checks the record and blob stores)',
-    openapi: {
-      tags: ['Operations'],
-      responses: {
-        '200': jsonResponse('Both stores answer', ref('Readiness')),
-        '503': jsonResponse('A store failed (named in `checks`), or the server is shutting down', {
-          oneOf: [ref('Readiness'), ref('Error')],
-        }),
-      },
+    tags: ['Operations'],
+    responses: {
+      '200': jsonResponse('Both stores answer', Readiness),
+      '503': jsonResponse(
+        'A store failed (named in `checks`), or the server is shutting down',
+        Type.Union([Readiness, ErrorObject]),
+      ),
     },
     handle: readyz,
-  },
+  }),
 ]

@@ -1,8 +1,9 @@
+import Type from 'typebox'
 import { buildOpenApiDocument } from '../openapi/document.js'
 import { renderDocsHtml } from '../openapi/html.js'
 import { jsonResponse } from '../openapi/schemas.js'
 import { json } from '../responses.js'
-import type { RequestContext, Route } from '../router.js'
+import { defineRoute, type RequestContext } from '../router.js'
 import { routes } from '../routes.js'
 
 /** The document of the whole route table (read at request time: this module is part of that table). */
@@ -23,27 +24,28 @@ async function docs({ publicUrl }: RequestContext) {
   })
 }
 
-export const openApiRoutes: Route[] = [
-  {
+export const openApiRoutes = [
+  defineRoute({
     method: 'GET',
     path: '/openapi.json',
     auth: 'public',
     summary: 'This OpenAPI 3.1 document',
-    openapi: {
-      tags: ['Operations'],
-      responses: { '200': jsonResponse('The OpenAPI document', { type: 'object', required: ['openapi', 'paths'] }) },
+    tags: ['Operations'],
+    responses: {
+      '200': jsonResponse(
+        'The OpenAPI document',
+        Type.Object({ openapi: Type.String(), paths: Type.Object({}) }, { additionalProperties: true }),
+      ),
     },
     handle: openApiJson,
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: '/docs',
     auth: 'public',
     summary: 'API reference (HTML)',
-    openapi: {
-      tags: ['Operations'],
-      responses: { '200': { description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } } },
-    },
+    tags: ['Operations'],
+    responses: { '200': { description: 'HTML page', content: { 'text/html': { schema: Type.String() } } } },
     handle: docs,
-  },
+  }),
 ]

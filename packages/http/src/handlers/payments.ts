@@ -5,7 +5,6 @@ import {
   type PaymentInstructionInput,
   type PaymentInstructionRecord,
   type PaymentRequirement,
-  type PaymentTermsInput,
 } from '@pinfold/core'
 import {
   decodePaymentHeader,
@@ -16,17 +15,27 @@ import {
   X402_EXPOSED_HEADERS,
   X402_HEADERS,
 } from '@pinfold/x402'
-import { readJsonObject } from '../body.js'
-import { jsonBody, jsonResponse, okData, okNull, pageParams, query, ref } from '../openapi/schemas.js'
+import Type, { type Static } from 'typebox'
+import {
+  ErrorObject,
+  jsonResponse,
+  okData,
+  okNull,
+  PaymentInstruction,
+  PaymentInstructionCid,
+  PaymentInstructionCids,
+  PaymentInstructionList,
+  PaymentRequired,
+} from '../openapi/schemas.js'
 import { data, json } from '../responses.js'
-import type { RequestContext, Route } from '../router.js'
-import { parseLimit } from '../wire.js'
+import { defineRoute } from '../router.js'
+import { named, pageQuery } from '../schema.js'
 
 // ---------------------------------------------------------------------------------------------
 // Wire shapes
 // ---------------------------------------------------------------------------------------------
 
-function instructionToWire(instruction: PaymentInstructionRecord) {
+function instructionToWire(instruction: PaymentInstructionRecord): Static<typeof PaymentInstruction> {
   return {
     id: instruction.id,
     version: instruction.version,
@@ -43,25 +52,43 @@ function instructionToWire(instruction: PaymentInstructionRecord) {
   }
 }
 
-/**
- * snake_case requirement objects → core's input. Values are handed on as they came, and anything that
- * is not a list of objects too: core checks the list and every field.
- */
-function parseRequirements(value: unknown): readonly PaymentTermsInput[] | undefined {
-  if (!Array.isArray(value)) return value as readonly PaymentTermsInput[] | undefined
-  return value.map((item: unknown) => {
-    if (typeof item !== 'object' || item === null || Array.isArray(item)) return item as PaymentTermsInput
-    const r = item as Record<string, unknown>
-    return { asset: r.asset, payTo: r.pay_to, network: r.network, amount: r.amount, description: r.description }
-  }) as PaymentTermsInput[]
-}
+/** A requirement as a client gives it: what it leaves out, the server's defaults fill in. */
+const PaymentRequirementInput = named(
+  'PaymentRequirementInput',
+  Type.Object({
+    network: Type.Optional(Type.String({ description: 'A configured network, e.g. base-sepolia; default the first' })),
+    asset: Type.Optional(Type.String({ description: "The network's USDC contract (the default)" })),
+    pay_to: Type.Optional(Type.String({ description: '0x address paid; default the configured one' })),
+    amount: Type.Optional(
+      Type.Union([Type.String(), Type.Integer()], { description: 'Atomic units of the asset, e.g. "10000"' }),
+    ),
+    description: Type.Optional(Type.String()),
+  }),
+)
 
-/** A create or update body as core's input; see {@link parseRequirements}. */
-function instructionInput(body: Record<string, unknown>): PaymentInstructionInput {
+const PaymentInstructionInputSchema = named(
+  'PaymentInstructionInput',
+  Type.Object({
+    name: Type.Optional(Type.String({ description: 'Required to create' })),
+    description: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    payment_requirements: Type.Optional(
+      Type.Array(PaymentRequirementInput, { description: "Default: one requirement of the server's defaults" }),
+    ),
+  }),
+)
+
+/** snake_case requirement objects → core's input. */
+function toInput(body: Static<typeof PaymentInstructionInputSchema>): PaymentInstructionInput {
   return {
-    name: body.name as string | undefined,
-    description: body.description as string | null | undefined,
-    paymentRequirements: parseRequirements(body.payment_requirements),
+    name: body.name,
+    description: body.description,
+    paymentRequirements: body.payment_requirements?.map((r) => ({
+      asset: r.asset,
+      payTo: r.pay_to,
+      network: r.network,
+      amount: r.amount,
+      description: r.description,
+    })),
   }
 }
 
@@ -71,61 +98,6 @@ const pageToken = (token: string) => (token === '' ? {} : { next_page_token: tok
 // ---------------------------------------------------------------------------------------------
 // Payment instructions (management API)
 // ---------------------------------------------------------------------------------------------
-
-async function create({ request, service, actor, signal }: RequestContext) {
-  const body = await readJsonObject(request)
-  const instruction = await service.payments.create(actor, instructionInput(body), { signal })
-  return data(instructionToWire(instruction))
-}
-
-async function list({ url, service, actor, signal }: RequestContext) {
-  const q = url.searchParams
-  const query = {
-    limit: parseLimit(q.get('limit')),
-    pageToken: q.get('pageToken') || undefined,
-    cid: q.get('cid') || undefined,
-    namePrefix: q.get('name') || undefined,
-    id: q.get('id') || undefined,
-  }
-  const { paymentInstructions, nextPageToken } = await service.payments.list(actor, query, { signal })
-  return data({ payment_instructions: paymentInstructions.map(instructionToWire), ...pageToken(nextPageToken) })
-}
-
-async function get({ params, service, actor, signal }: RequestContext) {
-  return data(instructionToWire(await service.payments.get(actor, params.id!, { signal })))
-}
-
-async function update({ request, params, service, actor, signal }: RequestContext) {
-  const body = await readJsonObject(request)
-  const instruction = await service.payments.update(actor, params.id!, instructionInput(body), { signal })
-  return data(instructionToWire(instruction))
-}
-
-async function remove({ params, service, actor, signal }: RequestContext) {
-  await service.payments.delete(actor, params.id!, { signal })
-  return data(null)
-}
-
-async function listCids({ url, params, service, actor, signal }: RequestContext) {
-  const q = url.searchParams
-  const query = { limit: parseLimit(q.get('limit')), pageToken: q.get('pageToken') || undefined }
-  const { cids, nextPageToken } = await service.payments.listCids(actor, params.id!, query, { signal })
-  return data({ cids, ...pageToken(nextPageToken) })
-}
-
-async function addCid({ params, service, actor, signal }: RequestContext) {
-  const attached = await service.payments.addCid(actor, params.id!, params.cid!, { signal })
-  return data({
-    payment_instruction_id: attached.instructionId,
-    cid: attached.cid,
-    created_at: attached.createdAt.toISOString(),
-  })
-}
-
-async function removeCid({ params, service, actor, signal }: RequestContext) {
-  await service.payments.removeCid(actor, params.id!, params.cid!, { signal })
-  return data({})
-}
 
 // ---------------------------------------------------------------------------------------------
 // GET /v1/retrieve/private/{cid}: x402 v1 and v2 on one route
@@ -139,9 +111,12 @@ const NO_PAYMENT = 'X-PAYMENT or PAYMENT-SIGNATURE header is required'
  * to refuse as `invalid_network`); a v2 payment names the requirement it accepted, which must be one
  * of those offered (else `PAYMENT_REQUIRED` with the reason).
  */
-function readPayment(headers: Headers, offers: readonly PaymentRequirement[]): PaymentChoice | undefined {
-  const value = headers.get(X402_HEADERS.paymentSignature) ?? headers.get(X402_HEADERS.xPayment)
-  if (value === null) return undefined
+function readPayment(
+  headers: Static<typeof PaymentHeaders>,
+  offers: readonly PaymentRequirement[],
+): PaymentChoice | undefined {
+  const value = headers[X402_HEADERS.paymentSignature] ?? headers[X402_HEADERS.xPayment]
+  if (value === undefined) return undefined
   let mismatch: unknown
   for (const requirement of offers) {
     try {
@@ -172,132 +147,172 @@ function paymentRequired(offers: PaymentRequirement[], error = NO_PAYMENT): Resp
   })
 }
 
-/** Paid with the payment as the only credential; the answer is `{url}`, not wrapped in `data`. */
-async function retrieve({ request, params, service, publicUrl, signal }: RequestContext) {
-  const cid = params.cid!
-  const result = await service.payments.retrievePrivate(cid, {
-    resourceUrl: `${publicUrl}/v1/retrieve/private/${encodeURIComponent(cid)}`,
-    publicUrl,
-    signal,
-    readPayment: (offers) => readPayment(request.headers, offers),
-  })
-  if (!result.paid) return paymentRequired(result.requirements, result.reason)
-  const { name, value } = encodePaymentResponseHeader(result.settlement, result.x402Version)
-  return json({ url: result.url }, 200, {
-    [name]: value,
-    'Cache-Control': 'no-store',
-    'Access-Control-Expose-Headers': X402_EXPOSED_HEADERS,
-  })
-}
+/** The two spellings of a payment: x402 v2 and v1. */
+const PaymentHeaders = Type.Object({
+  [X402_HEADERS.paymentSignature]: Type.Optional(Type.String({ description: 'x402 v2 payment (base64)' })),
+  [X402_HEADERS.xPayment]: Type.Optional(Type.String({ description: 'x402 v1 payment (base64)' })),
+})
 
 const base = '/v3/x402/payment_instructions'
 
-export const paymentRoutes: Route[] = [
-  {
+export const paymentRoutes = [
+  defineRoute({
     method: 'POST',
     path: base,
     auth: 'org:x402:write',
     summary: 'Create a payment instruction',
-    openapi: {
-      tags: ['Payments'],
-      requestBody: jsonBody(ref('PaymentInstructionInput')),
-      responses: okData(ref('PaymentInstruction')),
+    tags: ['Payments'],
+    request: { body: PaymentInstructionInputSchema },
+    responses: okData(PaymentInstruction),
+    async handle({ service, actor, signal }, { body }) {
+      return data(instructionToWire(await service.payments.create(actor, toInput(body), { signal })))
     },
-    handle: create,
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: base,
     auth: 'org:x402:read',
     summary: 'List payment instructions',
-    openapi: {
-      tags: ['Payments'],
-      parameters: [...pageParams, query('cid'), query('name', undefined, 'Name prefix'), query('id')],
-      responses: okData(ref('PaymentInstructionList')),
+    tags: ['Payments'],
+    request: {
+      query: Type.Object({
+        ...pageQuery,
+        cid: Type.Optional(Type.String({ description: 'Instructions attached to this CID' })),
+        name: Type.Optional(Type.String({ description: 'Name prefix' })),
+        id: Type.Optional(Type.String()),
+      }),
     },
-    handle: list,
-  },
-  {
+    responses: okData(PaymentInstructionList),
+    async handle({ service, actor, signal }, { query }) {
+      const { paymentInstructions, nextPageToken } = await service.payments.list(
+        actor,
+        {
+          limit: query.limit,
+          pageToken: query.pageToken,
+          cid: query.cid,
+          namePrefix: query.name,
+          id: query.id,
+        },
+        { signal },
+      )
+      return data({ payment_instructions: paymentInstructions.map(instructionToWire), ...pageToken(nextPageToken) })
+    },
+  }),
+  defineRoute({
     method: 'GET',
     path: `${base}/:id`,
     auth: 'org:x402:read',
     summary: 'Get a payment instruction',
-    openapi: { tags: ['Payments'], responses: okData(ref('PaymentInstruction')) },
-    handle: get,
-  },
-  {
+    tags: ['Payments'],
+    responses: okData(PaymentInstruction),
+    async handle({ service, actor, signal }, { params }) {
+      return data(instructionToWire(await service.payments.get(actor, params.id, { signal })))
+    },
+  }),
+  defineRoute({
     method: 'PATCH',
     path: `${base}/:id`,
     auth: 'org:x402:write',
     summary: 'Update a payment instruction',
-    openapi: {
-      tags: ['Payments'],
-      requestBody: jsonBody(ref('PaymentInstructionInput')),
-      responses: okData(ref('PaymentInstruction')),
+    tags: ['Payments'],
+    request: { body: PaymentInstructionInputSchema },
+    responses: okData(PaymentInstruction),
+    async handle({ service, actor, signal }, { params, body }) {
+      return data(instructionToWire(await service.payments.update(actor, params.id, toInput(body), { signal })))
     },
-    handle: update,
-  },
-  {
+  }),
+  defineRoute({
     method: 'DELETE',
     path: `${base}/:id`,
     auth: 'org:x402:write',
     summary: 'Delete a payment instruction (409 while CIDs are attached)',
-    openapi: {
-      tags: ['Payments'],
-      responses: { ...okNull('Deleted'), '409': jsonResponse('CIDs are still attached', ref('Error')) },
+    tags: ['Payments'],
+    responses: { ...okNull('Deleted'), '409': jsonResponse('CIDs are still attached', ErrorObject) },
+    async handle({ service, actor, signal }, { params }) {
+      await service.payments.delete(actor, params.id, { signal })
+      return data(null)
     },
-    handle: remove,
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: `${base}/:id/cids`,
     auth: 'org:x402:read',
     summary: 'List the CIDs of a payment instruction',
-    openapi: { tags: ['Payments'], parameters: pageParams, responses: okData(ref('PaymentInstructionCids')) },
-    handle: listCids,
-  },
-  {
+    tags: ['Payments'],
+    request: { query: Type.Object(pageQuery) },
+    responses: okData(PaymentInstructionCids),
+    async handle({ service, actor, signal }, { params, query }) {
+      const { cids, nextPageToken } = await service.payments.listCids(
+        actor,
+        params.id,
+        {
+          limit: query.limit,
+          pageToken: query.pageToken,
+        },
+        { signal },
+      )
+      return data({ cids, ...pageToken(nextPageToken) })
+    },
+  }),
+  defineRoute({
     method: 'PUT',
     path: `${base}/:id/cids/:cid`,
     auth: 'org:x402:write',
     summary: 'Attach a CID to a payment instruction',
-    openapi: { tags: ['Payments'], responses: okData(ref('PaymentInstructionCid')) },
-    handle: addCid,
-  },
-  {
+    tags: ['Payments'],
+    responses: okData(PaymentInstructionCid),
+    async handle({ service, actor, signal }, { params }) {
+      const attached = await service.payments.addCid(actor, params.id, params.cid, { signal })
+      return data({
+        payment_instruction_id: attached.instructionId,
+        cid: attached.cid,
+        created_at: attached.createdAt.toISOString(),
+      })
+    },
+  }),
+  defineRoute({
     method: 'DELETE',
     path: `${base}/:id/cids/:cid`,
     auth: 'org:x402:write',
     summary: 'Remove a CID from a payment instruction',
-    openapi: { tags: ['Payments'], responses: okData({ type: 'object', maxProperties: 0 }, 'Removed') },
-    handle: removeCid,
-  },
-  {
+    tags: ['Payments'],
+    responses: okData(Type.Object({}, { maxProperties: 0 }), 'Removed'),
+    async handle({ service, actor, signal }, { params }) {
+      await service.payments.removeCid(actor, params.id, params.cid, { signal })
+      return data({})
+    },
+  }),
+  defineRoute({
     method: 'GET',
     path: '/v1/retrieve/private/:cid',
     auth: 'public',
     summary: 'Pay per request (x402) for a private download link',
-    openapi: {
-      tags: ['Payments'],
-      description: 'x402 v1 (`X-PAYMENT`) and v2 (`PAYMENT-SIGNATURE`); the payment is the only credential.',
-      parameters: [
-        {
-          name: 'PAYMENT-SIGNATURE',
-          in: 'header',
-          schema: { type: 'string' },
-          description: 'x402 v2 payment (base64)',
-        },
-        { name: 'X-PAYMENT', in: 'header', schema: { type: 'string' }, description: 'x402 v1 payment (base64)' },
-      ],
-      responses: {
-        '200': jsonResponse('Paid: a short-lived signed download link (not wrapped in `data`)', {
-          type: 'object',
-          properties: { url: { type: 'string', format: 'uri' } },
-          required: ['url'],
-        }),
-        '402': jsonResponse('Payment required: the terms', ref('PaymentRequired')),
-      },
+    tags: ['Payments'],
+    description: 'x402 v1 (`X-PAYMENT`) and v2 (`PAYMENT-SIGNATURE`); the payment is the only credential.',
+    request: { headers: PaymentHeaders },
+    responses: {
+      '200': jsonResponse(
+        'Paid: a short-lived signed download link (not wrapped in `data`)',
+        Type.Object({ url: Type.String({ format: 'uri' }) }),
+      ),
+      '402': jsonResponse('Payment required: the terms', PaymentRequired),
     },
-    handle: retrieve,
-  },
+    /** Paid with the payment as the only credential; the answer is `{url}`, not wrapped in `data`. */
+    async handle({ service, publicUrl, signal }, { params, headers }) {
+      const { cid } = params
+      const result = await service.payments.retrievePrivate(cid, {
+        resourceUrl: `${publicUrl}/v1/retrieve/private/${encodeURIComponent(cid)}`,
+        publicUrl,
+        signal,
+        readPayment: (offers) => readPayment(headers, offers),
+      })
+      if (!result.paid) return paymentRequired(result.requirements, result.reason)
+      const { name, value } = encodePaymentResponseHeader(result.settlement, result.x402Version)
+      return json({ url: result.url }, 200, {
+        [name]: value,
+        'Cache-Control': 'no-store',
+        'Access-Control-Expose-Headers': X402_EXPOSED_HEADERS,
+      })
+    },
+  }),
 ]

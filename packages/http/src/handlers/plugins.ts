@@ -1,18 +1,18 @@
-import { okData, ref } from '../openapi/schemas.js'
+import Type from 'typebox'
+import { GatewayPlugin, okData } from '../openapi/schemas.js'
 import { data } from '../responses.js'
-import type { RequestContext, Route } from '../router.js'
+import { defineRoute } from '../router.js'
 
-async function marketplace({ service, signal }: RequestContext) {
-  return data(await service.plugins.list({ signal }))
-}
-
-export const pluginRoutes: Route[] = [
-  {
+export const pluginRoutes = [
+  defineRoute({
     method: 'GET',
     path: '/v3/gateways/plugins/marketplace',
     auth: 'org:gateways:read',
     summary: 'List marketplace plugins',
-    openapi: { tags: ['Gateways'], responses: okData({ type: 'array', items: ref('GatewayPlugin') }) },
-    handle: marketplace,
-  },
+    tags: ['Gateways'],
+    responses: okData(Type.Array(GatewayPlugin)),
+    async handle({ service, signal }) {
+      return data(await service.plugins.list({ signal }))
+    },
+  }),
 ]

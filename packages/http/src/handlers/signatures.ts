@@ -1,58 +1,68 @@
 import type { SignatureRecord } from '@pinfold/core'
-import { readJsonObject } from '../body.js'
-import { jsonBody, okData, okNull, ref } from '../openapi/schemas.js'
+import Type from 'typebox'
+import { okData, okNull, SignatureObject } from '../openapi/schemas.js'
 import { data } from '../responses.js'
-import type { RequestContext, Route } from '../router.js'
-import { parseNetwork } from '../wire.js'
+import { defineRoute } from '../router.js'
+import { NetworkSchema, named } from '../schema.js'
 
 const signatureToWire = (signature: SignatureRecord) => ({ cid: signature.cid, signature: signature.signature })
 
-async function add({ request, params, service, actor, signal }: RequestContext) {
-  const body = await readJsonObject(request)
-  const network = parseNetwork(params.network)
-  // handed on as they came: the service checks both
-  const input = { signature: body.signature as string, address: body.address as string }
-  const stored = await service.signatures.add(actor, network, params.cid!, input, { signal })
-  return data(signatureToWire(stored))
-}
+const params = { network: NetworkSchema }
 
-async function get({ params, service, actor, signal }: RequestContext) {
-  const signature = await service.signatures.get(actor, parseNetwork(params.network), params.cid!, { signal })
-  return data(signatureToWire(signature))
-}
+const SignatureInput = named(
+  'SignatureInput',
+  Type.Object({
+    signature: Type.String({ description: 'A 0x-prefixed EIP-712 signature of `{address, cid, date}`' }),
+    address: Type.String({ description: 'The 0x address that signed' }),
+  }),
+)
 
-async function remove({ params, service, actor, signal }: RequestContext) {
-  await service.signatures.remove(actor, parseNetwork(params.network), params.cid!, { signal })
-  return data(null)
-}
-
-export const signatureRoutes: Route[] = [
-  {
+export const signatureRoutes = [
+  defineRoute({
     method: 'POST',
     path: '/v3/files/:network/signature/:cid',
     auth: 'org:files:write',
     summary: 'Add an EIP-712 signature to a CID',
-    openapi: {
-      tags: ['Signatures'],
-      requestBody: jsonBody(ref('SignatureInput')),
-      responses: okData(ref('Signature')),
+    tags: ['Signatures'],
+    request: { params, body: SignatureInput },
+    responses: okData(SignatureObject),
+    async handle({ service, actor, signal }, { params, body }) {
+      const stored = await service.signatures.add(
+        actor,
+        params.network,
+        params.cid,
+        {
+          signature: body.signature,
+          address: body.address,
+        },
+        { signal },
+      )
+      return data(signatureToWire(stored))
     },
-    handle: add,
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: '/v3/files/:network/signature/:cid',
     auth: 'org:files:read',
     summary: 'Get the signature of a CID',
-    openapi: { tags: ['Signatures'], responses: okData(ref('Signature')) },
-    handle: get,
-  },
-  {
+    tags: ['Signatures'],
+    request: { params },
+    responses: okData(SignatureObject),
+    async handle({ service, actor, signal }, { params }) {
+      return data(signatureToWire(await service.signatures.get(actor, params.network, params.cid, { signal })))
+    },
+  }),
+  defineRoute({
     method: 'DELETE',
     path: '/v3/files/:network/signature/:cid',
     auth: 'org:files:write',
     summary: 'Remove the signature of a CID',
-    openapi: { tags: ['Signatures'], responses: okNull('Removed') },
-    handle: remove,
-  },
+    tags: ['Signatures'],
+    request: { params },
+    responses: okNull('Removed'),
+    async handle({ service, actor, signal }, { params }) {
+      await service.signatures.remove(actor, params.network, params.cid, { signal })
+      return data(null)
+    },
+  }),
 ]

@@ -1,17 +1,12 @@
-import {
-  invalid,
-  isCidVersion,
-  isNetwork,
-  type SignUploadRequest,
-  type UploadGrant,
-  type UploadItem,
-  type UploadOptions,
-} from '@pinfold/core'
+import { invalid, isNetwork, type UploadGrant, type UploadItem, type UploadOptions } from '@pinfold/core'
+import Type, { type Static } from 'typebox'
 import { parseMultipart } from '../multipart.js'
-import { jsonResponse, okData, ref, schemas } from '../openapi/schemas.js'
+import { jsonResponse, LegacyPin, okData, UploadedFile } from '../openapi/schemas.js'
+import { formField } from '../request-input.js'
 import { data, json } from '../responses.js'
-import type { RequestContext, Route } from '../router.js'
-import { parseJsonField, uploadFieldToOptions, uploadToWire } from '../wire.js'
+import { defineRoute, type RequestContext } from '../router.js'
+import { CidVersionSchema, jsonText, Keyvalues, NetworkSchema, named } from '../schema.js'
+import { unixSecondsToDate, uploadToWire } from '../wire.js'
 
 /**
  * Everything beyond a single multipart file: signed upload URLs, resumable (tus 1.0) uploads,
@@ -27,6 +22,60 @@ const CLIENT_OPTION_PARAM = /^X-Upload-Option-/i
 export function isResumableCreation(request: Request): boolean {
   const type = request.headers.get('content-type') ?? ''
   return request.headers.has('upload-length') && !/^multipart\//i.test(type)
+}
+
+const FilePart = Type.String({
+  contentMediaType: 'application/octet-stream',
+  description: 'One part per file; several parts (with paths as file names) make a folder; a CAR with `car=true`',
+})
+
+/**
+ * The multipart form of `POST /v3/files` and of signed upload URLs; its text fields are also the
+ * keys of a tus `Upload-Metadata` header. Fields it does not name (`streamable`, those of newer
+ * clients) are accepted and ignored.
+ */
+export const FileUploadForm = named(
+  'FileUpload',
+  Type.Object({
+    file: FilePart,
+    network: Type.Optional(NetworkSchema),
+    name: Type.Optional(Type.String({ description: 'Empty: the file name' })),
+    group_id: Type.Optional(Type.String({ description: 'Empty: no group' })),
+    keyvalues: Type.Optional(jsonText(Keyvalues, { description: 'JSON-encoded object' })),
+    cid_version: Type.Optional(CidVersionSchema),
+    expires_at: Type.Optional(
+      Type.String({
+        pattern: '^\\d*$',
+        description: 'Unix seconds; empty or 0: never',
+        errorMessage: 'must be a unix timestamp in seconds',
+      }),
+    ),
+    car: Type.Optional(Type.Boolean({ description: 'The file is a CAR to store as it is' })),
+  }),
+)
+
+/** One text field of {@link FileUploadForm} (or tus metadata entry), as upload options. */
+export function uploadFieldToOptions(name: string, value: string): Partial<UploadOptions> | undefined {
+  const form = FileUploadForm
+  switch (name) {
+    case 'network':
+      return { network: formField(form, name, value) }
+    case 'name':
+      return value === '' ? {} : { name: formField(form, name, value) }
+    case 'group_id':
+      return { groupId: value === '' ? null : formField(form, name, value) }
+    case 'keyvalues':
+      // core keeps numbers and booleans as their text
+      return { keyvalues: formField(form, name, value) as UploadOptions['keyvalues'] }
+    case 'cid_version':
+      return { cidVersion: formField(form, name, value) }
+    case 'expires_at':
+      return { expiresAt: unixSecondsToDate(formField(form, name, value)) }
+    case 'car':
+      return { car: formField(form, name, value) }
+    default:
+      return undefined
+  }
 }
 
 /** Multipart parts as upload items: `file` parts carry bytes, known fields become options. */
@@ -46,77 +95,94 @@ export async function* uploadItems(request: Request): AsyncGenerator<UploadItem>
 // POST /v3/files/sign (upload bodies)
 // ---------------------------------------------------------------------------------------------
 
+/** Whole seconds (or bytes): integers, or digits as text; `""` or null count as absent. */
+const Whole = (description: string) =>
+  Type.Union([Type.Integer({ minimum: 0 }), Type.String({ pattern: '^\\d*$' }), Type.Null()], {
+    description,
+    errorMessage: 'must be a non-negative integer',
+  })
+
+const orNull = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()])
+
+/** The upload-signing body of `POST /v3/files/sign`; null stands for a field left out. */
+export const UploadSignRequest = named(
+  'UploadSignRequest',
+  Type.Object({
+    expires: Type.Union([Type.Integer({ minimum: 0 }), Type.String({ pattern: '^\\d+$' })], {
+      description: 'Seconds the URL stays valid',
+      errorMessage: 'must be a non-negative integer',
+    }),
+    date: Type.Optional(Whole('Unix seconds the URL is signed at; default now')),
+    max_file_size: Type.Optional(Whole('Bytes')),
+    allow_mime_types: Type.Optional(orNull(Type.Array(Type.String(), { description: 'Wildcards such as `image/*`' }))),
+    group_id: Type.Optional(orNull(Type.String())),
+    keyvalues: Type.Optional(orNull(Keyvalues)),
+    filename: Type.Optional(orNull(Type.String())),
+    network: Type.Optional(orNull(NetworkSchema)),
+  }),
+)
+
+const wholeNumber = (value: number | string | null | undefined) =>
+  value === undefined || value === null || value === '' ? undefined : Number(value)
+
 /**
  * Upload signing for `POST /v3/files/sign` (the route lives in `files-sign.ts`, which answers
  * download-link bodies itself and hands every other body here).
  */
-export async function signUpload({ service, actor, publicUrl, signal }: RequestContext, body: Record<string, unknown>) {
-  const signed = await service.uploads.signed.sign(actor, parseSignRequest(body), { signal })
+export async function signUpload(
+  { service, actor, publicUrl, signal }: RequestContext,
+  body: Static<typeof UploadSignRequest>,
+) {
+  const signed = await service.uploads.signed.sign(
+    actor,
+    {
+      date: wholeNumber(body.date),
+      expires: Number(body.expires),
+      maxFileSize: wholeNumber(body.max_file_size),
+      allowMimeTypes: body.allow_mime_types ?? undefined,
+      groupId: body.group_id ?? undefined,
+      keyvalues: body.keyvalues ?? undefined,
+      filename: body.filename ?? undefined,
+      network: body.network ?? undefined,
+    },
+    { signal },
+  )
   return data(`${publicUrl}${signed.path}?${signed.query}`)
-}
-
-function parseSignRequest(body: Record<string, unknown>): SignUploadRequest {
-  const integer = (value: unknown, field: string): number | undefined => {
-    if (value === undefined || value === null || value === '') return undefined
-    const n = typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value
-    if (typeof n !== 'number' || !Number.isSafeInteger(n)) throw invalid(`${field} must be an integer`)
-    return n
-  }
-  const expires = integer(body.expires, 'expires')
-  if (expires === undefined) throw invalid('expires is required (seconds the URL stays valid)')
-  const mimeTypes = body.allow_mime_types
-  if (mimeTypes !== undefined && mimeTypes !== null && !Array.isArray(mimeTypes))
-    throw invalid('allow_mime_types must be an array of strings')
-  const network = body.network
-  if (network !== undefined && network !== null && !isNetwork(network))
-    throw invalid('network must be "public" or "private"')
-  const optionalString = (value: unknown, field: string) => {
-    if (value === undefined || value === null) return undefined
-    if (typeof value !== 'string') throw invalid(`${field} must be a string`)
-    return value
-  }
-  return {
-    date: integer(body.date, 'date'),
-    expires,
-    maxFileSize: integer(body.max_file_size, 'max_file_size'),
-    allowMimeTypes: (mimeTypes ?? undefined) as string[] | undefined,
-    groupId: optionalString(body.group_id, 'group_id'),
-    keyvalues: (body.keyvalues ?? undefined) as SignUploadRequest['keyvalues'],
-    filename: optionalString(body.filename, 'filename'),
-    network: network ?? undefined,
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
 // Signed upload URL: POST /v3/files/{id}?X-…&X-Signature=…
 // ---------------------------------------------------------------------------------------------
 
-function verifyGrant({ service, params, url }: RequestContext): UploadGrant {
-  const signed = new URLSearchParams([...url.searchParams].filter(([name]) => !CLIENT_OPTION_PARAM.test(name)))
-  return service.uploads.signed.verify(`/v3/files/${params.id}`, signed)
-}
-
-async function signedUpload(ctx: RequestContext) {
-  // checked before a single byte is read; the bearer token (often empty from the SDK) is ignored
-  const grant = verifyGrant(ctx)
-  if (isResumableCreation(ctx.request)) return createResumable(ctx, grant)
-  const { file, isDuplicate } = await ctx.service.files.upload(
-    grant.actor,
-    withOptions(queryOptions(ctx.url), uploadItems(ctx.request)),
-    { signal: ctx.signal, constraints: grant.constraints },
-  )
-  return data(uploadToWire(file, isDuplicate))
-}
-
 /**
- * Options a client may add to a signed URL's query without breaking its signature (the SDK's
- * `X-Upload-Option-Cid-Version`); the multipart fields, which come later, win over them.
+ * The query of `POST /v3/files` and of a signed URL: options a client may add without breaking a
+ * URL's signature (the SDK's `X-Upload-Option-Cid-Version`); multipart fields, read later, win.
  */
-function queryOptions(url: URL): Partial<UploadOptions> {
-  const cidVersion = url.searchParams.get('X-Upload-Option-Cid-Version')
-  if (cidVersion === null) return {}
-  if (!isCidVersion(cidVersion)) throw invalid('X-Upload-Option-Cid-Version must be "v0", "v1" or "unixfs-v1-2025"')
-  return { cidVersion }
+export const UploadQuery = Type.Object({
+  'X-Upload-Option-Cid-Version': Type.Optional(CidVersionSchema),
+})
+
+export const clientOptions = (query: Static<typeof UploadQuery>): Partial<UploadOptions> => {
+  const cidVersion = query['X-Upload-Option-Cid-Version']
+  return cidVersion === undefined ? {} : { cidVersion }
+}
+
+/** The parameters a signed upload URL carries, all covered by its signature (core checks them together). */
+const signedParam = Type.Optional(Type.String())
+const SignedUploadQuery = Type.Object({
+  ...UploadQuery.properties,
+  'X-Algorithm': signedParam,
+  'X-Date': signedParam,
+  'X-Expires': signedParam,
+  'X-Method': signedParam,
+  'X-User-ID': signedParam,
+  'X-Grant': signedParam,
+  'X-Signature': signedParam,
+})
+
+function verifyGrant({ service, url }: RequestContext, id: string): UploadGrant {
+  const signed = new URLSearchParams([...url.searchParams].filter(([name]) => !CLIENT_OPTION_PARAM.test(name)))
+  return service.uploads.signed.verify(`/v3/files/${id}`, signed)
 }
 
 async function* withOptions(
@@ -158,13 +224,22 @@ function parseNonNegative(value: string | null, header: string): number {
   return Number(value)
 }
 
+interface TusParams {
+  id: string
+  token: string
+}
+
 function tusHeaders(extra: Record<string, string> = {}): Headers {
   return new Headers({ 'tus-resumable': TUS_VERSION, 'cache-control': 'no-store', ...extra })
 }
 
 /** tus creation. Handles `POST /v3/files` when {@link isResumableCreation} says so. */
-export async function createResumable(ctx: RequestContext, grant?: UploadGrant): Promise<Response> {
-  const { request, url, service, publicUrl } = ctx
+export async function createResumable(
+  ctx: RequestContext,
+  fromQuery: Partial<UploadOptions>,
+  grant?: UploadGrant,
+): Promise<Response> {
+  const { request, service, publicUrl } = ctx
   if (request.headers.has('upload-defer-length')) throw invalid('Upload-Defer-Length is not supported')
   const length = parseNonNegative(request.headers.get('upload-length'), 'Upload-Length')
   const metadata = parseUploadMetadata(request.headers.get('upload-metadata'))
@@ -173,7 +248,7 @@ export async function createResumable(ctx: RequestContext, grant?: UploadGrant):
     if (key === 'filename' || key === 'filetype') continue
     options = { ...options, ...uploadFieldToOptions(key, value) }
   }
-  options = { ...options, ...queryOptions(url) }
+  options = { ...options, ...fromQuery }
   const session = await service.uploads.create(
     grant?.actor ?? ctx.actor,
     {
@@ -197,10 +272,10 @@ export async function createResumable(ctx: RequestContext, grant?: UploadGrant):
   })
 }
 
-async function patch({ request, params, service, signal }: RequestContext) {
+async function patch({ request, service, signal }: RequestContext, params: TusParams) {
   const offset = parseNonNegative(request.headers.get('upload-offset'), 'Upload-Offset')
   const body: AsyncIterable<Uint8Array> = request.body ?? (async function* () {})()
-  const result = await service.uploads.append(params.id!, params.token!, offset, body, { signal })
+  const result = await service.uploads.append(params.id, params.token, offset, body, { signal })
   const headers = tusHeaders({
     'upload-offset': String(result.offset),
     'upload-expires': result.expiresAt.toUTCString(),
@@ -212,8 +287,8 @@ async function patch({ request, params, service, signal }: RequestContext) {
   return new Response(null, { status: 204, headers })
 }
 
-async function head({ params, service, signal }: RequestContext) {
-  const status = await service.uploads.status(params.id!, params.token!, { signal })
+async function head({ service, signal }: RequestContext, params: TusParams) {
+  const status = await service.uploads.status(params.id, params.token, { signal })
   return new Response(null, {
     status: 200,
     headers: tusHeaders({
@@ -224,14 +299,31 @@ async function head({ params, service, signal }: RequestContext) {
   })
 }
 
-async function terminate({ params, service, signal }: RequestContext) {
-  await service.uploads.terminate(params.id!, params.token!, { signal })
+async function terminate({ service, signal }: RequestContext, params: TusParams) {
+  await service.uploads.terminate(params.id, params.token, { signal })
   return new Response(null, { status: 204, headers: tusHeaders() })
 }
 
 // ---------------------------------------------------------------------------------------------
 // Legacy POST /pinning/pinFileToIPFS (folders and single files; answer not wrapped in `data`)
 // ---------------------------------------------------------------------------------------------
+
+const PinataMetadata = Type.Object({
+  name: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'Empty or null: the file name' })),
+  keyvalues: Type.Optional(Type.Union([Keyvalues, Type.Null()])),
+})
+
+const PinataOptions = Type.Object({
+  cidVersion: Type.Optional(Type.Union([Type.Enum([0, 1, '0', '1']), Type.Null()], { description: 'Default 0' })),
+  groupId: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+})
+
+/** The legacy form: Pinata's v1 field names, JSON in two text fields. */
+const LegacyPinForm = Type.Object({
+  file: FilePart,
+  pinataMetadata: Type.Optional(jsonText(PinataMetadata, { description: 'JSON `{name, keyvalues}`' })),
+  pinataOptions: Type.Optional(jsonText(PinataOptions, { description: 'JSON `{cidVersion, groupId}`' })),
+})
 
 async function* legacyItems(request: Request): AsyncGenerator<UploadItem> {
   // the legacy API pins to public IPFS, with CIDv0 unless pinataOptions.cidVersion says otherwise
@@ -241,41 +333,19 @@ async function* legacyItems(request: Request): AsyncGenerator<UploadItem> {
       if (part.name !== 'file') continue
       yield { kind: 'file', path: part.filename, mimeType: part.mimeType, content: part.content }
     } else if (part.name === 'pinataMetadata' && part.value !== '') {
-      yield { kind: 'options', options: legacyMetadata(parseJsonField(part.value, 'pinataMetadata')) }
+      const { name, keyvalues } = formField(LegacyPinForm, 'pinataMetadata', part.value)
+      const options: Partial<UploadOptions> = {}
+      if (name) options.name = name
+      if (keyvalues) options.keyvalues = keyvalues as UploadOptions['keyvalues']
+      yield { kind: 'options', options }
     } else if (part.name === 'pinataOptions' && part.value !== '') {
-      yield { kind: 'options', options: legacyOptions(parseJsonField(part.value, 'pinataOptions')) }
+      const { cidVersion, groupId } = formField(LegacyPinForm, 'pinataOptions', part.value)
+      const options: Partial<UploadOptions> = {}
+      if (cidVersion !== undefined && cidVersion !== null) options.cidVersion = Number(cidVersion) === 0 ? 'v0' : 'v1'
+      if (groupId) options.groupId = groupId
+      yield { kind: 'options', options }
     }
   }
-}
-
-function legacyMetadata(value: unknown): Partial<UploadOptions> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    throw invalid('pinataMetadata must be a JSON object')
-  const { name, keyvalues } = value as { name?: unknown; keyvalues?: unknown }
-  const out: Partial<UploadOptions> = {}
-  if (name !== undefined && name !== null && name !== '') {
-    if (typeof name !== 'string') throw invalid('pinataMetadata.name must be a string')
-    out.name = name
-  }
-  if (keyvalues !== undefined && keyvalues !== null) out.keyvalues = keyvalues as UploadOptions['keyvalues']
-  return out
-}
-
-function legacyOptions(value: unknown): Partial<UploadOptions> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    throw invalid('pinataOptions must be a JSON object')
-  const { cidVersion, groupId } = value as { cidVersion?: unknown; groupId?: unknown }
-  const out: Partial<UploadOptions> = {}
-  if (cidVersion !== undefined && cidVersion !== null) {
-    if (cidVersion === 0 || cidVersion === '0') out.cidVersion = 'v0'
-    else if (cidVersion === 1 || cidVersion === '1') out.cidVersion = 'v1'
-    else throw invalid('pinataOptions.cidVersion must be 0 or 1')
-  }
-  if (groupId !== undefined && groupId !== null && groupId !== '') {
-    if (typeof groupId !== 'string') throw invalid('pinataOptions.groupId must be a string')
-    out.groupId = groupId
-  }
-  return out
 }
 
 async function pinFileToIPFS({ request, service, actor, signal }: RequestContext) {
@@ -300,98 +370,80 @@ async function pinFileToIPFS({ request, service, actor, signal }: RequestContext
 const notNetwork = (params: Record<string, string>) => !isNetwork(params.id)
 
 /** An upload id: anything but a network name (those paths are file routes). */
-const uploadId = { type: 'string', not: { enum: ['public', 'private'] } }
+const uploadId = { id: Type.String({ not: NetworkSchema }) }
 
-export const uploadRoutes: Route[] = [
-  {
+const tusHeader = { 'tus-resumable': { schema: Type.Literal('1.0.0') }, 'upload-offset': { schema: Type.String() } }
+
+export const uploadRoutes = [
+  defineRoute({
     method: 'POST',
     path: '/v3/files/:id',
     auth: 'public',
     summary: 'Upload through a signed URL (multipart or tus creation)',
+    tags: ['Uploads'],
+    description:
+      'The URL returned by `POST /v3/files/sign`: a multipart upload, or a tus creation with `Upload-Length`.',
     when: notNetwork,
-    openapi: {
-      tags: ['Uploads'],
-      description:
-        'The URL returned by `POST /v3/files/sign`: a multipart upload, or a tus creation with `Upload-Length`.',
-      pathParameters: { id: { schema: uploadId } },
-      responses: {
-        ...okData(ref('UploadedFile'), 'Uploaded'),
-        '201': { description: 'tus upload created; its URL is in `Location`' },
-      },
-      requestBody: { content: { 'multipart/form-data': { schema: ref('FileUpload') } } },
+    request: { params: uploadId, query: SignedUploadQuery, form: FileUploadForm, formOptional: true },
+    responses: {
+      ...okData(UploadedFile, 'Uploaded'),
+      '201': { description: 'tus upload created; its URL is in `Location`' },
     },
-    handle: signedUpload,
-  },
-  {
+    async handle(ctx, { params, query }) {
+      // checked before a single byte is read; the bearer token (often empty from the SDK) is ignored
+      const grant = verifyGrant(ctx, params.id)
+      if (isResumableCreation(ctx.request)) return createResumable(ctx, clientOptions(query), grant)
+      const { file, isDuplicate } = await ctx.service.files.upload(
+        grant.actor,
+        withOptions(clientOptions(query), uploadItems(ctx.request)),
+        { signal: ctx.signal, constraints: grant.constraints },
+      )
+      return data(uploadToWire(file, isDuplicate))
+    },
+  }),
+  defineRoute({
     method: 'PATCH',
     path: '/v3/files/:id/:token',
     auth: 'public',
     summary: 'Append to a resumable upload',
+    tags: ['Uploads'],
     when: notNetwork,
-    openapi: {
-      tags: ['Uploads'],
-      pathParameters: { id: { schema: uploadId } },
-      requestBody: { required: true, content: { 'application/offset+octet-stream': { schema: { type: 'string' } } } },
-      responses: {
-        '204': {
-          description: 'Appended; `Upload-Cid` and `Upload-File-Id` once complete',
-          headers: { 'tus-resumable': { schema: { const: '1.0.0' } }, 'upload-offset': { schema: { type: 'string' } } },
-        },
-      },
+    request: { params: uploadId, stream: { mediaType: 'application/offset+octet-stream' } },
+    responses: {
+      '204': { description: 'Appended; `Upload-Cid` and `Upload-File-Id` once complete', headers: tusHeader },
     },
-    handle: patch,
-  },
-  {
+    handle: (ctx, { params }) => patch(ctx, params),
+  }),
+  defineRoute({
     method: 'HEAD',
     path: '/v3/files/:id/:token',
     auth: 'public',
     summary: 'Offset of a resumable upload',
+    tags: ['Uploads'],
     when: notNetwork,
-    openapi: {
-      tags: ['Uploads'],
-      pathParameters: { id: { schema: uploadId } },
-      responses: {
-        '200': {
-          description: 'Offset and length in headers',
-          headers: { 'tus-resumable': { schema: { const: '1.0.0' } }, 'upload-offset': { schema: { type: 'string' } } },
-        },
-      },
-    },
-    handle: head,
-  },
-  {
+    request: { params: uploadId },
+    responses: { '200': { description: 'Offset and length in headers', headers: tusHeader } },
+    handle: (ctx, { params }) => head(ctx, params),
+  }),
+  defineRoute({
     method: 'DELETE',
     path: '/v3/files/:id/:token',
     auth: 'public',
     summary: 'Terminate a resumable upload',
+    tags: ['Uploads'],
     when: notNetwork,
-    openapi: {
-      tags: ['Uploads'],
-      pathParameters: { id: { schema: uploadId } },
-      responses: { '204': { description: 'Terminated' } },
-    },
-    handle: terminate,
-  },
-  {
+    request: { params: uploadId },
+    responses: { '204': { description: 'Terminated' } },
+    handle: (ctx, { params }) => terminate(ctx, params),
+  }),
+  defineRoute({
     method: 'POST',
     path: '/pinning/pinFileToIPFS',
     auth: 'org:files:write',
     summary: 'Pin a file or folder (legacy)',
-    openapi: {
-      tags: ['Uploads'],
-      requestBody: {
-        required: true,
-        content: {
-          'multipart/form-data': {
-            schema: schemas.object(
-              { file: { type: 'string' }, pinataMetadata: schemas.string, pinataOptions: schemas.string },
-              ['file'],
-            ),
-          },
-        },
-      },
-      responses: { '200': jsonResponse('Pinned (not wrapped in `data`)', ref('LegacyPin')) },
-    },
+    tags: ['Uploads'],
+    request: { form: LegacyPinForm },
+    responses: { '200': jsonResponse('Pinned (not wrapped in `data`)', LegacyPin) },
     handle: pinFileToIPFS,
-  },
+  }),
 ]

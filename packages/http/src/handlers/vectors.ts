@@ -1,60 +1,65 @@
-import { readJsonObject } from '../body.js'
-import { jsonBody, jsonResponse, okData, ref } from '../openapi/schemas.js'
+import Type from 'typebox'
+import { jsonResponse, okData, VectorMutation, VectorQueryResult } from '../openapi/schemas.js'
 import { data, json } from '../responses.js'
-import type { RequestContext, Route } from '../router.js'
+import { defineRoute } from '../router.js'
+import { named } from '../schema.js'
 
 /** The two vector mutations answer `{ success: true }` unwrapped (spec §1); `status` mirrors Pinata's reply. */
 const succeeded = () => json({ success: true, status: true })
 
-async function vectorize({ params, service, actor, signal }: RequestContext) {
-  await service.vectors.vectorize(actor, params.fileId!, { signal })
-  return succeeded()
-}
+const VectorQuery = named(
+  'VectorQuery',
+  Type.Object({
+    text: Type.String({ description: 'What to look for' }),
+    limit: Type.Optional(Type.Integer({ description: 'Most matches to return' })),
+  }),
+)
 
-async function deleteVectors({ params, service, actor, signal }: RequestContext) {
-  await service.vectors.deleteVectors(actor, params.fileId!, { signal })
-  return succeeded()
-}
-
-async function query({ request, params, service, actor, signal }: RequestContext) {
-  // The SDK sends this JSON with no Content-Type; readJsonObject ignores the type.
-  const body = await readJsonObject(request)
-  // handed on as they came: the service checks both
-  const input = { text: body.text as string, limit: body.limit as number | undefined }
-  const result = await service.vectors.query(actor, params.groupId!, input, { signal })
-  return data({
-    count: result.count,
-    matches: result.matches.map((match) => ({ file_id: match.fileId, cid: match.cid, score: match.score })),
-  })
-}
-
-export const vectorRoutes: Route[] = [
-  {
+export const vectorRoutes = [
+  defineRoute({
     method: 'POST',
     path: '/v3/vectorize/files/:fileId',
     auth: 'org:write',
     summary: 'Vectorize a file',
-    openapi: { tags: ['Vectors'], responses: { '200': jsonResponse('Vectorized', ref('VectorMutation')) } },
-    handle: vectorize,
-  },
-  {
+    tags: ['Vectors'],
+    responses: { '200': jsonResponse('Vectorized', VectorMutation) },
+    async handle({ service, actor, signal }, { params }) {
+      await service.vectors.vectorize(actor, params.fileId, { signal })
+      return succeeded()
+    },
+  }),
+  defineRoute({
     method: 'DELETE',
     path: '/v3/vectorize/files/:fileId',
     auth: 'org:write',
     summary: 'Delete file vectors',
-    openapi: { tags: ['Vectors'], responses: { '200': jsonResponse('Deleted', ref('VectorMutation')) } },
-    handle: deleteVectors,
-  },
-  {
+    tags: ['Vectors'],
+    responses: { '200': jsonResponse('Deleted', VectorMutation) },
+    async handle({ service, actor, signal }, { params }) {
+      await service.vectors.deleteVectors(actor, params.fileId, { signal })
+      return succeeded()
+    },
+  }),
+  defineRoute({
     method: 'POST',
     path: '/v3/vectorize/groups/:groupId/query',
     auth: 'org:write',
     summary: 'Query file vectors',
-    openapi: {
-      tags: ['Vectors'],
-      requestBody: jsonBody(ref('VectorQuery')),
-      responses: okData(ref('VectorQueryResult')),
+    tags: ['Vectors'],
+    // The SDK sends this JSON with no Content-Type; the body is read whatever its type.
+    request: { body: VectorQuery },
+    responses: okData(VectorQueryResult),
+    async handle({ service, actor, signal }, { params, body }) {
+      const result = await service.vectors.query(
+        actor,
+        params.groupId,
+        { text: body.text, limit: body.limit },
+        { signal },
+      )
+      return data({
+        count: result.count,
+        matches: result.matches.map((match) => ({ file_id: match.fileId, cid: match.cid, score: match.score })),
+      })
     },
-    handle: query,
-  },
+  }),
 ]

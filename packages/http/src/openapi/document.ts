@@ -1,6 +1,8 @@
+import type { TObject, TSchema } from 'typebox'
 import type { Route } from '../router.js'
-import { componentSchemas, errorResponse } from './schemas.js'
-import type { JsonSchema, OpenApiParameter, OpenApiResponse } from './types.js'
+import { namedSchemas } from '../schema.js'
+import { errorResponse } from './schemas.js'
+import type { JsonSchema, OpenApiParameter, OpenApiRequestBody, OpenApiResponse } from './types.js'
 
 export interface OpenApiDocumentOptions {
   /** Absolute base URL of the API (the fetch handler's `publicUrl`), published as the one server. */
@@ -25,20 +27,13 @@ export function operationId(route: Pick<Route, 'method' | 'path'>): string {
 }
 
 /**
- * Builds the OpenAPI 3.1 document of a route table: one operation per route, path parameters
- * derived from `:name` segments, the bearer scheme where a route needs a token, and the `{error}`
- * body for every failure.
+ * Builds the OpenAPI 3.1 document of a route table: one operation per route whose parameters and
+ * request body are the route's own request schemas (the ones its requests are checked against),
+ * the bearer scheme where a route needs a token, and the `{error}` body for every failure. Named
+ * schemas (`named()`) are published once under `components.schemas` and referenced by `$ref`.
  */
 export function buildOpenApiDocument(routes: readonly Route[], options: OpenApiDocumentOptions = {}) {
-  const paths: Record<string, Record<string, unknown>> = {}
-  for (const route of routes) {
-    const path = openApiPath(route.path)
-    const method = route.method.toLowerCase()
-    const item = paths[path] ?? {}
-    paths[path] = item
-    if (item[method]) throw new Error(`two routes document ${route.method} ${path}`)
-    item[method] = operation(route)
-  }
+  const { paths, schemas } = describeRoutes(routes)
   return {
     openapi: '3.1.0',
     info: {
@@ -50,7 +45,7 @@ export function buildOpenApiDocument(routes: readonly Route[], options: OpenApiD
     ...(options.serverUrl && { servers: [{ url: options.serverUrl }] }),
     paths,
     components: {
-      schemas: componentSchemas,
+      schemas,
       securitySchemes: {
         bearer: {
           type: 'http',
@@ -65,10 +60,65 @@ export function buildOpenApiDocument(routes: readonly Route[], options: OpenApiD
 
 export type OpenApiDocument = ReturnType<typeof buildOpenApiDocument>
 
+const described = new WeakMap<readonly Route[], ReturnType<typeof describe>>()
+
+/** The paths and component schemas of a route table (the same for every server URL: built once). */
+function describeRoutes(routes: readonly Route[]) {
+  let result = described.get(routes)
+  if (!result) {
+    result = describe(routes)
+    described.set(routes, result)
+  }
+  return result
+}
+
+function describe(routes: readonly Route[]) {
+  const toJson = referencing(namedSchemas())
+  const paths: Record<string, Record<string, unknown>> = {}
+  for (const route of routes) {
+    const path = openApiPath(route.path)
+    const method = route.method.toLowerCase()
+    const item = paths[path] ?? {}
+    paths[path] = item
+    if (item[method]) throw new Error(`two routes document ${route.method} ${path}`)
+    item[method] = toJson(operation(route))
+  }
+  const schemas: Record<string, JsonSchema> = {}
+  for (const [name, schema] of namedSchemas()) schemas[name] = toJson(schema, true)
+  return { paths, schemas }
+}
+
+/**
+ * A copy as plain JSON in which every schema equal to a named one (TypeBox copies a schema it
+ * makes optional, so equality is by content) becomes a `$ref` to it.
+ */
+function referencing(named: ReadonlyMap<string, TSchema>) {
+  const names = new Map<string, string>()
+  for (const [name, schema] of named) {
+    const key = JSON.stringify(schema)
+    const other = names.get(key)
+    if (other) throw new Error(`the named schemas ${other} and ${name} are the same`)
+    names.set(key, name)
+  }
+  const copy = (value: unknown, top: boolean): unknown => {
+    if (Array.isArray(value)) return value.map((v) => copy(v, false))
+    if (typeof value !== 'object' || value === null) return value
+    const name = top ? undefined : names.get(JSON.stringify(value))
+    if (name) return { $ref: `#/components/schemas/${name}` }
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, copy(v, false)]))
+  }
+  return <T>(value: T, top = false) => copy(value, top) as T
+}
+
 function operation(route: Route) {
-  const doc = route.openapi
-  const parameters: OpenApiParameter[] = [...pathParameters(route), ...(doc?.parameters ?? [])]
-  const responses: Record<string, OpenApiResponse> = { ...(doc?.responses ?? { default: { description: 'OK' } }) }
+  const { request } = route
+  const parameters: OpenApiParameter[] = [
+    ...parametersOf(request.params, 'path'),
+    ...parametersOf(request.query, 'query'),
+    ...parametersOf(request.headers, 'header'),
+  ]
+  const requestBody = requestBodyOf(route)
+  const responses: Record<string, OpenApiResponse> = { ...route.responses }
   if (route.auth !== 'public') {
     responses['401'] ??= errorResponse('Missing, invalid or expired token')
     if (route.auth !== 'token') responses['403'] ??= errorResponse(`The token lacks the ${route.auth} scope`)
@@ -84,32 +134,47 @@ function operation(route: Route) {
   return {
     operationId: operationId(route),
     summary: route.summary,
-    description: [doc?.description, scope].filter(Boolean).join('\n\n'),
-    tags: doc?.tags ?? [defaultTag(route.path)],
+    description: [route.description, scope].filter(Boolean).join('\n\n'),
+    tags: route.tags,
     security: route.auth === 'public' ? [] : [{ bearer: [] }],
     'x-pinfold-auth': route.auth,
     ...(parameters.length > 0 && { parameters }),
-    ...(doc?.requestBody && { requestBody: doc.requestBody }),
+    ...(requestBody && { requestBody }),
     responses,
   }
 }
 
-function pathParameters(route: Route): OpenApiParameter[] {
-  return [...route.path.matchAll(PATH_PARAMETER)].map(([, name]) => {
-    const override = route.openapi?.pathParameters?.[name!]
-    const schema: JsonSchema =
-      override?.schema ?? (name === 'network' ? { $ref: '#/components/schemas/Network' } : { type: 'string' })
-    return {
-      name: name!,
-      in: 'path' as const,
-      required: true,
-      schema,
-      ...(override?.description && { description: override.description }),
-    }
-  })
+/**
+ * One parameter per property of an object schema; an object-valued query parameter is a
+ * `deepObject` (`keyvalues[env]=prod`).
+ */
+export function parametersOf(schema: TObject | undefined, where: OpenApiParameter['in']): OpenApiParameter[] {
+  if (!schema) return []
+  const required = new Set<string>(schema.required as string[] | undefined)
+  return Object.entries(schema.properties as Record<string, TSchema & { description?: string; type?: unknown }>).map(
+    ([name, property]) => ({
+      name,
+      in: where,
+      required: where === 'path' || required.has(name),
+      ...(property.description !== undefined && { description: property.description }),
+      ...(where === 'query' && property.type === 'object' && { style: 'deepObject' as const, explode: true }),
+      schema: property,
+    }),
+  )
 }
 
-function defaultTag(path: string): string {
-  const first = path.split('/').filter((s) => s && s !== 'v3' && !s.startsWith(':'))[0] ?? 'api'
-  return first.charAt(0).toUpperCase() + first.slice(1)
+/** The request body a route reads: JSON, multipart or a raw stream. */
+export function requestBodyOf(route: Route): OpenApiRequestBody | undefined {
+  const { body, form, formOptional, stream } = route.request
+  if (body) return { required: true, content: { 'application/json': { schema: body } } }
+  if (form) return { required: !formOptional, content: { 'multipart/form-data': { schema: form } } }
+  if (stream) {
+    const schema = { type: 'string', contentMediaType: 'application/octet-stream' }
+    return {
+      required: true,
+      ...(stream.description && { description: stream.description }),
+      content: { [stream.mediaType]: { schema } },
+    }
+  }
+  return undefined
 }
