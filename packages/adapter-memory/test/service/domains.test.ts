@@ -16,8 +16,7 @@ async function claimWithTxt(test: TestService, actor: Actor) {
   return claim
 }
 
-const verify = (test: TestService, actor: Actor, id: string) =>
-  test.service.domains.verify(actor, id, test.service.domains.resolver!)
+const verify = (test: TestService, actor: Actor, id: string) => test.service.domains.verify(actor, id)
 
 describe('domains', () => {
   it('create - a normalised pending claim with a token, lapsing after the pending TTL', async () => {
@@ -82,6 +81,16 @@ describe('domains', () => {
       throw Object.assign(new Error('queryTxt ESERVFAIL'), { code: 'ESERVFAIL' })
     }
     expect((await test.service.domains.verify(alice, claim.id, failing)).status).toBe('pending_ownership')
+  })
+
+  it('verify - without a resolver (none given to createFileService) is UNAVAILABLE, the claim stays pending', async () => {
+    const test = createTestService({ resolveTxt: undefined })
+    const claim = await claimWithTxt(test, alice)
+    await expect(test.service.domains.verify(alice, claim.id)).rejects.toMatchObject({
+      code: 'UNAVAILABLE',
+      message: expect.stringContaining('resolveTxt'),
+    })
+    expect(await test.service.domains.get(alice, claim.id)).toMatchObject({ status: 'pending_ownership' })
   })
 
   it('verify - the first tenant to verify owns the name; the other is CONFLICT', async () => {

@@ -77,7 +77,7 @@ export function createDomainOperations(ctx: ServiceContext, resolver?: TxtResolv
     return domain
   }
   return {
-    /** The resolver the service was built with; the HTTP layer supplies node:dns otherwise. */
+    /** The resolver the service was built with (`createFileService({ resolveTxt })`), if any. */
     resolver,
 
     /**
@@ -110,9 +110,17 @@ export function createDomainOperations(ctx: ServiceContext, resolver?: TxtResolv
     /**
      * Looks up the TXT record; activates the domain when one of its values equals the token.
      * A failed or empty lookup leaves it `pending_ownership` (that is the answer, not an error).
-     * `CONFLICT` when the claim lapsed or another tenant verified the name first.
+     * `CONFLICT` when the claim lapsed or another tenant verified the name first; `UNAVAILABLE`
+     * when the service has no resolver (nor is given one here): nothing could look the record up.
      */
-    async verify(actor: Actor, id: string, resolveTxt: TxtResolver): Promise<DomainRecord> {
+    async verify(actor: Actor, id: string, resolveTxt: TxtResolver | undefined = resolver): Promise<DomainRecord> {
+      // like a feature that is off: refused before any store is touched
+      if (!resolveTxt) {
+        throw new PinfoldError(
+          'UNAVAILABLE',
+          'domain verification is unavailable: no DNS TXT resolver configured (createFileService option `resolveTxt`)',
+        )
+      }
       const domain = await mustGet(actor, id)
       if (domain.status === 'active') return domain
       const now = ctx.clock.now()

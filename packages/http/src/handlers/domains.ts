@@ -24,12 +24,6 @@ export function domainToWire(domain: DomainRecord) {
   }
 }
 
-/** node:dns, used unless the service was given its own `resolveTxt`. */
-async function defaultResolver(name: string): Promise<string[][]> {
-  const { resolveTxt } = await import('node:dns/promises')
-  return resolveTxt(name)
-}
-
 async function create({ request, service, actor, ownHostnames }: RequestContext) {
   const body = await readJsonObject(request)
   return data(domainToWire(await service.domains.create(actor, body.domain, ownHostnames)), 201)
@@ -44,9 +38,8 @@ async function get({ params, service, actor }: RequestContext) {
 }
 
 async function verify({ params, service, actor }: RequestContext) {
-  return data(
-    domainToWire(await service.domains.verify(actor, params.id!, service.domains.resolver ?? defaultResolver)),
-  )
+  // the TXT lookup is the service's (`createFileService({ resolveTxt })`); without one, UNAVAILABLE
+  return data(domainToWire(await service.domains.verify(actor, params.id!)))
 }
 
 async function remove({ params, service, actor }: RequestContext) {
