@@ -1,6 +1,8 @@
 // The upload floor: the least any server must do with a multipart upload that it hashes — parse it
-// with busboy (the parser Pinfold uses) and feed the file part to one streaming SHA-256 — and
-// nothing else: no route, no auth, no CID, no storage. Answers `{"sha256": "<hex>"}`.
+// with busboy on node:http's own stream (the parser Pinfold used until it moved to multipasta over
+// web streams; kept as the floor so figures stay comparable across that change) and feed the file
+// part to one streaming SHA-256 — and nothing else: no route, no auth, no CID, no storage.
+// Answers `{"sha256": "<hex>"}`.
 // Prints `{url, token}` as one JSON line once listening (the token is unused).
 import { createHash } from 'node:crypto'
 import { createServer } from 'node:http'

@@ -20,7 +20,7 @@ export { createUrlSigner, SIGNATURE_PARAM, type UrlSigner } from './auth/url-sig
 export { indexKeyOf, PLACEHOLDER_ROOT } from './dag/car-blob.js'
 export { type ContentDag, openContentDag } from './dag/content-dag.js'
 export { type DagScope, encodeCar } from './gateway/car-stream.js'
-export { detectMimeType } from './mime.js'
+export { detectMimeType, mimeTypeFromName } from './mime.js'
 export { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, type PageQuery } from './pagination.js'
 export { DIRECTORY_MIME_TYPE } from './service/allowed-mime-types.js'
 export { normaliseDomain, PENDING_DOMAIN_TTL_MS, VERIFICATION_PREFIX } from './service/domains.js'

@@ -7,6 +7,11 @@ export const SNIFF_BYTES = 4100
 /** Declared types that say nothing about the content, so the bytes are asked instead. */
 const UNINFORMATIVE = new Set(['', 'application/octet-stream', 'binary/octet-stream', 'application/unknown'])
 
+/** The MIME type a file name's extension stands for (mime-db, as `mime-types` ranks it), if any. */
+export function mimeTypeFromName(fileName: string): string | undefined {
+  return lookup(fileName) || undefined
+}
+
 /**
  * The MIME type of an upload: the client's declared type when it is specific, else the magic
  * bytes, else the file name's extension, else `text/plain` for valid UTF-8 text, else
@@ -21,7 +26,7 @@ export async function detectMimeType(
   if (!UNINFORMATIVE.has(type) && /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+$/.test(type)) return type
   const sniffed = head.length > 0 ? await fileTypeFromBuffer(head) : undefined
   if (sniffed) return sniffed.mime
-  const byName = lookup(fileName)
+  const byName = mimeTypeFromName(fileName)
   if (byName) return byName
   return head.length > 0 && looksLikeText(head) ? 'text/plain' : 'application/octet-stream'
 }

@@ -1,5 +1,5 @@
-import { detectMimeType, type GatewayEntry } from '@pinfold/core'
-import { lookup } from 'mime-types'
+import { detectMimeType, type GatewayEntry, mimeTypeFromName } from '@pinfold/core'
+import { concatBytes } from './bytes.js'
 
 /** Headers on every gateway answer: user content must never run as the API's origin. */
 export const GATEWAY_SECURITY_HEADERS = {
@@ -81,14 +81,14 @@ export async function chooseContentType(
   entry: Extract<GatewayEntry, { type: 'file' }>,
   signal: AbortSignal,
 ): Promise<string> {
-  const byName = name ? lookup(name) : false
+  const byName = name ? mimeTypeFromName(name) : undefined
   if (byName) return withCharset(byName)
   if (entry.size === 0) return 'text/plain; charset=utf-8'
   const head: Uint8Array[] = []
   for await (const chunk of await entry.read({ offset: 0, length: Math.min(entry.size, 4100) }, { signal })) {
     head.push(chunk)
   }
-  return withCharset(await detectMimeType(Buffer.concat(head), undefined, ''))
+  return withCharset(await detectMimeType(concatBytes(head), undefined, ''))
 }
 
 function withCharset(type: string): string {

@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto'
-
 /** One line per request. Holds no header, query string or raw path: nothing secret can leak. */
 export interface RequestLogEntry {
   request_id: string
@@ -23,7 +21,7 @@ const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/
 /** The caller's `X-Request-Id` when it is a plain token (so it cannot forge log lines), else a new UUID. */
 export function requestIdOf(request: Request): string {
   const given = request.headers.get('x-request-id')
-  return given && SAFE_ID.test(given) ? given : randomUUID()
+  return given && SAFE_ID.test(given) ? given : crypto.randomUUID()
 }
 
 /** A JSON-lines logger for a stream such as `process.stdout`. */

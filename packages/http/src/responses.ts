@@ -1,4 +1,5 @@
 import { isPinfoldError } from '@pinfold/core'
+import { utf8Length } from './bytes.js'
 import { rememberText } from './response-text.js'
 import { STATUS_BY_CODE } from './status.js'
 
@@ -6,7 +7,7 @@ export function json(body: unknown, status = 200, headers?: ConstructorParameter
   const text = JSON.stringify(body)
   const response = new Response(text, { status, headers })
   response.headers.set('content-type', 'application/json; charset=utf-8')
-  response.headers.set('content-length', String(Buffer.byteLength(text)))
+  response.headers.set('content-length', String(utf8Length(text)))
   return rememberText(response, text)
 }
 

@@ -1,3 +1,4 @@
+import { resolveTxt } from 'node:dns/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import {
@@ -52,6 +53,8 @@ export async function startServer(
     blobs: storage.blobs,
     maxUploadBytes: config.maxUploadBytes,
     signingSecret: secret,
+    // custom gateway domains are verified by looking their TXT record up in the system's DNS
+    resolveTxt,
     ...config.payments,
     // the embedder loads its model on the first vectorize or query, not at start-up
     ...vectorServiceOptions({ env: config.env, dataDir: config.dataDir }, extraction),

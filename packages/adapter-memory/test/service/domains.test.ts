@@ -83,28 +83,14 @@ describe('domains', () => {
     expect((await verify(test, alice, claim.id)).status).toBe('pending_ownership')
   })
 
-  it('verify - the fallback resolver is used only by a service without its own; with neither, UNAVAILABLE', async () => {
-    const own = createTestService()
-    const claim = await claimWithTxt(own, alice)
-    const fallback = async (): Promise<string[][]> => {
-      throw new Error('the fallback must not be asked')
-    }
-    const verified = await own.service.domains.verify(alice, claim.id, { fallbackResolveTxt: fallback })
-    expect(verified.status).toBe('active')
-
-    const none = createTestService({ resolveTxt: undefined })
-    const pending = await none.service.domains.create(alice, NAME)
-    await expect(none.service.domains.verify(alice, pending.id)).rejects.toMatchObject({
+  it('verify - without a resolver (none given to createFileService) is UNAVAILABLE, the claim stays pending', async () => {
+    const test = createTestService({ resolveTxt: undefined })
+    const claim = await claimWithTxt(test, alice)
+    await expect(test.service.domains.verify(alice, claim.id)).rejects.toMatchObject({
       code: 'UNAVAILABLE',
-      message: expect.stringContaining('createFileService option `resolveTxt`'),
+      message: expect.stringContaining('resolveTxt'),
     })
-    const asked: string[] = []
-    const dns = async (name: string) => {
-      asked.push(name)
-      return [[pending.verificationToken]]
-    }
-    expect((await none.service.domains.verify(alice, pending.id, { fallbackResolveTxt: dns })).status).toBe('active')
-    expect(asked).toEqual([`${VERIFICATION_PREFIX}${NAME}`])
+    expect(await test.service.domains.get(alice, claim.id)).toMatchObject({ status: 'pending_ownership' })
   })
 
   it('verify - the first tenant to verify owns the name; the other is CONFLICT', async () => {

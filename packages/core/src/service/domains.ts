@@ -100,14 +100,15 @@ export function createDomainOperations(ctx: ServiceContext, resolver?: TxtResolv
       if (!(await ctx.records.deleteDomain(actor.tenantId, id, options))) throw notFound('domain')
     },
 
-    async verify(actor, id, options = {}) {
-      const resolveTxt = resolver ?? options.fallbackResolveTxt
-      if (!resolveTxt) {
+    async verify(actor, id, options) {
+      // like a feature that is off: refused before any store is touched
+      if (!resolver) {
         throw new PinfoldError(
           'UNAVAILABLE',
-          'domain verification is unavailable: no resolveTxt configured (createFileService option `resolveTxt`)',
+          'domain verification is unavailable: no DNS TXT resolver configured (createFileService option `resolveTxt`)',
         )
       }
+      const resolveTxt = resolver
       const domain = await mustGet(actor, id, options)
       if (domain.status === 'active') return domain
       const now = ctx.clock.now()
@@ -116,7 +117,7 @@ export function createDomainOperations(ctx: ServiceContext, resolver?: TxtResolv
       }
       let records: string[][] = []
       try {
-        records = await resolveTxt(`${VERIFICATION_PREFIX}${domain.domain}`, { signal: options.signal })
+        records = await resolveTxt(`${VERIFICATION_PREFIX}${domain.domain}`, { signal: options?.signal })
       } catch {
         records = []
       }

@@ -40,7 +40,6 @@ import type {
   PaymentSettlement,
   SignatureRecord,
   SwapRecord,
-  TxtResolver,
   VectorMatch,
 } from '@pinfold/interface'
 import type { CID } from 'multiformats/cid'
@@ -571,14 +570,6 @@ export interface HealthOperations {
 // domains
 // ---------------------------------------------------------------------------------------------
 
-export interface DomainVerifyOptions extends CallOptions {
-  /**
-   * TXT lookups used when the service was built without `resolveTxt`; the HTTP layer passes
-   * `node:dns` here. The service's own resolver always wins.
-   */
-  fallbackResolveTxt?: TxtResolver | undefined
-}
-
 /**
  * Custom gateway domains. A registered domain stays `pending_ownership` until a TXT record at
  * `_service-verify.<domain>` holds the token issued with it; `verify` then makes it `active`, and
@@ -607,9 +598,9 @@ export interface DomainOperations {
    * Looks the TXT record up; activates the domain when one of its values equals the token. A failed
    * or empty lookup leaves it `pending_ownership` (that is the answer, not an error). `NOT_FOUND`.
    * `CONFLICT`: the claim lapsed, or another tenant verified the name first. `UNAVAILABLE`: no TXT
-   * resolver, neither the service's nor a fallback.
+   * resolver configured (`createFileService({ resolveTxt })`): refused before any store is read.
    */
-  verify(actor: Actor, id: string, options?: DomainVerifyOptions): Promise<DomainRecord>
+  verify(actor: Actor, id: string, options?: CallOptions): Promise<DomainRecord>
 
   /**
    * Who serves `host` (a host name, port ignored): the tenant of its active claim, or `pending`

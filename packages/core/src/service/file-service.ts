@@ -46,7 +46,10 @@ export interface FileServiceOptions {
   paymentSettings?: PaymentSettings | undefined
   /** The gateway plugin marketplace's catalog; default: the plugins Pinfold implements. */
   gatewayPlugins?: readonly GatewayPlugin[] | undefined
-  /** TXT lookups for custom-domain verification (`node:dns/promises` `resolveTxt` shape). */
+  /**
+   * TXT lookups for custom-domain verification (`node:dns/promises` `resolveTxt` shape); without
+   * one, verifying a domain is `UNAVAILABLE`. `pinfold serve` passes node:dns.
+   */
   resolveTxt?: TxtResolver | undefined
   /** Turns text into vectors for semantic search (`@pinfold/embedders`); without it vectorize/query refuse. */
   embedder?: Embedder | undefined

@@ -25,12 +25,6 @@ export function domainToWire(domain: DomainRecord): Static<typeof DomainObject> 
   }
 }
 
-/** node:dns, used unless the service was given its own `resolveTxt` (it cannot be aborted). */
-async function defaultResolver(name: string): Promise<string[][]> {
-  const { resolveTxt } = await import('node:dns/promises')
-  return resolveTxt(name)
-}
-
 const DomainInput = named(
   'DomainInput',
   Type.Object({ domain: Type.String({ description: 'Host name, e.g. files.example.com' }) }),
@@ -79,7 +73,8 @@ export const domainRoutes = [
     tags: ['Gateways'],
     responses: okData(DomainObject),
     async handle({ service, actor, signal }, { params }) {
-      const domain = await service.domains.verify(actor, params.id, { fallbackResolveTxt: defaultResolver, signal })
+      // the TXT lookup is the service's (`createFileService({ resolveTxt })`); without one, UNAVAILABLE
+      const domain = await service.domains.verify(actor, params.id, { signal })
       return data(domainToWire(domain))
     },
   }),

@@ -16,6 +16,7 @@ import {
   X402_HEADERS,
 } from '@pinfold/x402'
 import Type, { type Static } from 'typebox'
+import { base64 } from '../bytes.js'
 import {
   ErrorObject,
   jsonResponse,
@@ -142,7 +143,7 @@ function paymentRequired(offers: PaymentRequirement[], error = NO_PAYMENT): Resp
     accepts: offers.map((offer) => toV2Requirements(offer)),
   }
   return json({ x402Version: 1, error, accepts: offers.map((offer) => toV1Requirements(offer)) }, 402, {
-    [X402_HEADERS.paymentRequired]: Buffer.from(JSON.stringify(v2), 'utf8').toString('base64'),
+    [X402_HEADERS.paymentRequired]: base64(new TextEncoder().encode(JSON.stringify(v2))),
     'Access-Control-Expose-Headers': X402_EXPOSED_HEADERS,
   })
 }

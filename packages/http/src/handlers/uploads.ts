@@ -1,5 +1,6 @@
 import { invalid, isNetwork, type UploadGrant, type UploadItem, type UploadOptions } from '@pinfold/core'
 import Type, { type Static } from 'typebox'
+import { binaryString, fromBase64 } from '../bytes.js'
 import { parseMultipart } from '../multipart.js'
 import { jsonResponse, LegacyPin, okData, UploadedFile } from '../openapi/schemas.js'
 import { formField } from '../request-input.js'
@@ -204,8 +205,9 @@ export function parseUploadMetadata(header: string | null): Map<string, string> 
   for (const pair of header.split(',')) {
     const [key, value = '', ...extra] = pair.trim().split(/ +/)
     if (!key) continue
-    if (extra.length > 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(value)) throw invalid(`Upload-Metadata ${key} is not base64`)
-    out.set(key, decodeText(Buffer.from(value, 'base64')))
+    const bytes = extra.length > 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(value) ? undefined : fromBase64(value)
+    if (!bytes) throw invalid(`Upload-Metadata ${key} is not base64`)
+    out.set(key, decodeText(bytes))
   }
   return out
 }
@@ -215,7 +217,7 @@ function decodeText(bytes: Uint8Array): string {
   try {
     return utf8.decode(bytes)
   } catch {
-    return Buffer.from(bytes).toString('latin1')
+    return binaryString(bytes)
   }
 }
 
