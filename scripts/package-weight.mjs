@@ -35,5 +35,7 @@ for (const name of process.argv.slice(2)) {
   const thirdParty = [...seen].filter(([path, dependency]) => !dependency.startsWith('@pinfold/') && existsSync(path))
   const bytes = thirdParty.reduce((sum, [path]) => sum + apparentSize(path), 0)
   const workspace = [...new Set([...seen.values()].filter((d) => d.startsWith('@pinfold/')))].sort()
-  console.log(`${name}: ${thirdParty.length} third-party packages, ${(bytes / 1e6).toFixed(1)} MB; ${workspace.join(' ') || 'no workspace package'}`)
+  console.log(
+    `${name}: ${thirdParty.length} third-party packages, ${(bytes / 1e6).toFixed(1)} MB; ${workspace.join(' ') || 'no workspace package'}`,
+  )
 }
