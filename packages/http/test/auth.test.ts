@@ -1,11 +1,11 @@
 import { SignJWT, UnsecuredJWT } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestServer, TEST_SECRET, type TestServer } from './support/server.js'
+import { startTestApi, TEST_SECRET, type TestApi } from './support/test-api.js'
 
 describe('bearer token authentication', () => {
-  let server: TestServer
+  let server: TestApi
   beforeAll(async () => {
-    server = await startTestServer()
+    server = await startTestApi()
   })
   afterAll(() => server.close())
 
@@ -108,20 +108,4 @@ describe('bearer token authentication', () => {
       expect((await server.api(path, { auth: 'garbage' })).status).toBe(401)
     })
   }
-})
-
-describe('bearer tokens - PINFOLD_JWT_MAX_LIFETIME_SECONDS', () => {
-  let server: TestServer
-  beforeAll(async () => {
-    server = await startTestServer({ PINFOLD_JWT_MAX_LIFETIME_SECONDS: '3600' })
-  })
-  afterAll(() => server.close())
-
-  it('auth - a token expiring within the maximum is accepted, one expiring later is 401', async () => {
-    const withinHour = await server.token({ expiresIn: 3000 })
-    expect((await server.api('/v3/groups/public', { auth: withinHour })).status).toBe(200)
-    const res = await server.api('/v3/groups/public', { auth: await server.token({ expiresIn: 2 * 3600 }) })
-    expect(res.status).toBe(401)
-    expect(await res.json()).toEqual({ error: 'token expires more than 3600 s from now' })
-  })
 })

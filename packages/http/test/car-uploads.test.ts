@@ -2,7 +2,7 @@ import { kuboImporterOptions } from '@pinfold/core'
 import { importer } from 'ipfs-unixfs-importer'
 import type { CID } from 'multiformats/cid'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { form, startTestServer, type TestServer } from './support/server.js'
+import { form, startTestApi, type TestApi } from './support/test-api.js'
 import { carBytes, directoryVector, storedBlocks } from './support/uploads.js'
 
 interface Block {
@@ -31,9 +31,9 @@ async function planetBlocks(): Promise<{ root: CID; blocks: Block[] }> {
 }
 
 describe('CAR uploads (car=true)', () => {
-  let server: TestServer
+  let server: TestApi
   beforeAll(async () => {
-    server = await startTestServer()
+    server = await startTestApi()
   })
   afterAll(() => server.close())
 

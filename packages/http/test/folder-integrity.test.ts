@@ -6,7 +6,7 @@ import { balanced } from 'ipfs-unixfs-importer/layout'
 import type { CID } from 'multiformats/cid'
 import { sha256 } from 'multiformats/hashes/sha2'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestServer, type TestServer } from './support/server.js'
+import { startTestApi, type TestApi } from './support/test-api.js'
 import { type FolderFile, folderForm } from './support/uploads.js'
 
 /**
@@ -40,15 +40,15 @@ async function kuboFolderCid(files: readonly FolderFile[], version: 0 | 1): Prom
 const digest = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex')
 
 describe('folder integrity (multi-block files inside folders)', () => {
-  let server: TestServer
+  let server: TestApi
   beforeAll(async () => {
-    server = await startTestServer()
+    server = await startTestApi()
   })
   afterAll(() => server.close())
 
   const readBack = async (root: string) => {
     for (const file of SITE) {
-      const res = await fetch(`${server.url}/ipfs/${root}/${file.path.slice('site/'.length)}`)
+      const res = await server.fetch(`${server.url}/ipfs/${root}/${file.path.slice('site/'.length)}`)
       expect(res.status, file.path).toBe(200)
       const body = new Uint8Array(await res.arrayBuffer())
       expect(body.length, file.path).toBe(Buffer.from(file.bytes).length)
@@ -67,7 +67,7 @@ describe('folder integrity (multi-block files inside folders)', () => {
   it('upload (v1) - every block of the root CAR re-hashes to its CID', async () => {
     const res = await server.api('/v3/files', { method: 'POST', body: folderForm(SITE, { network: 'public' }) })
     const { data } = (await res.json()) as { data: { cid: string } }
-    const car = await fetch(`${server.url}/ipfs/${data.cid}?format=car`)
+    const car = await server.fetch(`${server.url}/ipfs/${data.cid}?format=car`)
     expect(car.status).toBe(200)
     const reader = await CarBlockIterator.fromBytes(new Uint8Array(await car.arrayBuffer()))
     let count = 0
@@ -94,7 +94,7 @@ describe('folder integrity (multi-block files inside folders)', () => {
     const { cid } = ((await res.json()) as { data: { cid: string } }).data
     for (const [i, name] of names.entries()) {
       const encoded = name.split('/').map(encodeURIComponent).join('/')
-      const file = await fetch(`${server.url}/ipfs/${cid}/${encoded}`)
+      const file = await server.fetch(`${server.url}/ipfs/${cid}/${encoded}`)
       expect(file.status, name).toBe(200)
       expect(await file.text(), name).toBe(`file ${i}`)
       expect(file.headers.get('x-ipfs-path'), name).toBe(`/ipfs/${cid}/${encoded}`)

@@ -3,9 +3,8 @@ import { kuboImporterOptions } from '@pinfold/core'
 import { importer } from 'ipfs-unixfs-importer'
 import { CID } from 'multiformats/cid'
 import { sha256 } from 'multiformats/hashes/sha2'
-import { PinataSDK } from 'pinata'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestServer, type TestServer } from './support/server.js'
+import { startTestApi, type TestApi } from './support/test-api.js'
 import {
   directoryVector,
   type FolderFile,
@@ -28,9 +27,9 @@ interface Upload {
 }
 
 describe('folder uploads', () => {
-  let server: TestServer
+  let server: TestApi
   beforeAll(async () => {
-    server = await startTestServer()
+    server = await startTestApi()
   })
   afterAll(() => server.close())
 
@@ -104,11 +103,11 @@ describe('folder uploads', () => {
     expect(server.blobCount()).toBe(before + 1)
     const { content } = await storedBlocks(server, res.body.data.cid)
     const rootHash = CID.parse(res.body.data.cid).multihash.bytes
-    expect(await server.running.service.records.getBlockLocation(content.blobKey, rootHash)).toBeDefined()
+    expect(await server.service.records.getBlockLocation(content.blobKey, rootHash)).toBeDefined()
     const del = await server.api(`/v3/files/public/${res.body.data.id}`, { method: 'DELETE' })
     expect(del.status).toBe(200)
     expect(server.blobCount()).toBe(before)
-    expect(await server.running.service.records.getBlockLocation(content.blobKey, rootHash)).toBeUndefined()
+    expect(await server.service.records.getBlockLocation(content.blobKey, rootHash)).toBeUndefined()
   })
 
   it('upload - name, keyvalues and group apply to the folder; the name defaults to the top directory', async () => {
@@ -191,7 +190,7 @@ describe('folder uploads', () => {
   })
 
   it('upload - max upload size counts every file of a folder', async () => {
-    const small = await startTestServer({ PINFOLD_MAX_UPLOAD_BYTES: '10' })
+    const small = await startTestApi({ maxUploadBytes: 10 })
     try {
       const res = await small.api('/v3/files', {
         method: 'POST',
@@ -254,19 +253,6 @@ describe('folder uploads', () => {
       auth: null,
     })
     expect(res.status).toBe(401)
-  })
-
-  it("SDK - upload.public.fileArray pins a folder through the legacy endpoint with Kubo's CID", async () => {
-    const pinata = new PinataSDK({
-      pinataJwt: await server.token(),
-      endpointUrl: `${server.url}/v3`,
-      uploadUrl: `${server.url}/v3`,
-      legacyUploadUrl: `${server.url}/pinning/pinFileToIPFS`,
-    })
-    const files = [new File(['Hello Mars!\n'], 'mars.txt'), new File(['Hello Venus!\n'], 'venus.txt')]
-    const result = await pinata.upload.public.fileArray(files).name('planets')
-    expect(result.cid).toBe(directoryVector('dir planets (ipfs add -r planets)').cidv1)
-    expect(result).toMatchObject({ name: 'planets', number_of_files: 2, mime_type: 'directory' })
   })
 
   it('upload - a multi-chunk folder streams through intact: the same CID as a local import of the same bytes', async () => {

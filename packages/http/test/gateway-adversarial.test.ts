@@ -4,7 +4,7 @@ import { CID } from 'multiformats/cid'
 import { sha256 } from 'multiformats/hashes/sha2'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Block, bucket, pbBlock, publicCarForm, rawBlock } from './support/dag-builders.js'
-import { type GatewayTestServer, startGatewayServer } from './support/gateway.js'
+import { type GatewayTestApi, startGatewayApi } from './support/gateway.js'
 import { carBytes } from './support/uploads.js'
 
 /**
@@ -54,26 +54,26 @@ async function repeatedFile(depth: number) {
 }
 
 describe('adversarial DAGs on the public gateway', () => {
-  let server: GatewayTestServer
+  let server: GatewayTestApi
   beforeAll(async () => {
-    server = await startGatewayServer()
+    server = await startGatewayApi()
   })
   afterAll(() => server.close())
 
   const uploadCar = async (car: Uint8Array) => {
     expect((await server.api('/v3/files', { method: 'POST', body: publicCarForm(car) })).status).toBe(200)
   }
-  const healthy = async () => expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
+  const healthy = async () => expect((await server.fetch(`${server.url}/healthz`)).status).toBe(200)
 
   it('listing - a HAMT whose shards link 256 times to the same shard lists each distinct entry once', async () => {
     const { root, car } = await repeatedHamt(4) // 256^4 = 4.3 billion entries if expanded
     expect(car.length).toBeLessThan(64_000)
     await uploadCar(car)
-    const res = await fetch(`${server.url}/ipfs/${root}/`)
+    const res = await server.fetch(`${server.url}/ipfs/${root}/`)
     expect(res.status).toBe(200)
     const html = await res.text()
     expect(html.match(/entry-\d+/g)?.length).toBe(256 * 2) // each name once, as link text and href
-    const entity = await fetch(`${server.url}/ipfs/${root}?format=car&dag-scope=entity`)
+    const entity = await server.fetch(`${server.url}/ipfs/${root}?format=car&dag-scope=entity`)
     expect(entity.status).toBe(200)
     expect((await entity.arrayBuffer()).byteLength).toBeLessThan(car.length)
     await healthy()
@@ -85,7 +85,8 @@ describe('adversarial DAGs on the public gateway', () => {
     await uploadCar(car)
     for (const query of ['?format=car&dag-scope=entity', '?format=car&entity-bytes=0:*', '']) {
       // the walk is cut off once it has spent its budget: an error answer, or a body that ends early
-      const read = await fetch(`${server.url}/ipfs/${root}${query}`)
+      const read = await server
+        .fetch(`${server.url}/ipfs/${root}${query}`)
         .then((res) => res.arrayBuffer())
         .then(
           (body) => body.byteLength,
@@ -100,9 +101,9 @@ describe('adversarial DAGs on the public gateway', () => {
     const bytes = dagPb.encode({ Data: Uint8Array.from([0xff, 0xff, 0xff, 0x01]), Links: [] })
     const cid = CID.createV1(dagPb.code, await sha256.digest(bytes))
     await uploadCar(await carBytes([cid], [{ cid, bytes }]))
-    const res = await fetch(`${server.url}/ipfs/${cid}`)
+    const res = await server.fetch(`${server.url}/ipfs/${cid}`)
     expect(res.status).toBe(422)
     expect(await res.json()).toMatchObject({ error: expect.any(String) })
-    expect((await fetch(`${server.url}/ipfs/${cid}?format=raw`)).status).toBe(200)
+    expect((await server.fetch(`${server.url}/ipfs/${cid}?format=raw`)).status).toBe(200)
   })
 })

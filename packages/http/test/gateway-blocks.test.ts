@@ -1,22 +1,23 @@
 import * as dagPb from '@ipld/dag-pb'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chacha, type GatewayTestServer, readVerifiedCar, startGatewayServer } from './support/gateway.js'
-import { startTestServer } from './support/server.js'
+import { chacha, type GatewayTestApi, readVerifiedCar, startGatewayApi } from './support/gateway.js'
+import type { ApiTarget } from './support/test-api.js'
 import { type FolderFile, folderForm } from './support/uploads.js'
 
 const LEAF = 262_144
 
 /** Every block of the root's CAR, each fetched alone with `?format=raw` (and HEAD), must be that block. */
-async function expectEveryBlockAddressable(url: string, root: string, minimumBlocks: number) {
-  const res = await fetch(`${url}/ipfs/${root}?format=car`)
+async function expectEveryBlockAddressable(server: ApiTarget, root: string, minimumBlocks: number) {
+  const { url } = server
+  const res = await server.fetch(`${url}/ipfs/${root}?format=car`)
   expect(res.status).toBe(200)
   const car = await readVerifiedCar(new Uint8Array(await res.arrayBuffer()))
   expect(car.blocks.length).toBeGreaterThanOrEqual(minimumBlocks)
   for (const block of car.blocks) {
-    const raw = await fetch(`${url}/ipfs/${block.cid}?format=raw`)
+    const raw = await server.fetch(`${url}/ipfs/${block.cid}?format=raw`)
     expect(raw.status, `${block.cid}`).toBe(200)
     expect(Buffer.from(await raw.arrayBuffer()).equals(Buffer.from(block.bytes)), `${block.cid}`).toBe(true)
-    const head = await fetch(`${url}/ipfs/${block.cid}`, {
+    const head = await server.fetch(`${url}/ipfs/${block.cid}`, {
       method: 'HEAD',
       headers: { accept: 'application/vnd.ipld.raw' },
     })
@@ -26,10 +27,10 @@ async function expectEveryBlockAddressable(url: string, root: string, minimumBlo
 }
 
 describe('every block of public content is addressable', () => {
-  let server: GatewayTestServer
+  let server: GatewayTestApi
   const now = { at: new Date('2026-11-24T12:00:00Z') }
   beforeAll(async () => {
-    server = await startGatewayServer({ clock: { now: () => now.at } })
+    server = await startGatewayApi({ clock: { now: () => now.at } })
   })
   afterAll(() => server.close())
 
@@ -37,7 +38,7 @@ describe('every block of public content is addressable', () => {
     it(`raw - each leaf and inner node of a 5 MiB file (${cidVersion}) is served alone`, async () => {
       const bytes = chacha(`blocks-${cidVersion}`, 20 * LEAF + 99)
       const { cid } = (await server.upload(bytes, { network: 'public', cid_version: cidVersion })) as { cid: string }
-      await expectEveryBlockAddressable(server.url, cid, 21)
+      await expectEveryBlockAddressable(server, cid, 21)
     })
   }
 
@@ -49,43 +50,43 @@ describe('every block of public content is addressable', () => {
     ]
     const res = await server.api('/v3/files', { method: 'POST', body: folderForm(files, { network: 'public' }) })
     const { cid } = ((await res.json()) as { data: { cid: string } }).data
-    const car = await expectEveryBlockAddressable(server.url, cid, 11)
+    const car = await expectEveryBlockAddressable(server, cid, 11)
     // the inner directory is a root of its own: its path and its files' bytes resolve below it
     const rootNode = dagPb.decode(car.blocks[0]!.bytes)
     const sub = rootNode.Links.find((link) => link.Name === 'sub')!.Hash
-    const mid = await fetch(`${server.url}/ipfs/${sub}/mid.bin`)
+    const mid = await server.fetch(`${server.url}/ipfs/${sub}/mid.bin`)
     expect(mid.status).toBe(200)
     expect(Buffer.from(await mid.arrayBuffer()).equals(Buffer.from(files[1]!.bytes as Uint8Array))).toBe(true)
-    const listing = await fetch(`${server.url}/ipfs/${sub}/`)
+    const listing = await server.fetch(`${server.url}/ipfs/${sub}/`)
     expect(await listing.text()).toContain('mid.bin')
   })
 
   it('probe - /ipfs/bafkqaaa (the empty identity CID) answers an empty block and a CAR rooted at it (trustless spec probe paths)', async () => {
-    const raw = await fetch(`${server.url}/ipfs/bafkqaaa?format=raw`)
+    const raw = await server.fetch(`${server.url}/ipfs/bafkqaaa?format=raw`)
     expect(raw.status).toBe(200)
     expect((await raw.arrayBuffer()).byteLength).toBe(0)
-    const car = await fetch(`${server.url}/ipfs/bafkqaaa?format=car`)
+    const car = await server.fetch(`${server.url}/ipfs/bafkqaaa?format=car`)
     expect(car.status).toBe(200)
     const { roots, blocks } = await readVerifiedCar(new Uint8Array(await car.arrayBuffer()))
     expect(roots.map(String)).toEqual(['bafkqaaa'])
     expect(blocks).toHaveLength(0)
-    expect((await fetch(`${server.url}/ipfs/bafkqaaa?format=raw`, { method: 'HEAD' })).status).toBe(200)
+    expect((await server.fetch(`${server.url}/ipfs/bafkqaaa?format=raw`, { method: 'HEAD' })).status).toBe(200)
   })
 
   it('raw - a block reachable only from private content, or only from deleted content, is 404', async () => {
     const secret = chacha('private-only', 3 * LEAF)
     const { cid, id } = (await server.upload(secret, { network: 'private' })) as { cid: string; id: string }
     const leaf = await cidOfLeaf(secret.subarray(0, LEAF))
-    expect((await fetch(`${server.url}/ipfs/${cid}?format=raw`)).status).toBe(404)
-    expect((await fetch(`${server.url}/ipfs/${leaf}?format=raw`)).status).toBe(404)
+    expect((await server.fetch(`${server.url}/ipfs/${cid}?format=raw`)).status).toBe(404)
+    expect((await server.fetch(`${server.url}/ipfs/${leaf}?format=raw`)).status).toBe(404)
 
     const gone = chacha('deleted', 3 * LEAF)
     const pub = (await server.upload(gone, { network: 'public' })) as { cid: string; id: string }
     const goneLeaf = await cidOfLeaf(gone.subarray(LEAF, 2 * LEAF))
-    expect((await fetch(`${server.url}/ipfs/${goneLeaf}?format=raw`)).status).toBe(200)
+    expect((await server.fetch(`${server.url}/ipfs/${goneLeaf}?format=raw`)).status).toBe(200)
     expect((await server.api(`/v3/files/public/${pub.id}`, { method: 'DELETE' })).status).toBe(200)
-    expect((await fetch(`${server.url}/ipfs/${goneLeaf}?format=raw`)).status).toBe(404)
-    expect((await fetch(`${server.url}/ipfs/${pub.cid}`)).status).toBe(404)
+    expect((await server.fetch(`${server.url}/ipfs/${goneLeaf}?format=raw`)).status).toBe(404)
+    expect((await server.fetch(`${server.url}/ipfs/${pub.cid}`)).status).toBe(404)
     await server.api(`/v3/files/private/${id}`, { method: 'DELETE' })
   })
 
@@ -94,10 +95,10 @@ describe('every block of public content is addressable', () => {
     const { cid } = (await server.upload('short-lived', { network: 'public', expires_at: expiresAt })) as {
       cid: string
     }
-    expect((await fetch(`${server.url}/ipfs/${cid}`)).status).toBe(200)
+    expect((await server.fetch(`${server.url}/ipfs/${cid}`)).status).toBe(200)
     now.at = new Date(now.at.getTime() + 61_000)
-    expect((await fetch(`${server.url}/ipfs/${cid}`)).status).toBe(404)
-    expect((await fetch(`${server.url}/ipfs/${cid}?format=raw`)).status).toBe(404)
+    expect((await server.fetch(`${server.url}/ipfs/${cid}`)).status).toBe(404)
+    expect((await server.fetch(`${server.url}/ipfs/${cid}?format=raw`)).status).toBe(404)
   })
 
   it('backfill - contents stored before the block index are indexed again from their blobs', async () => {
@@ -116,37 +117,14 @@ describe('every block of public content is addressable', () => {
       await records.deleteBlockLocations(content.blobKey)
       await blobs.delete(`${content.blobKey}.idx`)
     }
-    expect((await fetch(`${server.url}/ipfs/${leaf}?format=raw`)).status).toBe(404)
-    expect((await fetch(`${server.url}/ipfs/${folderCid}/x.bin`)).status).toBe(404)
+    expect((await server.fetch(`${server.url}/ipfs/${leaf}?format=raw`)).status).toBe(404)
+    expect((await server.fetch(`${server.url}/ipfs/${folderCid}/x.bin`)).status).toBe(404)
     const result = await server.service.maintenance.indexBlocks()
     expect(result).toMatchObject({ indexed: 2, failed: [] })
-    await expectEveryBlockAddressable(server.url, cid, 5)
-    await expectEveryBlockAddressable(server.url, folderCid, 4)
-    expect((await fetch(`${server.url}/ipfs/${leaf}?format=raw`)).status).toBe(200)
+    await expectEveryBlockAddressable(server, cid, 5)
+    await expectEveryBlockAddressable(server, folderCid, 4)
+    expect((await server.fetch(`${server.url}/ipfs/${leaf}?format=raw`)).status).toBe(200)
     expect((await server.service.maintenance.indexBlocks()).indexed).toBe(0)
-  })
-})
-
-describe('block index across a restart (embedded storage)', () => {
-  it('restart - a database whose block index was emptied is indexed again before the server answers', async () => {
-    const server = await startTestServer({ PINFOLD_STORAGE: 'embedded' })
-    try {
-      const bytes = chacha('restart-backfill', 3 * LEAF)
-      const res = await server.api('/v3/files', {
-        method: 'POST',
-        body: folderForm([{ path: 'kept/file.bin', bytes }], { network: 'public' }),
-      })
-      const { cid } = ((await res.json()) as { data: { cid: string } }).data
-      const content = (await server.running.service.records.getContent(cid))!
-      await server.running.service.records.deleteBlockLocations(content.blobKey)
-      expect((await fetch(`${server.url}/ipfs/${cid}/file.bin`)).status).toBe(404)
-      await server.restart()
-      const file = await fetch(`${server.url}/ipfs/${cid}/file.bin`)
-      expect(file.status).toBe(200)
-      expect(Buffer.from(await file.arrayBuffer()).equals(Buffer.from(bytes))).toBe(true)
-    } finally {
-      await server.close()
-    }
   })
 })
 

@@ -1,7 +1,7 @@
 import { createMemoryBlobStore } from '@pinfold/adapter-memory'
 import type { BlobStore } from '@pinfold/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chacha, type GatewayTestServer, readVerifiedCar, startGatewayServer } from './support/gateway.js'
+import { chacha, type GatewayTestApi, readVerifiedCar, startGatewayApi } from './support/gateway.js'
 
 const LEAF = 262_144
 
@@ -31,12 +31,12 @@ function countingBlobStore() {
 
 describe('stored DAG inner nodes of uploaded files', () => {
   const blobs = countingBlobStore()
-  let server: GatewayTestServer
+  let server: GatewayTestApi
   // 20 leaves and a root: the root is the DAG's one inner node
   const file = chacha('dag-index', 20 * LEAF + 12_345)
 
   beforeAll(async () => {
-    server = await startGatewayServer({ blobs: blobs.store })
+    server = await startGatewayApi({ blobs: blobs.store })
   })
   afterAll(() => server.close())
 
@@ -51,7 +51,7 @@ describe('stored DAG inner nodes of uploaded files', () => {
     expect(indexKey).toBe(`${fileKey}.idx`)
     blobs.bytesRead.clear()
 
-    const res = await fetch(`${server.url}/ipfs/${cid}?format=car&entity-bytes=3000000:3000099`)
+    const res = await server.fetch(`${server.url}/ipfs/${cid}?format=car&entity-bytes=3000000:3000099`)
     expect(res.status).toBe(200)
     const car = await readVerifiedCar(new Uint8Array(await res.arrayBuffer()))
     expect(car.blocks).toHaveLength(2) // the root and the leaf holding the range
@@ -62,14 +62,14 @@ describe('stored DAG inner nodes of uploaded files', () => {
 
     // the same range again: the inner nodes are remembered, only the leaf is read
     blobs.bytesRead.clear()
-    const again = await fetch(`${server.url}/ipfs/${cid}?format=car&entity-bytes=3000000:3000099`)
+    const again = await server.fetch(`${server.url}/ipfs/${cid}?format=car&entity-bytes=3000000:3000099`)
     expect((await readVerifiedCar(new Uint8Array(await again.arrayBuffer()))).blocks).toHaveLength(2)
     expect(blobs.bytesRead.get(fileKey)).toBe(LEAF)
     expect(blobs.bytesRead.get(indexKey) ?? 0).toBe(0)
 
     // the root block alone needs nothing of the file
     blobs.bytesRead.clear()
-    const root = await fetch(`${server.url}/ipfs/${cid}?format=raw`)
+    const root = await server.fetch(`${server.url}/ipfs/${cid}?format=raw`)
     expect(root.status).toBe(200)
     expect(blobs.bytesRead.get(fileKey) ?? 0).toBe(0)
 
@@ -85,11 +85,11 @@ describe('stored DAG inner nodes of uploaded files', () => {
     }
     expect(cid.startsWith('Qm')).toBe(true)
     expect(await blobs.keys()).toHaveLength(2)
-    const res = await fetch(`${server.url}/ipfs/${cid}?format=car&entity-bytes=0:99`)
+    const res = await server.fetch(`${server.url}/ipfs/${cid}?format=car&entity-bytes=0:99`)
     const car = await readVerifiedCar(new Uint8Array(await res.arrayBuffer()))
     expect(Buffer.from(await car.reassemble(0, 100)).equals(Buffer.from(file.subarray(0, 100)))).toBe(true)
     const leaf = car.blocks.find((block) => block.cid.toString() !== cid)!
-    const raw = await fetch(`${server.url}/ipfs/${leaf.cid}?format=raw`)
+    const raw = await server.fetch(`${server.url}/ipfs/${leaf.cid}?format=raw`)
     expect(raw.status).toBe(200)
     expect(Buffer.from(await raw.arrayBuffer()).equals(Buffer.from(leaf.bytes))).toBe(true)
     await server.api(`/v3/files/public/${id}`, { method: 'DELETE' })

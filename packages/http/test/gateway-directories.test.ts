@@ -1,11 +1,11 @@
 import { CarBlockIterator } from '@ipld/car/iterator'
 import { sha256 } from 'multiformats/hashes/sha2'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestServer, type TestServer } from './support/server.js'
+import { startTestApi, type TestApi } from './support/test-api.js'
 import { folderForm } from './support/uploads.js'
 
 describe('gateway: directories from folder uploads', () => {
-  let server: TestServer
+  let server: TestApi
   let cid: string
   const site = [
     { path: 'site/index.html', bytes: '<h1>hello</h1>', type: 'text/html' },
@@ -13,32 +13,32 @@ describe('gateway: directories from folder uploads', () => {
     { path: 'site/docs/data.json', bytes: '{"a":1}' },
   ]
   beforeAll(async () => {
-    server = await startTestServer()
+    server = await startTestApi()
     const res = await server.api('/v3/files', { method: 'POST', body: folderForm(site, { network: 'public' }) })
     cid = ((await res.json()) as { data: { cid: string } }).data.cid
   })
   afterAll(() => server.close())
 
   it('paths - a file inside the directory is served with its bytes, type and ranges', async () => {
-    const res = await fetch(`${server.url}/ipfs/${cid}/docs/guide.txt`)
+    const res = await server.fetch(`${server.url}/ipfs/${cid}/docs/guide.txt`)
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toMatch(/^text\/plain/)
     expect(await res.text()).toBe(site[1]!.bytes)
-    const ranged = await fetch(`${server.url}/ipfs/${cid}/docs/guide.txt`, { headers: { range: 'bytes=8-15' } })
+    const ranged = await server.fetch(`${server.url}/ipfs/${cid}/docs/guide.txt`, { headers: { range: 'bytes=8-15' } })
     expect(ranged.status).toBe(206)
     expect(await ranged.text()).toBe('read me\n')
-    expect((await fetch(`${server.url}/ipfs/${cid}/docs/missing.txt`)).status).toBe(404)
+    expect((await server.fetch(`${server.url}/ipfs/${cid}/docs/missing.txt`)).status).toBe(404)
   })
 
   it('directories - index.html is served for the root, a listing for a directory without one', async () => {
-    const noSlash = await fetch(`${server.url}/ipfs/${cid}`, { redirect: 'manual' })
+    const noSlash = await server.fetch(`${server.url}/ipfs/${cid}`, { redirect: 'manual' })
     expect(noSlash.status).toBe(301)
     expect(noSlash.headers.get('location')).toMatch(new RegExp(`/ipfs/${cid}/$`))
-    const root = await fetch(`${server.url}/ipfs/${cid}/`)
+    const root = await server.fetch(`${server.url}/ipfs/${cid}/`)
     expect(root.headers.get('content-type')).toMatch(/^text\/html/)
     expect(await root.text()).toBe('<h1>hello</h1>')
     expect(root.headers.get('content-security-policy')).toMatch(/sandbox/)
-    const listing = await fetch(`${server.url}/ipfs/${cid}/docs/`)
+    const listing = await server.fetch(`${server.url}/ipfs/${cid}/docs/`)
     expect(listing.status).toBe(200)
     const html = await listing.text()
     expect(html).toContain('guide.txt')
@@ -46,7 +46,7 @@ describe('gateway: directories from folder uploads', () => {
   })
 
   it('trustless - the CAR of a directory holds every block, each hashing to its CID', async () => {
-    const res = await fetch(`${server.url}/ipfs/${cid}?format=car`)
+    const res = await server.fetch(`${server.url}/ipfs/${cid}?format=car`)
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toMatch(/^application\/vnd\.ipld\.car; version=1/)
     const bytes = new Uint8Array(await res.arrayBuffer())
@@ -71,7 +71,7 @@ describe('gateway: directories from folder uploads', () => {
       body: folderForm([{ path: 'secret/a.txt', bytes: `secret ${Math.random()}` }], { network: 'private' }),
     })
     const secret = ((await res.json()) as { data: { cid: string } }).data.cid
-    expect((await fetch(`${server.url}/ipfs/${secret}/a.txt`)).status).toBe(404)
-    expect((await fetch(`${server.url}/ipfs/${secret}?format=car`)).status).toBe(404)
+    expect((await server.fetch(`${server.url}/ipfs/${secret}/a.txt`)).status).toBe(404)
+    expect((await server.fetch(`${server.url}/ipfs/${secret}?format=car`)).status).toBe(404)
   })
 })

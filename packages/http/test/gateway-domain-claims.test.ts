@@ -1,8 +1,7 @@
 import { PENDING_DOMAIN_TTL_MS } from '@pinfold/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type GatewayTestServer, startGatewayServer } from './support/gateway.js'
-import { requestWithHost } from './support/raw-http.js'
-import { startTestServer } from './support/server.js'
+import { type GatewayTestApi, requestOnHost, startGatewayApi } from './support/gateway.js'
+import { startTestApi } from './support/test-api.js'
 
 /**
  * Issue 16 finding 4: a pending custom domain could block the API. Registering `127.0.0.1` made
@@ -15,11 +14,12 @@ interface Answer {
 }
 
 describe('custom domain claims', () => {
-  let server: GatewayTestServer
+  let server: GatewayTestApi
   let now = Date.UTC(2026, 5, 1)
   const txt = new Map<string, string[][]>()
   beforeAll(async () => {
-    server = await startGatewayServer({
+    server = await startGatewayApi({
+      url: 'http://127.0.0.1:8080',
       publicUrl: 'http://api.pinfold.example',
       clock: { now: () => new Date(now) },
       resolveTxt: async (name) => txt.get(name) ?? [],
@@ -35,7 +35,7 @@ describe('custom domain claims', () => {
     const res = await server.api(`/v3/gateways/domains/${id}/verify`, { method: 'POST', org })
     return { status: res.status, body: (await res.json()) as Answer }
   }
-  const onHost = (host: string, path: string) => requestWithHost(server.url, host, path)
+  const onHost = (host: string, path: string) => requestOnHost(server, host, path)
 
   it('register - IP literals, internal names and the API host are refused with a 400, and nothing is stored', async () => {
     const port = new URL(server.url).port
@@ -118,7 +118,7 @@ describe('custom domain claims', () => {
 
 describe('custom domain claims on PostgreSQL', () => {
   it('register - a conflict names neither a constraint nor a package', async () => {
-    const server = await startTestServer({ PINFOLD_STORAGE: 'embedded' })
+    const server = await startTestApi({ storage: 'embedded' })
     try {
       const register = () =>
         server.api('/v3/gateways/domains', { method: 'POST', body: JSON.stringify({ domain: 'twice.example.com' }) })

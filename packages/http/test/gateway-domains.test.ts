@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type GatewayTestServer, startGatewayServer } from './support/gateway.js'
-import { requestWithHost } from './support/raw-http.js'
+import { type GatewayTestApi, requestOnHost, startGatewayApi } from './support/gateway.js'
 
-const getWithHost = (server: GatewayTestServer, host: string, path: string) => requestWithHost(server.url, host, path)
+const getWithHost = (server: GatewayTestApi, host: string, path: string) => requestOnHost(server, host, path)
 
 interface WireDomain {
   id: string
@@ -12,11 +11,11 @@ interface WireDomain {
 }
 
 describe('custom gateway domains', () => {
-  let server: GatewayTestServer
+  let server: GatewayTestApi
   const txt = new Map<string, string[][]>()
   const lookups: string[] = []
   beforeAll(async () => {
-    server = await startGatewayServer({
+    server = await startGatewayApi({
       publicHost: true,
       resolveTxt: async (name) => {
         lookups.push(name)

@@ -4,18 +4,18 @@ import { base36 } from 'multiformats/bases/base36'
 import { CID } from 'multiformats/cid'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chacha, type GatewayTestServer, startGatewayServer } from './support/gateway.js'
+import { chacha, type GatewayTestApi, startGatewayApi } from './support/gateway.js'
 
 const bytesOf = async (res: Response) => new Uint8Array(await res.arrayBuffer())
 const json = async (res: Response) => (await res.json()) as { data: unknown; error?: string }
 
 describe('private download links', () => {
-  let server: GatewayTestServer
+  let server: GatewayTestApi
   let privateFile: Record<string, unknown>
   const secret = chacha('secret-bytes', 300_000)
 
   beforeAll(async () => {
-    server = await startGatewayServer()
+    server = await startGatewayApi()
     privateFile = await server.upload(secret, { network: 'private', name: 'secret.bin' })
   })
   afterAll(() => server.close())
@@ -34,11 +34,11 @@ describe('private download links', () => {
       expect(url.searchParams.get(param), param).toBeTruthy()
     }
     expect(url.searchParams.get('X-Method')).toBe('GET')
-    const res = await fetch(url)
+    const res = await server.fetch(url)
     expect(res.status).toBe(200)
     expect(Buffer.compare(Buffer.from(await bytesOf(res)), Buffer.from(secret))).toBe(0)
     expect(res.headers.get('cache-control')).toMatch(/^private/)
-    const ranged = await fetch(url, { headers: { range: 'bytes=1000-1999' } })
+    const ranged = await server.fetch(url, { headers: { range: 'bytes=1000-1999' } })
     expect(ranged.status).toBe(206)
     expect(Buffer.compare(Buffer.from(await bytesOf(ranged)), Buffer.from(secret.subarray(1000, 2000)))).toBe(0)
   })
@@ -46,13 +46,13 @@ describe('private download links', () => {
   it('download_link - the alias, and POST /v3/files/sign with {url, method}, sign the same kind of link', async () => {
     const alias = await link({ url: `x/files/${privateFile.cid}`, expires: 60 }, '/v3/files/download_link')
     expect(alias.status).toBe(200)
-    expect((await fetch(alias.body.data as string)).status).toBe(200)
+    expect((await server.fetch(alias.body.data as string)).status).toBe(200)
     const signed = await link(
       { url: `https://gw/files/${privateFile.cid}`, method: 'GET', expires: 30 },
       '/v3/files/sign',
     )
     expect(signed.status).toBe(200)
-    expect((await fetch(signed.body.data as string)).status).toBe(200)
+    expect((await server.fetch(signed.body.data as string)).status).toBe(200)
   })
 
   it('GET /files/{cid} - tampered, unsigned, expired and re-targeted links are refused', async () => {
@@ -73,19 +73,19 @@ describe('private download links', () => {
     for (const [name, change] of variants) {
       const url = new URL(good)
       change(url)
-      const res = await fetch(url)
+      const res = await server.fetch(url)
       expect(res.status, name).toBe(403)
       expect(Buffer.from(await bytesOf(res)).includes(Buffer.from(secret.subarray(0, 32))), name).toBe(false)
     }
     const other = await server.upload(chacha('other', 100), { network: 'private' })
     const moved = new URL(good)
     moved.pathname = `/files/${other.cid}`
-    expect((await fetch(moved)).status).toBe(403)
+    expect((await server.fetch(moved)).status).toBe(403)
 
     const now = Math.floor(Date.now() / 1000)
     const expired = await link({ url: `/files/${privateFile.cid}`, expires: 10, date: now - 100 })
     expect(expired.status).toBe(200)
-    expect((await fetch(expired.body.data as string)).status).toBe(403)
+    expect((await server.fetch(expired.body.data as string)).status).toBe(403)
   })
 
   it("download_link - another tenant's CID, an unknown CID or bad input sign nothing", async () => {
@@ -102,16 +102,16 @@ describe('private download links', () => {
   it('GET /files/{cid} - a deleted file is gone even with a valid link', async () => {
     const file = await server.upload(chacha('short-lived', 100), { network: 'private' })
     const url = (await link({ url: `/files/${file.cid}`, expires: 60 })).body.data as string
-    expect((await fetch(url)).status).toBe(200)
+    expect((await server.fetch(url)).status).toBe(200)
     expect((await server.api(`/v3/files/private/${file.id}`, { method: 'DELETE' })).status).toBe(200)
-    expect((await fetch(url)).status).toBe(404)
+    expect((await server.fetch(url)).status).toBe(404)
   })
 })
 
 describe('swaps', () => {
-  let server: GatewayTestServer
+  let server: GatewayTestApi
   beforeAll(async () => {
-    server = await startGatewayServer()
+    server = await startGatewayApi()
   })
   afterAll(() => server.close())
 
@@ -125,10 +125,10 @@ describe('swaps', () => {
     expect(res.status).toBe(200)
     const swap = (await json(res)).data as { mapped_cid: string; created_at: string }
     expect(swap.mapped_cid).toBe(replacement)
-    const served = await fetch(`${server.url}/ipfs/${original}`)
+    const served = await server.fetch(`${server.url}/ipfs/${original}`)
     expect(await served.text()).toBe('original page')
     expect(served.headers.get('cache-control')).toContain('immutable')
-    expect(await (await fetch(`${server.url}/ipfs/${original}?format=raw`)).text()).toBe('original page')
+    expect(await (await server.fetch(`${server.url}/ipfs/${original}?format=raw`)).text()).toBe('original page')
     const history = await server.api(`/v3/files/public/swap/${original}?domain=gw.example.com`)
     expect(((await json(history)).data as unknown[]).length).toBe(1)
     expect((await server.api(`/v3/files/public/swap/${original}`, { method: 'DELETE' })).status).toBe(200)
@@ -137,12 +137,12 @@ describe('swaps', () => {
 
   it('swap - another tenant holding the same bytes cannot hijack a CID on the shared gateway', async () => {
     const victim = (await server.upload(`victim page ${Math.random()}`, { network: 'public' })).cid as string
-    const bytes = await (await fetch(`${server.url}/ipfs/${victim}`)).text()
+    const bytes = await (await server.fetch(`${server.url}/ipfs/${victim}`)).text()
     // the attacker re-uploads the victim's bytes, so it "holds" the CID, and swaps it to its own page
     expect((await server.upload(bytes, { network: 'public' }, 'attacker')).cid).toBe(victim)
     const evil = (await server.upload('attacker page', { network: 'public' }, 'attacker')).cid as string
     expect((await putSwap(victim, { swap_cid: evil }, 'attacker')).status).toBe(200)
-    expect(await (await fetch(`${server.url}/ipfs/${victim}`)).text()).toBe(bytes)
+    expect(await (await server.fetch(`${server.url}/ipfs/${victim}`)).text()).toBe(bytes)
   })
 
   it('swap - chains and cycles: a swap that would close a cycle is refused with 409, swapCid spelling is accepted', async () => {
@@ -155,7 +155,7 @@ describe('swaps', () => {
     expect((await putSwap(b!, { swap_cid: c })).status).toBe(200)
     expect((await putSwap(c!, { swap_cid: a })).status).toBe(409)
     expect((await putSwap(a!, { swap_cid: a })).status).toBe(409)
-    expect(await (await fetch(`${server.url}/ipfs/${a}`)).text()).toBe('chain a')
+    expect(await (await server.fetch(`${server.url}/ipfs/${a}`)).text()).toBe('chain a')
   })
 
   it('swap - a CID is found by its multihash: any spelling (CIDv0, CIDv1, base36) reaches the same swap', async () => {
@@ -190,9 +190,9 @@ describe('swaps', () => {
 })
 
 describe('signatures', () => {
-  let server: GatewayTestServer
+  let server: GatewayTestApi
   beforeAll(async () => {
-    server = await startGatewayServer()
+    server = await startGatewayApi()
   })
   afterAll(() => server.close())
   const account = privateKeyToAccount(`0x${'11'.repeat(32)}`)
@@ -241,7 +241,7 @@ describe('signatures', () => {
 
 describe('plugins marketplace', () => {
   it('marketplace - lists the built-in plugins in Pinata shape', async () => {
-    const server = await startGatewayServer()
+    const server = await startGatewayApi()
     try {
       const res = await server.api('/v3/gateways/plugins/marketplace')
       expect(res.status).toBe(200)
@@ -259,7 +259,7 @@ describe('plugins marketplace', () => {
 describe('expiry', () => {
   it('expiry sweep - deletes files past expires_at through the delete path, releasing blobs', async () => {
     let now = new Date('2030-01-01T00:00:00Z')
-    const server = await startGatewayServer({ clock: { now: () => now } })
+    const server = await startGatewayApi({ clock: { now: () => now } })
     try {
       const at = (seconds: number) => String(Math.floor(now.getTime() / 1000) + seconds)
       const soon = await server.upload(chacha('expiring', 1000), { network: 'public', expires_at: at(60) })
@@ -271,7 +271,7 @@ describe('expiry', () => {
       now = new Date(now.getTime() + 61_000)
       expect(await server.service.expiry.sweep()).toBe(1)
       expect((await server.api(`/v3/files/public/${soon.id}`)).status).toBe(404)
-      expect((await fetch(`${server.url}/ipfs/${soon.cid}`)).status).toBe(404)
+      expect((await server.fetch(`${server.url}/ipfs/${soon.cid}`)).status).toBe(404)
       expect((await server.api(`/v3/files/public/${later.id}`)).status).toBe(200)
       expect(blobs.count).toBe(2)
       // set later through an update, then sweep with an explicit moment

@@ -1,6 +1,6 @@
 import { CID } from 'multiformats/cid'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chacha, type GatewayTestServer, readVerifiedCar, startGatewayServer } from './support/gateway.js'
+import { chacha, type GatewayTestApi, readVerifiedCar, startGatewayApi } from './support/gateway.js'
 
 const RAW = 'application/vnd.ipld.raw'
 const CAR = 'application/vnd.ipld.car'
@@ -14,12 +14,12 @@ const ABSENT = 'bafkreigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy'
  * Service-Worker, and X-Ipfs-Roots along a path.
  */
 describe('gateway negotiation', () => {
-  let server: GatewayTestServer
+  let server: GatewayTestApi
   let block: string
   const bytes = chacha('negotiation', 5000)
   let site: string
   beforeAll(async () => {
-    server = await startGatewayServer()
+    server = await startGatewayApi()
     block = (await server.upload(bytes, { network: 'public' })).cid as string
     site = await server.uploadFolder([
       { path: 'site/docs/deep/page.txt', bytes: 'deep page' },
@@ -29,7 +29,7 @@ describe('gateway negotiation', () => {
   afterAll(() => server.close())
 
   const get = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
-    fetch(`${server.url}${path}`, { headers, method, redirect: 'manual' })
+    server.fetch(`${server.url}${path}`, { headers, method, redirect: 'manual' })
 
   it('raw Range - 206 with Content-Range and the exact slice, suffix ranges, 416 outside (TestTrustlessRawRanges)', async () => {
     const ranged = await get(`/ipfs/${block}?format=raw`, { range: 'bytes=10-19' })

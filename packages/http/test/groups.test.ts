@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestServer, type TestServer, upload } from './support/server.js'
+import { startTestApi, type TestApi, upload } from './support/test-api.js'
 
 interface WireGroup {
   id: string
@@ -9,9 +9,9 @@ interface WireGroup {
 }
 
 describe('groups', () => {
-  let server: TestServer
+  let server: TestApi
   beforeAll(async () => {
-    server = await startTestServer()
+    server = await startTestApi()
   })
   afterAll(() => server.close())
 

@@ -1,13 +1,13 @@
 import { CID_SIGNATURE_DOMAIN, CID_SIGNATURE_TYPES } from '@pinfold/core'
 import { createLexicalEmbedder } from '@pinfold/embedders'
-import { type OpenApiDocument, openApiPath, operationId, routes } from '@pinfold/http'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startGatewayServer } from './support/gateway.js'
+import { type OpenApiDocument, openApiPath, operationId, routes } from '../src/index.js'
+import { startGatewayApi } from './support/gateway.js'
 import { createResponseChecker, validateOpenApi } from './support/openapi.js'
 import { PAY_TO } from './support/payments.js'
-import { form, startTestServer, type TestServer } from './support/server.js'
-import { privateGroupWithTexts, startVectorServer } from './support/vectors.js'
+import { form, startTestApi, type TestApi } from './support/test-api.js'
+import { privateGroupWithTexts, startVectorApi } from './support/vectors.js'
 
 /**
  * Routes whose success is not exercised here, and why; their documented failures are validated
@@ -20,7 +20,7 @@ const SUCCESS_NOT_EXERCISED: Record<string, string> = {
 const key = (route: { method: string; path: string }) => `${route.method} ${route.path}`
 
 describe('openapi', () => {
-  let server: TestServer
+  let server: TestApi
   let document: OpenApiDocument
   let checker: ReturnType<typeof createResponseChecker>
   const check = (route: string, res: Response) => checker.check(route, res)
@@ -34,8 +34,8 @@ describe('openapi', () => {
   }
 
   beforeAll(async () => {
-    server = await startTestServer({ PINFOLD_X402_PAY_TO: PAY_TO })
-    const res = await fetch(`${server.url}/openapi.json`)
+    server = await startTestApi({ payTo: PAY_TO })
+    const res = await server.fetch(`${server.url}/openapi.json`)
     expect(res.status).toBe(200)
     document = (await res.json()) as OpenApiDocument
     checker = createResponseChecker(document)
@@ -70,22 +70,24 @@ describe('openapi', () => {
   })
 
   it('openapi.json - answers without a token', async () => {
-    await check('GET /openapi.json', await fetch(`${server.url}/openapi.json`))
+    await check('GET /openapi.json', await server.fetch(`${server.url}/openapi.json`))
   })
 
   it('docs - serves a self-contained HTML reference of every operation', async () => {
-    const res = await fetch(`${server.url}/docs`)
+    const res = await server.fetch(`${server.url}/docs`)
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toMatch(/^text\/html/)
     const html = await res.clone().text()
     for (const route of routes) expect(html, key(route)).toContain(`id="${operationId(route)}"`)
-    expect(html).not.toMatch(/<script|https?:\/\/(?!127\.0\.0\.1)[a-z]/i)
+    // no script and no link off the API's own origin
+    const own = new URL(server.url).host.replace(/\./g, '\\.')
+    expect(html).not.toMatch(new RegExp(`<script|https?://(?!${own})[a-z]`, 'i'))
     await check('GET /docs', res)
   })
 
   it('health - /healthz and /readyz answer as documented', async () => {
-    await check('GET /healthz', await fetch(`${server.url}/healthz`))
-    const ready = await check('GET /readyz', await fetch(`${server.url}/readyz`))
+    await check('GET /healthz', await server.fetch(`${server.url}/healthz`))
+    const ready = await check('GET /readyz', await server.fetch(`${server.url}/readyz`))
     expect(ready).toEqual({ status: 'ok', checks: { records: 'ok', blobs: 'ok' } })
   })
 
@@ -174,12 +176,12 @@ describe('openapi', () => {
       'POST /v3/files/download_link',
       await server.api('/v3/files/download_link', { method: 'POST', ...json({ url: 'nope', expires: 60 }) }),
     )
-    const downloaded = await fetch(link.data)
+    const downloaded = await server.fetch(link.data)
     expect(downloaded.status).toBe(200)
     await check('GET /files/:cid', downloaded)
     const tampered = new URL(link.data)
     tampered.searchParams.set('X-Expires', '3000')
-    await check('GET /files/:cid', await fetch(tampered))
+    await check('GET /files/:cid', await server.fetch(tampered))
     const signedDownload = { url: `https://example.test/files/${file.cid}`, method: 'GET' }
     await check('POST /v3/files/sign', await server.api('/v3/files/sign', { method: 'POST', ...json(signedDownload) }))
   })
@@ -263,7 +265,7 @@ describe('openapi', () => {
   it('gateways - plugins and domains validate (success and 4xx)', async () => {
     await check('GET /v3/gateways/plugins/marketplace', await server.api('/v3/gateways/plugins/marketplace'))
     const tokens = new Map<string, string>()
-    const gateway = await startGatewayServer({
+    const gateway = await startGatewayApi({
       resolveTxt: async (name) => [[tokens.get(name) ?? 'none']],
     })
     try {
@@ -320,10 +322,10 @@ describe('openapi', () => {
     await check(`PUT ${base}/:id/cids/:cid`, await server.api(`${base}/${id}/cids/${file.cid}`, { method: 'PUT' }))
     await check(`GET ${base}/:id/cids`, await server.api(`${base}/${id}/cids`))
     await check(`DELETE ${base}/:id`, await server.api(`${base}/${id}`, { method: 'DELETE' }))
-    const retrieval = await fetch(`${server.url}/v1/retrieve/private/${file.cid}`)
+    const retrieval = await server.fetch(`${server.url}/v1/retrieve/private/${file.cid}`)
     expect(retrieval.status).toBe(402)
     await check('GET /v1/retrieve/private/:cid', retrieval)
-    await check('GET /v1/retrieve/private/:cid', await fetch(`${server.url}/v1/retrieve/private/bafkqaaa`))
+    await check('GET /v1/retrieve/private/:cid', await server.fetch(`${server.url}/v1/retrieve/private/bafkqaaa`))
     await check(
       `DELETE ${base}/:id/cids/:cid`,
       await server.api(`${base}/${id}/cids/${file.cid}`, { method: 'DELETE' }),
@@ -332,7 +334,7 @@ describe('openapi', () => {
   })
 
   it('vectors - vectorize, query and delete validate (success and 4xx)', async () => {
-    const vectors = await startVectorServer({ embedder: createLexicalEmbedder() })
+    const vectors = await startVectorApi({ embedder: createLexicalEmbedder() })
     try {
       const group = await privateGroupWithTexts(vectors, ['a cat sat on the mat', 'dogs bark at night'])
       const fileId = group.files[0]!.id

@@ -1,27 +1,14 @@
 import { createMemoryBlobStore, createMemoryRecordStore } from '@pinfold/adapter-memory'
 import { createFileService, createTokenVerifier } from '@pinfold/core'
-import { createFetchHandler, type FetchHandlerOptions } from '@pinfold/http'
-import { createNodeHandler } from '@pinfold/http-node'
 import { describe, expect, it } from 'vitest'
-import { readConfig } from '../src/index.js'
-import { TEST_SECRET } from './support/server.js'
+import { createFetchHandler, type FetchHandlerOptions } from '../src/index.js'
+import { invalidOption } from './support/option-errors.js'
+import { TEST_SECRET } from './support/test-api.js'
 
 const service = createFileService({ records: createMemoryRecordStore(), blobs: createMemoryBlobStore() })
 const auth = createTokenVerifier({ secret: TEST_SECRET })
 
-/** The package each factory belongs to, which its messages name. */
-const PACKAGE_OF: Record<string, string> = {
-  createFetchHandler: '@pinfold/http',
-  createNodeHandler: '@pinfold/http-node',
-  readConfig: '@pinfold/server',
-  paymentOptionsFromEnv: '@pinfold/server',
-}
-
-const named = (factory: string, noun: string, option: string) =>
-  expect.objectContaining({
-    code: 'INVALID_INPUT',
-    message: expect.stringContaining(`${PACKAGE_OF[factory]} ${factory}: ${noun} \`${option}\``),
-  })
+const named = (noun: string, option: string) => invalidOption('@pinfold/http', 'createFetchHandler', noun, option)
 
 const BAD_HANDLER: [string, Partial<FetchHandlerOptions>][] = [
   ['auth', { auth: undefined as unknown as FetchHandlerOptions['auth'] }],
@@ -39,35 +26,9 @@ const BAD_HANDLER: [string, Partial<FetchHandlerOptions>][] = [
   ['rateLimit.perToken.windowMs', { rateLimit: { perToken: { limit: 5, windowMs: 0 } } }],
 ]
 
-/** `[variable, env, function that reads it]`. */
-const BAD_ENV: [string, NodeJS.ProcessEnv, string][] = [
-  ['PINFOLD_STORAGE', { PINFOLD_STORAGE: 'disk' }, 'readConfig'],
-  ['PORT', { PORT: '-1' }, 'readConfig'],
-  ['PINFOLD_MAX_UPLOAD_BYTES', { PINFOLD_MAX_UPLOAD_BYTES: 'lots' }, 'readConfig'],
-  ['PINFOLD_RATE_LIMIT_PER_IP', { PINFOLD_RATE_LIMIT_PER_IP: '1.5' }, 'readConfig'],
-  ['PINFOLD_X402_PAY_TO', { PINFOLD_X402_PAY_TO: '0x12' }, 'paymentOptionsFromEnv'],
-  ['PINFOLD_X402_NETWORK', { PINFOLD_X402_NETWORK: 'mainnet-ish' }, 'paymentOptionsFromEnv'],
-  [
-    'PINFOLD_X402_FACILITATOR_TIMEOUT_MS',
-    { PINFOLD_X402_FACILITATOR_URL: 'https://x402.org/facilitator', PINFOLD_X402_FACILITATOR_TIMEOUT_MS: '0' },
-    'paymentOptionsFromEnv',
-  ],
-]
-
-describe('http-node options', () => {
+describe('createFetchHandler options', () => {
   it.each(BAD_HANDLER)('createFetchHandler - a bad `%s` is INVALID_INPUT at construction', (option, bad) => {
-    expect(() => createFetchHandler(service, { auth, ...bad })).toThrow(named('createFetchHandler', 'option', option))
-  })
-
-  it.each([
-    ['handler', () => createNodeHandler(undefined as never)],
-    ['bodyIdleTimeoutMs', () => createNodeHandler(async () => new Response(), { bodyIdleTimeoutMs: -1 })],
-  ])('createNodeHandler - a bad `%s` is INVALID_INPUT at construction', (option, build) => {
-    expect(build).toThrow(named('createNodeHandler', 'option', option))
-  })
-
-  it.each(BAD_ENV)('readConfig - a bad `%s` is INVALID_INPUT at start-up', (variable, env, reader) => {
-    expect(() => readConfig(env)).toThrow(named(reader, 'variable', variable))
+    expect(() => createFetchHandler(service, { auth, ...bad })).toThrow(named('option', option))
   })
 })
 
@@ -77,7 +38,7 @@ describe('createFetchHandler publicUrl', () => {
 
   it('publicUrl - a value without a scheme fails at construction, never as a 500 per request', () => {
     expect(() => createFetchHandler(service, { auth, publicUrl: 'files.example.com' })).toThrow(
-      named('createFetchHandler', 'option', 'publicUrl'),
+      named('option', 'publicUrl'),
     )
   })
 

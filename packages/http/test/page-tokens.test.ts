@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Seeds, seed } from './support/reliability.js'
-import { startTestServer, type TestServer } from './support/server.js'
+import { startTestApi, type TestApi } from './support/test-api.js'
 
 /**
  * Page tokens come back from clients, so they are input like any other. Dates JavaScript accepts but
@@ -21,13 +21,10 @@ const MALFORMED = {
 }
 
 describe('list routes - malformed page tokens', { timeout: 60_000 }, () => {
-  let server: TestServer
+  let server: TestApi
   let seeds: Seeds
   beforeAll(async () => {
-    server = await startTestServer({
-      PINFOLD_STORAGE: 'embedded',
-      PINFOLD_X402_PAY_TO: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C',
-    })
+    server = await startTestApi({ storage: 'embedded', payTo: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C' })
     seeds = await seed(server)
   })
   afterAll(() => server?.close())

@@ -1,21 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  OTHER_ADDRESS,
-  PAY_TO,
-  type PaidServer,
-  startPaidServer,
-  USDC_BASE,
-  USDC_BASE_SEPOLIA,
-  uploadPrivate,
-} from './support/payments.js'
+import { OTHER_ADDRESS, PAY_TO, startPaidApi, USDC_BASE, USDC_BASE_SEPOLIA, uploadPrivate } from './support/payments.js'
+import type { TestApi } from './support/test-api.js'
 
 const BASE = '/v3/x402/payment_instructions'
 
 describe('/v3/x402/payment_instructions', () => {
-  let server: PaidServer
+  let server: TestApi
 
   beforeAll(async () => {
-    server = await startPaidServer()
+    server = await startPaidApi()
   })
   afterAll(() => server.close())
 
@@ -176,7 +169,7 @@ describe('/v3/x402/payment_instructions', () => {
 
   it('auth - needs a bearer token with the x402 scopes', async () => {
     expect((await server.api(BASE, { auth: null })).status).toBe(401)
-    const readOnly = await server.token('acme', ['org:x402:read'])
+    const readOnly = await server.token({ scopes: ['org:x402:read'] })
     expect((await server.api(BASE, { auth: readOnly })).status).toBe(200)
     const res = await server.api(BASE, { method: 'POST', body: JSON.stringify({ name: 'x' }), auth: readOnly })
     expect(res.status).toBe(403)

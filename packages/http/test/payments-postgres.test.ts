@@ -5,14 +5,8 @@ import { createPostgresRecordStore, fromPGlite, fromPgPool, migrate, type SqlCli
 import type { RecordStore } from '@pinfold/core'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  type PaidServer,
-  priceCid,
-  randomAccount,
-  signedHeader,
-  startPaidServer,
-  uploadPrivate,
-} from './support/payments.js'
+import { priceCid, randomAccount, signedHeader, startPaidApi, uploadPrivate } from './support/payments.js'
+import type { TestApi } from './support/test-api.js'
 
 /** Set by CI (and by hand) to run against a real PostgreSQL server too. */
 const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL
@@ -61,14 +55,14 @@ if (TEST_DATABASE_URL) targets.push(['PostgreSQL server (TEST_DATABASE_URL)', ()
 
 describe.each(targets)('paid retrieval on %s', (_name, makeTarget) => {
   let target: Target
-  let servers: PaidServer[]
+  let servers: TestApi[]
   let cid: string
 
   beforeAll(async () => {
     target = await makeTarget()
     // two servers over one database: the replay claim must hold across processes, not just within one
     const blobs = createMemoryBlobStore()
-    servers = await Promise.all((await target.stores(2)).map((records) => startPaidServer({ records, blobs })))
+    servers = await Promise.all((await target.stores(2)).map((records) => startPaidApi({ records, blobs })))
     cid = await uploadPrivate(servers[0]!, 'bytes behind a paywall')
     await priceCid(servers[0]!, cid)
   })
@@ -81,7 +75,9 @@ describe.each(targets)('paid retrieval on %s', (_name, makeTarget) => {
     const path = `/v1/retrieve/private/${cid}`
     const { name, value } = await signedHeader({ account: randomAccount(), resource: `${servers[0]!.url}${path}` })
     const responses = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => fetch(`${servers[i % 2]!.url}${path}`, { headers: { [name]: value } })),
+      Array.from({ length: 20 }, (_, i) =>
+        servers[i % 2]!.fetch(`${servers[i % 2]!.url}${path}`, { headers: { [name]: value } }),
+      ),
     )
     const statuses = responses.map((r) => r.status)
     expect(statuses.filter((s) => s === 200)).toHaveLength(1)
@@ -91,9 +87,9 @@ describe.each(targets)('paid retrieval on %s', (_name, makeTarget) => {
   it('retrievePrivate - a payment through the other server opens the same file', async () => {
     const path = `/v1/retrieve/private/${cid}`
     const { name, value } = await signedHeader({ account: randomAccount(), resource: `${servers[1]!.url}${path}` })
-    const res = await fetch(`${servers[1]!.url}${path}`, { headers: { [name]: value } })
+    const res = await servers[1]!.fetch(`${servers[1]!.url}${path}`, { headers: { [name]: value } })
     expect(res.status).toBe(200)
     const { url } = (await res.json()) as { url: string }
-    expect(await (await fetch(url)).text()).toBe('bytes behind a paywall')
+    expect(await (await servers[1]!.fetch(url)).text()).toBe('bytes behind a paywall')
   })
 })

@@ -1,29 +1,26 @@
-import { registerExactEvmScheme } from '@x402/evm/exact/client'
-import { decodePaymentResponseHeader, wrapFetchWithPayment as wrapFetchV2, x402Client } from '@x402/fetch'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { decodeXPaymentResponse, wrapFetchWithPayment as wrapFetchV1 } from 'x402-fetch'
 import {
   decodeHeader,
   OTHER_ADDRESS,
   PAY_TO,
-  type PaidServer,
   priceCid,
   randomAccount,
   signedHeader,
-  startPaidServer,
+  startPaidApi,
   USDC_BASE_SEPOLIA,
   uploadPrivate,
 } from './support/payments.js'
+import type { TestApi } from './support/test-api.js'
 
 const SECRET_TEXT = 'the private bytes only payers may read'
 
 describe('GET /v1/retrieve/private/{cid}', () => {
-  let server: PaidServer
+  let server: TestApi
   let cid: string
   let resource: string
 
   beforeAll(async () => {
-    server = await startPaidServer()
+    server = await startPaidApi()
     cid = await uploadPrivate(server, SECRET_TEXT)
     await priceCid(server, cid)
     resource = `${server.url}/v1/retrieve/private/${cid}`
@@ -31,7 +28,7 @@ describe('GET /v1/retrieve/private/{cid}', () => {
   afterAll(() => server.close())
 
   const retrieve = (headers?: Record<string, string>, path = `/v1/retrieve/private/${cid}`) =>
-    fetch(`${server.url}${path}`, { headers })
+    server.fetch(`${server.url}${path}`, { headers })
 
   async function expectRefused(headers: Record<string, string>, reason: string | RegExp) {
     const res = await retrieve(headers)
@@ -82,49 +79,13 @@ describe('GET /v1/retrieve/private/{cid}', () => {
     })
   })
 
-  it('retrievePrivate - x402-fetch (v1) pays with X-PAYMENT and the returned link serves the bytes', async () => {
-    const account = randomAccount()
-    const res = await wrapFetchV1(fetch, account, 1000n)(resource, { method: 'GET' })
-    expect(res.status).toBe(200)
-    const body = (await res.json()) as { url: string }
-    expect(Object.keys(body)).toEqual(['url'])
-    expect(body.url.startsWith(`${server.url}/files/${cid}?`)).toBe(true)
-    expect(decodeXPaymentResponse(res.headers.get('x-payment-response')!)).toEqual({
-      success: true,
-      transaction: '',
-      network: 'base-sepolia',
-      payer: account.address,
-    })
-    const file = await fetch(body.url)
-    expect(file.status).toBe(200)
-    expect(await file.text()).toBe(SECRET_TEXT)
-  })
-
-  it('retrievePrivate - @x402/fetch + @x402/evm (v2) pays with PAYMENT-SIGNATURE and the link serves the bytes', async () => {
-    const account = randomAccount()
-    const client = new x402Client()
-    registerExactEvmScheme(client, { signer: account })
-    const res = await wrapFetchV2(fetch, client)(resource)
-    expect(res.status).toBe(200)
-    const { url } = (await res.json()) as { url: string }
-    expect(decodePaymentResponseHeader(res.headers.get('payment-response')!)).toEqual({
-      success: true,
-      transaction: '',
-      network: 'eip155:84532',
-      payer: account.address,
-    })
-    const file = await fetch(url)
-    expect(file.status).toBe(200)
-    expect(await file.text()).toBe(SECRET_TEXT)
-  })
-
   it('retrievePrivate - a tampered link is refused by the download route', async () => {
     const { name, value } = await signedHeader({ account: randomAccount(), resource })
     const res = await retrieve({ [name]: value })
     const { url } = (await res.json()) as { url: string }
     const tampered = new URL(url)
     tampered.searchParams.set('X-Expires', '999999')
-    expect((await fetch(tampered)).status).toBe(403)
+    expect((await server.fetch(tampered)).status).toBe(403)
   })
 
   it('retrievePrivate - a replayed payment is refused (v1 and v2)', async () => {

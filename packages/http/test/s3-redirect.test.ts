@@ -1,17 +1,21 @@
 import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { form, startTestServer, type TestServer } from './support/server.js'
-import { startS3rver } from './support/storage-setup.js'
+import { type S3rverInstance, s3BlobStore, startS3rver } from './support/storage.js'
+import { form, startTestApi, type TestApi } from './support/test-api.js'
 
 describe('private downloads from S3', () => {
-  let s3: Awaited<ReturnType<typeof startS3rver>>
-  let server: TestServer
+  let s3: S3rverInstance
+  let blobs: Awaited<ReturnType<typeof s3BlobStore>>
+  let server: TestApi
   beforeAll(async () => {
     s3 = await startS3rver()
-    server = await startTestServer({ PINFOLD_STORAGE: 'memory', ...s3.env })
+    blobs = await s3BlobStore(s3)
+    // memory records, blobs in S3
+    server = await startTestApi({ blobs: blobs.store })
   })
   afterAll(async () => {
     await server.close()
+    await blobs.close()
     await s3.close()
   })
 
@@ -29,10 +33,10 @@ describe('private downloads from S3', () => {
     const { data: link } = (await signed.json()) as { data: string }
     expect(link.startsWith(`${server.url}/files/${file.cid}?`)).toBe(true)
 
-    const redirect = await fetch(link, { redirect: 'manual' })
+    const redirect = await server.fetch(link, { redirect: 'manual' })
     expect(redirect.status).toBe(302)
     const location = redirect.headers.get('location')!
-    expect(location.startsWith(s3.env.PINFOLD_S3_ENDPOINT)).toBe(true)
+    expect(location.startsWith(s3.endpoint)).toBe(true)
     expect(location).toContain('X-Amz-Signature=')
 
     const direct = await fetch(location)

@@ -1,15 +1,14 @@
 import { randomBytes } from 'node:crypto'
-import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { form, startTestServer, type TestServer } from './support/server.js'
+import { form, startTestApi, type TestApi } from './support/test-api.js'
 import { pngBytes } from './support/uploads.js'
 
 const html = (pad = 0) => `${' '.repeat(pad)}<HTML><script>alert(document.cookie)</script></HTML>`
 
 describe('signed upload URLs - allow_mime_types is checked against the bytes', () => {
-  let server: TestServer
+  let server: TestApi
   beforeAll(async () => {
-    server = await startTestServer()
+    server = await startTestApi()
   })
   afterAll(() => server.close())
 
@@ -22,7 +21,7 @@ describe('signed upload URLs - allow_mime_types is checked against the bytes', (
   }
 
   async function postFile(url: string, file: { bytes: Uint8Array | string; name: string; type: string }) {
-    const res = await fetch(url, { method: 'POST', body: form({ network: 'public' }, file) })
+    const res = await server.fetch(url, { method: 'POST', body: form({ network: 'public' }, file) })
     return { status: res.status, body: (await res.json()) as { data: { mime_type: string }; error?: string } }
   }
 
@@ -82,26 +81,23 @@ describe('signed upload URLs - allow_mime_types is checked against the bytes', (
     const boundary = 'pinfold-sniff'
     const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.png"\r\nContent-Type: image/png\r\n\r\n`
     const blobs = server.blobCount()
-    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request(url, {
+    // 64 KiB of the page, then the body stays open: it never ends
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(head + html().padEnd(64 * 1024, ' ')))
+      },
+    })
+    const res = await Promise.race([
+      server.fetch(url, {
         method: 'POST',
         headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-      })
-      req.on('error', reject)
-      setTimeout(() => reject(new Error('no answer while the body was still open')), 5000).unref()
-      req.on('response', (res) => {
-        let body = ''
-        res.on('data', (chunk: Buffer) => {
-          body += chunk.toString()
-        })
-        res.on('end', () => {
-          req.destroy()
-          resolve({ status: res.statusCode!, body })
-        })
-      })
-      // 64 KiB of the page, then the request stays open: the body never ends
-      req.write(head + html().padEnd(64 * 1024, ' '))
-    })
+        body,
+      }),
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error('no answer while the body was still open')), 5000).unref(),
+      ),
+    ])
+    const answer = { status: res.status, body: await res.text() }
     expect(answer.status).toBe(400)
     expect(JSON.parse(answer.body).error).toContain('text/html')
     expect(server.blobCount()).toBe(blobs)
@@ -110,7 +106,7 @@ describe('signed upload URLs - allow_mime_types is checked against the bytes', (
   it('tus - a resumable upload through the signed URL is checked the same way at completion', async () => {
     const url = await signUrl(['image/png'])
     const bytes = Buffer.from(html())
-    const created = await fetch(url, {
+    const created = await server.fetch(url, {
       method: 'POST',
       headers: {
         'upload-length': String(bytes.length),
@@ -119,7 +115,7 @@ describe('signed upload URLs - allow_mime_types is checked against the bytes', (
     })
     expect(created.status).toBe(201)
     const files = await server.api('/v3/files/public?limit=1000').then((r) => r.json())
-    const res = await fetch(created.headers.get('location')!, {
+    const res = await server.fetch(created.headers.get('location')!, {
       method: 'PATCH',
       headers: { 'content-type': 'application/offset+octet-stream', 'upload-offset': '0' },
       body: bytes,

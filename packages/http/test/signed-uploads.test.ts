@@ -1,7 +1,7 @@
 import { createUrlSigner } from '@pinfold/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { kuboCid } from './support/sdk.js'
-import { form, startTestServer, TEST_SECRET, type TestServer } from './support/server.js'
+import { kuboCid } from './support/bytes.js'
+import { form, startTestApi, TEST_SECRET, type TestApi } from './support/test-api.js'
 import { folderForm, pngBytes } from './support/uploads.js'
 
 interface Upload {
@@ -16,9 +16,9 @@ interface Upload {
 }
 
 describe('signed upload URLs', () => {
-  let server: TestServer
+  let server: TestApi
   beforeAll(async () => {
-    server = await startTestServer()
+    server = await startTestApi()
   })
   afterAll(() => server.close())
 
@@ -35,7 +35,7 @@ describe('signed upload URLs', () => {
 
   /** POSTs straight to a signed URL, with no Authorization header unless `authorization` is given. */
   async function postTo(url: string, body: FormData, authorization?: string) {
-    const res = await fetch(url, {
+    const res = await server.fetch(url, {
       method: 'POST',
       body,
       headers: authorization === undefined ? {} : { authorization },

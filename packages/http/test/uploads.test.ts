@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { form, startTestServer, type TestServer, upload } from './support/server.js'
+import { form, startTestApi, type TestApi, upload } from './support/test-api.js'
 import { VECTORS, vectorBytes } from './support/uploads.js'
 
 const fileVectors = VECTORS.filter((v) => v.kind === 'file')
 
 describe('POST /v3/files', () => {
-  let server: TestServer
+  let server: TestApi
   beforeAll(async () => {
-    server = await startTestServer()
+    server = await startTestApi()
   })
   afterAll(() => server.close())
 
@@ -205,9 +205,9 @@ describe('POST /v3/files', () => {
 })
 
 describe('POST /v3/files with a size limit', () => {
-  let server: TestServer
+  let server: TestApi
   beforeAll(async () => {
-    server = await startTestServer({ PINFOLD_MAX_UPLOAD_BYTES: '100000' })
+    server = await startTestApi({ maxUploadBytes: 100_000 })
   })
   afterAll(() => server.close())
 
@@ -218,5 +218,27 @@ describe('POST /v3/files with a size limit', () => {
     expect(server.blobCount()).toBe(0)
     const ok = await upload(server, { bytes: new Uint8Array(100_000).fill(7) })
     expect(ok.status).toBe(200)
+  })
+})
+
+describe('persistence on the configured storage', () => {
+  let server: TestApi
+  beforeAll(async () => {
+    server = await startTestApi()
+  })
+  afterAll(() => server.close())
+
+  it('upload - 20 concurrent identical uploads store one blob and exactly one is not a duplicate', async () => {
+    const before = server.blobCount()
+    const bytes = `twenty-${Math.random()}`
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        const res = await server.api('/v3/files', { method: 'POST', body: form({ network: 'public' }, { bytes }) })
+        return ((await res.json()) as { data: { cid: string; is_duplicate: boolean } }).data
+      }),
+    )
+    expect(new Set(answers.map((a) => a.cid)).size).toBe(1)
+    expect(answers.filter((a) => !a.is_duplicate)).toHaveLength(1)
+    expect(server.blobCount()).toBe(before + 1)
   })
 })

@@ -2,20 +2,20 @@ import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { createLexicalEmbedder } from '@pinfold/embedders'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { extractionBombs } from './support/extraction-bombs.js'
-import { form } from './support/server.js'
-import { startVectorServer, type VectorTestServer } from './support/vectors.js'
+import { form, type TestApi } from './support/test-api.js'
+import { startVectorApi } from './support/vectors.js'
 
 // Tenant files built to be slow to extract must not stall the server for everyone: extraction runs
 // on worker threads with limits, so /healthz stays prompt while they are vectorized.
 describe('vectorize - extraction limits over HTTP', () => {
-  let server: VectorTestServer
+  let server: TestApi
   beforeAll(async () => {
-    server = await startVectorServer({ embedder: createLexicalEmbedder() })
+    server = await startVectorApi({ embedder: createLexicalEmbedder() })
   })
   afterAll(() => server.close())
 
   /** Uploads a private file into a new group (vectorizing needs one); answers its id. */
-  async function uploadInto(target: VectorTestServer, bytes: string | Uint8Array, name: string, type: string) {
+  async function uploadInto(target: TestApi, bytes: string | Uint8Array, name: string, type: string) {
     const group = await target.api('/v3/groups/private', { method: 'POST', body: JSON.stringify({ name: 'bombs' }) })
     const groupId = ((await group.json()) as { data: { id: string } }).data.id
     const body = form({ network: 'private', group_id: groupId, name }, { bytes, name, type })
@@ -24,7 +24,7 @@ describe('vectorize - extraction limits over HTTP', () => {
     return ((await res.json()) as { data: { id: string } }).data.id
   }
 
-  const isVectorized = async (target: VectorTestServer, id: string) =>
+  const isVectorized = async (target: TestApi, id: string) =>
     ((await (await target.api(`/v3/files/private/${id}`)).json()) as { data: { vectorized: boolean } }).data.vectorized
 
   // 500 ms: generous for a loaded 2-core machine; on the main thread these files stalled it for 17-48 s.
@@ -42,7 +42,7 @@ describe('vectorize - extraction limits over HTTP', () => {
     const poll = (async () => {
       while (!done) {
         const started = performance.now()
-        expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
+        expect((await server.fetch(`${server.url}/healthz`)).status).toBe(200)
         slowestHealthMs = Math.max(slowestHealthMs, performance.now() - started)
         await new Promise((resolve) => setTimeout(resolve, 20))
       }
@@ -78,7 +78,7 @@ describe('vectorize - extraction limits over HTTP', () => {
 
   it('POST /v3/vectorize/files - an extraction past its time limit is a 422 and the file stays unvectorized', async () => {
     // 5 ms is less than a worker needs to start, so every extraction here runs out of time
-    const hurried = await startVectorServer({ embedder: createLexicalEmbedder(), extraction: { timeoutMs: 5 } })
+    const hurried = await startVectorApi({ embedder: createLexicalEmbedder(), extraction: { timeoutMs: 5 } })
     try {
       const id = await uploadInto(hurried, 'A sentence that needs a worker.', 'doc.txt', 'text/plain')
       const vectorized = await hurried.api(`/v3/vectorize/files/${id}`, { method: 'POST' })

@@ -1,6 +1,7 @@
 import { createLocalEmbedder } from '@pinfold/embedders'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { privateGroupWithTexts, queryGroup, startVectorServer, type VectorTestServer } from './support/vectors.js'
+import type { TestApi } from './support/test-api.js'
+import { privateGroupWithTexts, queryGroup, startVectorApi } from './support/vectors.js'
 
 // END-TO-END WITH THE REAL DEFAULT EMBEDDER. The first run on a machine parses the 300 MB word-vector
 // package into a cache under os.tmpdir() (10–20 s); later runs read the cache in under a second.
@@ -11,9 +12,9 @@ const DOCS = [
 ]
 
 describe('vectors with the local embedder (end to end)', () => {
-  let server: VectorTestServer
+  let server: TestApi
   beforeAll(async () => {
-    server = await startVectorServer({ embedder: createLocalEmbedder({ logger: { warn: () => {} } }) })
+    server = await startVectorApi({ embedder: createLocalEmbedder({ logger: { warn: () => {} } }) })
   })
   afterAll(() => server.close())
 

@@ -1,13 +1,7 @@
 import { createLexicalEmbedder } from '@pinfold/embedders'
-import { PinataSDK } from 'pinata'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  privateGroupWithTexts,
-  queryGroup,
-  startVectorServer,
-  uploadText,
-  type VectorTestServer,
-} from './support/vectors.js'
+import type { TestApi } from './support/test-api.js'
+import { privateGroupWithTexts, queryGroup, startVectorApi, uploadText } from './support/vectors.js'
 
 // A small, fast embedder (shared stemmed words, no model to load); the real default embedder is
 // exercised once in vectors-local-embedder.test.ts.
@@ -18,9 +12,9 @@ const DOCS = [
 ]
 
 describe('vectors over HTTP', () => {
-  let server: VectorTestServer
+  let server: TestApi
   beforeAll(async () => {
-    server = await startVectorServer({ embedder: createLexicalEmbedder() })
+    server = await startVectorApi({ embedder: createLexicalEmbedder() })
   })
   afterAll(() => server.close())
 
@@ -140,35 +134,12 @@ describe('vectors over HTTP', () => {
     expect((await queryGroup(server, groupId, { text: 'garden' }, readOnly)).status).toBe(403)
     expect((await server.api(`/v3/vectorize/files/${files[0]!.id}`, { method: 'POST', auth: null })).status).toBe(401)
   })
-
-  it('SDK - upload.private.file().group().vectorize() then files.private.queryVectors()', async () => {
-    const pinata = new PinataSDK({
-      pinataJwt: await server.token(),
-      endpointUrl: `${server.url}/v3`,
-      uploadUrl: `${server.url}/v3`,
-    })
-    const group = await pinata.groups.private.create({ name: 'sdk docs' })
-    const uploaded = []
-    for (const [i, text] of DOCS.entries()) {
-      uploaded.push(
-        await pinata.upload.private
-          .file(new File([text], `doc-${i}.txt`, { type: 'text/plain' }))
-          .group(group.id)
-          .vectorize(),
-      )
-    }
-    expect(uploaded.map((u) => (u as { vectorized?: boolean }).vectorized)).toEqual([true, true, true])
-    const result = await pinata.files.private.queryVectors({ groupId: group.id, query: 'cat chases mice' })
-    expect(result).toMatchObject({ count: 3, matches: expect.any(Array) })
-    expect((result as { matches: { file_id: string }[] }).matches[0]!.file_id).toBe(uploaded[2]!.id)
-    expect(await pinata.files.private.deleteVectors(uploaded[2]!.id)).toEqual({ success: true, status: true })
-  })
 })
 
 describe('vectors without an embedder', () => {
-  let server: VectorTestServer
+  let server: TestApi
   beforeAll(async () => {
-    server = await startVectorServer({ embedder: null })
+    server = await startVectorApi({ embedder: null })
   })
   afterAll(() => server.close())
 

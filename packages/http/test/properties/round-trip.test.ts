@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, it } from 'vitest'
-import { startTestServer, type TestServer } from '../support/server.js'
+import { startTestApi, type TestApi } from '../support/test-api.js'
 import { nonce, rangeCase, segment, uploadInput } from './support/arbitraries.js'
 import { KUBO, PROFILES } from './support/kubo-reference.js'
 import { expectRawBlocks, expectRoundTrip, materialize, runs } from './support/round-trip.js'
@@ -12,9 +12,9 @@ import { anyUploadPath, UPLOAD_PATHS, uploadPath } from './support/upload-paths.
  * Each property uploads fresh bytes (see `fileBytes`), so no run leans on another's stored content.
  */
 
-let server: TestServer
+let server: TestApi
 beforeAll(async () => {
-  server = await startTestServer()
+  server = await startTestApi()
 })
 afterAll(() => server.close())
 

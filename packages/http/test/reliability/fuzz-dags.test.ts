@@ -3,7 +3,7 @@ import { UnixFS } from 'ipfs-unixfs'
 import type { CID } from 'multiformats/cid'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Block, bucket, pbBlock, publicCarForm, rawBlock } from '../support/dag-builders.js'
-import { type GatewayTestServer, startGatewayServer } from '../support/gateway.js'
+import { type GatewayTestApi, startGatewayApi } from '../support/gateway.js'
 import { carBytes } from '../support/uploads.js'
 
 /**
@@ -75,9 +75,9 @@ const READS = [
 ]
 
 describe('fuzz: adversarial DAGs on the public gateway', () => {
-  let server: GatewayTestServer
+  let server: GatewayTestApi
   beforeAll(async () => {
-    server = await startGatewayServer()
+    server = await startGatewayApi()
   })
   afterAll(() => server.close())
 
@@ -89,15 +89,16 @@ describe('fuzz: adversarial DAGs on the public gateway', () => {
         expect((await server.api('/v3/files', { method: 'POST', body })).status).toBe(200)
         const started = Date.now()
         const headers = ranged ? { range: 'bytes=5-5000' } : undefined
-        const outcome = await fetch(`${server.url}/ipfs/${root}${read}`, {
-          headers,
-          signal: AbortSignal.timeout(20_000),
-        })
+        const outcome = await server
+          .fetch(`${server.url}/ipfs/${root}${read}`, {
+            headers,
+            signal: AbortSignal.timeout(20_000),
+          })
           .then(async (res) => ({ status: res.status, bytes: await readUpTo(res, 4 * 1024 * 1024) }))
           .catch(() => ({ status: 0, bytes: 0 })) // a stream cut off by its work budget
         expect(outcome.status, `${JSON.stringify(s)} ${read}`).toBeLessThan(500)
         expect(Date.now() - started, `${JSON.stringify(s)} ${read}`).toBeLessThan(20_000)
-        expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
+        expect((await server.fetch(`${server.url}/healthz`)).status).toBe(200)
       }),
       { numRuns: RUNS },
     )

@@ -1,6 +1,7 @@
-import { routes } from '@pinfold/http'
+import { embedderFromEnv } from '@pinfold/embedders'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { routes } from '../../src/index.js'
 import {
   errorContractViolation,
   expectContract,
@@ -12,7 +13,7 @@ import {
   startFakeEmbeddings,
 } from '../support/reliability.js'
 import { type Body, body, encodeBody, headers, paramValue, query, tamper } from '../support/reliability-fuzz.js'
-import { startTestServer, type TestServer } from '../support/server.js'
+import { startTestApi, type TestApi } from '../support/test-api.js'
 import { signatureSpellings } from '../support/token-spellings.js'
 
 /**
@@ -25,7 +26,7 @@ import { signatureSpellings } from '../support/token-spellings.js'
 const RUNS = Number(process.env.PINFOLD_FUZZ_RUNS ?? 40)
 const PAY_TO = '0x209693Bc6afc0C5328bA36FaF03C514EF312287C'
 
-let server: TestServer
+let server: TestApi
 let embeddings: Awaited<ReturnType<typeof startFakeEmbeddings>>
 let seeds: Seeds
 let tokens: Record<string, string>
@@ -35,11 +36,14 @@ let vectorsUnavailable = false
 
 beforeAll(async () => {
   embeddings = await startFakeEmbeddings()
-  server = await startTestServer({
-    PINFOLD_X402_PAY_TO: PAY_TO,
-    PINFOLD_EMBEDDINGS_URL: embeddings.url,
-    PINFOLD_EMBEDDINGS_MODEL: 'fake',
-    PINFOLD_EMBEDDINGS_DIMENSIONS: '8',
+  server = await startTestApi({
+    payTo: PAY_TO,
+    // the embedder `pinfold serve` builds from PINFOLD_EMBEDDINGS_URL / _MODEL / _DIMENSIONS
+    embedder: embedderFromEnv({
+      PINFOLD_EMBEDDINGS_URL: embeddings.url,
+      PINFOLD_EMBEDDINGS_MODEL: 'fake',
+      PINFOLD_EMBEDDINGS_DIMENSIONS: '8',
+    }),
   })
   seeds = await seed(server)
   const probe = await server.api(`/v3/vectorize/files/${seeds.privateFile.id}`, { method: 'DELETE' })
@@ -198,7 +202,7 @@ async function send(input: Input): Promise<{ status: number; problem: string | u
   }
   const hasBody = input.method !== 'GET' && input.method !== 'HEAD' && bytes !== undefined
   figures.inputs++
-  const res = await fetch(url, {
+  const res = await server.fetch(url, {
     method: input.method,
     headers: h,
     body: hasBody ? (bytes as RequestInit['body']) : undefined,
@@ -285,7 +289,7 @@ describe('fuzz - gateway', () => {
   })
 
   it('GET /ipfs/{cid} - the seeded public file is still served after the fuzzing', async () => {
-    const res = await fetch(`${server.url}/ipfs/${seeds.publicFile.cid}`)
+    const res = await server.fetch(`${server.url}/ipfs/${seeds.publicFile.cid}`)
     expect(res.status).toBe(200)
     expect(await res.text()).toMatch(/seed/)
   })

@@ -1,8 +1,8 @@
-import type { Route } from '@pinfold/http'
-import { routes } from '@pinfold/http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Route } from '../../src/index.js'
+import { routes } from '../../src/index.js'
 import { type Seeds, seed, snapshot } from '../support/reliability.js'
-import { startTestServer, type TestServer, upload } from '../support/server.js'
+import { startTestApi, type TestApi, upload } from '../support/test-api.js'
 
 /**
  * Tenant isolation, generated from the route table: for every authenticated route with a
@@ -13,14 +13,14 @@ import { startTestServer, type TestServer, upload } from '../support/server.js'
 
 const PAY_TO = '0x209693Bc6afc0C5328bA36FaF03C514EF312287C'
 
-let server: TestServer
+let server: TestApi
 let a: Seeds
 let b: Seeds
 let tokenA: string
 let tokenB: string
 
 beforeAll(async () => {
-  server = await startTestServer({ PINFOLD_X402_PAY_TO: PAY_TO })
+  server = await startTestApi({ payTo: PAY_TO })
   a = await seed(server, 'acme')
   b = await seed(server, 'globex')
   tokenA = await server.token({ org: 'acme' })
@@ -174,14 +174,14 @@ describe('isolation matrix - lists never leak', () => {
 describe('isolation matrix - gateway and public routes', () => {
   it('GET /ipfs/{cid} - private content is never served on the public gateway, in any format', async () => {
     for (const query of ['', '?format=raw', '?format=car', '?filename=x.txt&download=true']) {
-      const res = await fetch(`${server.url}/ipfs/${a.privateFile.cid}${query}`)
+      const res = await server.fetch(`${server.url}/ipfs/${a.privateFile.cid}${query}`)
       expect(res.status, query).toBe(404)
       expect(await res.text()).not.toContain('seed')
     }
   })
 
   it('GET /v1/retrieve/private/{cid} - without a payment nothing about the file leaks', async () => {
-    const res = await fetch(`${server.url}/v1/retrieve/private/${a.privateFile.cid}`)
+    const res = await server.fetch(`${server.url}/v1/retrieve/private/${a.privateFile.cid}`)
     expect(res.status).toBe(402)
     const text = await res.text()
     for (const secret of [a.privateFile.id, a.groupId]) expect(text).not.toContain(secret)
@@ -195,7 +195,7 @@ describe('isolation matrix - gateway and public routes', () => {
     })
     const link = new URL(((await res.json()) as { data: string }).data)
     link.searchParams.set('X-User-ID', 'globex')
-    const forged = await fetch(`${server.url}${link.pathname}${link.search}`)
+    const forged = await server.fetch(`${server.url}${link.pathname}${link.search}`)
     expect(forged.status).toBe(403)
     expect(Object.keys((await forged.json()) as object)).toEqual(['error'])
   })

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { createTokenVerifier } from '@pinfold/core'
 import { createLocalJWKSet, exportJWK, exportSPKI, generateKeyPair, SignJWT, UnsecuredJWT } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestServer, type TestServer, upload } from '../support/server.js'
+import { startTestApi, type TestApi, upload } from '../support/test-api.js'
 
 /**
  * Security properties beyond `auth.test.ts`: algorithm confusion against a JWKS-configured
@@ -67,14 +67,14 @@ describe('JWT - algorithm confusion with a JWKS verifier', () => {
 describe('JWT - a JWKS-verified token without exp is refused over HTTP', () => {
   let keys: Awaited<ReturnType<typeof generateKeyPair>>
   let jwks: Server
-  let server: TestServer
+  let server: TestApi
   beforeAll(async () => {
     keys = await generateKeyPair('ES256', { extractable: true })
     const body = JSON.stringify({ keys: [{ ...(await exportJWK(keys.publicKey)), kid: 'k1', alg: 'ES256' }] })
     jwks = createServer((_, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body))
     await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve))
     const { port } = jwks.address() as AddressInfo
-    server = await startTestServer({ PINFOLD_JWKS_URL: `http://127.0.0.1:${port}/jwks.json` })
+    server = await startTestApi({ jwksUrl: `http://127.0.0.1:${port}/jwks.json` })
   })
   afterAll(async () => {
     await server?.close()
@@ -101,9 +101,9 @@ describe('JWT - a JWKS-verified token without exp is refused over HTTP', () => {
 })
 
 describe('gateway - user content never runs scripts on the API origin', () => {
-  let server: TestServer
+  let server: TestApi
   beforeAll(async () => {
-    server = await startTestServer()
+    server = await startTestApi()
   })
   afterAll(() => server?.close())
 
@@ -111,7 +111,7 @@ describe('gateway - user content never runs scripts on the API origin', () => {
 
   it('GET /ipfs/{cid} - an HTML file is served sandboxed (CSP sandbox, nosniff)', async () => {
     const { body } = await upload(server, { bytes: html, name: 'evil.html', type: 'text/html' }, { network: 'public' })
-    const res = await fetch(`${server.url}/ipfs/${body.data.cid}`)
+    const res = await server.fetch(`${server.url}/ipfs/${body.data.cid}`)
     expect(res.status).toBe(200)
     expect(res.headers.get('content-security-policy')).toMatch(/\bsandbox\b/)
     expect(res.headers.get('x-content-type-options')).toBe('nosniff')
@@ -125,7 +125,7 @@ describe('gateway - user content never runs scripts on the API origin', () => {
       body: JSON.stringify({ url: `https://x/files/${body.data.cid}`, expires: 60 }),
     })
     const url = new URL(((await link.json()) as { data: string }).data)
-    const res = await fetch(`${server.url}${url.pathname}${url.search}`, { redirect: 'manual' })
+    const res = await server.fetch(`${server.url}${url.pathname}${url.search}`, { redirect: 'manual' })
     await res.arrayBuffer()
     if (res.status === 302) {
       // blob stores that presign (S3) serve the bytes from their own origin, never the API's

@@ -1,26 +1,25 @@
+import { randomBytes } from 'node:crypto'
 import { readdirSync, readlinkSync } from 'node:fs'
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { createFsBlobStore } from '@pinfold/adapter-fs'
+import { createMemoryRecordStore } from '@pinfold/adapter-memory'
 import {
   type BlobStore,
   type CallOptions,
-  createFileService,
-  createTokenVerifier,
   type Embedder,
-  type FileService,
-  mintToken,
   type PaymentVerifier,
   PinfoldError,
   type RecordStore,
-  SCOPES,
   type TextExtractor,
 } from '@pinfold/core'
-import { createFetchHandler } from '@pinfold/http'
-import { createNodeHandler } from '@pinfold/http-node'
-import { paymentOptionsFromEnv } from '../../src/payments-config.js'
-import { figures } from './reliability.js'
-import { TEST_SECRET } from './server.js'
+import { createOfflineVerifier } from '@pinfold/x402'
+import { expect } from 'vitest'
+import { startPaidApi } from './payments.js'
+import { actorOf, figures } from './reliability.js'
+import { countFiles } from './storage.js'
+import { form, type TestApi } from './test-api.js'
 
 /** Which faults are armed right now; tests flip them between requests. */
 export interface FaultPlan {
@@ -92,68 +91,18 @@ export function faultyVerifier(inner: PaymentVerifier, plan: FaultPlan): Payment
   }
 }
 
-export interface FaultServer {
-  url: string
-  service: FileService
-  api(path: string, init?: RequestInit & { org?: string }): Promise<Response>
-  token(org?: string): Promise<string>
-  close(): Promise<void>
-}
-
-/** A real HTTP server (fetch handler + node bridge) over the given, possibly faulty, ports. */
-export async function startFaultServer(options: {
+/**
+ * The in-process API over the given, possibly faulty, ports, with x402 (`PAY_TO`) and any embedder
+ * and text extractor the test passes.
+ */
+export function startFaultApi(options: {
   records: RecordStore
   blobs: BlobStore
   embedder?: Embedder
   textExtractor?: TextExtractor
   payments?: PaymentVerifier
-}): Promise<FaultServer> {
-  const payment = paymentOptionsFromEnv({ PINFOLD_X402_PAY_TO: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C' })
-  const service = createFileService({
-    records: options.records,
-    blobs: options.blobs,
-    signingSecret: TEST_SECRET,
-    embedder: options.embedder,
-    textExtractor: options.textExtractor,
-    ...payment,
-    ...(options.payments && { payments: options.payments }),
-  })
-  const handler = createFetchHandler(service, { auth: createTokenVerifier({ secret: TEST_SECRET }) })
-  const http = createServer(createNodeHandler(handler))
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve))
-  const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`
-  const token = (org = 'acme') => mintToken(TEST_SECRET, { sub: 'alice', org, scopes: SCOPES, expiresIn: '1h' })
-  return {
-    url,
-    service,
-    token,
-    async api(path, init = {}) {
-      const { org, ...rest } = init
-      const headers = new Headers(rest.headers)
-      headers.set('authorization', `Bearer ${await token(org)}`)
-      return fetch(`${url}${path}`, { ...rest, headers })
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        http.close(() => resolve())
-        http.closeAllConnections()
-      }),
-  }
-}
-
-/** Files under `directory` (recursively); 0 when it does not exist. */
-export function countFiles(directory: string): number {
-  let count = 0
-  let entries: import('node:fs').Dirent[]
-  try {
-    entries = readdirSync(directory, { withFileTypes: true })
-  } catch {
-    return 0
-  }
-  for (const entry of entries) {
-    count += entry.isDirectory() ? countFiles(join(directory, entry.name)) : 1
-  }
-  return count
+}): Promise<TestApi> {
+  return startPaidApi({ ...options, embedder: options.embedder ?? null })
 }
 
 /** This process's open file descriptors that point under `directory` (Linux; 0 elsewhere). */
@@ -180,5 +129,80 @@ export async function eventually(probe: () => boolean | Promise<boolean>, ms = 5
     if (await probe()) return true
     if (Date.now() > deadline) return false
     await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+}
+
+export interface FaultSuite {
+  /** The API over the faulty ports (served over HTTP when `serve` was given). */
+  server: TestApi
+  /** Where the filesystem blob store keeps its blobs and temp files. */
+  dir: string
+  /** Blob files and temp files under `dir`. */
+  blobs(): number
+  temps(): number
+  /** The ids of every file of tenant `org`, read from the service. */
+  fileIds(org?: string): Promise<string[]>
+  /** What a failed request must leave as it was. */
+  state(): Promise<{ blobs: number; temps: number; files: string[] }>
+  upload(
+    bytes: Uint8Array | string,
+    fields?: Record<string, string>,
+  ): Promise<{ status: number; body: { data: { id: string; cid: string }; error?: string } }>
+  /** The fault was answered as the contract says and the server serves a normal upload right after. */
+  survived(status: number, expected?: number[]): Promise<void>
+  close(): Promise<void>
+}
+
+/**
+ * The API over faulty ports armed by `plan`: memory records, a filesystem blob store in a temporary
+ * directory, the offline payment verifier, and the embedder and text extractor the test passes.
+ * `serve` puts it behind a real server (packages/server/test does, for faults the bridge handles).
+ */
+export async function startFaultSuite(
+  plan: FaultPlan,
+  options: { embedder?: Embedder; textExtractor?: TextExtractor; serve?: (api: TestApi) => Promise<TestApi> } = {},
+): Promise<FaultSuite> {
+  const dir = await mkdtemp(join(tmpdir(), 'pinfold-faults-'))
+  const api = await startFaultApi({
+    records: faultyRecords(createMemoryRecordStore(), plan),
+    blobs: faultyBlobs(createFsBlobStore({ directory: dir }), plan),
+    embedder: options.embedder,
+    textExtractor: options.textExtractor,
+    payments: faultyVerifier(createOfflineVerifier(), plan),
+  })
+  const server = options.serve ? await options.serve(api) : api
+  const blobs = () => countFiles(join(dir, 'blobs'))
+  const temps = () => countFiles(join(dir, '.tmp'))
+  const fileIds = async (org = 'acme') => {
+    const ids: string[] = []
+    for (const network of ['public', 'private'] as const) {
+      const { files } = await server.service.files.list(actorOf(org), network, { limit: 1000 })
+      ids.push(...files.map((f) => f.id))
+    }
+    return ids.sort()
+  }
+  const upload: FaultSuite['upload'] = async (bytes, fields = { network: 'public' }) => {
+    const res = await server.api('/v3/files', { method: 'POST', body: form(fields, { bytes, name: 'f.txt' }) })
+    const body = (await res.json()) as { data: { id: string; cid: string }; error?: string }
+    return { status: res.status, body }
+  }
+  return {
+    server,
+    dir,
+    blobs,
+    temps,
+    fileIds,
+    state: async () => ({ blobs: blobs(), temps: temps(), files: await fileIds() }),
+    upload,
+    async survived(status, expected = [503]) {
+      expect(expected).toContain(status)
+      const next = await upload(randomBytes(2048))
+      expect(next.status, next.body.error).toBe(200)
+      figures.faultsSurvived++
+    },
+    async close() {
+      await server.close()
+      await rm(dir, { recursive: true, force: true })
+    },
   }
 }

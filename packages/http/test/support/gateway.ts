@@ -1,25 +1,9 @@
 import { createCipheriv, createHash } from 'node:crypto'
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { CarBlockIterator } from '@ipld/car/iterator'
-import { createMemoryBlobStore, createMemoryRecordStore } from '@pinfold/adapter-memory'
-import {
-  type BlobStore,
-  type Clock,
-  createFileService,
-  createTokenVerifier,
-  type FileService,
-  type FileServiceOptions,
-  mintToken,
-  SCOPES,
-} from '@pinfold/core'
-import { createFetchHandler } from '@pinfold/http'
-import { createNodeHandler } from '@pinfold/http-node'
 import { exporter } from 'ipfs-unixfs-exporter'
 import type { CID } from 'multiformats/cid'
+import { type ApiTarget, startTestApi, TEST_ORIGIN, type TestApi, type TestApiOptions } from './test-api.js'
 import { type FolderFile, folderForm } from './uploads.js'
-
-export const GATEWAY_SECRET = 'pinfold-gateway-test-secret-0123456789abcdef'
 
 /** Deterministic pseudo-random bytes (Kubo's ChaCha20 recipe), so chunks never repeat. */
 export function chacha(seed: string, size: number): Uint8Array {
@@ -27,82 +11,43 @@ export function chacha(seed: string, size: number): Uint8Array {
   return new Uint8Array(createCipheriv('chacha20', key, Buffer.alloc(16)).update(Buffer.alloc(size)))
 }
 
-export interface GatewayTestServer {
-  url: string
-  host: string
-  service: FileService
-  token(org?: string): Promise<string>
-  api(path: string, init?: RequestInit & { org?: string; auth?: string | null }): Promise<Response>
+export interface GatewayTestApi extends TestApi {
   upload(bytes: Uint8Array | string, fields?: Record<string, string>, org?: string): Promise<Record<string, unknown>>
   /** A public folder upload (paths like `site/a/b.txt`); resolves to the directory's CID. */
   uploadFolder(files: readonly FolderFile[]): Promise<string>
-  close(): Promise<void>
 }
 
-/** A real HTTP server over memory stores, with options `startServer` does not expose (DNS, clock). */
-export async function startGatewayServer(
-  options: {
-    resolveTxt?: FileServiceOptions['resolveTxt']
-    clock?: Clock
+/**
+ * The in-process API over memory stores (whatever `PINFOLD_TEST_STORAGE` says: the gateway tests
+ * look inside them), with the service options the server does not expose (DNS, clock), and upload
+ * shortcuts. `publicHost`: the API's public URL is its own origin.
+ */
+export async function startGatewayApi(
+  options: Pick<TestApiOptions, 'resolveTxt' | 'clock' | 'publicUrl' | 'subdomainHost' | 'blobs' | 'url'> & {
     publicHost?: boolean
-    /** The API's public URL, when it is not the server's own address (`publicHost`). */
-    publicUrl?: string
-    subdomainHost?: string
-    blobs?: BlobStore
   } = {},
-): Promise<GatewayTestServer> {
-  const service = createFileService({
-    records: createMemoryRecordStore(),
-    blobs: options.blobs ?? createMemoryBlobStore(),
-    signingSecret: GATEWAY_SECRET,
-    resolveTxt: options.resolveTxt,
-    clock: options.clock,
+): Promise<GatewayTestApi> {
+  const { publicHost, ...rest } = options
+  const api = await startTestApi({
+    storage: 'memory',
+    ...rest,
+    ...(publicHost && { publicUrl: rest.url ?? TEST_ORIGIN }),
   })
-  let publicUrl = options.publicUrl
-  const handler = createFetchHandler(service, {
-    auth: createTokenVerifier({ secret: GATEWAY_SECRET }),
-    get publicUrl() {
-      return publicUrl
-    },
-    subdomainHost: options.subdomainHost,
-  })
-  const server = createServer(createNodeHandler(handler))
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  const url = `http://127.0.0.1:${port}`
-  if (options.publicHost) publicUrl = url
-  const token = (org = 'acme') => mintToken(GATEWAY_SECRET, { sub: 'alice', org, scopes: SCOPES, expiresIn: '1h' })
-  const api: GatewayTestServer['api'] = async (path, init = {}) => {
-    const { org, auth, ...rest } = init
-    const headers = new Headers(rest.headers)
-    const bearer = auth === undefined ? await token(org) : auth
-    if (bearer !== null) headers.set('authorization', `Bearer ${bearer}`)
-    return fetch(`${url}${path}`, { ...rest, headers })
-  }
   return {
-    url,
-    host: `127.0.0.1:${port}`,
-    service,
-    token,
-    api,
+    ...api,
     async upload(bytes, fields = {}, org) {
       const body = new FormData()
       body.append('file', new Blob([bytes as Uint8Array<ArrayBuffer>]), fields.name ?? 'file.bin')
       for (const [key, value] of Object.entries(fields)) body.append(key, value)
-      const res = await api('/v3/files', { method: 'POST', body, org })
+      const res = await api.api('/v3/files', { method: 'POST', body, org })
       const json = (await res.json()) as { data: Record<string, unknown>; error?: string }
       if (res.status !== 200) throw new Error(`upload failed: ${res.status} ${json.error}`)
       return json.data
     },
     async uploadFolder(files) {
-      const res = await api('/v3/files', { method: 'POST', body: folderForm(files, { network: 'public' }) })
+      const res = await api.api('/v3/files', { method: 'POST', body: folderForm(files, { network: 'public' }) })
       return ((await res.json()) as { data: { cid: string } }).data.cid
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve())
-        server.closeAllConnections()
-      }),
   }
 }
 
@@ -140,4 +85,26 @@ export async function readVerifiedCar(body: Uint8Array, fileRoot?: CID) {
   }
   const reassemble = (offset?: number, length?: number) => readFile(fileRoot ?? roots[0]!, offset, length)
   return { roots, blocks, reassemble, readFile }
+}
+
+export interface HostAnswer {
+  status: number
+  body: string
+  headers: Record<string, string | undefined>
+}
+
+/**
+ * A request for `path` with `host` as its Host, in process: the handler sees `http://{host}{path}`,
+ * as the node bridge builds it from the Host header (how the bridge checks Host is tested over a
+ * real server in packages/server/test).
+ */
+export async function requestOnHost(
+  server: ApiTarget,
+  host: string,
+  path: string,
+  init: { method?: string; headers?: Record<string, string> } = {},
+): Promise<HostAnswer> {
+  const res = await server.fetch(`http://${host}${path}`, { ...init, redirect: 'manual' })
+  const body = Buffer.from(await res.arrayBuffer()).toString('latin1')
+  return { status: res.status, body, headers: Object.fromEntries(res.headers) }
 }

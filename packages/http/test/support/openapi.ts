@@ -1,8 +1,8 @@
-import { type OpenApiDocument, openApiPath } from '@pinfold/http'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import Ajv2020Module from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
 import { expect } from 'vitest'
+import { type OpenApiDocument, openApiPath } from '../../src/index.js'
 
 // CommonJS modules: their `default` is the export under Node's ESM loader and in the types alike
 const Ajv2020 = Ajv2020Module.default

@@ -1,81 +1,24 @@
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { createMemoryBlobStore, createMemoryRecordStore } from '@pinfold/adapter-memory'
-import {
-  type BlobStore,
-  createFileService,
-  createTokenVerifier,
-  type FileService,
-  mintToken,
-  type PaymentVerifier,
-  type RecordStore,
-  SCOPES,
-} from '@pinfold/core'
-import { createFetchHandler } from '@pinfold/http'
-import { createNodeHandler } from '@pinfold/http-node'
 import { TRANSFER_WITH_AUTHORIZATION_TYPES } from '@pinfold/x402'
 import { bytesToHex, type LocalAccount } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { paymentOptionsFromEnv } from '../../src/payments-config.js'
-import { form, TEST_SECRET } from './server.js'
+import { type ApiTarget, form, startTestApi, type TestApi, type TestApiOptions } from './test-api.js'
 
 export const PAY_TO = '0x209693Bc6afc0C5328bA36FaF03C514EF312287C'
 export const OTHER_ADDRESS = '0x1111111111111111111111111111111111111111'
 export const USDC_BASE_SEPOLIA = '0x036CbD53842c5426634e7929541eC2318f3dCF7e'
 export const USDC_BASE = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913'
 
-export interface PaidServer {
-  url: string
-  service: FileService
-  /** fetch with a bearer token of tenant `org` (default "acme"); `auth: null` sends none. */
-  api(path: string, init?: RequestInit & { auth?: string | null; org?: string }): Promise<Response>
-  token(org?: string, scopes?: readonly string[]): Promise<string>
-  close(): Promise<void>
-}
-
 /**
- * A server with x402 configured the way `paymentOptionsFromEnv` does it (offline verifier unless
- * `PINFOLD_X402_FACILITATOR_URL` is in `env`), a signing secret for download links, and any record
- * store (memory by default; the Postgres tests pass theirs).
+ * The in-process API with x402 configured as `PINFOLD_X402_PAY_TO=PAY_TO` does it (offline
+ * verifier unless `facilitatorUrl` is given), on memory stores unless the test passes its own
+ * (the Postgres tests pass theirs).
  */
-export async function startPaidServer(
-  options: { env?: Record<string, string>; records?: RecordStore; blobs?: BlobStore; payments?: PaymentVerifier } = {},
-): Promise<PaidServer> {
-  const payment = paymentOptionsFromEnv({ PINFOLD_X402_PAY_TO: PAY_TO, ...options.env })
-  const service = createFileService({
-    records: options.records ?? createMemoryRecordStore(),
-    blobs: options.blobs ?? createMemoryBlobStore(),
-    signingSecret: TEST_SECRET,
-    ...payment,
-    ...(options.payments ? { payments: options.payments } : {}),
-  })
-  const handler = createFetchHandler(service, { auth: createTokenVerifier({ secret: TEST_SECRET }) })
-  const server = createServer(createNodeHandler(handler))
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  const token = (org = 'acme', scopes: readonly string[] = SCOPES) =>
-    mintToken(TEST_SECRET, { sub: 'alice', org, scopes, expiresIn: '1h' })
-  return {
-    url,
-    service,
-    token,
-    async api(path, init = {}) {
-      const { auth, org, ...rest } = init
-      const headers = new Headers(rest.headers)
-      const bearer = auth === undefined ? await token(org) : auth
-      if (bearer !== null) headers.set('authorization', `Bearer ${bearer}`)
-      return fetch(`${url}${path}`, { ...rest, headers })
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve())
-        server.closeAllConnections()
-      }),
-  }
+export function startPaidApi(options: TestApiOptions = {}): Promise<TestApi> {
+  return startTestApi({ storage: 'memory', payTo: PAY_TO, ...options })
 }
 
 /** Uploads a private file as tenant `org` and returns its CID. */
-export async function uploadPrivate(server: PaidServer, bytes: string | Uint8Array, org = 'acme'): Promise<string> {
+export async function uploadPrivate(server: ApiTarget, bytes: string | Uint8Array, org = 'acme'): Promise<string> {
   const res = await server.api('/v3/files', {
     method: 'POST',
     body: form({ network: 'private' }, { bytes, name: 'secret.txt', type: 'text/plain' }),
@@ -87,7 +30,7 @@ export async function uploadPrivate(server: PaidServer, bytes: string | Uint8Arr
 
 /** Creates an instruction (server defaults unless `body` says otherwise) and attaches `cid`; returns its id. */
 export async function priceCid(
-  server: PaidServer,
+  server: ApiTarget,
   cid: string,
   body: Record<string, unknown> = { name: 'premium' },
   org = 'acme',

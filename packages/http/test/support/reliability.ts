@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { type Network, SCOPES, type TokenActor } from '@pinfold/core'
 import { expect } from 'vitest'
-import { form, type TestServer } from './server.js'
+import { type ApiTarget, form } from './test-api.js'
 
 /** The acting tenant of the fuzz and fault tests, for reading the stores directly. */
 export const actorOf = (tenantId = 'acme'): TokenActor => ({ tenantId, userId: 'alice', scopes: new Set(SCOPES) })
@@ -49,8 +49,8 @@ export async function errorContractViolation(res: Response, method: string): Pro
 }
 
 /** What a failing request must not change: blobs held, and the files and groups of a tenant. */
-export async function snapshot(server: TestServer, tenants: readonly string[] = ['acme']): Promise<string> {
-  const service = server.running.service
+export async function snapshot(server: ApiTarget, tenants: readonly string[] = ['acme']): Promise<string> {
+  const service = server.service
   const parts: string[] = [`blobs=${server.blobCount()}`]
   for (const tenant of tenants) {
     for (const network of ['public', 'private'] as Network[]) {
@@ -108,7 +108,7 @@ export interface Seeds {
 }
 
 /** Uploads and creates one of each resource for `org`, so fuzzed requests can hit real ids. */
-export async function seed(server: TestServer, org = 'acme', salt = ''): Promise<Seeds> {
+export async function seed(server: ApiTarget, org = 'acme', salt = ''): Promise<Seeds> {
   const auth = await server.token({ org })
   const call = async (path: string, init: RequestInit) => {
     const res = await server.api(path, { ...init, auth })

@@ -5,7 +5,7 @@ import { CarWriter } from '@ipld/car/writer'
 import { openContentDag } from '@pinfold/core'
 import { CID } from 'multiformats/cid'
 import { chacha } from './gateway.js'
-import type { TestServer } from './server.js'
+import type { ApiTarget } from './test-api.js'
 
 export interface FolderFile {
   path: string
@@ -100,8 +100,8 @@ export function folderForm(
 }
 
 /** Every block of a stored content, read back through the block index. */
-export async function storedBlocks(server: TestServer, cid: string) {
-  const { service } = server.running
+export async function storedBlocks(server: ApiTarget, cid: string) {
+  const { service } = server
   const content = await service.records.getContent(cid)
   if (!content) throw new Error(`no content for ${cid}`)
   const blocks: { cid: string; bytes: Uint8Array }[] = []
@@ -112,8 +112,8 @@ export async function storedBlocks(server: TestServer, cid: string) {
 }
 
 /** Parses a stored CAR blob with @ipld/car, to prove it is a well-formed CARv1. */
-export async function readStoredCar(server: TestServer, blobKey: string) {
-  const reader = await CarBlockIterator.fromIterable(await server.running.service.blobs.get(blobKey))
+export async function readStoredCar(server: ApiTarget, blobKey: string) {
+  const reader = await CarBlockIterator.fromIterable(await server.service.blobs.get(blobKey))
   const cids: string[] = []
   for await (const block of reader) cids.push(block.cid.toString())
   return { version: reader.version, cids }

@@ -1,71 +1,22 @@
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { createMemoryBlobStore, createMemoryRecordStore } from '@pinfold/adapter-memory'
-import {
-  createFileService,
-  createTokenVerifier,
-  type Embedder,
-  type FileService,
-  mintToken,
-  SCOPES,
-  type TextExtractor,
-} from '@pinfold/core'
-import { createFetchHandler } from '@pinfold/http'
-import { createNodeHandler } from '@pinfold/http-node'
-import { createExtractionPool, type ExtractionPoolOptions } from '@pinfold/text-extract'
-import { type ApiClient, apiClient, form, TEST_SECRET } from './server.js'
-
-export interface VectorTestServer {
-  url: string
-  service: FileService
-  token(options?: { sub?: string; org?: string; scopes?: readonly string[] }): Promise<string>
-  /** fetch with a bearer token of tenant "acme" unless `auth` is given (`null`: none). */
-  api: ApiClient
-  close(): Promise<void>
-}
+import type { Embedder, TextExtractor } from '@pinfold/core'
+import type { ExtractionPoolOptions } from '@pinfold/text-extract'
+import { type ApiTarget, form, startTestApi, type TestApi } from './test-api.js'
 
 /**
- * A server like `startTestServer`'s (memory stores, the test secret) whose service is built here so
- * the tests choose the embedder: a small, fast one rather than the 300 MB default. `embedder: null`
- * builds a service with no embedder at all. Text is extracted on worker threads, as the server does,
- * unless `textExtractor` replaces that; `extraction` sets the workers' limits.
+ * The in-process API on memory stores with the embedder the test chooses: a small, fast one rather
+ * than the 300 MB default. `embedder: null` (or none) builds a service with no embedder at all. Text
+ * is extracted on worker threads, as the server does, unless `textExtractor` replaces that;
+ * `extraction` sets the workers' limits.
  */
-export async function startVectorServer(
+export function startVectorApi(
   options: { embedder?: Embedder | null; textExtractor?: TextExtractor; extraction?: ExtractionPoolOptions } = {},
-): Promise<VectorTestServer> {
-  const extraction = createExtractionPool(options.extraction)
-  const service = createFileService({
-    records: createMemoryRecordStore(),
-    blobs: createMemoryBlobStore(),
-    signingSecret: TEST_SECRET,
-    embedder: options.embedder ?? undefined,
-    textExtractor: options.textExtractor ?? extraction.extract,
-  })
-  const handler = createFetchHandler(service, { auth: createTokenVerifier({ secret: TEST_SECRET }) })
-  const server = createServer(createNodeHandler(handler))
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  const token: VectorTestServer['token'] = (t = {}) =>
-    mintToken(TEST_SECRET, { sub: t.sub ?? 'alice', org: t.org ?? 'acme', scopes: t.scopes ?? SCOPES, expiresIn: '1h' })
-  const defaultToken = await token()
-  return {
-    url,
-    service,
-    token,
-    api: apiClient(url, defaultToken),
-    async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve())
-        server.closeIdleConnections()
-      })
-      await extraction.close()
-    },
-  }
+): Promise<TestApi> {
+  return startTestApi({ storage: 'memory', ...options, embedder: options.embedder ?? null })
 }
 
 /** Creates a private group and uploads text files into it; returns their ids and CIDs. */
 export async function privateGroupWithTexts(
-  server: VectorTestServer,
+  server: ApiTarget,
   texts: readonly string[],
   auth?: string,
 ): Promise<{ groupId: string; files: { id: string; cid: string }[] }> {
@@ -79,7 +30,7 @@ export async function privateGroupWithTexts(
 }
 
 export async function uploadText(
-  server: VectorTestServer,
+  server: ApiTarget,
   text: string,
   fields: Record<string, string> = {},
   auth?: string,
@@ -101,7 +52,7 @@ export interface QueryBody {
 
 /** POSTs a query the way the SDK does: a JSON body with no Content-Type. */
 export async function queryGroup(
-  server: VectorTestServer,
+  server: ApiTarget,
   groupId: string,
   body: Record<string, unknown>,
   auth?: string,

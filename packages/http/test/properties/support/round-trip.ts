@@ -1,7 +1,7 @@
 import { CID } from 'multiformats/cid'
 import { expect } from 'vitest'
 import { readVerifiedCar } from '../../support/gateway.js'
-import type { TestServer } from '../../support/server.js'
+import type { TestApi } from '../../support/test-api.js'
 import { fileBytes, type RangeCase, rangeOf, type UploadInput } from './arbitraries.js'
 import { type Profile, referenceDag } from './kubo-reference.js'
 import type { Upload } from './upload-paths.js'
@@ -46,7 +46,7 @@ const body = async (res: Response) => new Uint8Array(await res.arrayBuffer())
  * 3. `?format=car` of the root holds Kubo's blocks, each once, each hashing to its CID, and
  *    those blocks alone reassemble every file.
  */
-export async function expectRoundTrip(server: TestServer, upload: Upload, root: string, range: RangeCase) {
+export async function expectRoundTrip(server: TestApi, upload: Upload, root: string, range: RangeCase) {
   const { reference } = upload
   const kubo = reference.root.toString()
   expect(root, `the server's root ${root} is Kubo's ${kubo}`).toBe(kubo)
@@ -58,12 +58,12 @@ export async function expectRoundTrip(server: TestServer, upload: Upload, root: 
 
   for (const { path, bytes, below } of files) {
     const url = `${server.url}/ipfs/${root}${below ? `/${below.split('/').map(encodeURIComponent).join('/')}` : ''}`
-    const whole = await fetch(url)
+    const whole = await server.fetch(url)
     expect(whole.status, `GET ${path}`).toBe(200)
     expectSameBytes(await body(whole), bytes, `GET ${path}`)
     if (bytes.length === 0) continue
     const { header, from, to } = rangeOf(range, bytes.length)
-    const ranged = await fetch(url, { headers: { range: header } })
+    const ranged = await server.fetch(url, { headers: { range: header } })
     expect(ranged.status, `GET ${path} with ${header}`).toBe(206)
     expect(ranged.headers.get('content-range'), `GET ${path} with ${header}`).toBe(
       `bytes ${from}-${to}/${bytes.length}`,
@@ -83,8 +83,8 @@ export async function expectRoundTrip(server: TestServer, upload: Upload, root: 
 }
 
 /** `?format=car` of `root`, every block re-hashed against its CID (`readVerifiedCar` throws otherwise). */
-async function carOf(server: TestServer, root: string) {
-  const res = await fetch(`${server.url}/ipfs/${root}?format=car`)
+async function carOf(server: TestApi, root: string) {
+  const res = await server.fetch(`${server.url}/ipfs/${root}?format=car`)
   expect(res.status, 'GET ?format=car').toBe(200)
   const car = await readVerifiedCar(await body(res))
   expect(car.roots.map(String), 'the CAR names the root').toEqual([root])
@@ -92,9 +92,9 @@ async function carOf(server: TestServer, root: string) {
 }
 
 /** `?format=raw` of every block of the root's CAR answers that block: each block is addressable on its own. */
-export async function expectRawBlocks(server: TestServer, root: string) {
+export async function expectRawBlocks(server: TestApi, root: string) {
   for (const block of (await carOf(server, root)).blocks) {
-    const raw = await fetch(`${server.url}/ipfs/${block.cid}?format=raw`)
+    const raw = await server.fetch(`${server.url}/ipfs/${block.cid}?format=raw`)
     expect(raw.status, `GET /ipfs/${block.cid}?format=raw`).toBe(200)
     expectSameBytes(await body(raw), block.bytes, `GET /ipfs/${block.cid}?format=raw`)
   }

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { expect } from 'vitest'
-import type { TestServer } from '../../support/server.js'
+import type { TestApi } from '../../support/test-api.js'
 import { carBytes, type FolderFile, folderForm } from '../../support/uploads.js'
 import type { Profile, ReferenceDag } from './kubo-reference.js'
 
@@ -23,7 +23,7 @@ export interface UploadPath<Knobs> {
   kinds: readonly Upload['kind'][]
   profiles: readonly Profile[]
   knobs: fc.Arbitrary<Knobs>
-  upload(server: TestServer, upload: Upload, profile: Profile, knobs: Knobs): Promise<string>
+  upload(server: TestApi, upload: Upload, profile: Profile, knobs: Knobs): Promise<string>
 }
 
 /** The JSON body of a 200 answer (the server's error, if any, in the failure message). */
@@ -75,12 +75,12 @@ const signedUrl: UploadPath<{ cidVersionIn: 'form' | 'query' }> = {
     const url = await signedUploadUrl(server)
     if (cidVersionIn === 'query') url.searchParams.set('X-Upload-Option-Cid-Version', profile)
     const body = folderForm(files, cidVersionIn === 'form' ? { cid_version: profile } : {})
-    return v3Cid(await fetch(url, { method: 'POST', body }))
+    return v3Cid(await server.fetch(url, { method: 'POST', body }))
   },
 }
 
 /** A fresh signed upload URL for the public network. */
-async function signedUploadUrl(server: TestServer): Promise<URL> {
+async function signedUploadUrl(server: TestApi): Promise<URL> {
   const res = await server.api('/v3/files/sign', {
     method: 'POST',
     body: JSON.stringify({ expires: 600, network: 'public' }),
@@ -104,7 +104,7 @@ const tus: UploadPath<{ signed: boolean; cuts: number[] }> = {
     const { path: name, bytes } = files[0]!
     const url = signed ? await signedUploadUrl(server) : new URL(`${server.url}/v3/files`)
     url.searchParams.set('X-Upload-Option-Cid-Version', profile)
-    const created = await fetch(url, {
+    const created = await server.fetch(url, {
       method: 'POST',
       headers: {
         'upload-length': String(bytes.length),
@@ -124,7 +124,7 @@ const tus: UploadPath<{ signed: boolean; cuts: number[] }> = {
     let last: Response | undefined
     for (const end of ends) {
       if (end === offset && end !== bytes.length) continue
-      last = await fetch(location, {
+      last = await server.fetch(location, {
         method: 'PATCH',
         headers: {
           'tus-resumable': '1.0.0',

@@ -1,0 +1,44 @@
+import { createNodeHandler } from '@pinfold/http-node'
+import { describe, expect, it } from 'vitest'
+import { invalidOption } from '../../http/test/support/option-errors.js'
+import { readConfig } from '../src/index.js'
+
+// createFetchHandler's options are checked in packages/http/test/options.test.ts.
+
+/** The package each factory belongs to, which its messages name. */
+const PACKAGE_OF: Record<string, string> = {
+  createNodeHandler: '@pinfold/http-node',
+  readConfig: '@pinfold/server',
+  paymentOptionsFromEnv: '@pinfold/server',
+}
+
+const named = (factory: string, noun: string, option: string) =>
+  invalidOption(PACKAGE_OF[factory]!, factory, noun, option)
+
+/** `[variable, env, function that reads it]`. */
+const BAD_ENV: [string, NodeJS.ProcessEnv, string][] = [
+  ['PINFOLD_STORAGE', { PINFOLD_STORAGE: 'disk' }, 'readConfig'],
+  ['PORT', { PORT: '-1' }, 'readConfig'],
+  ['PINFOLD_MAX_UPLOAD_BYTES', { PINFOLD_MAX_UPLOAD_BYTES: 'lots' }, 'readConfig'],
+  ['PINFOLD_RATE_LIMIT_PER_IP', { PINFOLD_RATE_LIMIT_PER_IP: '1.5' }, 'readConfig'],
+  ['PINFOLD_X402_PAY_TO', { PINFOLD_X402_PAY_TO: '0x12' }, 'paymentOptionsFromEnv'],
+  ['PINFOLD_X402_NETWORK', { PINFOLD_X402_NETWORK: 'mainnet-ish' }, 'paymentOptionsFromEnv'],
+  [
+    'PINFOLD_X402_FACILITATOR_TIMEOUT_MS',
+    { PINFOLD_X402_FACILITATOR_URL: 'https://x402.org/facilitator', PINFOLD_X402_FACILITATOR_TIMEOUT_MS: '0' },
+    'paymentOptionsFromEnv',
+  ],
+]
+
+describe('http-node options', () => {
+  it.each([
+    ['handler', () => createNodeHandler(undefined as never)],
+    ['bodyIdleTimeoutMs', () => createNodeHandler(async () => new Response(), { bodyIdleTimeoutMs: -1 })],
+  ])('createNodeHandler - a bad `%s` is INVALID_INPUT at construction', (option, build) => {
+    expect(build).toThrow(named('createNodeHandler', 'option', option))
+  })
+
+  it.each(BAD_ENV)('readConfig - a bad `%s` is INVALID_INPUT at start-up', (variable, env, reader) => {
+    expect(() => readConfig(env)).toThrow(named(reader, 'variable', variable))
+  })
+})

@@ -1,0 +1,56 @@
+import type { FetchHandlerOptions } from '@pinfold/http'
+import { afterEach, describe, expect, it } from 'vitest'
+import { startTestApi, type TestApi } from '../../../http/test/support/test-api.js'
+import { readConfig } from '../../src/config.js'
+import { serveOverHttp } from '../support/over-http.js'
+import { startTestServer, type TestServer } from '../support/server.js'
+
+// Per-token budgets and the clientIp option are tested in process in packages/http/test.
+describe('rate limit - over HTTP', () => {
+  let api: TestApi | undefined
+  let server: TestServer | undefined
+  afterEach(async () => {
+    await api?.close()
+    await server?.close()
+    api = undefined
+    server = undefined
+  })
+
+  /** The handler with these options behind the node bridge: the client address is the socket's. */
+  async function start(options: Pick<FetchHandlerOptions, 'rateLimit'>) {
+    api = await serveOverHttp(await startTestApi({ storage: 'memory', embedder: null, ...options }))
+    return api.url
+  }
+
+  it('per address - public and gateway requests count too, from the socket address (not a header)', async () => {
+    const url = await start({ rateLimit: { perIp: { limit: 2, windowMs: 60_000 } } })
+    const spoof = { 'x-forwarded-for': '1.2.3.4' }
+    expect((await fetch(`${url}/ipfs/bafkreigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy`)).status).toBe(404)
+    expect((await fetch(`${url}/v3/files/public`, { headers: spoof })).status).toBe(401)
+    const third = await fetch(`${url}/v3/files/public`, { headers: { 'x-forwarded-for': '5.6.7.8' } })
+    expect(third.status).toBe(429)
+    expect(third.headers.get('retry-after')).toBe('30')
+  })
+
+  it('config - PINFOLD_RATE_LIMIT_PER_TOKEN / _PER_IP are requests per minute; unset is off', async () => {
+    expect(readConfig({ PINFOLD_RATE_LIMIT_PER_TOKEN: '100', PINFOLD_RATE_LIMIT_PER_IP: '7' }).rateLimit).toEqual({
+      perToken: { limit: 100, windowMs: 60_000 },
+      perIp: { limit: 7, windowMs: 60_000 },
+    })
+    expect(readConfig({}).rateLimit).toEqual({ perToken: undefined, perIp: undefined })
+    expect(() => readConfig({ PINFOLD_RATE_LIMIT_PER_IP: 'lots' })).toThrow(
+      expect.objectContaining({ code: 'INVALID_INPUT' }),
+    )
+  })
+
+  it('server - the configured per-address limit applies to `pinfold serve`', async () => {
+    server = await startTestServer({ PINFOLD_RATE_LIMIT_PER_IP: '2' })
+    const statuses: number[] = []
+    for (let i = 0; i < 3; i++) {
+      const res = await server.api('/v3/data/testAuthentication')
+      statuses.push(res.status)
+      await res.arrayBuffer()
+    }
+    expect(statuses).toEqual([200, 200, 429])
+  })
+})
