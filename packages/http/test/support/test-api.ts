@@ -242,20 +242,31 @@ export function apiClient(send: ApiFetch, baseUrl: string, token: ApiTarget['tok
  * Host header. A signal rejects the call when it aborts, as fetch does.
  */
 export function inProcessFetch(handler: FetchHandler): ApiFetch {
-  return (input, init) => {
+  const send = async (input: string | URL | Request, init?: RequestInit, hops = 0): Promise<Response> => {
     // Node's Request wants `duplex: 'half'` for a streamed body; it changes nothing for other bodies
     const request = new Request(input, init?.body ? ({ ...init, duplex: 'half' } as RequestInit) : init)
-    const answer = handler(request)
     const signal = init?.signal
-    if (!signal) return answer
-    return Promise.race([
-      answer,
-      new Promise<never>((_, reject) => {
-        if (signal.aborted) reject(signal.reason)
-        signal.addEventListener('abort', () => reject(signal.reason), { once: true })
-      }),
-    ])
+    const response = await (signal
+      ? Promise.race([
+          handler(request),
+          new Promise<never>((_, reject) => {
+            if (signal.aborted) reject(signal.reason)
+            signal.addEventListener('abort', () => reject(signal.reason), { once: true })
+          }),
+        ])
+      : handler(request))
+    // As fetch does, a GET or HEAD follows a redirect unless told not to: on this origin to the
+    // handler again, elsewhere (a presigned S3 URL) over the network.
+    const location = response.headers.get('location')
+    const follows = (init?.redirect ?? 'follow') === 'follow' && (request.method === 'GET' || request.method === 'HEAD')
+    if (!follows || !location || ![301, 302, 303, 307, 308].includes(response.status)) return response
+    if (hops === 20) throw new TypeError('fetch failed: redirect count exceeded')
+    await response.body?.cancel()
+    const next = new URL(location, request.url)
+    if (next.origin !== new URL(request.url).origin) return fetch(next, { method: request.method, signal })
+    return send(next, { ...init, headers: request.headers }, hops + 1)
   }
+  return (input, init) => send(input, init)
 }
 
 export function form(
