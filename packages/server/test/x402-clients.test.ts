@@ -8,7 +8,7 @@ import { startTestServer, type TestServer } from './support/server.js'
 
 /**
  * The x402 client libraries paying `pinfold serve` over the network, with the offline verifier and
- * through a facilitator (PINFOLD_X402_FACILITATOR_URL). Paid retrieval itself (402 bodies, replays,
+ * through a facilitator (PINFOLD_X402_FACILITATOR_URL), on memory stores as before the move. Paid retrieval itself (402 bodies, replays,
  * refusals, facilitator failures) is tested in process in packages/http/test/payments-*.test.ts.
  */
 
@@ -20,7 +20,7 @@ describe('GET /v1/retrieve/private/{cid} - x402 client libraries', () => {
   let resource: string
 
   beforeAll(async () => {
-    server = await startTestServer({ PINFOLD_X402_PAY_TO: PAY_TO })
+    server = await startTestServer({ PINFOLD_X402_PAY_TO: PAY_TO }, { storage: 'memory' })
     cid = await uploadPrivate(server, SECRET_TEXT)
     await priceCid(server, cid)
     resource = `${server.url}/v1/retrieve/private/${cid}`
@@ -70,11 +70,14 @@ describe('paid retrieval through a facilitator (PINFOLD_X402_FACILITATOR_URL) - 
   let path: string
 
   beforeAll(async () => {
-    server = await startTestServer({
-      PINFOLD_X402_PAY_TO: PAY_TO,
-      PINFOLD_X402_FACILITATOR_URL: await facilitator.listen(),
-      PINFOLD_X402_FACILITATOR_TIMEOUT_MS: '300',
-    })
+    server = await startTestServer(
+      {
+        PINFOLD_X402_PAY_TO: PAY_TO,
+        PINFOLD_X402_FACILITATOR_URL: await facilitator.listen(),
+        PINFOLD_X402_FACILITATOR_TIMEOUT_MS: '300',
+      },
+      { storage: 'memory' },
+    )
     const cid = await uploadPrivate(server, 'settled bytes')
     await priceCid(server, cid)
     path = `/v1/retrieve/private/${cid}`

@@ -20,9 +20,16 @@ export interface TestServer extends ApiTarget {
   close(): Promise<void>
 }
 
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+/**
+ * `options.storage: 'memory'`: memory stores whatever `PINFOLD_TEST_STORAGE` says, for tests whose
+ * point is not storage (a client library's requests).
+ */
+export async function startTestServer(
+  env: Record<string, string> = {},
+  options: { storage?: 'memory' } = {},
+): Promise<TestServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'pinfold-http-'))
-  const storage = await prepareStorage()
+  const storage = await prepareStorage(options.storage)
   const config = readConfig({
     PORT: '0',
     ...storage.env,

@@ -15,8 +15,8 @@ export interface PreparedStorage {
   close(): Promise<void>
 }
 
-export async function prepareStorage(): Promise<PreparedStorage> {
-  if (STORAGE === 'memory') {
+export async function prepareStorage(storage = STORAGE): Promise<PreparedStorage> {
+  if (storage === 'memory') {
     return {
       env: { PINFOLD_STORAGE: 'memory' },
       countBlobs: (running) => (running.service.blobs as MemoryBlobStore).count,
@@ -24,12 +24,12 @@ export async function prepareStorage(): Promise<PreparedStorage> {
     }
   }
   const fsBlobs = (_: RunningServer, dataDir: string) => countFsBlobs(join(dataDir, 'blobs'))
-  if (STORAGE === 'embedded')
+  if (storage === 'embedded')
     return { env: { PINFOLD_STORAGE: 'embedded' }, countBlobs: fsBlobs, close: async () => {} }
   const database: Record<string, string> = process.env.TEST_DATABASE_URL
     ? { DATABASE_URL: await freshSchema(process.env.TEST_DATABASE_URL) }
     : {}
-  if (STORAGE === 'postgres') {
+  if (storage === 'postgres') {
     if (!process.env.TEST_DATABASE_URL) throw new Error('PINFOLD_TEST_STORAGE=postgres needs TEST_DATABASE_URL')
     return { env: { PINFOLD_STORAGE: 'embedded', ...database }, countBlobs: fsBlobs, close: async () => {} }
   }
