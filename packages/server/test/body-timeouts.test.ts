@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { snapshot } from '../../http/test/support/reliability.js'
 import { openFileUpload } from './support/raw-upload.js'
-import { snapshot } from './support/reliability.js'
 import { startTestServer, type TestServer } from './support/server.js'
 
 /** The idle timeout the server runs with here: short, so a stall is seen in well under a second. */

@@ -2,13 +2,12 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { CarWriter } from '@ipld/car/writer'
-import { mintToken, SCOPES } from '@pinfold/core'
 import { varint } from 'multiformats'
 import { CID } from 'multiformats/cid'
 import { sha256 } from 'multiformats/hashes/sha2'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type ApiClient, apiClient, form, TEST_SECRET, testTokens } from '../../http/test/support/test-api.js'
 import { type ChildServer, exited, startChildServer } from './support/child-server.js'
-import { type ApiClient, apiClient, form, TEST_SECRET } from './support/server.js'
 
 const MiB = 1024 * 1024
 
@@ -51,10 +50,8 @@ describe.runIf(process.platform === 'linux')('CAR uploads - declared section len
       PINFOLD_DATA_DIR: dataDir,
       PINFOLD_AUTH_SECRET: TEST_SECRET,
     })
-    api = apiClient(
-      server.url,
-      await mintToken(TEST_SECRET, { sub: 'alice', org: 'acme', scopes: SCOPES, expiresIn: '1h' }),
-    )
+    const token = testTokens()
+    api = apiClient(fetch, server.url, token, await token())
   }, 120_000)
   afterAll(async () => {
     server?.child.kill('SIGTERM')

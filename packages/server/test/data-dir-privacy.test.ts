@@ -4,9 +4,9 @@ import { join, relative } from 'node:path'
 import { mintToken, SCOPES } from '@pinfold/core'
 import { decodeJwt } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { form } from '../../http/test/support/test-api.js'
 import { DEV_TOKEN_LIFETIME_SECONDS } from '../src/dev-token.js'
 import { type ChildServer, exited, startChildServer } from './support/child-server.js'
-import { form } from './support/server.js'
 
 /** Mode bits of every file and directory under `dir`, the directory itself included, by relative path. */
 async function modesUnder(dir: string): Promise<Map<string, { kind: 'dir' | 'file'; mode: string }>> {

@@ -2,36 +2,14 @@ import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestServer, type TestServer } from './support/server.js'
 
-describe('HTTP layer', () => {
+// Routing, CORS and HEAD are the handler's: tested in process in packages/http/test/routing.test.ts.
+
+describe('HTTP layer - the node:http bridge', () => {
   let server: TestServer
   beforeAll(async () => {
     server = await startTestServer()
   })
   afterAll(() => server.close())
-
-  it('routing - an unknown path is a JSON 404', async () => {
-    const res = await server.api('/v3/nothing-here')
-    expect(res.status).toBe(404)
-    expect(await res.json()).toEqual({ error: 'no such route' })
-  })
-
-  it('routing - a known path with the wrong method is 405 with Allow', async () => {
-    const res = await server.api('/v3/groups/public', { method: 'PATCH' })
-    expect(res.status).toBe(405)
-    expect(res.headers.get('allow')).toBe('POST, GET')
-  })
-
-  it('cors - preflights allow the SDK and tus headers, responses expose upload headers', async () => {
-    const res = await fetch(`${server.url}/v3/files`, {
-      method: 'OPTIONS',
-      headers: { origin: 'https://app.example', 'access-control-request-method': 'PATCH' },
-    })
-    expect(res.status).toBe(204)
-    expect(res.headers.get('access-control-allow-origin')).toBe('*')
-    expect(res.headers.get('access-control-allow-headers')).toMatch(/Upload-Metadata/)
-    const get = await server.api('/v3/groups/public', { headers: { origin: 'https://app.example' } })
-    expect(get.headers.get('access-control-expose-headers')).toMatch(/upload-cid/)
-  })
 
   it('bridge - a JSON answer goes out in one piece with its Content-Length, not chunked', async () => {
     const res = await server.api('/v3/nothing-here')
@@ -39,12 +17,6 @@ describe('HTTP layer', () => {
     expect(res.headers.get('content-length')).toBe(String(Buffer.byteLength(body)))
     expect(res.headers.get('transfer-encoding')).toBeNull()
     expect(JSON.parse(body)).toEqual({ error: 'no such route' })
-  })
-
-  it('head - answers like GET without a body', async () => {
-    const res = await server.api('/v3/groups/public', { method: 'HEAD' })
-    expect(res.status).toBe(200)
-    expect(await res.text()).toBe('')
   })
 
   it('bridge - a client that disconnects mid-upload leaves no blob behind', async () => {

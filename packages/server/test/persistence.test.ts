@@ -5,31 +5,12 @@ import { join } from 'node:path'
 import { createFsBlobStore } from '@pinfold/adapter-fs'
 import { computeFileCid, mintToken, SCOPES } from '@pinfold/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { chacha } from '../../http/test/support/gateway.js'
+import { form, TEST_SECRET } from '../../http/test/support/test-api.js'
+import { folderForm } from '../../http/test/support/uploads.js'
 import { exited, startChildServer } from './support/child-server.js'
 import { openFileUpload } from './support/raw-upload.js'
-import { form, startTestServer, TEST_SECRET, type TestServer } from './support/server.js'
-
-describe('persistence on the configured storage', () => {
-  let server: TestServer
-  beforeAll(async () => {
-    server = await startTestServer()
-  })
-  afterAll(() => server.close())
-
-  it('upload - 20 concurrent identical uploads store one blob and exactly one is not a duplicate', async () => {
-    const before = server.blobCount()
-    const bytes = `twenty-${Math.random()}`
-    const answers = await Promise.all(
-      Array.from({ length: 20 }, async () => {
-        const res = await server.api('/v3/files', { method: 'POST', body: form({ network: 'public' }, { bytes }) })
-        return ((await res.json()) as { data: { cid: string; is_duplicate: boolean } }).data
-      }),
-    )
-    expect(new Set(answers.map((a) => a.cid)).size).toBe(1)
-    expect(answers.filter((a) => !a.is_duplicate)).toHaveLength(1)
-    expect(server.blobCount()).toBe(before + 1)
-  })
-})
+import { startTestServer } from './support/server.js'
 
 // Child servers start a TypeScript loader and PGlite each: seconds apiece on a busy 2-core machine.
 describe('the embedded default (PGlite + filesystem)', { timeout: 120_000 }, () => {
@@ -114,6 +95,31 @@ describe('the embedded default (PGlite + filesystem)', { timeout: 120_000 }, () 
       keys.map(async (key) => (await computeFileCid(await blobs.get(key), 'v1')).toString()),
     )
     for (const file of acknowledged) expect(cids).toContain(file.cid)
+  })
+})
+
+const LEAF = 262_144
+
+describe('block index across a restart (embedded storage)', () => {
+  it('restart - a database whose block index was emptied is indexed again before the server answers', async () => {
+    const server = await startTestServer({ PINFOLD_STORAGE: 'embedded' })
+    try {
+      const bytes = chacha('restart-backfill', 3 * LEAF)
+      const res = await server.api('/v3/files', {
+        method: 'POST',
+        body: folderForm([{ path: 'kept/file.bin', bytes }], { network: 'public' }),
+      })
+      const { cid } = ((await res.json()) as { data: { cid: string } }).data
+      const content = (await server.stores.records.getContent(cid))!
+      await server.stores.records.deleteBlockLocations(content.blobKey)
+      expect((await fetch(`${server.url}/ipfs/${cid}/file.bin`)).status).toBe(404)
+      await server.restart()
+      const file = await fetch(`${server.url}/ipfs/${cid}/file.bin`)
+      expect(file.status).toBe(200)
+      expect(Buffer.from(await file.arrayBuffer()).equals(Buffer.from(bytes))).toBe(true)
+    } finally {
+      await server.close()
+    }
   })
 })
 

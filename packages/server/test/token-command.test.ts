@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { decodeJwt } from 'jose'
 import { describe, expect, it } from 'vitest'
-import { TEST_SECRET } from './support/server.js'
+import { TEST_SECRET } from '../../http/test/support/test-api.js'
 
 const cli = fileURLToPath(new URL('../src/cli.ts', import.meta.url))
 

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto'
-import { chacha } from '../support/gateway.js'
-import { type TestServer, upload } from '../support/server.js'
-import { folderForm } from '../support/uploads.js'
+import { chacha } from '../../../http/test/support/gateway.js'
+import { upload } from '../../../http/test/support/test-api.js'
+import { folderForm } from '../../../http/test/support/uploads.js'
+import type { TestServer } from '../support/server.js'
 
 export const sha256Hex = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex')
 

@@ -5,10 +5,10 @@ import { join } from 'node:path'
 import { computeFileCid, mintToken, SCOPES } from '@pinfold/core'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { figures, printFigures } from '../../../http/test/support/reliability.js'
+import { countFiles } from '../../../http/test/support/storage.js'
+import { form, TEST_SECRET } from '../../../http/test/support/test-api.js'
 import { type ChildServer, exited, startChildServer } from '../support/child-server.js'
-import { countFiles } from '../support/faults.js'
-import { figures, printFigures } from '../support/reliability.js'
-import { form, TEST_SECRET } from '../support/server.js'
 
 /**
  * Three `pinfold serve` processes sharing one PostgreSQL schema and one blob directory take

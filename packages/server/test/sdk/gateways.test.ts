@@ -1,6 +1,7 @@
 import type { PinataSDK } from 'pinata'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bytesOf, kuboCid, patternBytes, pinataFor } from '../support/sdk.js'
+import { bytesOf, kuboCid, patternBytes } from '../../../http/test/support/bytes.js'
+import { pinataFor } from '../support/sdk.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 
 describe('official SDK - gateways', () => {

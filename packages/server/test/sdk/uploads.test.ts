@@ -1,8 +1,9 @@
-import type { PinataSDK } from 'pinata'
+import { PinataSDK } from 'pinata'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bytesOf, HELLO_WORLD_CID, kuboCid, patternBytes, pinataFor } from '../support/sdk.js'
+import { bytesOf, HELLO_WORLD_CID, kuboCid, patternBytes } from '../../../http/test/support/bytes.js'
+import { directoryVector, pngBytes } from '../../../http/test/support/uploads.js'
+import { pinataFor } from '../support/sdk.js'
 import { startTestServer, type TestServer } from '../support/server.js'
-import { directoryVector, pngBytes } from '../support/uploads.js'
 
 const HELLO = new TextEncoder().encode('hello world')
 const PLANETS_V1 = directoryVector('dir planets (ipfs add -r planets)').cidv1
@@ -122,6 +123,19 @@ describe('official SDK - uploads', () => {
     })
     const mars = await fetch(`${server.url}/ipfs/${result.cid}/mars.txt`)
     expect(await mars.text()).toBe('Hello Mars!\n')
+  })
+
+  it("SDK - upload.public.fileArray pins a folder through the legacy endpoint with Kubo's CID", async () => {
+    const pinata = new PinataSDK({
+      pinataJwt: await server.token(),
+      endpointUrl: `${server.url}/v3`,
+      uploadUrl: `${server.url}/v3`,
+      legacyUploadUrl: `${server.url}/pinning/pinFileToIPFS`,
+    })
+    const files = [new File(['Hello Mars!\n'], 'mars.txt'), new File(['Hello Venus!\n'], 'venus.txt')]
+    const result = await pinata.upload.public.fileArray(files).name('planets')
+    expect(result.cid).toBe(directoryVector('dir planets (ipfs add -r planets)').cidv1)
+    expect(result).toMatchObject({ name: 'planets', number_of_files: 2, mime_type: 'directory' })
   })
 
   it('createSignedURL then upload.public.file().url() - uploads without the JWT, baked-in name/keyvalues/group apply', async () => {

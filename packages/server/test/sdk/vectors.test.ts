@@ -1,8 +1,10 @@
 import { createLexicalEmbedder } from '@pinfold/embedders'
-import type { PinataSDK, UploadResponse, VectorizeQueryResponse } from 'pinata'
+import { PinataSDK, type UploadResponse, type VectorizeQueryResponse } from 'pinata'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { TestApi } from '../../../http/test/support/test-api.js'
+import { startVectorApi } from '../../../http/test/support/vectors.js'
+import { serveOverHttp } from '../support/over-http.js'
 import { pinataFor } from '../support/sdk.js'
-import { startVectorServer, type VectorTestServer } from '../support/vectors.js'
 
 const DOCS = [
   'The garden needs watering: tomatoes and roses wilt in the summer heat.',
@@ -11,13 +13,13 @@ const DOCS = [
 ]
 
 describe('official SDK - vectors', () => {
-  let server: VectorTestServer
+  let server: TestApi
   let pinata: PinataSDK
   let groupId: string
   let docs: UploadResponse[]
   beforeAll(async () => {
     // a small, fast embedder: the default local one loads a large word-vector model
-    server = await startVectorServer({ embedder: createLexicalEmbedder() })
+    server = await serveOverHttp(await startVectorApi({ embedder: createLexicalEmbedder() }))
     pinata = pinataFor(server.url, await server.token())
     groupId = (await pinata.groups.private.create({ name: 'sdk-vectors' })).id
     docs = []
@@ -59,5 +61,36 @@ describe('official SDK - vectors', () => {
       query: 'garden tomatoes roses',
     })) as VectorizeQueryResponse
     expect(result.matches.map((m) => m.file_id)).not.toContain(docs[0]!.id)
+  })
+})
+
+describe('official SDK - vectors from upload to query', () => {
+  let server: TestApi
+  beforeAll(async () => {
+    server = await serveOverHttp(await startVectorApi({ embedder: createLexicalEmbedder() }))
+  })
+  afterAll(() => server.close())
+
+  it('SDK - upload.private.file().group().vectorize() then files.private.queryVectors()', async () => {
+    const pinata = new PinataSDK({
+      pinataJwt: await server.token(),
+      endpointUrl: `${server.url}/v3`,
+      uploadUrl: `${server.url}/v3`,
+    })
+    const group = await pinata.groups.private.create({ name: 'sdk docs' })
+    const uploaded = []
+    for (const [i, text] of DOCS.entries()) {
+      uploaded.push(
+        await pinata.upload.private
+          .file(new File([text], `doc-${i}.txt`, { type: 'text/plain' }))
+          .group(group.id)
+          .vectorize(),
+      )
+    }
+    expect(uploaded.map((u) => (u as { vectorized?: boolean }).vectorized)).toEqual([true, true, true])
+    const result = await pinata.files.private.queryVectors({ groupId: group.id, query: 'cat chases mice' })
+    expect(result).toMatchObject({ count: 3, matches: expect.any(Array) })
+    expect((result as { matches: { file_id: string }[] }).matches[0]!.file_id).toBe(uploaded[2]!.id)
+    expect(await pinata.files.private.deleteVectors(uploaded[2]!.id)).toEqual({ success: true, status: true })
   })
 })

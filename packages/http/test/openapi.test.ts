@@ -1,0 +1,389 @@
+import { CID_SIGNATURE_DOMAIN, CID_SIGNATURE_TYPES } from '@pinfold/core'
+import { createLexicalEmbedder } from '@pinfold/embedders'
+import { privateKeyToAccount } from 'viem/accounts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type OpenApiDocument, openApiPath, operationId, routes } from '../src/index.js'
+import { startGatewayApi } from './support/gateway.js'
+import { createResponseChecker, validateOpenApi } from './support/openapi.js'
+import { PAY_TO } from './support/payments.js'
+import { form, startTestApi, type TestApi } from './support/test-api.js'
+import { privateGroupWithTexts, startVectorApi } from './support/vectors.js'
+
+/**
+ * Routes whose success is not exercised here, and why; their documented failures are validated
+ * instead (the final test holds both lists to account).
+ */
+const SUCCESS_NOT_EXERCISED: Record<string, string> = {
+  'GET /v1/retrieve/private/:cid': 'needs a settled x402 payment (covered by payments-retrieve.test.ts)',
+}
+
+const key = (route: { method: string; path: string }) => `${route.method} ${route.path}`
+
+describe('openapi', () => {
+  let server: TestApi
+  let document: OpenApiDocument
+  let checker: ReturnType<typeof createResponseChecker>
+  const check = (route: string, res: Response) => checker.check(route, res)
+  const json = (body: unknown) => ({ body: JSON.stringify(body), headers: { 'content-type': 'application/json' } })
+  const uploadFile = async (content: string, fields: Record<string, string> = {}) => {
+    const res = await server.api('/v3/files', {
+      method: 'POST',
+      body: form({ network: 'public', ...fields }, { bytes: content, name: 'a.txt' }),
+    })
+    return ((await check('POST /v3/files', res)) as { data: Record<string, string> }).data
+  }
+
+  beforeAll(async () => {
+    server = await startTestApi({ payTo: PAY_TO })
+    const res = await server.fetch(`${server.url}/openapi.json`)
+    expect(res.status).toBe(200)
+    document = (await res.json()) as OpenApiDocument
+    checker = createResponseChecker(document)
+  })
+  afterAll(() => server?.close())
+
+  it('openapi.json - documents every route of the route table, each with a success response', () => {
+    for (const route of routes) {
+      const operation = (document.paths as Record<string, Record<string, { operationId: string; responses: object }>>)[
+        openApiPath(route.path)
+      ]?.[route.method.toLowerCase()]
+      expect(operation, key(route)).toBeDefined()
+      expect(operation!.operationId).toBe(operationId(route))
+      expect(route.responses, `${key(route)} documents its responses`).toBeDefined()
+      expect(
+        Object.keys(operation!.responses).some((status) => /^2\d\d$/.test(status)),
+        key(route),
+      ).toBe(true)
+    }
+    const operations = Object.values(document.paths).flatMap((item) => Object.keys(item))
+    expect(operations).toHaveLength(routes.length)
+  })
+
+  it('openapi.json - is a valid OpenAPI 3.1 document with resolvable references', async () => {
+    const result = await validateOpenApi(document)
+    expect(result.errors ?? []).toEqual([])
+    expect(result.valid).toBe(true)
+    expect(document.openapi).toBe('3.1.0')
+    expect(document.servers).toEqual([{ url: server.url }])
+    const refs = JSON.stringify(document).match(/#\/components\/schemas\/[A-Za-z0-9]+/g) ?? []
+    for (const ref of new Set(refs)) expect(document.components.schemas, ref).toHaveProperty(ref.split('/').pop()!)
+  })
+
+  it('openapi.json - answers without a token', async () => {
+    await check('GET /openapi.json', await server.fetch(`${server.url}/openapi.json`))
+  })
+
+  it('docs - serves a self-contained HTML reference of every operation', async () => {
+    const res = await server.fetch(`${server.url}/docs`)
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/)
+    const html = await res.clone().text()
+    for (const route of routes) expect(html, key(route)).toContain(`id="${operationId(route)}"`)
+    // no script and no link off the API's own origin
+    const own = new URL(server.url).host.replace(/\./g, '\\.')
+    expect(html).not.toMatch(new RegExp(`<script|https?://(?!${own})[a-z]`, 'i'))
+    await check('GET /docs', res)
+  })
+
+  it('health - /healthz and /readyz answer as documented', async () => {
+    await check('GET /healthz', await server.fetch(`${server.url}/healthz`))
+    const ready = await check('GET /readyz', await server.fetch(`${server.url}/readyz`))
+    expect(ready).toEqual({ status: 'ok', checks: { records: 'ok', blobs: 'ok' } })
+  })
+
+  it('auth - responses validate (200 and 401)', async () => {
+    await check('GET /data/testAuthentication', await server.api('/data/testAuthentication'))
+    await check('GET /v3/data/testAuthentication', await server.api('/v3/data/testAuthentication'))
+    await check('GET /v3/data/testAuthentication', await server.api('/v3/data/testAuthentication', { auth: null }))
+  })
+
+  it('files - responses validate (upload, list, get, update, delete; 400, 403, 404)', async () => {
+    const file = await uploadFile('openapi files', { name: 'doc.txt', keyvalues: '{"a":"b"}' })
+    await check('GET /v3/files/:network', await server.api('/v3/files/public?limit=5'))
+    await check('GET /v3/files/:network', await server.api('/v3/files/public?limit=x'))
+    await check('GET /v3/files/:network/:id', await server.api(`/v3/files/public/${file.id}`))
+    await check('GET /v3/files/:network/:id', await server.api(`/v3/files/private/${file.id}`))
+    const readOnly = await server.token({ scopes: ['org:files:read'] })
+    await check('POST /v3/files', await server.api('/v3/files', { method: 'POST', body: form({}), auth: readOnly }))
+    await check(
+      'PUT /v3/files/:network/:id',
+      await server.api(`/v3/files/public/${file.id}`, { method: 'PUT', ...json({ name: 'renamed', expires_at: 0 }) }),
+    )
+    await check(
+      'PUT /v3/files/:network/:id',
+      await server.api(`/v3/files/public/${file.id}`, { method: 'PUT', ...json({ expires_at: 'soon' }) }),
+    )
+    await check('DELETE /v3/files/:network/:id', await server.api(`/v3/files/public/${file.id}`, { method: 'DELETE' }))
+    await check('DELETE /v3/files/:network/:id', await server.api(`/v3/files/public/${file.id}`, { method: 'DELETE' }))
+    const legacy = form({ pinataMetadata: '{"name":"legacy"}' }, { bytes: 'legacy', name: 'l.txt' })
+    await check(
+      'POST /pinning/pinFileToIPFS',
+      await server.api('/pinning/pinFileToIPFS', { method: 'POST', body: legacy }),
+    )
+    const bad = form({ pinataOptions: '{' }, { bytes: 'legacy', name: 'l.txt' })
+    await check(
+      'POST /pinning/pinFileToIPFS',
+      await server.api('/pinning/pinFileToIPFS', { method: 'POST', body: bad }),
+    )
+  })
+
+  it('groups - responses validate (create, list, get, update, add/remove file, delete; 400, 404)', async () => {
+    const created = (await check(
+      'POST /v3/groups/:network',
+      await server.api('/v3/groups/public', { method: 'POST', ...json({ name: 'g' }) }),
+    )) as { data: { id: string } }
+    const id = created.data.id
+    await check('POST /v3/groups/:network', await server.api('/v3/groups/public', { method: 'POST', ...json({}) }))
+    await check('GET /v3/groups/:network', await server.api('/v3/groups/public'))
+    await check('GET /v3/groups/:network/:id', await server.api(`/v3/groups/public/${id}`))
+    await check('GET /v3/groups/:network/:id', await server.api('/v3/groups/public/nope'))
+    await check(
+      'PUT /v3/groups/:network/:id',
+      await server.api(`/v3/groups/public/${id}`, { method: 'PUT', ...json({ name: 'h' }) }),
+    )
+    await check(
+      'PUT /v3/groups/:network/:id',
+      await server.api(`/v3/groups/public/${id}`, { method: 'PUT', ...json({}) }),
+    )
+    const file = await uploadFile('grouped')
+    const member = `/v3/groups/public/${id}/ids/${file.id}`
+    await check('PUT /v3/groups/:network/:id/ids/:fileId', await server.api(member, { method: 'PUT' }))
+    await check(
+      'PUT /v3/groups/:network/:id/ids/:fileId',
+      await server.api(`/v3/groups/public/${id}/ids/nope`, { method: 'PUT' }),
+    )
+    await check('DELETE /v3/groups/:network/:id/ids/:fileId', await server.api(member, { method: 'DELETE' }))
+    await check(
+      'DELETE /v3/groups/:network/:id/ids/:fileId',
+      await server.api('/v3/groups/public/x/ids/y', { method: 'DELETE' }),
+    )
+    await check('DELETE /v3/groups/:network/:id', await server.api(`/v3/groups/public/${id}`, { method: 'DELETE' }))
+    await check('DELETE /v3/groups/:network/:id', await server.api(`/v3/groups/public/${id}`, { method: 'DELETE' }))
+  })
+
+  it('download links - responses validate (sign, download, alias; 400, 403)', async () => {
+    const file = await uploadFile('private bytes', { network: 'private' })
+    const body = { url: `https://example.test/files/${file.cid}`, expires: 60 }
+    const link = (await check(
+      'POST /v3/files/private/download_link',
+      await server.api('/v3/files/private/download_link', { method: 'POST', ...json(body) }),
+    )) as { data: string }
+    await check(
+      'POST /v3/files/download_link',
+      await server.api('/v3/files/download_link', { method: 'POST', ...json(body) }),
+    )
+    await check(
+      'POST /v3/files/download_link',
+      await server.api('/v3/files/download_link', { method: 'POST', ...json({ url: 'nope', expires: 60 }) }),
+    )
+    const downloaded = await server.fetch(link.data)
+    expect(downloaded.status).toBe(200)
+    await check('GET /files/:cid', downloaded)
+    const tampered = new URL(link.data)
+    tampered.searchParams.set('X-Expires', '3000')
+    await check('GET /files/:cid', await server.fetch(tampered))
+    const signedDownload = { url: `https://example.test/files/${file.cid}`, method: 'GET' }
+    await check('POST /v3/files/sign', await server.api('/v3/files/sign', { method: 'POST', ...json(signedDownload) }))
+  })
+
+  it('uploads - signed URL, tus and their failures validate', async () => {
+    const signed = (await check(
+      'POST /v3/files/sign',
+      await server.api('/v3/files/sign', { method: 'POST', ...json({ expires: 60 }) }),
+    )) as { data: string }
+    await check('POST /v3/files/sign', await server.api('/v3/files/sign', { method: 'POST', ...json({}) }))
+    const path = new URL(signed.data).pathname + new URL(signed.data).search
+    const multipart = form({}, { bytes: 'signed upload', name: 's.txt' })
+    await check('POST /v3/files/:id', await server.api(path, { method: 'POST', body: multipart, auth: null }))
+    await check(
+      'POST /v3/files/:id',
+      await server.api('/v3/files/nope?X-Signature=x', { method: 'POST', body: form({}) }),
+    )
+
+    const tus = { 'tus-resumable': '1.0.0' }
+    const create = () => server.api('/v3/files', { method: 'POST', headers: { ...tus, 'upload-length': '5' } })
+    const created = await create()
+    const location = created.headers.get('location')!
+    await check('POST /v3/files', created)
+    const uploadPath = new URL(location).pathname
+    await check('HEAD /v3/files/:id/:token', await server.api(uploadPath, { method: 'HEAD', headers: tus, auth: null }))
+    const append = (offset: string) =>
+      server.api(uploadPath, {
+        method: 'PATCH',
+        body: 'hello',
+        headers: { ...tus, 'content-type': 'application/offset+octet-stream', 'upload-offset': offset },
+        auth: null,
+      })
+    await check('PATCH /v3/files/:id/:token', await append('3'))
+    const done = await append('0')
+    expect(done.headers.get('upload-cid')).toBeTruthy()
+    await check('PATCH /v3/files/:id/:token', done)
+    const other = new URL((await create()).headers.get('location')!).pathname
+    await check('DELETE /v3/files/:id/:token', await server.api(other, { method: 'DELETE', headers: tus, auth: null }))
+    await check('DELETE /v3/files/:id/:token', await server.api(other, { method: 'DELETE', headers: tus, auth: null }))
+  })
+
+  it('swaps and signatures - responses validate (success and 4xx)', async () => {
+    const a = await uploadFile('swap a')
+    const b = await uploadFile('swap b')
+    const swap = `/v3/files/public/swap/${a.cid}`
+    await check(
+      'PUT /v3/files/:network/swap/:cid',
+      await server.api(swap, { method: 'PUT', ...json({ swap_cid: b.cid }) }),
+    )
+    await check('PUT /v3/files/:network/swap/:cid', await server.api(swap, { method: 'PUT', ...json({}) }))
+    await check('GET /v3/files/:network/swap/:cid', await server.api(swap))
+    await check('DELETE /v3/files/:network/swap/:cid', await server.api(swap, { method: 'DELETE' }))
+    await check(
+      'DELETE /v3/files/:network/swap/:cid',
+      await server.api('/v3/files/nowhere/swap/x', { method: 'DELETE' }),
+    )
+
+    const account = privateKeyToAccount(`0x${'11'.repeat(32)}`)
+    const message = { address: account.address, cid: a.cid!, date: a.created_at! }
+    const signature = await account.signTypedData({
+      domain: CID_SIGNATURE_DOMAIN,
+      types: CID_SIGNATURE_TYPES,
+      primaryType: 'Sign',
+      message,
+    })
+    const at = `/v3/files/public/signature/${a.cid}`
+    await check('GET /v3/files/:network/signature/:cid', await server.api(at))
+    await check(
+      'POST /v3/files/:network/signature/:cid',
+      await server.api(at, { method: 'POST', ...json({ signature: 'x' }) }),
+    )
+    await check(
+      'POST /v3/files/:network/signature/:cid',
+      await server.api(at, { method: 'POST', ...json({ signature, address: account.address }) }),
+    )
+    await check('GET /v3/files/:network/signature/:cid', await server.api(at))
+    await check('DELETE /v3/files/:network/signature/:cid', await server.api(at, { method: 'DELETE' }))
+    await check('DELETE /v3/files/:network/signature/:cid', await server.api(at, { method: 'DELETE' }))
+  })
+
+  it('gateways - plugins and domains validate (success and 4xx)', async () => {
+    await check('GET /v3/gateways/plugins/marketplace', await server.api('/v3/gateways/plugins/marketplace'))
+    const tokens = new Map<string, string>()
+    const gateway = await startGatewayApi({
+      resolveTxt: async (name) => [[tokens.get(name) ?? 'none']],
+    })
+    try {
+      const created = (await check(
+        'POST /v3/gateways/domains',
+        await gateway.api('/v3/gateways/domains', { method: 'POST', ...json({ domain: 'files.example.com' }) }),
+      )) as { data: { id: string; verification: { name: string; value: string } } }
+      tokens.set(created.data.verification.name, created.data.verification.value)
+      await check(
+        'POST /v3/gateways/domains',
+        await gateway.api('/v3/gateways/domains', { method: 'POST', ...json({ domain: '' }) }),
+      )
+      const id = created.data.id
+      await check('GET /v3/gateways/domains', await gateway.api('/v3/gateways/domains'))
+      await check('GET /v3/gateways/domains/:id', await gateway.api(`/v3/gateways/domains/${id}`))
+      await check('GET /v3/gateways/domains/:id', await gateway.api('/v3/gateways/domains/nope'))
+      const verified = (await check(
+        'POST /v3/gateways/domains/:id/verify',
+        await gateway.api(`/v3/gateways/domains/${id}/verify`, { method: 'POST' }),
+      )) as { data: { status: string } }
+      expect(verified.data.status).toBe('active')
+      await check(
+        'DELETE /v3/gateways/domains/:id',
+        await gateway.api(`/v3/gateways/domains/${id}`, { method: 'DELETE' }),
+      )
+      await check(
+        'DELETE /v3/gateways/domains/:id',
+        await gateway.api(`/v3/gateways/domains/${id}`, { method: 'DELETE' }),
+      )
+    } finally {
+      await gateway.close()
+    }
+  })
+
+  it('payments - instructions, CIDs and the 402 of paid retrieval validate', async () => {
+    const base = '/v3/x402/payment_instructions'
+    const created = (await check(
+      `POST ${base}`,
+      await server.api(base, { method: 'POST', ...json({ name: 'paid', description: 'd' }) }),
+    )) as { data: { id: string } }
+    await check(
+      `POST ${base}`,
+      await server.api(base, { method: 'POST', ...json({ name: 'x', payment_requirements: [] }) }),
+    )
+    const id = created.data.id
+    await check(`GET ${base}`, await server.api(`${base}?limit=1`))
+    await check(`GET ${base}/:id`, await server.api(`${base}/${id}`))
+    await check(`GET ${base}/:id`, await server.api(`${base}/nope`))
+    await check(
+      `PATCH ${base}/:id`,
+      await server.api(`${base}/${id}`, { method: 'PATCH', ...json({ name: 'renamed' }) }),
+    )
+    const file = await uploadFile('paid bytes', { network: 'private' })
+    await check(`PUT ${base}/:id/cids/:cid`, await server.api(`${base}/${id}/cids/${file.cid}`, { method: 'PUT' }))
+    await check(`GET ${base}/:id/cids`, await server.api(`${base}/${id}/cids`))
+    await check(`DELETE ${base}/:id`, await server.api(`${base}/${id}`, { method: 'DELETE' }))
+    const retrieval = await server.fetch(`${server.url}/v1/retrieve/private/${file.cid}`)
+    expect(retrieval.status).toBe(402)
+    await check('GET /v1/retrieve/private/:cid', retrieval)
+    await check('GET /v1/retrieve/private/:cid', await server.fetch(`${server.url}/v1/retrieve/private/bafkqaaa`))
+    await check(
+      `DELETE ${base}/:id/cids/:cid`,
+      await server.api(`${base}/${id}/cids/${file.cid}`, { method: 'DELETE' }),
+    )
+    await check(`DELETE ${base}/:id`, await server.api(`${base}/${id}`, { method: 'DELETE' }))
+  })
+
+  it('vectors - vectorize, query and delete validate (success and 4xx)', async () => {
+    const vectors = await startVectorApi({ embedder: createLexicalEmbedder() })
+    try {
+      const group = await privateGroupWithTexts(vectors, ['a cat sat on the mat', 'dogs bark at night'])
+      const fileId = group.files[0]!.id
+      await check(
+        'POST /v3/vectorize/files/:fileId',
+        await vectors.api(`/v3/vectorize/files/${fileId}`, { method: 'POST' }),
+      )
+      await check('POST /v3/vectorize/files/:fileId', await vectors.api('/v3/vectorize/files/nope', { method: 'POST' }))
+      const query = `/v3/vectorize/groups/${group.groupId}/query`
+      await check(
+        'POST /v3/vectorize/groups/:groupId/query',
+        await vectors.api(query, { method: 'POST', ...json({ text: 'cat' }) }),
+      )
+      await check('POST /v3/vectorize/groups/:groupId/query', await vectors.api(query, { method: 'POST', ...json({}) }))
+      await check(
+        'DELETE /v3/vectorize/files/:fileId',
+        await vectors.api(`/v3/vectorize/files/${fileId}`, { method: 'DELETE' }),
+      )
+      await check(
+        'DELETE /v3/vectorize/files/:fileId',
+        await vectors.api('/v3/vectorize/files/nope', { method: 'DELETE' }),
+      )
+    } finally {
+      await vectors.close()
+    }
+  })
+
+  it('auth - every route that needs a token answers 401 without one, as documented', async () => {
+    for (const route of routes.filter((r) => r.auth !== 'public')) {
+      const path = route.path.replace(/:network/g, 'public').replace(/:[A-Za-z]+/g, 'x')
+      await check(key(route), await server.api(path, { method: route.method, auth: null }))
+    }
+    const unknownUpload = await server.api('/v3/files/nope/nope', { method: 'HEAD', auth: null })
+    expect(unknownUpload.status).toBe(404)
+    await check('HEAD /v3/files/:id/:token', unknownUpload)
+  })
+
+  it('coverage - every route had a success and a failure validated (or a stated reason)', () => {
+    const missing: string[] = []
+    for (const route of routes) {
+      const statuses = [...checker.validated]
+        .filter((v) => v.startsWith(`${key(route)} `))
+        .map((v) => v.split(' ').pop()!)
+      const success = statuses.some((s) => s.startsWith('2'))
+      const failure = statuses.some((s) => s.startsWith('4'))
+      const isPublicDocument = route.auth === 'public' && !route.path.includes(':') && route.method === 'GET'
+      if (!success && !SUCCESS_NOT_EXERCISED[key(route)]) missing.push(`${key(route)}: no 2xx validated`)
+      if (!failure && !isPublicDocument) missing.push(`${key(route)}: no 4xx validated`)
+    }
+    expect(missing).toEqual([])
+  })
+})

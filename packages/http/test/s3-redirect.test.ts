@@ -1,0 +1,48 @@
+import { createHash } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type S3rverInstance, s3BlobStore, startS3rver } from './support/storage.js'
+import { form, startTestApi, type TestApi } from './support/test-api.js'
+
+describe('private downloads from S3', () => {
+  let s3: S3rverInstance
+  let blobs: Awaited<ReturnType<typeof s3BlobStore>>
+  let server: TestApi
+  beforeAll(async () => {
+    s3 = await startS3rver()
+    blobs = await s3BlobStore(s3)
+    // memory records, blobs in S3
+    server = await startTestApi({ blobs: blobs.store })
+  })
+  afterAll(async () => {
+    await server.close()
+    await blobs.close()
+    await s3.close()
+  })
+
+  it('download link - is served by a redirect to a presigned S3 URL, and the bytes match', async () => {
+    const bytes = Buffer.from(`private bytes in S3 ${'x'.repeat(100_000)}`)
+    const uploaded = await server.api('/v3/files', {
+      method: 'POST',
+      body: form({ network: 'private' }, { bytes, name: 'report.txt', type: 'text/plain' }),
+    })
+    const { data: file } = (await uploaded.json()) as { data: { cid: string } }
+    const signed = await server.api('/v3/files/private/download_link', {
+      method: 'POST',
+      body: JSON.stringify({ url: `https://gateway.example/files/${file.cid}`, expires: 60, method: 'GET' }),
+    })
+    const { data: link } = (await signed.json()) as { data: string }
+    expect(link.startsWith(`${server.url}/files/${file.cid}?`)).toBe(true)
+
+    const redirect = await server.fetch(link, { redirect: 'manual' })
+    expect(redirect.status).toBe(302)
+    const location = redirect.headers.get('location')!
+    expect(location.startsWith(s3.endpoint)).toBe(true)
+    expect(location).toContain('X-Amz-Signature=')
+
+    const direct = await fetch(location)
+    expect(direct.status).toBe(200)
+    expect(direct.headers.get('content-type')).toBe('text/plain')
+    const body = Buffer.from(await direct.arrayBuffer())
+    expect(createHash('sha256').update(body).digest('hex')).toBe(createHash('sha256').update(bytes).digest('hex'))
+  })
+})

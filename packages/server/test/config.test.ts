@@ -1,0 +1,126 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { SCOPES } from '@pinfold/core'
+import { exportJWK, generateKeyPair, SignJWT } from 'jose'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { PAY_TO } from '../../http/test/support/payments.js'
+import { startFakeEmbeddings } from '../../http/test/support/reliability.js'
+import { form } from '../../http/test/support/test-api.js'
+import { requestWithHost } from './support/raw-http.js'
+import { startTestServer, type TestServer } from './support/server.js'
+
+/**
+ * `pinfold serve`'s settings, read from the environment, reach the handler and the service. The
+ * behaviour behind each setting is tested in process in packages/http/test, where the tests pass
+ * the handler and service options directly.
+ */
+
+describe('bearer tokens - PINFOLD_JWT_MAX_LIFETIME_SECONDS', () => {
+  let server: TestServer
+  beforeAll(async () => {
+    server = await startTestServer({ PINFOLD_JWT_MAX_LIFETIME_SECONDS: '3600' })
+  })
+  afterAll(() => server.close())
+
+  it('auth - a token expiring within the maximum is accepted, one expiring later is 401', async () => {
+    const withinHour = await server.token({ expiresIn: 3000 })
+    expect((await server.api('/v3/groups/public', { auth: withinHour })).status).toBe(200)
+    const res = await server.api('/v3/groups/public', { auth: await server.token({ expiresIn: 2 * 3600 }) })
+    expect(res.status).toBe(401)
+    expect(await res.json()).toEqual({ error: 'token expires more than 3600 s from now' })
+  })
+})
+
+describe('subdomain gateway - configuration', () => {
+  it("PINFOLD_SUBDOMAIN_GATEWAY_HOST - set, that host; unset, the public URL's host name, else any {cid}.ipfs.{host}", async () => {
+    const servers = [
+      [await startTestServer({ PINFOLD_SUBDOMAIN_GATEWAY_HOST: 'dweb.pinfold.example' }), 'dweb.pinfold.example'],
+      [await startTestServer({ PINFOLD_PUBLIC_URL: 'http://files.pinfold.example' }), 'files.pinfold.example'],
+      [await startTestServer(), 'localhost'],
+    ] as const
+    try {
+      for (const [server, host] of servers) {
+        const form = new FormData()
+        form.append('file', new Blob(['subdomain bytes']), 'a.txt')
+        form.append('network', 'public')
+        const res = await server.api('/v3/files', { method: 'POST', body: form })
+        const { cid } = ((await res.json()) as { data: { cid: string } }).data
+        const served = await requestWithHost(server.url, `${cid}.ipfs.${host}:3000`, '/')
+        expect(served.status, host).toBe(200)
+        expect(served.body, host).toBe('subdomain bytes')
+      }
+      // a configured host is the only subdomain gateway
+      const [configured] = servers[0]
+      expect((await requestWithHost(configured.url, 'not-a-cid.ipfs.localhost', '/healthz')).status).toBe(200)
+    } finally {
+      for (const [server] of servers) await server.close()
+    }
+  })
+})
+
+describe('settings the in-process suites pass as options', () => {
+  let server: TestServer
+  let embeddings: Awaited<ReturnType<typeof startFakeEmbeddings>>
+  let jwks: Server
+  let keys: Awaited<ReturnType<typeof generateKeyPair>>
+  beforeAll(async () => {
+    embeddings = await startFakeEmbeddings()
+    keys = await generateKeyPair('ES256', { extractable: true })
+    const body = JSON.stringify({ keys: [{ ...(await exportJWK(keys.publicKey)), kid: 'k1', alg: 'ES256' }] })
+    jwks = createServer((_, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body))
+    await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve))
+    // memory stores whatever PINFOLD_TEST_STORAGE says: vectors need pgvector, which a PostgreSQL
+    // server may lack, and storage is not what this test is about
+    server = await startTestServer(
+      {
+        PINFOLD_MAX_UPLOAD_BYTES: '1000',
+        PINFOLD_X402_PAY_TO: PAY_TO,
+        PINFOLD_EMBEDDINGS_URL: embeddings.url,
+        PINFOLD_EMBEDDINGS_MODEL: 'fake',
+        PINFOLD_EMBEDDINGS_DIMENSIONS: '8',
+        PINFOLD_JWKS_URL: `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/jwks.json`,
+        PINFOLD_PUBLIC_URL: 'https://files.pinfold.example/api',
+      },
+      { storage: 'memory' },
+    )
+  })
+  afterAll(async () => {
+    await server?.close()
+    await embeddings?.close()
+    await new Promise((resolve) => jwks?.close(resolve))
+  })
+
+  it('serve - the upload limit, x402 recipient, embeddings endpoint, JWKS and public URL are the configured ones', async () => {
+    const auth = await new SignJWT({ org: 'acme', scope: SCOPES.join(' ') })
+      .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
+      .setSubject('alice')
+      .setExpirationTime('5m')
+      .sign(keys.privateKey)
+    // PINFOLD_JWKS_URL: a token of the key set is accepted, one signed with the test secret is not
+    expect((await server.api('/v3/groups/private', { auth: await server.token() })).status).toBe(401)
+    const group = await server.api('/v3/groups/private', { method: 'POST', body: '{"name":"docs"}', auth })
+    expect(group.status).toBe(200)
+    const groupId = ((await group.json()) as { data: { id: string } }).data.id
+    // PINFOLD_MAX_UPLOAD_BYTES
+    const big = await server.api('/v3/files', { method: 'POST', body: form({}, { bytes: 'x'.repeat(1001) }), auth })
+    expect(big.status).toBe(413)
+    // PINFOLD_EMBEDDINGS_URL: vectorizing calls the configured endpoint
+    const text = form({ network: 'private', group_id: groupId }, { bytes: 'cats and dogs', name: 'a.txt' })
+    const file = await server.api('/v3/files', { method: 'POST', body: text, auth })
+    const { id } = ((await file.json()) as { data: { id: string } }).data
+    expect((await server.api(`/v3/vectorize/files/${id}`, { method: 'POST', auth })).status).toBe(200)
+    // PINFOLD_X402_PAY_TO: the default recipient of new payment instructions
+    const instruction = await server.api('/v3/x402/payment_instructions', {
+      method: 'POST',
+      body: JSON.stringify({ name: 'defaults' }),
+      auth,
+    })
+    const { data } = (await instruction.json()) as { data: { payment_requirements: { pay_to: string }[] } }
+    expect(data.payment_requirements[0]!.pay_to).toBe(PAY_TO)
+    // PINFOLD_PUBLIC_URL: links are built on it
+    const sign = await server.api('/v3/files/sign', { method: 'POST', body: '{"expires":60}', auth })
+    expect(((await sign.json()) as { data: string }).data).toMatch(
+      /^https:\/\/files\.pinfold\.example\/api\/v3\/files\//,
+    )
+  })
+})
