@@ -6,6 +6,7 @@ import type { CID } from 'multiformats/cid'
 import { blockKey, multihashKey } from '../dag/blocks.js'
 import { createCarBlobWriter, PLACEHOLDER_ROOT, type WrittenCar } from '../dag/car-blob.js'
 import { readBlock } from '../dag/read-block.js'
+import { checkFileNode } from '../unixfs/file-node-check.js'
 import { kuboImporterOptions } from '../unixfs/profiles.js'
 
 /**
@@ -132,6 +133,7 @@ export async function importFolder(
   try {
     const blockstore = {
       async put(cid: CID, bytes: Uint8Array) {
+        checkFileNode(cid, bytes)
         await writer.put(cid, bytes)
         return cid
       },

@@ -3,6 +3,7 @@ import { PinfoldError } from '@pinfold/interface'
 import { importer } from 'ipfs-unixfs-importer'
 import type { CID } from 'multiformats/cid'
 import type { Block } from '../dag/blocks.js'
+import { checkFileNode } from './file-node-check.js'
 import { kuboImporterOptions, LEAF_BYTES } from './profiles.js'
 import { hashOnlyRawLeaves } from './raw-leaf-hasher.js'
 
@@ -22,6 +23,7 @@ export async function computeFileCid(
   const options = kubo.rawLeaves ? hashOnlyRawLeaves(kubo, LEAF_BYTES[version]) : kubo
   const blockstore = {
     put: async (cid: CID, bytes: Uint8Array) => {
+      checkFileNode(cid, bytes) // a malformed node would give a CID `ipfs add` never gives
       onBlock?.({ cid, bytes })
       return cid
     },
