@@ -1,6 +1,7 @@
 import { resolveTxt } from 'node:dns/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { consoleAssetsDir } from '@pinfold/console'
 import {
   type BlobStore,
   createFileService,
@@ -14,6 +15,7 @@ import { answerClientErrors, createNodeHandler, drainable } from '@pinfold/http-
 import { createExtractionPool } from '@pinfold/text-extract'
 import { createRemoteJWKSet } from 'jose'
 import type { ServerConfig } from './config.js'
+import { withConsole } from './console-site.js'
 import { vectorServiceOptions } from './embedder-config.js'
 import { loadOrCreateSecret } from './secret.js'
 import { openStorage, type Storage } from './storage.js'
@@ -59,12 +61,17 @@ export async function startServer(
     // the embedder loads its model on the first vectorize or query, not at start-up
     ...vectorServiceOptions({ env: config.env, dataDir: config.dataDir }, extraction),
   })
-  const handler = createFetchHandler(service, {
+  const api = createFetchHandler(service, {
     auth: tokenVerifier(config, secret),
     publicUrl: config.publicUrl,
     subdomainHost: config.subdomainHost,
     rateLimit: config.rateLimit,
     ...handlerOptions,
+  })
+  const handler = withConsole(api, {
+    assetsDir: consoleAssetsDir,
+    basePath: handlerOptions.basePath,
+    apiHostname: config.publicUrl === undefined ? undefined : new URL(config.publicUrl).hostname,
   })
   await indexStoredBlocks(service)
   const requests = drainable(createNodeHandler(handler, { bodyIdleTimeoutMs: config.bodyIdleTimeoutMs }))

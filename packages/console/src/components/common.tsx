@@ -1,0 +1,93 @@
+import { type ReactNode, useId, useState } from 'react'
+import { messageOf } from '../api/client'
+import { NETWORKS, type Network } from '../api/types'
+
+/** An error, announced to screen readers as it appears. */
+export function ErrorNote({ error }: { error: unknown }) {
+  if (!error) return null
+  return (
+    <p className="error" role="alert">
+      {messageOf(error)}
+    </p>
+  )
+}
+
+/** A polite announcement of what just happened ("Saved", "Deleted"). */
+export function Status({ children }: { children: ReactNode }) {
+  return (
+    <p className="status" role="status">
+      {children}
+    </p>
+  )
+}
+
+export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+  const [copied, setCopied] = useState(false)
+  const copy = async () => {
+    await navigator.clipboard.writeText(text)
+    setCopied(true)
+    setTimeout(() => setCopied(false), 2000)
+  }
+  return (
+    <button type="button" onClick={copy} aria-live="polite">
+      {copied ? 'Copied' : label}
+    </button>
+  )
+}
+
+export function NetworkPicker({ value, onChange }: { value: Network; onChange(network: Network): void }) {
+  const name = useId()
+  return (
+    <fieldset className="segmented">
+      <legend>Network</legend>
+      {NETWORKS.map((network) => (
+        <label key={network}>
+          <input
+            type="radio"
+            name={name}
+            value={network}
+            checked={value === network}
+            onChange={() => onChange(network)}
+          />
+          {network === 'public' ? 'Public' : 'Private'}
+        </label>
+      ))}
+    </fieldset>
+  )
+}
+
+/** Previous / next over opaque page tokens: the tokens of the pages seen are kept to go back. */
+export function usePages() {
+  const [tokens, setTokens] = useState<string[]>([''])
+  return {
+    token: tokens[tokens.length - 1]!,
+    page: tokens.length,
+    next: (token: string) => setTokens((seen) => [...seen, token]),
+    previous: () => setTokens((seen) => (seen.length > 1 ? seen.slice(0, -1) : seen)),
+    reset: () => setTokens(['']),
+  }
+}
+
+export function Pager({
+  page,
+  nextToken,
+  onPrevious,
+  onNext,
+}: {
+  page: number
+  nextToken: string
+  onPrevious(): void
+  onNext(token: string): void
+}) {
+  return (
+    <nav className="pager" aria-label="Pages">
+      <button type="button" onClick={onPrevious} disabled={page === 1}>
+        Previous
+      </button>
+      <span>Page {page}</span>
+      <button type="button" onClick={() => onNext(nextToken)} disabled={!nextToken}>
+        Next
+      </button>
+    </nav>
+  )
+}
