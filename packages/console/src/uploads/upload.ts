@@ -67,7 +67,10 @@ function uploadMultipart(
     request.open('POST', api.url('v3/files'))
     request.setRequestHeader('authorization', `Bearer ${api.token}`)
     request.responseType = 'json'
-    request.upload.onprogress = (event) => onProgress(event.loaded, event.total)
+    // the request also carries the form's part headers: report the share of the files' own bytes
+    const bytes = parts.reduce((sum, { file }) => sum + file.size, 0)
+    request.upload.onprogress = (event) =>
+      onProgress(event.total > 0 ? Math.round((event.loaded / event.total) * bytes) : 0, bytes)
     request.onload = () => {
       const body = request.response as { data?: FileItem; error?: string } | null
       if (request.status >= 200 && request.status < 300 && body?.data) resolve(body.data)
