@@ -25,6 +25,12 @@ const CHROMIUM = [process.env.PINFOLD_CHROMIUM, '/usr/bin/chromium', '/usr/bin/c
 // CI installs chromium and sets PINFOLD_REQUIRE_CHROMIUM; elsewhere a machine without it skips.
 if (!CHROMIUM && process.env.PINFOLD_REQUIRE_CHROMIUM) throw new Error('chromium not found (PINFOLD_CHROMIUM)')
 
+const TOKEN_KEY = 'pinfold.console.token'
+
+interface FileList {
+  data: { files: { name: string; cid: string; size: number; number_of_files: number }[] }
+}
+
 /** Just above the SDK's 90 MiB threshold: the console sends it over tus. */
 const LARGE_BYTES = 94_371_840 + 1024 * 1024
 
@@ -62,11 +68,11 @@ describe.skipIf(!CHROMIUM)('the web console in chromium', { timeout: 120_000 }, 
     // by keyboard: the field is labelled, the button is reached by Tab
     await page.getByLabel('Token or API key').fill(token)
     await page.keyboard.press('Tab')
-    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Sign in')
+    await expect.poll(() => page.evaluate<string | undefined>('document.activeElement?.textContent')).toBe('Sign in')
     await page.keyboard.press('Enter')
     await page.getByRole('heading', { name: 'Files', level: 2 }).waitFor()
     // kept in this tab's session storage, never in the URL
-    expect(await page.evaluate(() => sessionStorage.getItem('pinfold.console.token'))).toBe(token)
+    expect(await page.evaluate<string | null>(`sessionStorage.getItem('${TOKEN_KEY}')`)).toBe(token)
     expect(page.url()).not.toContain(token)
     return page
   }
@@ -135,10 +141,10 @@ describe.skipIf(!CHROMIUM)('the web console in chromium', { timeout: 120_000 }, 
     await page.getByRole('link', { name: 'Files' }).click()
     const rows = page.getByRole('table').getByRole('row')
     for (const name of ['hello.txt', 'site', 'large.bin']) await rows.filter({ hasText: name }).waitFor()
-    const listed = await (await server.api('/v3/files/public')).json()
-    const byName = Object.fromEntries(listed.data.files.map((f: { name: string }) => [f.name, f]))
-    expect(byName['large.bin'].size).toBe(LARGE_BYTES)
-    expect(byName.site.number_of_files).toBeGreaterThan(1)
+    const listed = (await (await server.api('/v3/files/public')).json()) as FileList
+    const byName = Object.fromEntries(listed.data.files.map((f) => [f.name, f]))
+    expect(byName['large.bin']?.size).toBe(LARGE_BYTES)
+    expect(byName.site?.number_of_files).toBeGreaterThan(1)
     await page.screenshot({ path: join(ARTIFACTS, 'files-1280.png'), fullPage: true })
 
     // filters: by name
@@ -151,20 +157,20 @@ describe.skipIf(!CHROMIUM)('the web console in chromium', { timeout: 120_000 }, 
     // details: a private download link, copied and opened
     await page.getByRole('button', { name: 'hello.txt' }).click()
     const details = page.getByRole('complementary', { name: 'hello.txt' })
-    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('details-title')
+    await expect.poll(() => page.evaluate<string | undefined>('document.activeElement?.id')).toBe('details-title')
     await details.getByLabel('Link valid for').selectOption({ label: '1 hour' })
     await details.getByRole('button', { name: 'Create download link' }).click()
     const link = await details.getByLabel('Signed link').inputValue()
-    expect(link).toMatch(new RegExp(`^${server.url}/files/${byName['hello.txt'].cid}\\?.*X-Signature=`))
+    expect(link).toMatch(new RegExp(`^${server.url}/files/${byName['hello.txt']?.cid}\\?.*X-Signature=`))
     await details.getByRole('button', { name: 'Copy link' }).click()
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link)
+    expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(link)
     await page.screenshot({ path: join(ARTIFACTS, 'file-details-1280.png'), fullPage: true })
     const [opened] = await Promise.all([
       context.waitForEvent('page'),
       details.getByRole('link', { name: 'Open link' }).click(),
     ])
     await opened.waitForLoadState()
-    expect((await opened.locator('body').innerText()).trim()).toBe('hello from the console')
+    expect((await opened.locator('body').textContent())?.trim()).toBe('hello from the console')
     await opened.close()
 
     // rename, then delete
@@ -176,13 +182,13 @@ describe.skipIf(!CHROMIUM)('the web console in chromium', { timeout: 120_000 }, 
     await renamed.getByRole('button', { name: 'Yes, delete' }).click()
     await renamed.waitFor({ state: 'detached' })
     await rows.filter({ hasText: 'greeting.txt' }).waitFor({ state: 'detached' })
-    const after = await (await server.api('/v3/files/public')).json()
-    expect(after.data.files.map((f: { name: string }) => f.name).sort()).toEqual(['large.bin', 'site'])
+    const after = (await (await server.api('/v3/files/public')).json()) as FileList
+    expect(after.data.files.map((f) => f.name).sort()).toEqual(['large.bin', 'site'])
 
     // signing out forgets the token
     await page.getByRole('button', { name: 'Sign out' }).click()
     await page.getByRole('heading', { name: 'Sign in' }).waitFor()
-    expect(await page.evaluate(() => sessionStorage.getItem('pinfold.console.token'))).toBeNull()
+    expect(await page.evaluate<string | null>(`sessionStorage.getItem('${TOKEN_KEY}')`)).toBeNull()
     await context.close()
   })
 
@@ -191,7 +197,7 @@ describe.skipIf(!CHROMIUM)('the web console in chromium', { timeout: 120_000 }, 
     const page = await signIn(context)
     await page.screenshot({ path: join(ARTIFACTS, 'files-375.png'), fullPage: true })
     // nothing wider than the screen: no sideways scrolling
-    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+    const overflow = () => page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth')
     expect(await overflow()).toBeLessThanOrEqual(0)
 
     await page.getByRole('link', { name: 'Upload' }).tap()

@@ -146,6 +146,6 @@ describe('the console at /console', () => {
     const unbuilt = site({ assetsDir: join(dir, 'missing') })
     const page = await unbuilt(new Request('http://localhost/console/'))
     expect(page.status).toBe(503)
-    expect((await page.json()).error).toMatch(/pnpm build/)
+    expect(((await page.json()) as { error: string }).error).toMatch(/pnpm build/)
   })
 })
