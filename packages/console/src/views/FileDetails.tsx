@@ -239,12 +239,16 @@ function DownloadLink({ api, network, file }: { api: Api; network: Network; file
   )
 }
 
-/** Hot swaps: this CID served as another one through the gateway. */
+/**
+ * Hot swaps: this CID served as another one on the tenant's gateway domains. The API gives the
+ * history only (current, replaced and removed mappings alike), so it is shown as history.
+ */
 function Swaps({ api, network, cid }: { api: Api; network: Network; cid: string }) {
   const path = `v3/files/${network}/swap/${cid}`
   const [history, setHistory] = useState<Swap[]>([])
   const [target, setTarget] = useState('')
   const [error, setError] = useState<unknown>(null)
+  const [done, setDone] = useState<string | null>(null)
   const refresh = async () => {
     try {
       setHistory((await api.get<{ data: Swap[] }>(path)).data)
@@ -257,10 +261,12 @@ function Swaps({ api, network, cid }: { api: Api; network: Network; cid: string 
   useEffect(() => {
     void refresh()
   }, [path])
-  const act = async (action: () => Promise<unknown>) => {
+  const act = async (action: () => Promise<unknown>, message: string) => {
     setError(null)
+    setDone(null)
     try {
       await action()
+      setDone(message)
       await refresh()
     } catch (failure) {
       setError(failure)
@@ -272,20 +278,20 @@ function Swaps({ api, network, cid }: { api: Api; network: Network; cid: string 
       aria-labelledby="swap-title"
       onSubmit={(event) => {
         event.preventDefault()
-        void act(() => api.send('PUT', path, { swap_cid: target.trim() }))
+        void act(() => api.send('PUT', path, { swap_cid: target.trim() }), 'Swap added.')
       }}
     >
       <h4 id="swap-title">Swap</h4>
       {history.length > 0 ? (
-        <ul className="plain">
+        <ul className="plain" aria-label="Swap history, newest first">
           {history.map((swap) => (
             <li key={swap.created_at + swap.mapped_cid}>
-              <span className="mono break">{swap.mapped_cid}</span> <small>since {formatDate(swap.created_at)}</small>
+              <span className="mono break">{swap.mapped_cid}</span> <small>{formatDate(swap.created_at)}</small>
             </li>
           ))}
         </ul>
       ) : (
-        <p className="hint">Served as itself.</p>
+        <p className="hint">Never swapped.</p>
       )}
       <label>
         Serve this CID as
@@ -293,13 +299,12 @@ function Swaps({ api, network, cid }: { api: Api; network: Network; cid: string 
       </label>
       <div className="actions">
         <button type="submit">Add swap</button>
-        {history.length > 0 && (
-          <button type="button" onClick={() => void act(() => api.send('DELETE', path))}>
-            Remove swap
-          </button>
-        )}
+        <button type="button" onClick={() => void act(() => api.send('DELETE', path), 'Swap removed.')}>
+          Remove swap
+        </button>
       </div>
       <ErrorNote error={error} />
+      {done && <Status>{done}</Status>}
     </form>
   )
 }
