@@ -1,6 +1,6 @@
 import { type FormEvent, useEffect, useState } from 'react'
 import type { Api } from '../api/client'
-import type { Group, GroupList, VectorMatch } from '../api/types'
+import type { FileItem, Group, GroupList, VectorMatch } from '../api/types'
 import { ErrorNote } from '../components/common'
 
 /** Semantic search over the vectors of a private group's files. */
@@ -8,7 +8,7 @@ export function SearchView({ api }: { api: Api }) {
   const [groups, setGroups] = useState<Group[]>([])
   const [groupId, setGroupId] = useState('')
   const [text, setText] = useState('')
-  const [matches, setMatches] = useState<VectorMatch[] | null>(null)
+  const [matches, setMatches] = useState<(VectorMatch & { name?: string })[] | null>(null)
   const [error, setError] = useState<unknown>(null)
   const [busy, setBusy] = useState(false)
 
@@ -29,7 +29,18 @@ export function SearchView({ api }: { api: Api }) {
         `v3/vectorize/groups/${groupId}/query`,
         { text },
       )
-      setMatches(data.matches)
+      // the answer names files by id: their names make it readable (at most 20 matches)
+      const named = await Promise.all(
+        data.matches.map(async (match) => {
+          try {
+            const { data: file } = await api.get<{ data: FileItem }>(`v3/files/private/${match.file_id}`)
+            return { ...match, name: file.name ?? undefined }
+          } catch {
+            return match
+          }
+        }),
+      )
+      setMatches(named)
     } catch (failure) {
       setError(failure)
     } finally {
@@ -71,6 +82,7 @@ export function SearchView({ api }: { api: Api }) {
           {matches.length === 0 && <li>No matches.</li>}
           {matches.map((match) => (
             <li className="row" key={match.file_id}>
+              <strong>{match.name ?? '(unknown file)'}</strong>
               <span className="mono break">{match.cid}</span>
               <span className="badge">score {match.score.toFixed(3)}</span>
               <span className="hint mono">{match.file_id}</span>

@@ -338,6 +338,7 @@ describe.skipIf(!CHROMIUM)('the web console in chromium', { timeout: 120_000 }, 
       await page.getByRole('button', { name: 'Search' }).click()
       const matches = page.getByRole('list', { name: 'Matches' }).getByRole('listitem')
       await expect.poll(() => matches.first().textContent()).toContain(invoice.cid)
+      expect(await matches.first().getByText('invoice.txt').count()).toBe(1)
       await page.screenshot({ path: join(ARTIFACTS, 'search-1280.png'), fullPage: true })
 
       // a payment instruction selling the invoice
