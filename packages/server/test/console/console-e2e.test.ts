@@ -211,6 +211,59 @@ describe.skipIf(!CHROMIUM)('the web console in chromium', { timeout: 120_000 }, 
       await context.close()
     })
 
+    it('resumes a large upload where it stopped after the page is reloaded, and cancels one', async () => {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+      const page = await signIn(context, server.url, token)
+      const large = join(work, 'resumed.bin')
+      await sparseFile(large, LARGE_BYTES)
+      const throttle = async (bytesPerSecond: number) => {
+        const cdp = await context.newCDPSession(page)
+        await cdp.send('Network.emulateNetworkConditions', {
+          offline: false,
+          latency: 0,
+          downloadThroughput: -1,
+          uploadThroughput: bytesPerSecond,
+        })
+      }
+      await throttle(8 * 1024 * 1024)
+      await page.getByRole('link', { name: 'Upload' }).click()
+      await page.getByLabel('Choose files').setInputFiles(large)
+      // past the first 50 MiB chunk: the server holds it
+      await page.getByText(/\b(5[6-9]|[6-9]\d)% · /).waitFor({ timeout: 60_000 })
+      await page.reload()
+
+      const requests: { method: string; offset: string | null }[] = []
+      page.on('request', (request) => {
+        if (request.url().startsWith(`${server.url}/v3/files/`) && ['HEAD', 'PATCH'].includes(request.method())) {
+          requests.push({ method: request.method(), offset: request.headers()['upload-offset'] ?? null })
+        }
+      })
+      // still signed in (the tab's session storage), and the same file chosen again resumes
+      await page.getByRole('heading', { name: 'Upload', level: 2 }).waitFor()
+      await page.getByLabel('Choose files').setInputFiles(large)
+      await page.getByText('Uploaded').waitFor({ timeout: 90_000 })
+      expect(requests[0]?.method).toBe('HEAD')
+      const firstPatch = requests.find((r) => r.method === 'PATCH')
+      expect(Number(firstPatch?.offset)).toBeGreaterThanOrEqual(50 * 1024 * 1024)
+      const listed = (await (await server.api('/v3/files/public?name=resumed.bin')).json()) as FileList
+      expect(listed.data.files.map((f) => f.size)).toEqual([LARGE_BYTES])
+
+      // cancelled: the server is told to drop it (tus termination) and no file appears
+      const dropped = join(work, 'dropped.bin')
+      await sparseFile(dropped, LARGE_BYTES)
+      await throttle(8 * 1024 * 1024)
+      await page.getByLabel('Choose files').setInputFiles(dropped)
+      const row = page.getByRole('list', { name: 'Uploads' }).getByRole('listitem').filter({ hasText: 'dropped.bin' })
+      await row.getByText(/\b[1-9]\d*% · /).waitFor()
+      const terminated = page.waitForRequest((request) => request.method() === 'DELETE')
+      await row.getByRole('button', { name: 'Cancel upload of dropped.bin' }).click()
+      await row.getByText('Cancelled').waitFor()
+      expect((await (await terminated).response())?.status()).toBe(204)
+      const none = (await (await server.api('/v3/files/public?name=dropped.bin')).json()) as FileList
+      expect(none.data.files).toEqual([])
+      await context.close()
+    })
+
     it('works at a phone width (375 px)', async () => {
       const context = await browser.newContext({
         viewport: { width: 375, height: 812 },
