@@ -165,7 +165,7 @@ function GroupRow({
         <button
           type="button"
           onClick={onTogglePublic}
-          aria-label={`Make ${group.name} ${group.is_public ? 'private' : 'public'}`}
+          aria-label={`Make ${group.is_public ? 'private' : 'public'}: ${group.name}`}
         >
           Make {group.is_public ? 'private' : 'public'}
         </button>

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, open, rm, writeFile } from 'node:fs/promises'
 import type { Server } from 'node:http'
+import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -30,6 +31,8 @@ const CHROMIUM = [process.env.PINFOLD_CHROMIUM, '/usr/bin/chromium', '/usr/bin/c
 )
 // CI installs chromium and sets PINFOLD_REQUIRE_CHROMIUM; elsewhere a machine without it skips.
 if (!CHROMIUM && process.env.PINFOLD_REQUIRE_CHROMIUM) throw new Error('chromium not found (PINFOLD_CHROMIUM)')
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
 
 const TOKEN_KEY = 'pinfold.console.token'
 
@@ -416,10 +419,54 @@ describe.skipIf(!CHROMIUM)('the web console in chromium', { timeout: 120_000 }, 
       await context.close()
     })
 
+    it("passes axe-core's WCAG 2.1 A and AA checks on every view, at 1280 and 375 px", async () => {
+      for (const viewport of [
+        { width: 1280, height: 900 },
+        { width: 375, height: 812 },
+      ]) {
+        // axe is injected as a script: the console's own policy allows none but its files
+        const context = await browser.newContext({ viewport, bypassCSP: true })
+        const page = await context.newPage()
+        await page.goto(`${server.url}/console/`)
+        const violations: Record<string, unknown> = {}
+        const check = async (view: string) => {
+          const found = await axeViolations(page)
+          if (found.length > 0) violations[`${view} at ${viewport.width}px`] = found
+        }
+        await check('sign in')
+        await page.getByLabel('Token or API key').fill(token)
+        await page.getByRole('button', { name: 'Sign in' }).click()
+        await page.getByRole('radio', { name: 'Private' }).check()
+        await page.getByRole('button', { name: 'garden.txt' }).click()
+        await page.getByRole('complementary', { name: 'garden.txt' }).waitFor()
+        await check('files with details')
+        await page.getByRole('link', { name: 'Upload' }).click()
+        await page
+          .getByLabel('Choose files')
+          .setInputFiles({ name: 'a11y.txt', mimeType: 'text/plain', buffer: Buffer.from('a') })
+        await page.getByText('Uploaded').waitFor()
+        await check('upload')
+        await page.getByRole('link', { name: 'Groups' }).click()
+        await page.getByRole('radio', { name: 'Private' }).check()
+        await page.getByText('notes').first().waitFor()
+        await check('groups')
+        await page.getByRole('link', { name: 'Search' }).click()
+        await page.getByLabel('Query').fill('cat')
+        await page.getByRole('button', { name: 'Search' }).click()
+        await page.getByRole('list', { name: 'Matches' }).waitFor()
+        await check('search')
+        await page.getByRole('link', { name: 'Payments' }).click()
+        await page.getByRole('heading', { name: 'Payment instructions' }).waitFor()
+        await check('payments')
+        await context.close()
+        expect(violations).toEqual({})
+      }
+    })
+
     it('shows API keys and usage views when the server answers their routes', async () => {
       // This branch's server has neither route (the parity work adds them): the browser answers
       // them here, in the shapes the official SDK types, to show what the console does with them.
-      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true })
       const keys = [
         {
           id: 'k1',
@@ -468,6 +515,7 @@ describe.skipIf(!CHROMIUM)('the web console in chromium', { timeout: 120_000 }, 
       await page.getByText('Gateway requests, last 30 days: 60 in all').waitFor()
       await page.getByRole('cell', { name: 'bafytopcid' }).waitFor()
       await page.screenshot({ path: join(ARTIFACTS, 'usage-1280.png'), fullPage: true })
+      expect(await axeViolations(page)).toEqual([])
 
       await page.getByRole('link', { name: 'API keys' }).click()
       await page.getByText('2 of 5 uses').waitFor()
@@ -481,10 +529,19 @@ describe.skipIf(!CHROMIUM)('the web console in chromium', { timeout: 120_000 }, 
         maxUses: 10,
       })
       await page.screenshot({ path: join(ARTIFACTS, 'keys-1280.png'), fullPage: true })
+      expect(await axeViolations(page)).toEqual([])
       await context.close()
     })
   })
 })
+
+/** What axe-core finds against WCAG 2.0 and 2.1, levels A and AA, on the page as it is. */
+async function axeViolations(page: Page): Promise<{ id: string; impact: string; nodes: string[] }[]> {
+  await page.addScriptTag({ path: AXE })
+  return page.evaluate(`axe
+    .run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
+    .then((result) => result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) })))`)
+}
 
 /** A file of `size` bytes without writing them all: zeros, as far as a reader can tell. */
 async function sparseFile(path: string, size: number): Promise<void> {
