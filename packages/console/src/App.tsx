@@ -35,7 +35,18 @@ function viewOfHash(): ViewName | undefined {
 export function App() {
   const base = useMemo(() => apiBaseOfPage(location), [])
   const [token, setToken] = useState(savedToken)
-  const api = useMemo(() => (token ? createApi(base, token) : undefined), [base, token])
+  const [notice, setNotice] = useState<string | null>(null)
+  const api = useMemo(
+    () =>
+      token
+        ? createApi(base, token, (message) => {
+            forgetToken()
+            setToken(null)
+            setNotice(`Signed out: ${message}`)
+          })
+        : undefined,
+    [base, token],
+  )
   const [features, setFeatures] = useState<Features>(NO_FEATURES)
   const [view, setView] = useState<ViewName>(() => viewOfHash() ?? 'files')
   const [filesFilter, setFilesFilter] = useState<FilesFilter>({ network: 'public' })
@@ -74,8 +85,10 @@ export function App() {
     return (
       <SignIn
         base={base}
+        notice={notice}
         onSignedIn={(value) => {
           saveToken(value)
+          setNotice(null)
           setToken(value)
         }}
       />

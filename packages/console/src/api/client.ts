@@ -30,7 +30,8 @@ export function apiBaseOfPage(location: Location): string {
   return new URL('../', new URL('./', location.href)).href
 }
 
-export function createApi(base: string, token: string): Api {
+/** `onUnauthorized`: the token was refused (expired, revoked), so the session is over. */
+export function createApi(base: string, token: string, onUnauthorized?: (message: string) => void): Api {
   const url = (path: string, query: Query = {}) => {
     const target = new URL(path.replace(/^\//, ''), base)
     for (const [name, value] of Object.entries(query)) {
@@ -51,6 +52,7 @@ export function createApi(base: string, token: string): Api {
     const parsed = text ? parseJson(text) : undefined
     if (!response.ok) {
       const message = isErrorBody(parsed) ? parsed.error : `${response.status} ${response.statusText}`.trim()
+      if (response.status === 401) onUnauthorized?.(message)
       throw new ApiError(response.status, message)
     }
     return parsed as T

@@ -90,10 +90,11 @@ function uploadMultipart(
  * after a failure or a reload resumes where the server stopped.
  */
 function uploadResumable(api: Api, file: File, options: UploadOptions, { onProgress }: UploadHandlers): RunningUpload {
-  let upload: Upload | undefined
-  let settle: { resolve(file: FileItem): void; reject(error: unknown): void } | undefined
-  const done = new Promise<FileItem>((resolve, reject) => {
-    settle = { resolve, reject }
+  let resolve!: (file: FileItem) => void
+  let reject!: (error: unknown) => void
+  const done = new Promise<FileItem>((yes, no) => {
+    resolve = yes
+    reject = no
   })
   const metadata: Record<string, string> = {
     filename: options.name || file.name,
@@ -104,7 +105,7 @@ function uploadResumable(api: Api, file: File, options: UploadOptions, { onProgr
   if (options.keyvalues && Object.keys(options.keyvalues).length > 0) {
     metadata.keyvalues = JSON.stringify(options.keyvalues)
   }
-  upload = new Upload(file, {
+  const upload = new Upload(file, {
     endpoint: api.url('v3/files'),
     chunkSize: CHUNK_SIZE,
     metadata,
@@ -113,32 +114,32 @@ function uploadResumable(api: Api, file: File, options: UploadOptions, { onProgr
     storeFingerprintForResuming: true,
     removeFingerprintOnSuccess: true,
     onProgress,
-    onError: (error) => settle?.reject(error),
+    onError: reject,
     onSuccess: async ({ lastResponse }) => {
       try {
         const cid = lastResponse.getHeader('upload-cid')
         if (!cid) throw new Error('the server did not say the CID of the upload')
-        settle?.resolve(await findByCid(api, options.network, cid, metadata.filename!))
+        resolve(await findByCid(api, options.network, cid, metadata.filename!))
       } catch (error) {
-        settle?.reject(error)
+        reject(error)
       }
     },
   })
   const start = async () => {
-    const previous = await upload!.findPreviousUploads()
-    if (previous[0]) upload!.resumeFromPreviousUpload(previous[0])
-    upload!.start()
+    const previous = await upload.findPreviousUploads()
+    if (previous[0]) upload.resumeFromPreviousUpload(previous[0])
+    upload.start()
   }
-  start().catch((error) => settle?.reject(error))
+  start().catch(reject)
   return {
     done,
     cancel() {
       // terminate: the server forgets the partial upload and its bytes
-      void upload?.abort(true).catch(() => {})
-      settle?.reject(new CancelledError())
+      void upload.abort(true).catch(() => {})
+      reject(new CancelledError())
     },
-    pause: () => void upload?.abort(false),
-    resume: () => upload?.start(),
+    pause: () => void upload.abort(false),
+    resume: () => upload.start(),
   }
 }
 

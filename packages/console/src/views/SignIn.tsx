@@ -6,7 +6,16 @@ import { ErrorNote } from '../components/common'
  * A token (from `pinfold token`, the server's dev-token file, or an API key's JWT) checked against
  * the server before it is kept.
  */
-export function SignIn({ base, onSignedIn }: { base: string; onSignedIn(token: string): void }) {
+export function SignIn({
+  base,
+  notice,
+  onSignedIn,
+}: {
+  base: string
+  /** Why the last session ended, if the server ended it. */
+  notice: string | null
+  onSignedIn(token: string): void
+}) {
   const [token, setToken] = useState('')
   const [error, setError] = useState<unknown>(null)
   const [busy, setBusy] = useState(false)
@@ -32,6 +41,11 @@ export function SignIn({ base, onSignedIn }: { base: string; onSignedIn(token: s
       <h1>Pinfold</h1>
       <form onSubmit={submit} aria-labelledby="signin-title">
         <h2 id="signin-title">Sign in</h2>
+        {notice && (
+          <p className="error" role="alert">
+            {notice}
+          </p>
+        )}
         <p>
           Paste an API token or an API key's JWT. It is kept in this tab only (session storage) and sent in the{' '}
           <code>Authorization</code> header.

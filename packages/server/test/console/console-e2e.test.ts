@@ -37,7 +37,7 @@ const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
 const TOKEN_KEY = 'pinfold.console.token'
 
 interface FileList {
-  data: { files: { name: string; cid: string; size: number; number_of_files: number }[] }
+  data: { files: { id: string; name: string; cid: string; size: number; number_of_files: number }[] }
 }
 
 const PAY_TO = '0x1111111111111111111111111111111111111111'
@@ -264,6 +264,21 @@ describe.skipIf(!CHROMIUM)('the web console in chromium', { timeout: 120_000 }, 
       expect((await (await terminated).response())?.status()).toBe(204)
       const none = (await (await server.api('/v3/files/public?name=dropped.bin')).json()) as FileList
       expect(none.data.files).toEqual([])
+      await context.close()
+    })
+
+    it('ends the session when the server refuses the token', async () => {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+      const shortLived = await server.token({ expiresIn: '3s' })
+      const page = await signIn(context, server.url, shortLived)
+      await new Promise((resolve) => setTimeout(resolve, 4000))
+      await page.getByRole('link', { name: 'Groups' }).click()
+      await page
+        .getByRole('alert')
+        .filter({ hasText: /^Signed out: / })
+        .waitFor()
+      await page.getByRole('heading', { name: 'Sign in' }).waitFor()
+      expect(await page.evaluate<string | null>(`sessionStorage.getItem('${TOKEN_KEY}')`)).toBeNull()
       await context.close()
     })
 
