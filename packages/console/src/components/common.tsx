@@ -91,3 +91,45 @@ export function Pager({
     </nav>
   )
 }
+
+/** A destructive action in two steps, so a stray click or key press destroys nothing. */
+export function ConfirmButton({
+  label,
+  what,
+  onConfirm,
+}: {
+  /** The button's visible text, e.g. "Delete". */
+  label: string
+  /** What is destroyed, for the question and the accessible name, e.g. `"notes"`. */
+  what: string
+  onConfirm(): void
+}) {
+  const [asking, setAsking] = useState(false)
+  if (!asking) {
+    return (
+      <button type="button" className="danger" aria-label={`${label} ${what}`} onClick={() => setAsking(true)}>
+        {label}
+      </button>
+    )
+  }
+  return (
+    <fieldset className="actions confirm">
+      <legend>
+        {label} “{what}”?
+      </legend>
+      <button
+        type="button"
+        className="danger"
+        onClick={() => {
+          setAsking(false)
+          onConfirm()
+        }}
+      >
+        Yes, {label.toLowerCase()}
+      </button>
+      <button type="button" onClick={() => setAsking(false)}>
+        Keep it
+      </button>
+    </fieldset>
+  )
+}

@@ -1,7 +1,7 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react'
 import { type Api, ApiError } from '../api/client'
 import type { FileItem, Group, Network, Swap } from '../api/types'
-import { CopyButton, ErrorNote, Status } from '../components/common'
+import { ConfirmButton, CopyButton, ErrorNote, Status } from '../components/common'
 import { formatBytes, formatDate } from '../format'
 
 interface Props {
@@ -340,9 +340,7 @@ function Vectors({ api, file }: { api: Api; file: FileItem }) {
   )
 }
 
-/** Two steps, so a stray click or key press deletes nothing. */
 function Delete({ api, path, name, onDeleted }: { api: Api; path: string; name: string; onDeleted(): void }) {
-  const [confirming, setConfirming] = useState(false)
   const [error, setError] = useState<unknown>(null)
   const remove = async () => {
     setError(null)
@@ -356,21 +354,7 @@ function Delete({ api, path, name, onDeleted }: { api: Api; path: string; name: 
   return (
     <fieldset className="block danger">
       <legend>Delete</legend>
-      {confirming ? (
-        <div className="actions">
-          <span>Delete “{name}” for good?</span>
-          <button type="button" className="danger" onClick={remove}>
-            Yes, delete
-          </button>
-          <button type="button" onClick={() => setConfirming(false)}>
-            Keep it
-          </button>
-        </div>
-      ) : (
-        <button type="button" onClick={() => setConfirming(true)}>
-          Delete file
-        </button>
-      )}
+      <ConfirmButton label="Delete" what={name} onConfirm={remove} />
       <ErrorNote error={error} />
     </fieldset>
   )

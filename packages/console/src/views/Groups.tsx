@@ -1,7 +1,7 @@
 import { type FormEvent, useCallback, useEffect, useState } from 'react'
 import type { Api } from '../api/client'
 import type { Group, GroupList, Network } from '../api/types'
-import { ErrorNote, NetworkPicker, Pager, usePages } from '../components/common'
+import { ConfirmButton, ErrorNote, NetworkPicker, Pager, usePages } from '../components/common'
 import { formatDate } from '../format'
 import type { FilesFilter } from './Files'
 
@@ -169,9 +169,7 @@ function GroupRow({
         >
           Make {group.is_public ? 'private' : 'public'}
         </button>
-        <button type="button" className="danger" onClick={onDelete} aria-label={`Delete ${group.name}`}>
-          Delete
-        </button>
+        <ConfirmButton label="Delete" what={group.name} onConfirm={onDelete} />
       </div>
     </li>
   )

@@ -1,7 +1,7 @@
 import { type FormEvent, useCallback, useEffect, useState } from 'react'
 import type { Api } from '../api/client'
 import type { PaymentInstruction } from '../api/types'
-import { CopyButton, ErrorNote } from '../components/common'
+import { ConfirmButton, CopyButton, ErrorNote } from '../components/common'
 import { formatDate } from '../format'
 
 interface InstructionList {
@@ -122,11 +122,10 @@ export function PaymentsView({ api }: { api: Api }) {
               >
                 CIDs
               </button>
-              <button
-                type="button"
-                className="danger"
-                aria-label={`Delete instruction ${instruction.name}`}
-                onClick={async () => {
+              <ConfirmButton
+                label="Delete"
+                what={`instruction ${instruction.name}`}
+                onConfirm={async () => {
                   setError(null)
                   try {
                     await api.send('DELETE', `${BASE}/${instruction.id}`)
@@ -135,9 +134,7 @@ export function PaymentsView({ api }: { api: Api }) {
                     setError(failure)
                   }
                 }}
-              >
-                Delete
-              </button>
+              />
             </div>
             {open === instruction.id && <InstructionCids api={api} id={instruction.id} />}
           </li>
