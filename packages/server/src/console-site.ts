@@ -5,7 +5,7 @@ import { Readable } from 'node:stream'
 import type { FetchHandler } from '@pinfold/http'
 
 /** Where the console lives, below the API's base path. */
-export const CONSOLE_PATH = '/console'
+const CONSOLE_PATH = '/console'
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -114,7 +114,7 @@ async function serveFile(request: Request, root: string, relative: string): Prom
  * The file a URL path names inside `root`, or undefined for anything that could leave it or reach
  * a hidden file: `..` and `.` segments (also percent-encoded), backslashes, NUL, empty segments.
  */
-export function resolveInside(root: string, urlPath: string): string | undefined {
+function resolveInside(root: string, urlPath: string): string | undefined {
   let decoded: string
   try {
     decoded = decodeURIComponent(urlPath)

@@ -66,11 +66,6 @@ export function createApi(base: string, token: string, onUnauthorized?: (message
   }
 }
 
-/** `{data: …}`, the envelope of every v3 answer. */
-export async function dataOf<T>(promise: Promise<{ data: T }>): Promise<T> {
-  return (await promise).data
-}
-
 function parseJson(text: string): unknown {
   try {
     return JSON.parse(text)
