@@ -12,6 +12,8 @@ export function saveToken(token: string): void {
   sessionStorage.setItem(KEY, token)
 }
 
+/** Signing out also forgets the tus upload URLs kept for resuming (tus-js-client's `tus::` keys). */
 export function forgetToken(): void {
   sessionStorage.removeItem(KEY)
+  for (const key of Object.keys(localStorage)) if (key.startsWith('tus::')) localStorage.removeItem(key)
 }

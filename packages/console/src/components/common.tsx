@@ -22,17 +22,41 @@ export function Status({ children }: { children: ReactNode }) {
 }
 
 export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
-  const [copied, setCopied] = useState(false)
+  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle')
   const copy = async () => {
-    await navigator.clipboard.writeText(text)
-    setCopied(true)
-    setTimeout(() => setCopied(false), 2000)
+    setState((await copyText(text)) ? 'copied' : 'failed')
+    setTimeout(() => setState('idle'), 2000)
   }
   return (
     <button type="button" onClick={copy} aria-live="polite">
-      {copied ? 'Copied' : label}
+      {state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed: select the text' : label}
     </button>
   )
+}
+
+/**
+ * The async clipboard exists in secure contexts only: a server reached over plain http on a LAN
+ * address gets the older copy command on a hidden text field instead.
+ */
+async function copyText(text: string): Promise<boolean> {
+  if (window.isSecureContext && navigator.clipboard) {
+    return navigator.clipboard.writeText(text).then(
+      () => true,
+      () => false,
+    )
+  }
+  const field = document.createElement('textarea')
+  field.value = text
+  field.setAttribute('readonly', '')
+  field.style.position = 'fixed'
+  field.style.opacity = '0'
+  document.body.append(field)
+  field.select()
+  try {
+    return document.execCommand('copy')
+  } finally {
+    field.remove()
+  }
 }
 
 export function NetworkPicker({ value, onChange }: { value: Network; onChange(network: Network): void }) {

@@ -34,6 +34,8 @@ if (!CHROMIUM && process.env.PINFOLD_REQUIRE_CHROMIUM) throw new Error('chromium
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
 
+const PLAIN_HTTP_HOST = 'pinfold.lan.test'
+
 const TOKEN_KEY = 'pinfold.console.token'
 
 interface FileList {
@@ -78,7 +80,12 @@ describe.skipIf(!CHROMIUM)('the web console in chromium', { timeout: 120_000 }, 
       cwd: consoleDir,
     })
     await mkdir(ARTIFACTS, { recursive: true })
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] })
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      // a name for the loopback server that is not a secure context, as a LAN address over http is
+      args: ['--no-sandbox', `--host-resolver-rules=MAP ${PLAIN_HTTP_HOST} 127.0.0.1`],
+    })
   }, 120_000)
 
   afterAll(() => browser?.close())
@@ -279,6 +286,30 @@ describe.skipIf(!CHROMIUM)('the web console in chromium', { timeout: 120_000 }, 
         .waitFor()
       await page.getByRole('heading', { name: 'Sign in' }).waitFor()
       expect(await page.evaluate<string | null>(`sessionStorage.getItem('${TOKEN_KEY}')`)).toBeNull()
+      await context.close()
+    })
+
+    it('copies on a plain-http address, where browsers have no async clipboard', async () => {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url })
+      const lanUrl = server.url.replace('127.0.0.1', PLAIN_HTTP_HOST)
+      const page = await signIn(context, lanUrl, token)
+      expect(await page.evaluate<boolean>('window.isSecureContext')).toBe(false)
+      await page.getByRole('link', { name: 'Upload' }).click()
+      await page
+        .getByLabel('Choose files')
+        .setInputFiles({ name: 'lan.txt', mimeType: 'text/plain', buffer: Buffer.from('x') })
+      await page.getByText('Uploaded').waitFor()
+      await page.getByRole('link', { name: 'Files' }).click()
+      await page.getByRole('button', { name: 'lan.txt' }).click()
+      const details = page.getByRole('complementary', { name: 'lan.txt' })
+      await details.getByRole('button', { name: 'Copy CID' }).click()
+      await details.getByRole('button', { name: 'Copied' }).waitFor()
+      // read back where the clipboard can be read: a page of the secure origin
+      const reader = await context.newPage()
+      await reader.goto(`${server.url}/healthz`)
+      const listed = (await (await server.api('/v3/files/public?name=lan.txt')).json()) as FileList
+      expect(await reader.evaluate<string>('navigator.clipboard.readText()')).toBe(listed.data.files[0]?.cid)
       await context.close()
     })
 
