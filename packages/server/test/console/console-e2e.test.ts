@@ -76,8 +76,10 @@ describe.skipIf(!CHROMIUM)('the web console in chromium', { timeout: 120_000 }, 
 
   beforeAll(async () => {
     // the assets under test are those of the sources under test
+    // (vitest's NODE_ENV=test would make Vite bundle React's development build)
     await promisify(execFile)(process.execPath, [join(consoleDir, 'node_modules/vite/bin/vite.js'), 'build'], {
       cwd: consoleDir,
+      env: { ...process.env, NODE_ENV: 'production' },
     })
     await mkdir(ARTIFACTS, { recursive: true })
     browser = await chromium.launch({
