@@ -25,8 +25,12 @@ apt_scratch=(-o "Dir::Etc::SourceList=$scratch/sources.list" -o Dir::Etc::Source
   -o "Dir::State::Lists=$scratch/lists" -o "Dir::Cache=$scratch/cache")
 
 echo "pgvector: installing the build tools and postgresql-server-dev-${PG_MAJOR}"
-DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-  build-essential "postgresql-server-dev-${PG_MAJOR}" >/dev/null
+install_build_deps() {
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+    build-essential "postgresql-server-dev-${PG_MAJOR}" >/dev/null
+}
+# A machine whose package lists were never fetched (or went stale) needs one update first.
+install_build_deps || { apt-get -q update >/dev/null && install_build_deps; }
 
 echo "pgvector: fetching Debian's source package (trixie)"
 apt-get "${apt_scratch[@]}" -q update >/dev/null
