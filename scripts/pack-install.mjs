@@ -91,7 +91,7 @@ async function serveFromTarballs(app) {
     const url = await listeningUrl(server, 120_000)
     const ready = await fetch(`${url}/readyz`)
     if (ready.status !== 200) throw new Error(`/readyz answered ${ready.status}: ${await ready.text()}`)
-    const token = (await readFile(join(dataDir, 'dev-token'), 'utf8')).trim()
+    const token = await devToken(dataDir)
     const form = new FormData()
     form.append('file', new File(['hello world'], 'hello.txt'))
     form.append('network', 'public')
@@ -178,6 +178,18 @@ function listeningUrl(child, timeoutMs) {
       }
     })
   })
+}
+
+/** The development token `pinfold serve` saves just after it logs that it listens. */
+async function devToken(dataDir) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return (await readFile(join(dataDir, 'dev-token'), 'utf8')).trim()
+    } catch (error) {
+      if (attempt === 100) throw error
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+  }
 }
 
 function run(command, args, { cwd = root, env = process.env, quiet = false } = {}) {

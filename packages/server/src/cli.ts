@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { isPinfoldError, mintToken, SCOPES } from '@pinfold/core'
 import { jsonLinesLogger } from '@pinfold/http'
+import { backupDataDir, restoreDataDir } from './backup-command.js'
 import { readConfig } from './config.js'
 import { writeDevToken } from './dev-token.js'
 import { runMigrations } from './migrate-command.js'
@@ -18,6 +19,9 @@ Usage:
                                         expires after --expires-in (default 1h; e.g. 15m, 7d)
   pinfold migrate                       apply database migrations (DATABASE_URL, else the embedded
                                         database in PINFOLD_DATA_DIR; stop \`pinfold serve\` first)
+  pinfold backup <dir>                  copy the embedded default (database, blobs, secret) of
+                                        PINFOLD_DATA_DIR into <dir> (stop \`pinfold serve\` first)
+  pinfold restore <dir>                 put a backup into PINFOLD_DATA_DIR, which must be fresh
 `
 
 async function main(argv: string[]): Promise<void> {
@@ -25,6 +29,7 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'serve') return serve()
   if (command === 'token') return token(rest)
   if (command === 'migrate') return migrateCommand()
+  if ((command === 'backup' || command === 'restore') && rest.length === 1) return backupCommand(command, rest[0]!)
   process.stdout.write(USAGE)
   if (command !== undefined && command !== 'help' && command !== '--help') process.exitCode = 2
 }
@@ -81,6 +86,18 @@ async function migrateCommand(): Promise<void> {
   })
   process.stdout.write(
     applied.length === 0 ? 'Up to date: nothing to apply\n' : `Applied ${applied.length} migration(s)\n`,
+  )
+}
+
+async function backupCommand(command: 'backup' | 'restore', dir: string): Promise<void> {
+  const config = readConfig()
+  const started = Date.now()
+  const { files, bytes, linked } =
+    command === 'backup' ? await backupDataDir(config, dir) : await restoreDataDir(config, dir)
+  const what =
+    command === 'backup' ? `Backed up ${config.dataDir} into ${dir}` : `Restored ${dir} into ${config.dataDir}`
+  process.stdout.write(
+    `${what}: ${files} files, ${bytes} bytes (${linked} blob files hard-linked) in ${Date.now() - started} ms\n`,
   )
 }
 
