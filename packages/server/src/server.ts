@@ -67,7 +67,9 @@ export async function startServer(
     ...handlerOptions,
   })
   await indexStoredBlocks(service)
-  const requests = drainable(createNodeHandler(handler, { bodyIdleTimeoutMs: config.bodyIdleTimeoutMs }))
+  const requests = drainable(
+    createNodeHandler(handler, { bodyIdleTimeoutMs: config.bodyIdleTimeoutMs, trustProxy: config.trustProxy }),
+  )
   const server = createServer(requests.handler)
   answerClientErrors(server)
   // longer than the idle timeouts of common load balancers and clients (60 s), so the server is
