@@ -62,7 +62,10 @@ export const unsupportedRoutes: readonly Route[] = UNSUPPORTED_PINATA_ENDPOINTS.
     responses: {},
     unsupported: true,
     handle: async ({ request, url }) =>
-      errorBody(`${unsupportedRequest(request.method, url.pathname)}: Pinata's ${feature} is not implemented`, 404),
+      errorBody(
+        `${unsupportedRequest(request.method, url.pathname)}: Pinfold does not implement this Pinata feature (${feature})`,
+        404,
+      ),
   }),
 )
 

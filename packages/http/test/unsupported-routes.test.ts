@@ -40,7 +40,7 @@ describe('unsupported Pinata endpoints and unknown routes', () => {
       const res = await api.api(concrete(path), { method })
       expect(res.status).toBe(404)
       expect(await res.json()).toEqual({
-        error: `${method} ${concrete(path)} is not supported by Pinfold: Pinata's ${feature} is not implemented`,
+        error: `${method} ${concrete(path)} is not supported by Pinfold: Pinfold does not implement this Pinata feature (${feature})`,
       })
     },
   )
