@@ -167,10 +167,12 @@ describe.skipIf(!DEFAULT_RUN)(
       expect(unfinished.stderr).toMatch(/is not a complete pinfold backup: it has no pinfold-backup.json/)
     })
 
-    it('backup - refuses configurations whose data lives elsewhere, naming what to use instead', async () => {
-      const { code, stderr } = await pinfold(join(root, 'data'), 'backup', join(root, 'x'), '')
-      expect(code).toBe(2) // a stray argument: the usage, not a backup
-      expect(stderr).toBe('')
+    it('backup - usage errors, --help, and configurations whose data lives elsewhere, naming what to use instead', async () => {
+      // a stray argument is a usage error (exit 2), not a backup
+      const stray = await pinfold(join(root, 'data'), 'backup', join(root, 'x'), 'extra')
+      expect(stray).toMatchObject({ code: 2, stderr: expect.stringMatching(/backup takes one directory/) })
+      const help = await pinfold(join(root, 'data'), 'restore', '--help')
+      expect(help).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Usage: pinfold restore <dir>/) })
       const withDatabase = await promisify(execFile)(
         process.execPath,
         ['--import', 'tsx', '--conditions=source', cli, 'backup', join(root, 'x')],
