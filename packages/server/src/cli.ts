@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { isPinfoldError, mintToken, SCOPES } from '@pinfold/core'
 import { jsonLinesLogger } from '@pinfold/http'
+import { backupDataDir, restoreDataDir } from './backup-command.js'
 import { CliError } from './client/cli-error.js'
 import { CLIENT_COMMANDS } from './client/client-commands.js'
 import { parseDuration } from './client/format.js'
@@ -18,6 +19,8 @@ Usage:
   pinfold serve                 start the server (configuration from the environment)
   pinfold token [options]       mint a bearer token with the server's secret
   pinfold migrate               apply database migrations
+  pinfold backup <dir>          copy the embedded default (database, blobs, secret) into <dir>
+  pinfold restore <dir>         put such a backup into a fresh data directory
 
   pinfold upload <file|dir>     upload a file or a folder (resumable above 90 MiB), with progress
   pinfold ls                    list files, with filters
@@ -53,12 +56,29 @@ Applies database migrations to DATABASE_URL, else to the embedded database in PI
 (stop \`pinfold serve\` first: one process per data directory).
 `
 
+const BACKUP_USAGE = `Usage: pinfold backup <dir>
+
+Copies the embedded default of PINFOLD_DATA_DIR (the PGlite database, the blob files, the signing
+secret) into <dir>, which must not exist or be empty. Stop \`pinfold serve\` first: the embedded
+database belongs to one process. Blob files are hard links when <dir> is on the same filesystem.
+With DATABASE_URL or PINFOLD_S3_BUCKET, back those up instead (docs/deployment.md#backups).
+`
+
+const RESTORE_USAGE = `Usage: pinfold restore <dir>
+
+Puts a backup made by \`pinfold backup\` into PINFOLD_DATA_DIR, which must hold no database, blobs
+or secret. Nothing changes unless the whole backup is there, counted against its manifest.
+`
+
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv
   const wantsHelp = rest.includes('--help') || rest.includes('-h')
   if (command === 'serve') return wantsHelp ? void process.stdout.write(SERVE_USAGE) : serve(rest)
   if (command === 'token') return wantsHelp ? void process.stdout.write(TOKEN_USAGE) : token(rest)
   if (command === 'migrate') return wantsHelp ? void process.stdout.write(MIGRATE_USAGE) : migrateCommand(rest)
+  if (command === 'backup') return wantsHelp ? void process.stdout.write(BACKUP_USAGE) : backupCommand('backup', rest)
+  if (command === 'restore')
+    return wantsHelp ? void process.stdout.write(RESTORE_USAGE) : backupCommand('restore', rest)
   const client = command === undefined ? undefined : CLIENT_COMMANDS[command]
   if (client) return runClientCommand(client, rest)
   process.stdout.write(USAGE)
@@ -138,6 +158,25 @@ async function migrateCommand(args: string[]): Promise<void> {
   })
   process.stdout.write(
     applied.length === 0 ? 'Up to date: nothing to apply\n' : `Applied ${applied.length} migration(s)\n`,
+  )
+}
+
+async function backupCommand(command: 'backup' | 'restore', args: string[]): Promise<void> {
+  const [dir, ...extra] = args
+  if (dir === undefined || dir.startsWith('-') || extra.length > 0) {
+    throw new CliError(
+      `${command} takes one directory (got ${args.join(' ') || 'none'}); run \`pinfold ${command} --help\``,
+      2,
+    )
+  }
+  const config = readConfig()
+  const started = Date.now()
+  const { files, bytes, linked } =
+    command === 'backup' ? await backupDataDir(config, dir) : await restoreDataDir(config, dir)
+  const what =
+    command === 'backup' ? `Backed up ${config.dataDir} into ${dir}` : `Restored ${dir} into ${config.dataDir}`
+  process.stdout.write(
+    `${what}: ${files} files, ${bytes} bytes (${linked} blob files hard-linked) in ${Date.now() - started} ms\n`,
   )
 }
 

@@ -17,6 +17,8 @@ export interface ServerConfig {
   /** Tokens expiring further ahead are refused (`PINFOLD_JWT_MAX_LIFETIME_SECONDS`); unset: no cap. */
   jwtMaxLifetimeSeconds: number | undefined
   publicUrl: string | undefined
+  /** Reverse proxies in front whose `X-Forwarded-*` headers are believed (`PINFOLD_TRUST_PROXY`); 0: none. */
+  trustProxy: number
   /** `{cidv1}.ipfs.{subdomainHost}` is the subdomain gateway (`PINFOLD_SUBDOMAIN_GATEWAY_HOST`); default: the public URL's host name, else any host. */
   subdomainHost: string | undefined
   maxUploadBytes: number | undefined
@@ -62,6 +64,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       ? integer(env.PINFOLD_JWT_MAX_LIFETIME_SECONDS, 'PINFOLD_JWT_MAX_LIFETIME_SECONDS', 0)
       : undefined,
     publicUrl: env.PINFOLD_PUBLIC_URL || undefined,
+    trustProxy: integer(env.PINFOLD_TRUST_PROXY, 'PINFOLD_TRUST_PROXY', 0),
     subdomainHost: env.PINFOLD_SUBDOMAIN_GATEWAY_HOST || undefined,
     maxUploadBytes: env.PINFOLD_MAX_UPLOAD_BYTES
       ? integer(env.PINFOLD_MAX_UPLOAD_BYTES, 'PINFOLD_MAX_UPLOAD_BYTES', 0)

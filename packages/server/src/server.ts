@@ -74,7 +74,9 @@ export async function startServer(
     apiHostname: config.publicUrl === undefined ? undefined : new URL(config.publicUrl).hostname,
   })
   await indexStoredBlocks(service)
-  const requests = drainable(createNodeHandler(handler, { bodyIdleTimeoutMs: config.bodyIdleTimeoutMs }))
+  const requests = drainable(
+    createNodeHandler(handler, { bodyIdleTimeoutMs: config.bodyIdleTimeoutMs, trustProxy: config.trustProxy }),
+  )
   const server = createServer(requests.handler)
   answerClientErrors(server)
   // longer than the idle timeouts of common load balancers and clients (60 s), so the server is

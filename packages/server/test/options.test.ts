@@ -21,6 +21,7 @@ const BAD_ENV: [string, NodeJS.ProcessEnv, string][] = [
   ['PORT', { PORT: '-1' }, 'readConfig'],
   ['PINFOLD_MAX_UPLOAD_BYTES', { PINFOLD_MAX_UPLOAD_BYTES: 'lots' }, 'readConfig'],
   ['PINFOLD_RATE_LIMIT_PER_IP', { PINFOLD_RATE_LIMIT_PER_IP: '1.5' }, 'readConfig'],
+  ['PINFOLD_TRUST_PROXY', { PINFOLD_TRUST_PROXY: 'yes' }, 'readConfig'],
   ['PINFOLD_X402_PAY_TO', { PINFOLD_X402_PAY_TO: '0x12' }, 'paymentOptionsFromEnv'],
   ['PINFOLD_X402_NETWORK', { PINFOLD_X402_NETWORK: 'mainnet-ish' }, 'paymentOptionsFromEnv'],
   [
@@ -34,6 +35,7 @@ describe('http-node options', () => {
   it.each([
     ['handler', () => createNodeHandler(undefined as never)],
     ['bodyIdleTimeoutMs', () => createNodeHandler(async () => new Response(), { bodyIdleTimeoutMs: -1 })],
+    ['trustProxy', () => createNodeHandler(async () => new Response(), { trustProxy: 1.5 })],
   ])('createNodeHandler - a bad `%s` is INVALID_INPUT at construction', (option, build) => {
     expect(build).toThrow(named('createNodeHandler', 'option', option))
   })
