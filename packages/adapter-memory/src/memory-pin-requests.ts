@@ -1,9 +1,4 @@
-import {
-  type PinRequestRecord,
-  type PinRequestRecordStore,
-  PinfoldError,
-  throwIfAborted,
-} from '@pinfold/interface'
+import { PinfoldError, type PinRequestRecord, type PinRequestRecordStore, throwIfAborted } from '@pinfold/interface'
 import { paginate } from './memory-paging.js'
 
 /** The pin-by-CID queue in a private Map; each method's checks and writes run without an await between them. */

@@ -40,9 +40,16 @@ export async function createPinRequest(db: Queryable, r: PinRequestRecord): Prom
   )
 }
 
-export async function getPinRequest(db: Queryable, tenantId: string, id: string): Promise<PinRequestRecord | undefined> {
+export async function getPinRequest(
+  db: Queryable,
+  tenantId: string,
+  id: string,
+): Promise<PinRequestRecord | undefined> {
   if (!isUuid(id)) return undefined
-  const { rows } = await db.query(`select ${COLUMNS} from pin_requests where id = $1 and tenant_id = $2`, [id, tenantId])
+  const { rows } = await db.query(`select ${COLUMNS} from pin_requests where id = $1 and tenant_id = $2`, [
+    id,
+    tenantId,
+  ])
   return rows[0] && toPinRequest(rows[0])
 }
 
@@ -103,7 +110,12 @@ export async function renewPinLease(db: Queryable, id: string, owner: string, un
   return rows.length === 1
 }
 
-export async function finishPinRequest(db: Queryable, id: string, owner: string, outcome: PinOutcome): Promise<boolean> {
+export async function finishPinRequest(
+  db: Queryable,
+  id: string,
+  owner: string,
+  outcome: PinOutcome,
+): Promise<boolean> {
   const failed = outcome.state === 'failed' ? outcome : undefined
   const { rows } = await db.query(
     `update pin_requests

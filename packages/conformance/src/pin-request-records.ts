@@ -68,13 +68,17 @@ export function describePinRequestRecords(name: string, create: () => Promise<Re
     })
 
     it('listPinRequests - pages in (createdAt, id) order, scoped to the tenant, filtered by state, failure and cid', async () => {
-      const requests = [0, 1, 2, 3, 4].map((i) => newRequest({ createdAt: at(i), cid: i % 2 ? 'bafy-odd' : 'bafy-even' }))
+      const requests = [0, 1, 2, 3, 4].map((i) =>
+        newRequest({ createdAt: at(i), cid: i % 2 ? 'bafy-odd' : 'bafy-even' }),
+      )
       for (const r of requests) await store.createPinRequest(r)
       await store.createPinRequest(newRequest({ tenantId: 'tenant-b', createdAt: at(9) }))
       const ids = (page: { items: PinRequestRecord[] }) => page.items.map((r) => r.id)
       const all = requests.map((r) => r.id)
       expect(ids(await store.listPinRequests('tenant-a', {}, firstPage))).toEqual(all)
-      expect(ids(await store.listPinRequests('tenant-a', {}, { limit: 100, order: 'DESC' }))).toEqual([...all].reverse())
+      expect(ids(await store.listPinRequests('tenant-a', {}, { limit: 100, order: 'DESC' }))).toEqual(
+        [...all].reverse(),
+      )
       const first = await store.listPinRequests('tenant-a', {}, { limit: 2, order: 'ASC' })
       expect(first).toMatchObject({ hasMore: true })
       expect(ids(first)).toEqual(all.slice(0, 2))
@@ -132,7 +136,8 @@ export function describePinRequestRecords(name: string, create: () => Promise<Re
       )
       const won = claims.filter((c): c is PinRequestRecord => c !== undefined)
       expect(won.map((c) => c.id).sort()).toEqual(requests.map((r) => r.id).sort())
-      for (const claim of won) expect((await store.getPinRequest('tenant-a', claim.id))?.leaseOwner).toBe(claim.leaseOwner)
+      for (const claim of won)
+        expect((await store.getPinRequest('tenant-a', claim.id))?.leaseOwner).toBe(claim.leaseOwner)
     })
 
     it("claimPinRequest - a lease that ran out is taken over; the old owner's renew and finish then fail", async () => {
@@ -205,7 +210,10 @@ export function describePinRequestRecords(name: string, create: () => Promise<Re
       await store.createPinRequest(running)
       await store.createPinRequest(queued)
       await store.claimPinRequest('worker', at(10), LEASE_MS)
-      expect(await store.deletePinRequest('tenant-a', running.id)).toMatchObject({ id: running.id, state: 'retrieving' })
+      expect(await store.deletePinRequest('tenant-a', running.id)).toMatchObject({
+        id: running.id,
+        state: 'retrieving',
+      })
       expect(await store.renewPinLease(running.id, 'worker', at(100))).toBe(false)
       expect(await store.finishPinRequest(running.id, 'worker', { state: 'pinned' })).toBe(false)
       expect(await store.getPinRequest('tenant-a', running.id)).toBeUndefined()

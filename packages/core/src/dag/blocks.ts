@@ -21,6 +21,9 @@ export const MAX_BLOCK_BYTES = 2 * 1024 * 1024
 
 const CODECS = new Set([RAW_CODE, DAG_PB_CODE, DAG_CBOR_CODE])
 
+/** Whether blocks of this codec can be verified and walked (raw, dag-pb, dag-cbor). */
+export const isWalkableCodec = (code: number) => CODECS.has(code)
+
 /** A block whose bytes are its CID's digest: never stored, always "present". */
 export const isIdentity = (cid: CID) => cid.multihash.code === IDENTITY_CODE
 

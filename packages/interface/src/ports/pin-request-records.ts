@@ -85,7 +85,12 @@ export interface PinRequestRecordStore {
    * it `retrieving`, leased to `owner` until `now + leaseMs`, and counts the attempt. Of concurrent
    * claimers (in any process) each request goes to exactly one. `undefined` when none is claimable.
    */
-  claimPinRequest(owner: string, now: Date, leaseMs: number, options?: CallOptions): Promise<PinRequestRecord | undefined>
+  claimPinRequest(
+    owner: string,
+    now: Date,
+    leaseMs: number,
+    options?: CallOptions,
+  ): Promise<PinRequestRecord | undefined>
 
   /**
    * Extends the lease `owner` holds to `until`. False when the request is gone (deleted) or no
