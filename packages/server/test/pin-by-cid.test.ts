@@ -79,8 +79,11 @@ describe('pin by CID between two servers (PINFOLD_IPFS_GATEWAYS)', { timeout: 18
         return res.status === 200 ? res : undefined
       })
     }
-    const queue = await second.api('/v3/files/public/pin_by_cid')
-    expect(((await queue.json()) as { data: { jobs: unknown[] } }).data.jobs).toEqual([])
+    // the file is made just before its request is finished: the queue empties a moment later
+    await waitFor('an empty queue', async () => {
+      const queue = await second.api('/v3/files/public/pin_by_cid')
+      return ((await queue.json()) as { data: { jobs: unknown[] } }).data.jobs.length === 0 ? true : undefined
+    })
 
     const served = await fetch(`${second.url}/ipfs/${file.cid}`)
     expect(served.status).toBe(200)

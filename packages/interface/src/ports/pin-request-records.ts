@@ -10,16 +10,12 @@ import type { KeyValues, Page, PageRequest } from '../model.js'
  */
 export type PinRequestState = 'queued' | 'retrieving' | 'pinned' | 'failed'
 
-export const PIN_REQUEST_STATES: readonly PinRequestState[] = ['queued', 'retrieving', 'pinned', 'failed']
-
 /**
  * Why a request failed: no source had a block (`not_found`), the DAG is over the size or block cap
  * (`too_large`), a block did not hash to its CID or could not be decoded (`invalid_object`), the job
  * ran out of time (`timed_out`).
  */
 export type PinFailure = 'not_found' | 'too_large' | 'invalid_object' | 'timed_out'
-
-export const PIN_FAILURES: readonly PinFailure[] = ['not_found', 'too_large', 'invalid_object', 'timed_out']
 
 /** A request to fetch a DAG by its CID from the IPFS network and store it (Pinata's pin by CID). */
 export interface PinRequestRecord {
