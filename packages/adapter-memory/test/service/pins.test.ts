@@ -267,6 +267,22 @@ describe('pin by CID', () => {
     expect((await test.service.files.list(alice, 'public')).files.map((f) => f.id)).toEqual([id])
   })
 
+  it('a request whose every attempt was cut short is given up after maxAttempts', async () => {
+    const records = createMemoryRecordStore()
+    const test = createTestService({ records, pinning: { leaseMs: 1000, maxAttempts: 2 } })
+    const { id } = await test.service.pins.add(alice, {
+      cid: 'bafkreigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy',
+    })
+    for (const worker of ['crashed-1', 'crashed-2']) {
+      expect(await records.claimPinRequest(worker, test.clock.now(), 1000)).toMatchObject({ id })
+      test.clock.advance(1000)
+    }
+    expect(await test.service.pins.runNext()).toBe(true)
+    const request = await onlyRequest(test)
+    expect(request).toMatchObject({ state: 'failed', failure: 'timed_out', attempts: 3 })
+    expect(request.reason).toMatch(/^gave up after 2 attempts/)
+  })
+
   it('two workers on one store share the queue: every request runs exactly once', async () => {
     const src = source()
     const cids: string[] = []

@@ -50,7 +50,7 @@ export async function runPinJob(
       await finish({
         state: 'failed',
         failure: 'timed_out',
-        reason: `gave up after ${settings.maxAttempts} attempts: the process running it stopped each time`,
+        reason: `gave up after ${settings.maxAttempts} attempts, each cut short (its process stopped, or a store failed)`,
       })
       return
     }
