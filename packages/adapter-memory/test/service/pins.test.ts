@@ -331,7 +331,9 @@ describe('pin by CID', () => {
       [{ cid: 'not-a-cid' }, 'INVALID_INPUT', 'is not a valid CID'],
       [{ cid: '' }, 'INVALID_INPUT', 'cid must be'],
       // the same multihash under the libp2p-key codec: nothing Pinfold can walk
-      [{ cid: 'bafzbeigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy' }, 'INVALID_INPUT', 'codec 0x72'],
+      [{ cid: 'bafzbeigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy' }, 'INVALID_INPUT', 'uses codec 0x72'],
+      // a blake2b-256 multihash: a hash Pinfold cannot verify
+      [{ cid: 'bafk2bzacea3wtb7xlwx7lxshbqy2bdr4jzoyznkgkvvtrycbrbmqsvbg3dqmq' }, 'INVALID_INPUT', 'uses hash 0xb220'],
       [{ cid, name: ' ' }, 'INVALID_INPUT', 'name must be'],
       [{ cid, keyvalues: { k: {} as unknown as string } }, 'INVALID_INPUT', 'keyvalues.k'],
       [{ cid, hostNodes: ['example.com:4001'] }, 'INVALID_INPUT', 'host_nodes[0] must be a multiaddr'],

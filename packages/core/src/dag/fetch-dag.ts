@@ -1,7 +1,7 @@
 import type { BlockFetcher, PinFailure } from '@pinfold/interface'
 import { abortError } from '@pinfold/interface'
 import type { CID } from 'multiformats/cid'
-import { blockKey, blockLinks, isIdentity, verifyBlock } from './blocks.js'
+import { blockKey, blockLinks, isIdentity, unkeepable, verifyBlock } from './blocks.js'
 import type { CarBlobWriter } from './car-blob.js'
 import { type BlockRole, type FetchedShape, fetchedShape } from './fetched-shape.js'
 
@@ -85,6 +85,8 @@ export async function fetchDag(
   }
 
   async function fetchVerified(cid: CID): Promise<Uint8Array> {
+    const problem = await unkeepable(cid)
+    if (problem) throw new DagFetchFailure('invalid_object', `block ${cid} ${problem}`)
     const misses: string[] = []
     let refused: string | undefined
     for (const fetcher of fetchers) {

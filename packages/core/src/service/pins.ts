@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { PinRequestRecord } from '@pinfold/interface'
 import { invalid, notFound } from '@pinfold/interface'
 import type { CID } from 'multiformats/cid'
-import { digestOf, isIdentity, isWalkableCodec } from '../dag/blocks.js'
+import { isIdentity, unkeepable } from '../dag/blocks.js'
 import { nextPageToken, resolvePage } from '../pagination.js'
 import type { ServiceContext } from './context.js'
 import type { PinOperations } from './file-service-api.js'
@@ -85,12 +85,8 @@ async function checkPinnableCid(value: unknown): Promise<string> {
   if (typeof value !== 'string' || value.trim() === '') throw invalid('cid must be a non-empty string')
   const cid: CID = parseCid(value)
   if (isIdentity(cid)) throw invalid('an identity CID holds its bytes in itself: there is nothing to pin')
-  if (!(await digestOf(cid.multihash.code, new Uint8Array(0)))) {
-    throw invalid(`cid uses unsupported hash 0x${cid.multihash.code.toString(16)}`)
-  }
-  if (!isWalkableCodec(cid.code)) {
-    throw invalid(`cid uses codec 0x${cid.code.toString(16)}; only raw, dag-pb and dag-cbor DAGs can be pinned`)
-  }
+  const problem = await unkeepable(cid)
+  if (problem) throw invalid(`cid ${problem}`)
   return value
 }
 
