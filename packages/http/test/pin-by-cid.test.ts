@@ -1,7 +1,12 @@
+import * as dagCbor from '@ipld/dag-cbor'
 import type { BlockFetcher } from '@pinfold/core'
 import { PinfoldError } from '@pinfold/core'
+import { CID } from 'multiformats/cid'
+import { sha256 } from 'multiformats/hashes/sha2'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { rawBlock } from './support/dag-builders.js'
 import { startTestApi, type TestApi, upload } from './support/test-api.js'
+import { carBytes } from './support/uploads.js'
 
 /**
  * Pinata's pin-by-CID endpoints over the in-process API. The content lives in a second instance;
@@ -116,6 +121,31 @@ describe('pin by CID', () => {
     expect(Buffer.from(await served.arrayBuffer()).equals(Buffer.from(held.bytes))).toBe(true)
     // a pinned request is a file now: not deletable as a request
     expect((await server.api(`/v3/files/public/pin_by_cid/${id}`, { method: 'DELETE' })).status).toBe(404)
+  })
+
+  it('a dag-cbor DAG: its links are followed, every block kept and served', async () => {
+    const leaves = [await rawBlock(new TextEncoder().encode('left')), await rawBlock(new TextEncoder().encode('right'))]
+    const bytes = dagCbor.encode({ title: 'a record', first: leaves[0]!.cid, more: [{ next: leaves[1]!.cid }] })
+    const root = { cid: CID.createV1(dagCbor.code, await sha256.digest(bytes)), bytes }
+    const car = await carBytes([root.cid], [root, ...leaves])
+    const body = new FormData()
+    body.append('file', new Blob([car]), 'record.car')
+    body.append('network', 'public')
+    body.append('car', 'true')
+    expect((await source.api('/v3/files', { method: 'POST', body })).status).toBe(200)
+
+    const { body: queued } = await pin({ cid: root.cid.toString(), name: 'record' })
+    await drain()
+    const file = await server.api(`/v3/files/public/${queued.data.id}`)
+    expect(((await file.json()) as { data: unknown }).data).toMatchObject({
+      cid: root.cid.toString(),
+      mime_type: 'application/vnd.ipld.dag-cbor',
+    })
+    for (const block of [root, ...leaves]) {
+      const res = await server.fetch(`${server.url}/ipfs/${block.cid}?format=raw`)
+      expect(res.status, block.cid.toString()).toBe(200)
+      expect(Buffer.from(await res.arrayBuffer()).equals(Buffer.from(block.bytes))).toBe(true)
+    }
   })
 
   it('a CID no source has fails: listed as expired with its reason, filtered by status', async () => {
