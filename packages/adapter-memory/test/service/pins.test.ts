@@ -201,6 +201,21 @@ describe('pin by CID', () => {
     expect(await storedNothing(test)).toBe(true)
   })
 
+  it('a job stopped by its caller (shutdown) goes back to the queue, keeping nothing', async () => {
+    const src = source({ hang: true })
+    const test = createTestService({ blockFetchers: [src.fetcher] })
+    const { id } = await test.service.pins.add(alice, {
+      cid: 'bafkreigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy',
+    })
+    const shutdown = new AbortController()
+    const job = test.service.pins.runNext({ signal: shutdown.signal })
+    await until(() => src.fetcher.calls.length > 0)
+    shutdown.abort()
+    expect(await job).toBe(true)
+    expect(await onlyRequest(test)).toMatchObject({ id, state: 'queued', leaseOwner: null, attempts: 1 })
+    expect(await storedNothing(test)).toBe(true)
+  })
+
   it('a deletion in another process is seen at the next lease renewal', async () => {
     const records = createMemoryRecordStore()
     const blobs = createMemoryBlobStore()
