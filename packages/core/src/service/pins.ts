@@ -68,6 +68,7 @@ export function createPinOperations(ctx: ServiceContext): PinOperations {
       const controller = new AbortController()
       const stop = () => controller.abort(signal?.reason)
       signal?.addEventListener('abort', stop, { once: true })
+      if (signal?.aborted) stop() // aborted while the claim was answered: hand it straight back
       running.set(request.id, controller)
       try {
         await runPinJob(ctx, request, owner, controller)
