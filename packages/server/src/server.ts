@@ -1,6 +1,7 @@
 import { resolveTxt } from 'node:dns/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { consoleAssetsDir } from '@pinfold/console'
 import {
   type BlobStore,
   createFileService,
@@ -15,6 +16,7 @@ import { createExtractionPool } from '@pinfold/text-extract'
 import { createRemoteJWKSet } from 'jose'
 import { blockSources } from './block-sources.js'
 import type { ServerConfig } from './config.js'
+import { withConsole } from './console-site.js'
 import { vectorServiceOptions } from './embedder-config.js'
 import { startPinWorkers } from './pin-workers.js'
 import { loadOrCreateSecret } from './secret.js'
@@ -69,12 +71,17 @@ export async function startServer(
       leaseMs: config.pinning.leaseMs,
     },
   })
-  const handler = createFetchHandler(service, {
+  const api = createFetchHandler(service, {
     auth: tokenVerifier(config, secret),
     publicUrl: config.publicUrl,
     subdomainHost: config.subdomainHost,
     rateLimit: config.rateLimit,
     ...handlerOptions,
+  })
+  const handler = withConsole(api, {
+    assetsDir: consoleAssetsDir,
+    basePath: handlerOptions.basePath,
+    apiHostname: config.publicUrl === undefined ? undefined : new URL(config.publicUrl).hostname,
   })
   await indexStoredBlocks(service)
   const requests = drainable(createNodeHandler(handler, { bodyIdleTimeoutMs: config.bodyIdleTimeoutMs }))
