@@ -14,9 +14,11 @@ import { createFetchHandler, type FetchHandlerOptions } from '@pinfold/http'
 import { answerClientErrors, createNodeHandler, drainable } from '@pinfold/http-node'
 import { createExtractionPool } from '@pinfold/text-extract'
 import { createRemoteJWKSet } from 'jose'
+import { blockSources } from './block-sources.js'
 import type { ServerConfig } from './config.js'
 import { withConsole } from './console-site.js'
 import { vectorServiceOptions } from './embedder-config.js'
+import { startPinWorkers } from './pin-workers.js'
 import { loadOrCreateSecret } from './secret.js'
 import { openStorage, type Storage } from './storage.js'
 import { startSweepers } from './sweepers.js'
@@ -60,6 +62,14 @@ export async function startServer(
     ...config.payments,
     // the embedder loads its model on the first vectorize or query, not at start-up
     ...vectorServiceOptions({ env: config.env, dataDir: config.dataDir }, extraction),
+    blockFetchers: blockSources(config),
+    pinning: {
+      maxBytes: config.pinning.maxBytes,
+      maxBlocks: config.pinning.maxBlocks,
+      jobTimeoutMs: config.pinning.jobTimeoutMs,
+      concurrency: config.pinning.concurrency,
+      leaseMs: config.pinning.leaseMs,
+    },
   })
   const api = createFetchHandler(service, {
     auth: tokenVerifier(config, secret),
@@ -96,6 +106,7 @@ export async function startServer(
     throw error
   }
   const stopSweepers = startSweepers(service, config.sweepers)
+  const stopPinWorkers = startPinWorkers(service, config.pinning)
   const { port } = server.address() as AddressInfo
   const host = config.host.includes(':') ? `[${config.host}]` : config.host
   return {
@@ -112,6 +123,8 @@ export async function startServer(
       await requests.drain(config.shutdownTimeoutMs ?? 30_000)
       server.closeAllConnections()
       await closed
+      // jobs in flight give their requests back to the queue before the stores close
+      await stopPinWorkers()
       await Promise.all([storage.close(), extraction.close()])
     },
   }
