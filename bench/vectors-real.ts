@@ -105,7 +105,9 @@ function readmeParagraphs(limit: number): string[] {
     const modules = join(root, entry, 'node_modules')
     let names: string[]
     try {
-      names = readdirSync(modules).flatMap((n) => (n.startsWith('@') ? readdirSync(join(modules, n)).map((s) => `${n}/${s}`) : [n]))
+      names = readdirSync(modules).flatMap((n) =>
+        n.startsWith('@') ? readdirSync(join(modules, n)).map((s) => `${n}/${s}`) : [n],
+      )
     } catch {
       continue
     }
@@ -150,7 +152,9 @@ async function readmePassages(count: number): Promise<DataSet> {
     embedded.push(...(await embedder.embed(documents.slice(i, i + 256), { purpose: 'document' })))
   }
   const queries = await embedder.embed(spread(heldOut, QUERIES), { purpose: 'query' })
-  console.error(`embedded ${documents.length} README paragraphs in ${((performance.now() - started) / 1000).toFixed(1)} s`)
+  console.error(
+    `embedded ${documents.length} README paragraphs in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  )
   return {
     name: `README paragraphs, default embedder (${embedded[0]!.length} d)`,
     embedding: { embedderId: embedder.id, dimensions: embedded[0]!.length },
@@ -294,7 +298,9 @@ async function seed(backend: Backend, data: DataSet, vectorOptions: PostgresVect
   await backend.exec(indexdef)
   await backend.exec('analyze')
   const buildSeconds = (performance.now() - buildStart) / 1000
-  console.error(`${backend.name}: ${n} upserts in ${insertSeconds.toFixed(1)} s, HNSW build ${buildSeconds.toFixed(1)} s`)
+  console.error(
+    `${backend.name}: ${n} upserts in ${insertSeconds.toFixed(1)} s, HNSW build ${buildSeconds.toFixed(1)} s`,
+  )
   return { layout: { fileIds, bigGroup, smallGroups, bigRows } satisfies Layout, insertSeconds, buildSeconds, indexdef }
 }
 
@@ -379,7 +385,9 @@ for (const makeData of dataSets) {
       for (const ef of EF_SEARCH) {
         const store = createPostgresRecordStore({ client: backend.client, vectors: { ...base, efSearch: ef } })
         const m = await measureQueries(store, data, unit, layout, () => big)
-        lines.push(`${row(`big group (${layout.bigRows.length.toLocaleString('en-US')}), HNSW ef_search ${ef}`, m)} ${await loadAverage()} |`)
+        lines.push(
+          `${row(`big group (${layout.bigRows.length.toLocaleString('en-US')}), HNSW ef_search ${ef}`, m)} ${await loadAverage()} |`,
+        )
         console.error(lines.at(-1))
       }
       const exactStore = createPostgresRecordStore({ client: backend.client, vectors: base })
@@ -392,7 +400,9 @@ for (const makeData of dataSets) {
         vectors: { ...base, efSearch: ef, exactSearchMaxVectors: 0 },
       })
       const viaIndex = await measureQueries(hnswStore, data, unit, layout, small)
-      lines.push(`${row(`small group (${SMALL_GROUP_FILES}), HNSW forced, ef_search ${ef}`, viaIndex)} ${await loadAverage()} |`)
+      lines.push(
+        `${row(`small group (${SMALL_GROUP_FILES}), HNSW forced, ef_search ${ef}`, viaIndex)} ${await loadAverage()} |`,
+      )
       console.error(lines.at(-1))
     } finally {
       await backend.close()
