@@ -280,16 +280,21 @@ export function postgresVectorRecords(client: SqlClient, options: PostgresVector
              order by ${distance}
              limit $5
            )
-           select c.file_id, f.cid, 1 - min(c.distance) as score
+           select c.file_id, f.cid, 1 - min(c.distance) as score, (select count(*) from candidates) as found
            from candidates c join files f on f.id = c.file_id
            group by c.file_id, f.cid
            order by score desc, c.file_id
            limit $6`,
           [...scope, vector, candidates, limit],
         )
-        return rows
+        return { rows, found: Number(rows[0]?.found ?? 0), candidates }
       })
-      if (approximate.length >= wanted) return approximate.map(toMatch)
+      // A walk that found fewer candidates than it asked for (and than the group holds) stopped at
+      // `hnsw.max_scan_tuples`: its best rows are only the best of what it happened to visit. Measured
+      // on 100k GloVe vectors, a group of 100 searched this way got recall@10 0.75, so such an answer
+      // is never returned; the exact scan below is.
+      const complete = approximate.found >= Math.min(approximate.candidates, passages)
+      if (complete && approximate.rows.length >= wanted) return approximate.rows.map(toMatch)
     }
 
     const { rows } = await client.query(
