@@ -10,6 +10,9 @@ const BAD: [string, Partial<PostgresRecordStoreOptions>][] = [
   ['vectors.exactSearchMaxVectors', { vectors: { exactSearchMaxVectors: -1 } }],
   ['vectors.efSearch', { vectors: { efSearch: 0 } }],
   ['vectors.efSearch', { vectors: { efSearch: 1001 } }],
+  ['vectors.hnswM', { vectors: { hnswM: 1 } }],
+  ['vectors.hnswEfConstruction', { vectors: { hnswM: 32, hnswEfConstruction: 63 } }],
+  ['vectors.maxScanTuples', { vectors: { maxScanTuples: 0 } }],
 ]
 
 describe('createPostgresRecordStore options', () => {

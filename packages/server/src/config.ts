@@ -51,6 +51,17 @@ export interface ServerConfig {
   bodyIdleTimeoutMs: number
   /** How long a shutdown waits for requests in flight (uploads) before cutting them (`PINFOLD_SHUTDOWN_TIMEOUT_MS`). */
   shutdownTimeoutMs?: number
+  /**
+   * Vector search tuning for PostgreSQL/PGlite records (`PINFOLD_VECTOR_*`); unset: the adapter's
+   * defaults (bench/README.md has the measurements behind them). Ranges are checked by the adapter.
+   */
+  vectors: {
+    efSearch: number | undefined
+    exactSearchMaxVectors: number | undefined
+    hnswM: number | undefined
+    hnswEfConstruction: number | undefined
+    maxScanTuples: number | undefined
+  }
   s3: {
     bucket: string | undefined
     endpoint: string | undefined
@@ -112,6 +123,16 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       DEFAULT_BODY_IDLE_TIMEOUT_MS,
     ),
     shutdownTimeoutMs: integer(env.PINFOLD_SHUTDOWN_TIMEOUT_MS, 'PINFOLD_SHUTDOWN_TIMEOUT_MS', 30_000),
+    vectors: {
+      efSearch: optionalInteger(env.PINFOLD_VECTOR_EF_SEARCH, 'PINFOLD_VECTOR_EF_SEARCH'),
+      exactSearchMaxVectors: optionalInteger(env.PINFOLD_VECTOR_EXACT_MAX, 'PINFOLD_VECTOR_EXACT_MAX'),
+      hnswM: optionalInteger(env.PINFOLD_VECTOR_HNSW_M, 'PINFOLD_VECTOR_HNSW_M'),
+      hnswEfConstruction: optionalInteger(
+        env.PINFOLD_VECTOR_HNSW_EF_CONSTRUCTION,
+        'PINFOLD_VECTOR_HNSW_EF_CONSTRUCTION',
+      ),
+      maxScanTuples: optionalInteger(env.PINFOLD_VECTOR_MAX_SCAN_TUPLES, 'PINFOLD_VECTOR_MAX_SCAN_TUPLES'),
+    },
     s3: {
       bucket: env.PINFOLD_S3_BUCKET || undefined,
       endpoint: env.PINFOLD_S3_ENDPOINT || undefined,
@@ -125,6 +146,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
 function integer(value: string | undefined, name: string, fallback: number): number {
   if (value === undefined || value === '') return fallback
   return check.nonNegativeInteger(name, Number(value))
+}
+
+function optionalInteger(value: string | undefined, name: string): number | undefined {
+  return value === undefined || value === '' ? undefined : integer(value, name, 0)
 }
 
 /** Comma-separated http(s) base URLs; blanks between commas are ignored. */

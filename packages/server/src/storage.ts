@@ -54,7 +54,10 @@ async function openRecords(config: ServerConfig, closers: (() => Promise<void>)[
     closers.push(() => pool.end())
     const client = fromPgPool(pool)
     await migrate(client)
-    return { records: createPostgresRecordStore({ client }), description: 'records in PostgreSQL' }
+    return {
+      records: createPostgresRecordStore({ client, vectors: config.vectors }),
+      description: 'records in PostgreSQL',
+    }
   }
   if (config.storage === 'memory') return { records: createMemoryRecordStore(), description: 'records in memory' }
   const [{ db, path }, { createPostgresRecordStore, fromPGlite, migrate }] = await Promise.all([
@@ -64,7 +67,7 @@ async function openRecords(config: ServerConfig, closers: (() => Promise<void>)[
   closers.push(() => db.close())
   const client = fromPGlite(db)
   await migrate(client)
-  return { records: createPostgresRecordStore({ client }), description: `records in ${path}` }
+  return { records: createPostgresRecordStore({ client, vectors: config.vectors }), description: `records in ${path}` }
 }
 
 async function openBlobs(

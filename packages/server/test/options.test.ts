@@ -30,6 +30,7 @@ const BAD_ENV: [string, NodeJS.ProcessEnv, string][] = [
   ['PINFOLD_IPFS_GATEWAYS', { PINFOLD_IPFS_GATEWAYS: 'trustless-gateway.link' }, 'readConfig'],
   ['PINFOLD_PIN_TIMEOUT_MS', { PINFOLD_PIN_TIMEOUT_MS: 'soon' }, 'readConfig'],
   ['PINFOLD_PIN_JOBS', { PINFOLD_PIN_JOBS: '-1' }, 'readConfig'],
+  ['PINFOLD_VECTOR_EF_SEARCH', { PINFOLD_VECTOR_EF_SEARCH: 'high' }, 'readConfig'],
   ['PINFOLD_X402_PAY_TO', { PINFOLD_X402_PAY_TO: '0x12' }, 'paymentOptionsFromEnv'],
   ['PINFOLD_X402_NETWORK', { PINFOLD_X402_NETWORK: 'mainnet-ish' }, 'paymentOptionsFromEnv'],
   [
@@ -63,6 +64,19 @@ describe('http-node options', () => {
       jobs: 2,
       leaseMs: 60_000,
     })
+  })
+
+  it('readConfig - PINFOLD_VECTOR_* reach the record store options; unset, the adapter defaults', () => {
+    expect(
+      readConfig({
+        PINFOLD_VECTOR_EF_SEARCH: '200',
+        PINFOLD_VECTOR_EXACT_MAX: '5000',
+        PINFOLD_VECTOR_HNSW_M: '24',
+        PINFOLD_VECTOR_HNSW_EF_CONSTRUCTION: '128',
+        PINFOLD_VECTOR_MAX_SCAN_TUPLES: '40000',
+      }).vectors,
+    ).toEqual({ efSearch: 200, exactSearchMaxVectors: 5000, hnswM: 24, hnswEfConstruction: 128, maxScanTuples: 40000 })
+    expect(Object.values(readConfig({}).vectors)).toEqual([undefined, undefined, undefined, undefined, undefined])
   })
 
   it.each(BAD_ENV)('readConfig - a bad `%s` is INVALID_INPUT at start-up', (variable, env, reader) => {
