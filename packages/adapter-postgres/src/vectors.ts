@@ -228,10 +228,13 @@ export function postgresVectorRecords(client: SqlClient, options: PostgresVector
     // Sized by vectorized files first (an index scan of the group, stopping early): a group with more
     // files than the threshold has more passages too, and counting passages costs a primary-key
     // lookup per row (~2,000 of them for every big-group query, measured at 30–40 ms on a loaded
-    // server). Only a group under the threshold by files has its passages counted.
+    // server). Only a group under the threshold by files has its passages counted. The count goes
+    // at least to `candidates` files, so it also tells whether an index walk saw the whole group.
+    // Enough passages to cover `limit` distinct files even when the best ones share files.
+    const candidates = Math.min(1000, limit * 10)
     const { rows: fileCount } = await client.query(
       `select count(*) as files from (select 1 from files f where ${inGroup} and f.vectorized limit $4) q`,
-      [...scope, exactSearchMaxVectors + 1],
+      [...scope, Math.max(exactSearchMaxVectors + 1, candidates)],
     )
     const files = Number(fileCount[0]?.files ?? 0)
     if (files === 0) return []
@@ -240,7 +243,7 @@ export function postgresVectorRecords(client: SqlClient, options: PostgresVector
       const { rows } = await client.query(
         `select count(*) as passages from
            (select 1 from file_vectors v join files f on f.id = v.file_id where ${inGroup} limit $4) p`,
-        [...scope, exactSearchMaxVectors + 1],
+        [...scope, Math.max(exactSearchMaxVectors + 1, candidates)],
       )
       passages = Number(rows[0]?.passages ?? 0)
       if (passages === 0) return []
@@ -253,7 +256,6 @@ export function postgresVectorRecords(client: SqlClient, options: PostgresVector
       const approximate = await client.transaction(async (tx) => {
         const typed = `${ident(ext)}.vector(${stored.dimensions})`
         const distance = `v.embedding::${typed} operator(${ident(ext)}.<=>) $4::${typed}`
-        // Enough passages to cover `limit` distinct files even when the best ones share files.
         // The plan we want: walk the HNSW index in distance order, checking each row's file by its
         // primary key (the scalar subquery keeps the planner from turning the check into a join),
         // until enough rows of the group are found. Without fresh statistics (PGlite runs no
@@ -262,7 +264,6 @@ export function postgresVectorRecords(client: SqlClient, options: PostgresVector
         // That inflates the plan's cost past `jit_above_cost`, and on a server built with LLVM the
         // query was then JIT-compiled every time: ~310 ms of a 330 ms query (100k GloVe vectors), so
         // JIT is off too — the query runs in milliseconds and never gains from it.
-        const candidates = Math.min(1000, limit * 10)
         await tx.query(
           `select set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', $1, true),
              set_config('hnsw.max_scan_tuples', $2, true),
@@ -287,13 +288,13 @@ export function postgresVectorRecords(client: SqlClient, options: PostgresVector
            limit $6`,
           [...scope, vector, candidates, limit],
         )
-        return { rows, found: Number(rows[0]?.found ?? 0), candidates }
+        return { rows, found: Number(rows[0]?.found ?? 0) }
       })
       // A walk that found fewer candidates than it asked for (and than the group holds) stopped at
       // `hnsw.max_scan_tuples`: its best rows are only the best of what it happened to visit. Measured
       // on 100k GloVe vectors, a group of 100 searched this way got recall@10 0.75, so such an answer
       // is never returned; the exact scan below is.
-      const complete = approximate.found >= Math.min(approximate.candidates, passages)
+      const complete = approximate.found >= Math.min(candidates, passages)
       if (complete && approximate.rows.length >= wanted) return approximate.rows.map(toMatch)
     }
 
@@ -324,7 +325,11 @@ export function postgresVectorRecords(client: SqlClient, options: PostgresVector
         await tx.query('update files set vectorized = false where vectorized')
         await tx.query('delete from vector_index')
         await tx.query(`drop index if exists ${HNSW_INDEX}`)
-        await tx.query('delete from file_vectors')
+        // truncate, not delete: deleted rows stay "recently dead" while any other transaction of the
+        // database holds an older snapshot, and CREATE INDEX indexes those too — the next embedder's
+        // index (`embedding::vector(<its dimensions>)`) then failed on the old embedder's rows
+        // ("expected 3 dimensions, not 8", seen on the server with test files running in parallel).
+        await tx.query('truncate file_vectors')
       })
     },
   }
