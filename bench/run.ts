@@ -36,7 +36,7 @@ const benches: Bench[] = [
     title: 'Vector recall and latency on real data (GloVe words, README passages; PGlite and PostgreSQL)',
     script: 'bench/vectors-real.ts',
     // 100k words take ~8 min on PGlite alone (upserts through the store + HNSW build): run by hand, see README.md
-    args: ['--words=10000', '--passages=3000', '--ef=40,100,200'],
+    args: ['--words=10000', '--passages=3000', '--ef=100,200', '--queries=100'],
   },
   {
     title: 'Concurrent downloads: 64 × 100 MiB through the gateway, server memory and throughput',
