@@ -5,23 +5,10 @@ import { defineRoute, type Route } from './router.js'
  * The Pinata endpoints the `pinata` SDK (2.5.6) calls that Pinfold does not implement; the
  * README's "Not supported" list is this table (`http/test/unsupported-routes.test.ts` holds the
  * two together). Remove an entry when its route is added; until then a route as specific as an
- * entry (`/v3/files/:network/pin_by_cid`, or `/v3/files/public/…`) wins over it, as the real routes
+ * entry (`/v3/pinata/keys`, or `/v3/pinata/:x`) wins over it, as the real routes
  * come first in the router's table.
  */
 export const UNSUPPORTED_PINATA_ENDPOINTS = [
-  { method: 'POST', path: '/v3/files/:network/pin_by_cid', feature: 'pin by CID', sdk: 'upload.public.cid()' },
-  {
-    method: 'GET',
-    path: '/v3/files/:network/pin_by_cid',
-    feature: 'the pin-by-CID queue',
-    sdk: 'files.public.queue()',
-  },
-  {
-    method: 'DELETE',
-    path: '/v3/files/:network/pin_by_cid/:id',
-    feature: 'cancelling a pin-by-CID request',
-    sdk: 'files.public.deletePinRequest()',
-  },
   { method: 'POST', path: '/v3/pinata/keys', feature: 'API keys', sdk: 'keys.create()' },
   { method: 'GET', path: '/v3/pinata/keys', feature: 'API keys', sdk: 'keys.list()' },
   { method: 'PUT', path: '/v3/pinata/keys/:key', feature: 'API keys', sdk: 'keys.revoke()' },
