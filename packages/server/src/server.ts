@@ -15,6 +15,7 @@ import { createExtractionPool } from '@pinfold/text-extract'
 import { createRemoteJWKSet } from 'jose'
 import type { ServerConfig } from './config.js'
 import { vectorServiceOptions } from './embedder-config.js'
+import { imageOptions } from './image-config.js'
 import { loadOrCreateSecret } from './secret.js'
 import { openStorage, type Storage } from './storage.js'
 import { startSweepers } from './sweepers.js'
@@ -55,6 +56,7 @@ export async function startServer(
     signingSecret: secret,
     // custom gateway domains are verified by looking their TXT record up in the system's DNS
     resolveTxt,
+    gatewayDomain: config.gatewayDomain,
     ...config.payments,
     // the embedder loads its model on the first vectorize or query, not at start-up
     ...vectorServiceOptions({ env: config.env, dataDir: config.dataDir }, extraction),
@@ -63,6 +65,7 @@ export async function startServer(
     auth: tokenVerifier(config, secret),
     publicUrl: config.publicUrl,
     subdomainHost: config.subdomainHost,
+    images: imageOptions(config.images),
     rateLimit: config.rateLimit,
     ...handlerOptions,
   })
