@@ -80,7 +80,10 @@ export async function dispatchGateway(
   if (subdomain !== undefined) {
     return serveGateway(request, url, `/ipfs/${subdomain}${url.pathname}`, { scope: PUBLIC, isolated: true }, service)
   }
-  if (hostname !== options.apiHostname && hostname !== options.subdomainHost) {
+  const gatewayDomain = service.domains.gatewayDomain
+  // a name under the gateway domain is a gateway even when the API knows no host of its own
+  const dedicated = gatewayDomain !== undefined && hostname.endsWith(`.${gatewayDomain}`)
+  if (dedicated || (hostname !== options.apiHostname && hostname !== options.subdomainHost)) {
     const routed = await service.domains.route(hostname, { signal: request.signal })
     if (routed?.status === 'active') {
       // a tenant's gateway serves at its root, whatever the API's mount prefix
@@ -95,10 +98,7 @@ export async function dispatchGateway(
     if (routed && isIpfsPath(url.pathname)) {
       throw new PinfoldError('FORBIDDEN', 'this domain is not verified yet (pending_ownership)')
     }
-    const gatewayDomain = service.domains.gatewayDomain
-    if (gatewayDomain && hostname.endsWith(`.${gatewayDomain}`)) {
-      throw new PinfoldError('NOT_FOUND', `no gateway is named ${hostname}`)
-    }
+    if (dedicated) throw new PinfoldError('NOT_FOUND', `no gateway is named ${hostname}`)
   }
   if (apiPathname === undefined || !isIpfsPath(apiPathname)) return undefined
   return serveGateway(request, url, apiPathname, { scope: PUBLIC, isolated: false }, service)
