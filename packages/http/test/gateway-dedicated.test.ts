@@ -49,7 +49,13 @@ describe('dedicated gateways', () => {
     // the full host name is the same claim
     expect((await claim({ domain: host('acme') }, 'tenant-b')).status).toBe(409)
     expect((await claim({ domain: host('acme-two') })).body.data).toMatchObject({ status: 'active' })
-    for (const bad of [{ name: 'a.b' }, { name: '' }, { domain: `a.b.${GATEWAY_DOMAIN}` }, {}, { name: 'x', domain: 'y.com' }]) {
+    for (const bad of [
+      { name: 'a.b' },
+      { name: '' },
+      { domain: `a.b.${GATEWAY_DOMAIN}` },
+      {},
+      { name: 'x', domain: 'y.com' },
+    ]) {
       const res = await claim(bad)
       expect(res.status, JSON.stringify(bad)).toBe(400)
       expect(res.body.error).toEqual(expect.any(String))
