@@ -152,7 +152,10 @@ function configure(pipeline: Sharp, transform: ImageTransform, maxDimension: num
   if (transform.sharpen) pipeline.sharpen({ sigma: 0.5 + transform.sharpen / 2 })
   if (transform.keepMetadata) pipeline.keepMetadata()
   if (transform.format) {
-    pipeline.toFormat(transform.format, transform.quality === undefined ? {} : { quality: transform.quality })
+    const quality = transform.quality === undefined ? {} : { quality: transform.quality }
+    // AVIF at sharp's default effort (4) takes tens of seconds for a large photo on a busy CPU
+    // (libheif reports no progress, so the time limit cannot stop it): effort 2 is ~3× faster
+    pipeline.toFormat(transform.format, transform.format === 'avif' ? { ...quality, effort: 2 } : quality)
   } else if (transform.quality !== undefined) {
     // the input's own format at another quality: every encoder sharp has takes `quality` but PNG's
     // palette one, which `png({ quality })` turns on; the formats here all accept it

@@ -7,7 +7,9 @@ const PLAIN: ImageTransform = { fit: 'scaleDown', gravity: 'center', animated: t
 
 /** A noisy RGB image (noise does not compress away, so sizes and work are real). */
 function noise(width: number, height: number) {
-  return sharp({ create: { width, height, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
+  return sharp({
+    create: { width, height, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 40 } },
+  })
 }
 
 async function* chunks(bytes: Uint8Array, size = 16 * 1024): AsyncGenerator<Uint8Array> {
