@@ -14,7 +14,7 @@ export function routeHostsTo(serverUrl: string, domain: string): () => void {
     const url = new URL(request.url)
     if (!url.hostname.endsWith(`.${domain}`)) return realFetch(input, init)
     const body = request.body ? Buffer.from(await request.arrayBuffer()) : undefined
-    return new Promise<Response>((resolve, reject) => {
+    const answer = await new Promise<Response>((resolve, reject) => {
       const headers = { ...Object.fromEntries(request.headers), host: url.host }
       const outgoing = httpRequest(
         { host: hostname, port, path: `${url.pathname}${url.search}`, method: request.method, headers },
@@ -36,6 +36,18 @@ export function routeHostsTo(serverUrl: string, domain: string): () => void {
       outgoing.on('error', reject)
       outgoing.end(body)
     })
+    // as fetch does: a GET follows a redirect (on S3 storage a link redirects to a presigned URL)
+    const location = answer.headers.get('location')
+    if (
+      location &&
+      answer.status >= 300 &&
+      answer.status < 400 &&
+      request.method === 'GET' &&
+      request.redirect === 'follow'
+    ) {
+      return globalThis.fetch(new URL(location, url))
+    }
+    return answer
   }
   return () => {
     globalThis.fetch = realFetch
