@@ -185,6 +185,22 @@ describe('image optimisation (img-*)', () => {
   })
 })
 
+describe('image optimisation - without a transformer', () => {
+  it("img-* parameters are ignored: the tenant's gateway serves images as stored", async () => {
+    const server = await startGatewayApi({ publicHost: true, gatewayDomain: 'gw.pinfold.test', images: undefined })
+    try {
+      await server.api('/v3/gateways/domains', { method: 'POST', body: JSON.stringify({ name: 'acme' }) })
+      const png = await noise(64, 64).png().toBuffer()
+      const cid = (await server.upload(png, { network: 'public', name: 'p.png' })).cid as string
+      const res = await onGateway(server, `/ipfs/${cid}?img-width=10&img-format=webp`)
+      expect(res.headers.get('content-type')).toBe('image/png')
+      expect(Buffer.from(await res.arrayBuffer()).equals(png)).toBe(true)
+    } finally {
+      await server.close()
+    }
+  })
+})
+
 describe('image optimisation - bounded work', () => {
   it('a slow transform does not hold up a concurrent small request; past the queue, 429 at once', async () => {
     const server = await startWithGateway(createSharpTransformer({ concurrency: 1, maxQueue: 1 }))

@@ -73,7 +73,7 @@ export const downloadLinkRoutes = [
     summary: 'Download through a signed link',
     tags: ['Download links'],
     description:
-      'The query of a link made by `POST /v3/files/private/download_link`; refused (403) once expired, or when a parameter is missing or changed.',
+      "The query of a link made by `POST /v3/files/private/download_link`; refused (403) once expired, or when a parameter is missing or changed. `img-*` parameters of the url the link was made for (`optimizeImage()`: `img-width`, `img-height`, `img-dpr`, `img-fit`, `img-gravity`, `img-quality`, `img-format`, `img-anim`, `img-sharpen`, `img-metadata`) are signed into it and transform an image when the server has image optimisation. A tenant's gateway host (dedicated name or custom domain) serves that tenant's links too.",
     request: {
       query: Type.Object({
         'X-Algorithm': signedParam,
