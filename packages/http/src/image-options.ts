@@ -47,7 +47,7 @@ export function parseImageRequest(query: URLSearchParams, maxDimension: number):
     ...optional('height', size('img-height')),
     dpr: number(query, 'img-dpr', Number.MIN_VALUE, MAX_DPR) ?? 1,
     fit: oneOf(query, 'img-fit', IMAGE_FITS) ?? 'scaleDown',
-    gravity: oneOf(query, 'img-gravity', IMAGE_GRAVITIES) ?? 'center',
+    gravity: gravity(query),
     ...optional('quality', quality),
     ...optional('format', oneOf(query, 'img-format', FORMATS)),
     animated: oneOf(query, 'img-anim', ['true', 'false'] as const) !== 'false',
@@ -107,6 +107,21 @@ function number(query: URLSearchParams, name: string, min: number, max: number):
   const n = /^\d+(\.\d+)?$/.test(value) ? Number(value) : Number.NaN
   if (!(n >= min && n <= max)) throw invalid(`${name} must be a number up to ${max}`)
   return n
+}
+
+/**
+ * `img-gravity`: a side, `auto`, or Cloudflare's focal point `XxY` (0–1 each), which is taken to
+ * the side it lies nearest (a third from an edge), else the center.
+ */
+function gravity(query: URLSearchParams): ImageGravity {
+  const point = /^(0(?:\.\d+)?|1(?:\.0+)?)x(0(?:\.\d+)?|1(?:\.0+)?)$/.exec(query.get('img-gravity') ?? '')
+  if (!point) return oneOf(query, 'img-gravity', IMAGE_GRAVITIES) ?? 'center'
+  const [x, y] = [Number(point[1]), Number(point[2])]
+  if (x < 1 / 3) return 'left'
+  if (x > 2 / 3) return 'right'
+  if (y < 1 / 3) return 'top'
+  if (y > 2 / 3) return 'bottom'
+  return 'center'
 }
 
 function oneOf<T extends string>(query: URLSearchParams, name: string, values: readonly T[]): T | undefined {

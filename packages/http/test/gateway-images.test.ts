@@ -119,8 +119,13 @@ describe('image optimisation (img-*)', () => {
     expect((await imageOf(fallback)).meta).toMatchObject({ format: 'png', width: 60 })
     const dpr = await onGateway(server, `/ipfs/${photo}?img-width=50&img-dpr=2`)
     expect((await imageOf(dpr)).meta.width).toBe(100)
-    const cover = await onGateway(server, `/ipfs/${photo}?img-width=40&img-height=40&img-fit=cover&img-gravity=auto`)
-    expect((await imageOf(cover)).meta).toMatchObject({ width: 40, height: 40 })
+    for (const gravity of ['auto', 'left', '0.1x0.5', '0.5x0.5']) {
+      const cover = await onGateway(
+        server,
+        `/ipfs/${photo}?img-width=40&img-height=40&img-fit=cover&img-gravity=${gravity}`,
+      )
+      expect((await imageOf(cover)).meta, gravity).toMatchObject({ width: 40, height: 40 })
+    }
   })
 
   it('the shared path gateway, raw blocks and non-images are served as stored', async () => {
@@ -145,6 +150,7 @@ describe('image optimisation (img-*)', () => {
       ['img-dpr=9', 'img-dpr'],
       ['img-anim=maybe', 'img-anim'],
       ['img-gravity=sideways', 'img-gravity'],
+      ['img-gravity=2x0.5', 'img-gravity'],
     ]) {
       const res = await onGateway(server, `/ipfs/${photo}?${query}`)
       expect(res.status, query).toBe(400)
