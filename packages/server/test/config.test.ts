@@ -69,20 +69,15 @@ describe('settings the in-process suites pass as options', () => {
     const body = JSON.stringify({ keys: [{ ...(await exportJWK(keys.publicKey)), kid: 'k1', alg: 'ES256' }] })
     jwks = createServer((_, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body))
     await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve))
-    // memory stores whatever PINFOLD_TEST_STORAGE says: vectors need pgvector, which a PostgreSQL
-    // server may lack, and storage is not what this test is about
-    server = await startTestServer(
-      {
-        PINFOLD_MAX_UPLOAD_BYTES: '1000',
-        PINFOLD_X402_PAY_TO: PAY_TO,
-        PINFOLD_EMBEDDINGS_URL: embeddings.url,
-        PINFOLD_EMBEDDINGS_MODEL: 'fake',
-        PINFOLD_EMBEDDINGS_DIMENSIONS: '8',
-        PINFOLD_JWKS_URL: `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/jwks.json`,
-        PINFOLD_PUBLIC_URL: 'https://files.pinfold.example/api',
-      },
-      { storage: 'memory' },
-    )
+    server = await startTestServer({
+      PINFOLD_MAX_UPLOAD_BYTES: '1000',
+      PINFOLD_X402_PAY_TO: PAY_TO,
+      PINFOLD_EMBEDDINGS_URL: embeddings.url,
+      PINFOLD_EMBEDDINGS_MODEL: 'fake',
+      PINFOLD_EMBEDDINGS_DIMENSIONS: '8',
+      PINFOLD_JWKS_URL: `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/jwks.json`,
+      PINFOLD_PUBLIC_URL: 'https://files.pinfold.example/api',
+    })
   })
   afterAll(async () => {
     await server?.close()
