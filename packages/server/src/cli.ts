@@ -5,6 +5,7 @@ import { isPinfoldError, mintToken, SCOPES } from '@pinfold/core'
 import { jsonLinesLogger } from '@pinfold/http'
 import { readConfig } from './config.js'
 import { writeDevToken } from './dev-token.js'
+import { watchLaunchers } from './launcher-watch.js'
 import { runMigrations } from './migrate-command.js'
 import { loadOrCreateSecret } from './secret.js'
 import { startServer } from './server.js'
@@ -64,6 +65,11 @@ async function serve(): Promise<void> {
   }
   process.on('SIGINT', stop)
   process.on('SIGTERM', stop)
+  // `npx pnpm start` whose npx was killed: stop as if signalled, rather than run on orphaned
+  watchLaunchers((launcher) => {
+    log('info', 'the command that started pinfold exited', { pid: launcher.pid })
+    if (!stopping) stop()
+  })
 }
 
 async function migrateCommand(): Promise<void> {
