@@ -37,15 +37,6 @@ async function serve(): Promise<void> {
     onError: (error, request) => log('error', 'request failed', { method: request.method, error: String(error) }),
     logger: jsonLinesLogger((line) => process.stdout.write(line)),
   })
-  log('info', 'pinfold listening', { url: running.url, storage: running.storage })
-  // only with the data directory's own secret: a configured secret or JWKS means a real deployment
-  if (!config.authSecret && !config.jwksUrl) {
-    const devToken = await writeDevToken(config.dataDir, running.secret, config.jwtMaxLifetimeSeconds)
-    log('info', 'development token (every scope) saved', {
-      path: devToken.path,
-      expires_at: devToken.expiresAt.toISOString(),
-    })
-  }
   let stopping = false
   const stop = () => {
     // a second signal does not wait for uploads in flight
@@ -63,6 +54,7 @@ async function serve(): Promise<void> {
       },
     )
   }
+  // before the first log line: whoever waits for "listening" may signal at once
   process.on('SIGINT', stop)
   process.on('SIGTERM', stop)
   // `npx pnpm start` whose npx was killed: stop as if signalled, rather than run on orphaned
@@ -70,6 +62,15 @@ async function serve(): Promise<void> {
     log('info', 'the command that started pinfold exited', { pid: launcher.pid })
     if (!stopping) stop()
   })
+  log('info', 'pinfold listening', { url: running.url, storage: running.storage })
+  // only with the data directory's own secret: a configured secret or JWKS means a real deployment
+  if (!config.authSecret && !config.jwksUrl) {
+    const devToken = await writeDevToken(config.dataDir, running.secret, config.jwtMaxLifetimeSeconds)
+    log('info', 'development token (every scope) saved', {
+      path: devToken.path,
+      expires_at: devToken.expiresAt.toISOString(),
+    })
+  }
 }
 
 async function migrateCommand(): Promise<void> {

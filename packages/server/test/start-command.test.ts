@@ -17,7 +17,8 @@ interface StartCommand {
   top: ChildProcess
   /** The node process running the server, found below the start command. */
   serverPid: number
-  stdout(): string
+  /** Everything the command's processes wrote to stdout, once every one of them has closed it. */
+  output(): Promise<string>
 }
 
 /** Runs the README's start command and resolves once the server below it listens. */
@@ -42,7 +43,8 @@ function runStartCommand(dataDir: string, options: { ownProcessGroup?: boolean }
       if (!line.includes('"pinfold listening"')) return
       // plain node running the start script: no TypeScript loader, no shell (pnpm's shell wrapper is its parent)
       const serverPid = descendants(top.pid!).find((pid) => SERVER_COMMAND.test(commandLine(pid)))
-      if (serverPid) resolve({ top, serverPid, stdout: () => stdout })
+      const closed = new Promise<string>((done) => top.once('close', () => done(stdout)))
+      if (serverPid) resolve({ top, serverPid, output: () => closed })
       else reject(new Error(`no server process below ${top.pid}`))
     })
     top.once('exit', (code) => reject(new Error(`the start command exited with ${code}: ${stderr}`)))
@@ -127,7 +129,7 @@ describe.runIf(process.platform === 'linux')('the README start command', () => {
     command.top.kill('SIGTERM')
     expect(await goneWithin(command.serverPid, 10_000)).toBe(true)
     // it shut down (finishing requests, closing the database) rather than being killed
-    expect(command.stdout()).toContain('"message":"stopped"')
+    expect(await command.output()).toContain('"message":"stopped"')
     expect(existsSync(join(dir, 'pinfold.lock'))).toBe(false)
 
     const next = await startChildServer({ PINFOLD_DATA_DIR: dir })
@@ -144,7 +146,7 @@ describe.runIf(process.platform === 'linux')('the README start command', () => {
     killLeftovers(command)
     process.kill(-command.top.pid!, 'SIGINT')
     expect(await goneWithin(command.serverPid, 10_000)).toBe(true)
-    expect(command.stdout()).toContain('"message":"stopped"')
+    expect(await command.output()).toContain('"message":"stopped"')
     expect(existsSync(join(dir, 'pinfold.lock'))).toBe(false)
   }, 240_000)
 })
