@@ -17,7 +17,7 @@ const server = join(root, 'packages', 'server')
 const stale = workspaceClosure(server).filter(isStale)
 if (stale.length > 0) {
   const names = stale.map((dir) => dir.slice(join(root, 'packages').length + 1)).join(', ')
-  process.stderr.write(`pinfold: building (${names} changed since the last build) …\n`)
+  process.stderr.write(`pinfold: building ${names} (not built yet, or sources newer than the build) …\n`)
   build()
 }
 await import(join(server, 'dist', 'cli.js'))
