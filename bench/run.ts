@@ -39,6 +39,10 @@ const benches: Bench[] = [
   { title: 'Gateway: time to first byte of 1 GiB, blob bytes read for a 1 KiB range', script: 'bench/gateway.ts' },
   { title: 'Request rate of small authenticated requests (memory storage)', script: 'bench/request-rate.ts' },
   {
+    title: "Footprint of the README's start path: memory, start time, SIGTERM (embedded default)",
+    script: 'bench/footprint.ts',
+  },
+  {
     title: 'Record store scaling: 10k to 1M files (PGlite and PostgreSQL)',
     script: 'bench/scaling.ts',
     // PGlite to 1M alone takes ~5 min (seeding in WebAssembly): 100k there, 1M on the server (~4 min
