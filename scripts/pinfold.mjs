@@ -64,11 +64,18 @@ function build() {
   // pnpm sets npm_execpath to itself when it runs a script; run by hand, fetch the pinned pnpm
   const pnpm = process.env.npm_execpath
   const [command, prefix] = pnpm?.match(/\.[cm]?js$/) ? [process.execPath, [pnpm]] : ['npx', ['-y', 'pnpm@12.21.0']]
-  const args = [...prefix, '--filter', '@pinfold/server...', 'run', 'build', '--no-dts']
-  // the build's output goes to stderr: stdout is the server's log
-  const result = spawnSync(command, args, { cwd: root, stdio: ['ignore', 2, 2] })
-  if (result.status !== 0) {
-    process.stderr.write('pinfold: the build failed; see above\n')
-    process.exit(result.status ?? 1)
+  // tsup packages skip their type declarations (--no-dts); the console is a Vite build, which
+  // knows no such flag
+  const builds = [
+    ['--filter', '@pinfold/server...', '--filter', '!@pinfold/console', 'run', 'build', '--no-dts'],
+    ['--filter', '@pinfold/console', 'run', 'build'],
+  ]
+  for (const args of builds) {
+    // the build's output goes to stderr: stdout is the server's log
+    const result = spawnSync(command, [...prefix, ...args], { cwd: root, stdio: ['ignore', 2, 2] })
+    if (result.status !== 0) {
+      process.stderr.write('pinfold: the build failed; see above\n')
+      process.exit(result.status ?? 1)
+    }
   }
 }
