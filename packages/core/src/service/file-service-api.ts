@@ -340,6 +340,15 @@ export interface GatewayOperations {
    * stream; `UNPROCESSABLE` as for {@link entry}.
    */
   car(root: GatewayRoot, path: readonly string[], options?: GatewayCarOptions): Promise<GatewayCar>
+
+  /**
+   * One block of public content by its CID (any spelling of the multihash), checked against its
+   * multihash, for IPFS peers asking over bitswap: what `?format=raw` serves on the shared gateway,
+   * without a request around it. `undefined` when no unexpired public content holds the block: a
+   * block held only privately, only by expired files, or not at all is never returned.
+   * `INVALID_INPUT`: not a CID.
+   */
+  publicBlock(cid: string, options?: CallOptions): Promise<Uint8Array | undefined>
 }
 
 // ---------------------------------------------------------------------------------------------

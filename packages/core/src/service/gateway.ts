@@ -62,6 +62,13 @@ export function createGatewayOperations(ctx: ServiceContext): GatewayOperations 
   }
 
   return {
+    async publicBlock(cidText, options) {
+      const cid = parseCid(cidText)
+      if (isIdentity(cid)) return cid.multihash.digest
+      const dag = await findDag({ kind: 'public' }, cid, options)
+      return dag?.getBlock(cid, options)
+    },
+
     async resolve(scope, cidText, { swaps = false, signal } = {}) {
       const options = { signal }
       const requested = parseCid(cidText)
