@@ -2,6 +2,7 @@ import { allows, type FileService, PinfoldError, type TokenActor, type TokenVeri
 import { type CorsOptions, corsHeaders, preflightHeaders } from './cors.js'
 import { checkHandlerOptions } from './handler-options.js'
 import { dispatchGateway } from './handlers/gateway.js'
+import type { IpfsPeer } from './ipfs-peer.js'
 import { clientAddress, createRateLimiter, type RateLimitOptions } from './rate-limit.js'
 import { parseRequest } from './request-input.js'
 import { type RequestLogger, requestIdOf } from './request-log.js'
@@ -41,6 +42,12 @@ export interface FetchHandlerOptions {
   subdomainHost?: string | undefined
   /** The client's address for per-address limits; default: what `createNodeHandler` recorded. */
   clientIp?: ((request: Request) => string | undefined) | undefined
+  /**
+   * The host's embedded IPFS node, read on each request that needs it: `/routing/v1/providers`
+   * lists it as a bitswap provider and `/healthz` reports it. Default none (the routing API then
+   * lists the HTTP gateway alone).
+   */
+  ipfsPeer?: (() => IpfsPeer | undefined) | undefined
 }
 
 export type FetchHandler = (request: Request) => Promise<Response>
@@ -135,6 +142,7 @@ export function createFetchHandler(service: FileService, options: FetchHandlerOp
         publicUrl: publicUrl?.href ?? `${url.origin}${basePath}`,
         ownHostnames: subdomainHost ? [apiHostname, subdomainHost] : [apiHostname],
         service,
+        ipfsPeer: options.ipfsPeer?.(),
       },
       input,
     )

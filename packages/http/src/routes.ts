@@ -8,6 +8,7 @@ import { healthRoutes } from './handlers/health.js'
 import { openApiRoutes } from './handlers/openapi.js'
 import { paymentRoutes } from './handlers/payments.js'
 import { pluginRoutes } from './handlers/plugins.js'
+import { routingRoutes } from './handlers/routing.js'
 import { signatureRoutes } from './handlers/signatures.js'
 import { swapRoutes } from './handlers/swaps.js'
 import { uploadRoutes } from './handlers/uploads.js'
@@ -28,6 +29,7 @@ export const routes: readonly Route[] = [
   ...uploadRoutes,
   ...paymentRoutes,
   ...vectorRoutes,
+  ...routingRoutes,
   ...healthRoutes,
   ...openApiRoutes,
 ]

@@ -1,5 +1,5 @@
-import { type BlockFetcher, type BlockFetchOptions, invalid, PinfoldError } from '@pinfold/interface'
 import { type Multiaddr, multiaddr } from '@multiformats/multiaddr'
+import { type BlockFetcher, type BlockFetchOptions, invalid, PinfoldError } from '@pinfold/interface'
 import type { Blocks } from 'helia'
 import { CID } from 'multiformats/cid'
 
@@ -12,10 +12,7 @@ export const DEFAULT_BLOCK_TIMEOUT_MS = 60_000
  * is the node's Helia blockstore: it answers from public content Pinfold already holds, else races
  * its block brokers (bitswap) and checks the bytes against the CID's multihash before returning them.
  */
-export function createBitswapFetcher(
-  blocks: Pick<Blocks, 'get'>,
-  options: { timeoutMs?: number } = {},
-): BlockFetcher {
+export function createBitswapFetcher(blocks: Pick<Blocks, 'get'>, options: { timeoutMs?: number } = {}): BlockFetcher {
   const timeoutMs = options.timeoutMs ?? DEFAULT_BLOCK_TIMEOUT_MS
   return {
     name: 'bitswap',

@@ -7,9 +7,10 @@ import type { CID } from 'multiformats/cid'
  * multihash, or `undefined` when no unexpired public content holds it (the server passes
  * `FileService.gateway.publicBlock`). Private content must never be returned.
  */
-export type PublicBlockReader = (cid: string, options: { signal?: AbortSignal | undefined }) => Promise<
-  Uint8Array | undefined
->
+export type PublicBlockReader = (
+  cid: string,
+  options: { signal?: AbortSignal | undefined },
+) => Promise<Uint8Array | undefined>
 
 /** Reads kept between bitswap's `has` and its `get` of the same block, so a block is read once. */
 const PENDING_LIMIT = 64

@@ -60,7 +60,9 @@ export function startReprovider(options: ReproviderOptions) {
     await Promise.all(inFlight)
     if (signal.aborted) return
     Object.assign(status, { runs: status.runs + 1, provided, failed, lastRunAt: new Date() })
-    timer = setTimeout(() => void (current = run()), intervalMs)
+    timer = setTimeout(() => {
+      current = run()
+    }, intervalMs)
     // a pending announcement must never keep the process alive on its own
     timer.unref()
   }
