@@ -130,6 +130,31 @@ describe('gateway', () => {
     await expect(service.gateway.publicBlock('not-a-cid')).rejects.toMatchObject({ code: 'INVALID_INPUT' })
   })
 
+  it('publicRoots - every public unexpired root once, across tenants and pages; never a private one', async () => {
+    const test = createTestService()
+    const { service } = test
+    const roots = new Set<string>()
+    for (let i = 0; i < 503; i++) {
+      const { file } = await uploadFile(service, i % 2 ? alice : mallory, `public ${i}`, { network: 'public' })
+      roots.add(file.cid)
+    }
+    const again = await uploadFile(service, mallory, 'public 0', { network: 'public' })
+    expect(roots.has(again.file.cid)).toBe(true)
+    const { file: hidden } = await uploadFile(service, alice, 'private only')
+    const { file: expiring } = await uploadFile(service, alice, 'expiring', {
+      network: 'public',
+      expiresAt: new Date(START.getTime() + 60_000),
+    })
+    const listed: string[] = []
+    for await (const cid of service.gateway.publicRoots()) listed.push(cid)
+    expect(listed).toEqual([...roots, expiring.cid].sort())
+    expect(listed).not.toContain(hidden.cid)
+    test.clock.advance(60_000)
+    const afterExpiry: string[] = []
+    for await (const cid of service.gateway.publicRoots()) afterExpiry.push(cid)
+    expect(afterExpiry).toEqual([...roots].sort())
+  })
+
   it('car - the CAR of public content imports elsewhere as the same root with the same bytes', async () => {
     const { service } = createTestService()
     const bytes = patterned(700_000)

@@ -349,6 +349,13 @@ export interface GatewayOperations {
    * `INVALID_INPUT`: not a CID.
    */
   publicBlock(cid: string, options?: CallOptions): Promise<Uint8Array | undefined>
+
+  /**
+   * The CID of every content some unexpired public file references, each once, in CID order, read
+   * page by page as the caller iterates: what an IPFS node announces on the DHT. Private-only and
+   * expired contents are never listed.
+   */
+  publicRoots(options?: CallOptions): AsyncIterable<string>
 }
 
 // ---------------------------------------------------------------------------------------------
