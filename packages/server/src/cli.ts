@@ -36,7 +36,12 @@ async function serve(): Promise<void> {
     onError: (error, request) => log('error', 'request failed', { method: request.method, error: String(error) }),
     logger: jsonLinesLogger((line) => process.stdout.write(line)),
   })
-  log('info', 'pinfold listening', { url: running.url, storage: running.storage })
+  const ipfs = running.ipfs?.peer()
+  log('info', 'pinfold listening', {
+    url: running.url,
+    storage: running.storage,
+    ...(ipfs && { ipfs: { peer_id: ipfs.peerId, addrs: ipfs.addrs, dht: ipfs.dht?.mode ?? 'off' } }),
+  })
   // only with the data directory's own secret: a configured secret or JWKS means a real deployment
   if (!config.authSecret && !config.jwksUrl) {
     const devToken = await writeDevToken(config.dataDir, running.secret, config.jwtMaxLifetimeSeconds)

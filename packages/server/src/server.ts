@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import {
   type BlobStore,
+  type BlockFetcher,
   createFileService,
   createTokenVerifier,
   type FileService,
@@ -15,6 +16,7 @@ import { createExtractionPool } from '@pinfold/text-extract'
 import { createRemoteJWKSet } from 'jose'
 import type { ServerConfig } from './config.js'
 import { vectorServiceOptions } from './embedder-config.js'
+import { type RunningIpfsNode, startIpfsNode } from './ipfs-node.js'
 import { loadOrCreateSecret } from './secret.js'
 import { openStorage, type Storage } from './storage.js'
 import { startSweepers } from './sweepers.js'
@@ -27,7 +29,14 @@ export interface RunningServer {
   storage: string
   /** The HS256 secret for tokens (unless a JWKS verifies them) and for signed URLs. */
   secret: string
-  /** Stops accepting connections, lets requests in flight finish, then closes the stores. */
+  /** The embedded IPFS node, when `PINFOLD_IPFS_LISTEN` asks for one. */
+  ipfs: RunningIpfsNode | undefined
+  /**
+   * Where pin-by-CID jobs fetch blocks Pinfold does not hold: the IPFS node's bitswap fetcher when it
+   * runs (the trustless-gateway fetcher of `PINFOLD_IPFS_GATEWAYS` joins it where the job runner is wired).
+   */
+  blockFetchers: BlockFetcher[]
+  /** Stops accepting connections, lets requests in flight finish, then stops the IPFS node and closes the stores. */
   close(): Promise<void>
 }
 
@@ -59,11 +68,19 @@ export async function startServer(
     // the embedder loads its model on the first vectorize or query, not at start-up
     ...vectorServiceOptions({ env: config.env, dataDir: config.dataDir }, extraction),
   })
+  let ipfs: RunningIpfsNode | undefined
+  try {
+    ipfs = config.ipfs && (await startIpfsNode(config.ipfs, config.dataDir, service, ipfsWarning))
+  } catch (error) {
+    await Promise.all([storage.close(), extraction.close()])
+    throw error
+  }
   const handler = createFetchHandler(service, {
     auth: tokenVerifier(config, secret),
     publicUrl: config.publicUrl,
     subdomainHost: config.subdomainHost,
     rateLimit: config.rateLimit,
+    ipfsPeer: ipfs && (() => ipfs.peer()),
     ...handlerOptions,
   })
   await indexStoredBlocks(service)
@@ -83,6 +100,7 @@ export async function startServer(
       server.listen(config.port, config.host, () => resolve())
     })
   } catch (error) {
+    await ipfs?.stop()
     await Promise.all([storage.close(), extraction.close()])
     throw error
   }
@@ -95,6 +113,8 @@ export async function startServer(
     service,
     storage: storage.description,
     secret,
+    ipfs,
+    blockFetchers: ipfs ? [ipfs.fetcher] : [],
     async close() {
       stopSweepers()
       // no new connections; idle keep-alive ones close now, busy ones once their answer is out
@@ -103,6 +123,8 @@ export async function startServer(
       await requests.drain(config.shutdownTimeoutMs ?? 30_000)
       server.closeAllConnections()
       await closed
+      // after the last request: the node reads blocks through the same stores
+      await ipfs?.stop()
       await Promise.all([storage.close(), extraction.close()])
     },
   }
@@ -117,6 +139,11 @@ async function indexStoredBlocks(service: FileService): Promise<void> {
   const { indexed, failed } = await service.maintenance.indexBlocks()
   if (indexed > 0) console.error(`pinfold: indexed the blocks of ${indexed} stored contents`)
   for (const { cid, error } of failed) console.error(`pinfold: cannot index the blocks of ${cid}:`, error)
+}
+
+/** What the IPFS node could not do (serve a block that failed its hash check, announce a root): logged, never fatal. */
+function ipfsWarning(message: string, error: unknown): void {
+  console.error(`pinfold: ipfs: ${message}:`, error)
 }
 
 function tokenVerifier(config: ServerConfig, secret: string): TokenVerifier {

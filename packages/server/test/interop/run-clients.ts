@@ -83,6 +83,32 @@ export async function fetchWithHelia(gateway: string, items: HeliaItem[], timeou
   return out
 }
 
+export interface BitswapItem {
+  /** `bitswap`: @helia/unixfs over bitswap; `bitswap-block`: one block; `verified-fetch`: found through the router. */
+  via: 'bitswap' | 'bitswap-block' | 'verified-fetch'
+  cid: string
+  path?: string
+}
+
+export type BitswapResult = (Digest & { status?: number }) | { error: string; status?: number }
+
+const bitswapClient = fileURLToPath(new URL('./bitswap-client.mjs', import.meta.url))
+
+/**
+ * Reads every item from a Pinfold server's IPFS node (`peer`, a multiaddr) with Helia over bitswap,
+ * or through its routing API (`router`) with @helia/verified-fetch, in one Node 22 process, one item
+ * after another, each bounded by `timeoutMs`.
+ */
+export async function fetchOverIpfs(peer: string, router: string, items: BitswapItem[], timeoutMs = 10_000) {
+  const input = JSON.stringify({ peer, router, timeoutMs, items })
+  // items run one after another, each bounded by the timeout
+  const stdout = await run(node22(), [bitswapClient], { input, timeoutMs: items.length * timeoutMs + 20_000 })
+  const out = JSON.parse(stdout) as { results: BitswapResult[]; refused: string[] }
+  if (out.results.length !== items.length)
+    throw new Error(`bitswap client: ${out.results.length} results for ${items.length} items`)
+  return out
+}
+
 const ipfsCar = join(dirname(require.resolve('ipfs-car/package.json')), 'bin.js')
 
 /**
