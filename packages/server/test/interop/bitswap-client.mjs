@@ -2,7 +2,7 @@
 // what came back. Run by the Node 22 binary (current Helia needs it), never by vitest itself.
 //
 // stdin:  {"peer": "/ip4/127.0.0.1/tcp/PORT/p2p/12D3…", "router": "http://127.0.0.1:PORT", "timeoutMs": 10000,
-//          "items": [{"via": "bitswap", "cid": "bafy…", "path": "sub/mid.bin"},
+//          "items": [{"via": "bitswap", "cid": "bafy…", "path": "sub/mid.bin", "timeoutMs"?: 3000},
 //                    {"via": "bitswap-block", "cid": "bafy…"},
 //                    {"via": "verified-fetch", "cid": "bafy…"}]}
 // stdout: {"results": [...], "refused": [...]}, one result per item, in order:
@@ -66,9 +66,9 @@ async function bitswapNode() {
 }
 
 // One bounded attempt: a failure (a dial refused, a block never sent, a timeout) is a result.
-async function attempt(start, run) {
+async function attempt(item, start, run) {
   let node
-  const signal = AbortSignal.timeout(timeoutMs)
+  const signal = AbortSignal.timeout(item.timeoutMs ?? timeoutMs)
   try {
     node = await start()
     return await run(node, signal)
@@ -80,12 +80,15 @@ async function attempt(start, run) {
 }
 
 const runners = {
-  bitswap: ({ cid, path }) =>
-    attempt(bitswapNode, (helia, signal) => digestOf(unixfs(helia).cat(CID.parse(cid), { path, signal }))),
-  'bitswap-block': ({ cid }) =>
-    attempt(bitswapNode, (helia, signal) => digestOf(helia.blockstore.get(CID.parse(cid), { signal }))),
-  'verified-fetch': ({ cid, path }) =>
+  bitswap: (item) =>
+    attempt(item, bitswapNode, (helia, signal) =>
+      digestOf(unixfs(helia).cat(CID.parse(item.cid), { path: item.path, signal })),
+    ),
+  'bitswap-block': (item) =>
+    attempt(item, bitswapNode, (helia, signal) => digestOf(helia.blockstore.get(CID.parse(item.cid), { signal }))),
+  'verified-fetch': ({ cid, path, ...item }) =>
     attempt(
+      item,
       () =>
         createVerifiedFetch({
           routers: [router],

@@ -63,11 +63,12 @@ describe('interop - Helia peers over bitswap, and delegated routing', () => {
       ...Object.fromEntries(
         Object.keys(FOLDER).map((path) => [`folder ${path}`, { via: 'bitswap', cid: contents.folder.cid, path }]),
       ),
-      'private root': { via: 'bitswap-block', cid: privateRoot },
-      'private leaf': { via: 'bitswap-block', cid: privateLeaf },
+      // what is never served is waited for 3 s: long enough for a loopback peer to answer 20 blocks
+      'private root': { via: 'bitswap-block', cid: privateRoot, timeoutMs: 3_000 },
+      'private leaf': { via: 'bitswap-block', cid: privateLeaf, timeoutMs: 3_000 },
       'routed big v1': { via: 'verified-fetch', cid: contents.big.v1.cid },
       'routed folder path': { via: 'verified-fetch', cid: contents.folder.cid, path: 'sub/mid.bin' },
-      'routed private': { via: 'verified-fetch', cid: privateRoot },
+      'routed private': { via: 'verified-fetch', cid: privateRoot, timeoutMs: 3_000 },
     }
     const tcp = ipfs.addrs.find((addr) => !addr.includes('/ws/'))!
     const out = await fetchOverIpfs(tcp, server.url, Object.values(items), 8_000)

@@ -88,6 +88,8 @@ export interface BitswapItem {
   via: 'bitswap' | 'bitswap-block' | 'verified-fetch'
   cid: string
   path?: string
+  /** This item's own bound (an item expected to fail need not wait as long). */
+  timeoutMs?: number
 }
 
 export type BitswapResult = (Digest & { status?: number }) | { error: string; status?: number }
