@@ -12,10 +12,11 @@ export interface IpfsPeer {
   dht?:
     | {
         mode: 'client' | 'server'
-        /** Reprovide runs finished, and the last one's counts. */
+        /** Reprovide runs finished, and the last one's counts (roots announced, failed, no longer announced). */
         runs: number
         provided: number
         failed: number
+        withdrawn: number
         lastRunAt: Date | undefined
       }
     | undefined

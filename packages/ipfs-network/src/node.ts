@@ -114,6 +114,7 @@ export async function startIpfsNode(options: IpfsNodeOptions): Promise<IpfsNode>
       reprovider = startReprovider({
         roots: dht.roots,
         provide: (cid, { signal }) => libp2p.contentRouting.provide(CID.parse(cid), { signal }),
+        withdraw: (cid) => libp2p.contentRouting.cancelReprovide(CID.parse(cid)),
         intervalMs: dht.reprovideIntervalMs,
         concurrency: dht.provideConcurrency,
         onError: (cid, error) => warn(`cannot announce ${cid} on the DHT`, error),

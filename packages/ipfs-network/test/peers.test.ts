@@ -66,8 +66,12 @@ describe('ipfs-network - real peers on loopback (Node 22)', () => {
   })
 
   it('dht - the public roots it is given are announced: the bootstrap peer finds the node as provider', () => {
-    expect(dht.status).toMatchObject({ mode: 'server', reprovide: { runs: 1, provided: 1, failed: 0 } })
+    expect(dht.firstRun).toMatchObject({ mode: 'server', reprovide: { runs: 1, provided: 1, failed: 0, withdrawn: 0 } })
     expect(dht.announcedProviders).toEqual([dht.nodePeerId])
+  })
+
+  it('dht - a root no longer listed at the next run is withdrawn from the reprovide schedule', () => {
+    expect(dht.secondRun).toMatchObject({ reprovide: { runs: 2, provided: 0, failed: 0, withdrawn: 1 } })
   })
 
   it('dht - a root it was not given has no provider', () => {

@@ -85,6 +85,7 @@ async function dht() {
   await bootstrapPeer.services.dht.setMode('server')
   const announced = await rawCid('a public root')
   const unannounced = await rawCid('a private root')
+  let runs = 0
   const node = await startIpfsNode({
     listen: ['/ip4/127.0.0.1/tcp/0'],
     peerKeyFile: keyFile,
@@ -93,15 +94,23 @@ async function dht() {
       mode: 'server',
       bootstrap: [bootstrapPeer.getMultiaddrs()[0]!.toString()],
       allowPrivateAddresses: true,
+      // the root is public for the first run only (then deleted, say): the second run withdraws it
       roots: async function* () {
-        yield announced.toString()
+        if (runs++ === 0) yield announced.toString()
       },
+      reprovideIntervalMs: 1_500,
       provideConcurrency: 2,
     },
   })
   try {
-    const deadline = Date.now() + 20_000
-    while (node.info().dht?.reprovide.runs === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200))
+    const runsDone = async (count: number) => {
+      const deadline = Date.now() + 20_000
+      while ((node.info().dht?.reprovide.runs ?? 0) < count && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+      return node.info().dht
+    }
+    const firstRun = await runsDone(1)
     const providers = async (cid: CID) => {
       const found: string[] = []
       for await (const p of bootstrapPeer.contentRouting.findProviders(cid, { signal: AbortSignal.timeout(5_000) })) {
@@ -109,12 +118,9 @@ async function dht() {
       }
       return found
     }
-    return {
-      nodePeerId: node.peerId,
-      status: node.info().dht,
-      announcedProviders: await providers(announced),
-      unannouncedProviders: await providers(unannounced).catch(() => []),
-    }
+    const announcedProviders = await providers(announced)
+    const unannouncedProviders = await providers(unannounced).catch(() => [])
+    return { nodePeerId: node.peerId, firstRun, secondRun: await runsDone(2), announcedProviders, unannouncedProviders }
   } finally {
     await node.stop()
     await bootstrapPeer.stop()

@@ -14,6 +14,7 @@ async function healthz({ ipfsPeer }: RequestContext) {
         reprovide_runs: ipfsPeer.dht.runs,
         provided: ipfsPeer.dht.provided,
         failed: ipfsPeer.dht.failed,
+        withdrawn: ipfsPeer.dht.withdrawn,
         last_run_at: ipfsPeer.dht.lastRunAt?.toISOString() ?? null,
       },
     }),

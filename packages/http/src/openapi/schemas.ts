@@ -188,6 +188,7 @@ export const Health = named(
               reprovide_runs: Type.Integer({ description: 'Runs announcing every public root, since start' }),
               provided: Type.Integer({ description: 'Roots announced by the last run' }),
               failed: Type.Integer({ description: 'Roots the last run failed to announce' }),
+              withdrawn: Type.Integer({ description: 'Roots the last run stopped announcing (deleted, expired)' }),
               last_run_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
             }),
           ),
