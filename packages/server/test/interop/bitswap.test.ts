@@ -16,7 +16,14 @@ import { apiClient, TEST_SECRET, testTokens, upload } from '../../../http/test/s
 import { type ChildServer, exited, startChildServer } from '../support/child-server.js'
 import { prepareStorage } from '../support/storage-setup.js'
 import { FOLDER, type InteropContents, sha256Hex, uploadContents } from './contents.js'
-import { type BitswapItem, type BitswapResult, fetchOverIpfs, node22 } from './run-clients.js'
+import {
+  type BitswapItem,
+  type BitswapResult,
+  type DhtPeer,
+  fetchOverIpfs,
+  node22,
+  startDhtPeer,
+} from './run-clients.js'
 
 /** Three 256 KiB leaves under a root: a private file's root and its leaves must all stay private. */
 const PRIVATE = chacha('interop-private', 600_000)
@@ -25,6 +32,7 @@ const LEAF = 262_144
 describe('interop - Helia peers over bitswap, and delegated routing', () => {
   let dataDir: string
   let server: ChildServer
+  let dhtPeer: DhtPeer
   let closeStorage: () => Promise<void>
   let contents: InteropContents
   let privateRoot: string
@@ -35,6 +43,7 @@ describe('interop - Helia peers over bitswap, and delegated routing', () => {
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'pinfold-ipfs-'))
+    dhtPeer = await startDhtPeer()
     const storage = await prepareStorage()
     closeStorage = storage.close
     server = await startChildServer(
@@ -44,6 +53,11 @@ describe('interop - Helia peers over bitswap, and delegated routing', () => {
         PINFOLD_DATA_DIR: dataDir,
         PINFOLD_AUTH_SECRET: TEST_SECRET,
         PINFOLD_IPFS_LISTEN: '/ip4/127.0.0.1/tcp/0,/ip4/127.0.0.1/tcp/0/ws',
+        // a private DHT of two on loopback: the peer above is the only bootstrap peer
+        PINFOLD_IPFS_DHT: 'server',
+        PINFOLD_IPFS_BOOTSTRAP: dhtPeer.addr,
+        PINFOLD_IPFS_DHT_PRIVATE_ADDRESSES: 'true',
+        PINFOLD_IPFS_REPROVIDE_INTERVAL_MS: '1000',
         // flags meant for this Node 20 process are not for the Node 22 child
         NODE_OPTIONS: '',
       },
@@ -83,6 +97,7 @@ describe('interop - Helia peers over bitswap, and delegated routing', () => {
       server.child.kill('SIGTERM')
       await exited(server.child)
     }
+    await dhtPeer?.close()
     await closeStorage?.()
     if (dataDir) await rm(dataDir, { recursive: true, force: true })
   })
@@ -100,7 +115,7 @@ describe('interop - Helia peers over bitswap, and delegated routing', () => {
       expect.stringMatching(new RegExp(`^/ip4/127\\.0\\.0\\.1/tcp/\\d+/ws/p2p/${ipfs.peer_id}$`)),
     ])
     const health = (await (await fetch(`${server.url}/healthz`)).json()) as { ipfs: typeof ipfs }
-    expect(health.ipfs).toEqual({ peer_id: ipfs.peer_id, addrs: ipfs.addrs })
+    expect(health.ipfs).toMatchObject({ peer_id: ipfs.peer_id, addrs: ipfs.addrs, dht: { mode: 'server' } })
   })
 
   it('peer key - created in the data directory, owner-only', async () => {
@@ -149,6 +164,20 @@ describe('interop - Helia peers over bitswap, and delegated routing', () => {
     for (const cid of [privateRoot, privateLeaf]) {
       expect((await fetch(`${server.url}/routing/v1/providers/${cid}`)).status, cid).toBe(404)
     }
+  })
+
+  it('dht - public roots are announced: the other DHT peer finds the server as their provider; private ones never', async () => {
+    // wait for a reprovide run that started after the uploads (runs every second here)
+    const runs = async () =>
+      ((await (await fetch(`${server.url}/healthz`)).json()) as { ipfs: { dht: { reprovide_runs: number } } }).ipfs.dht
+        .reprovide_runs
+    const target = (await runs()) + 2
+    const deadline = Date.now() + 20_000
+    while ((await runs()) < target && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200))
+    for (const cid of [contents.big.v1.cid, contents.big.v0.cid, contents.folder.cid]) {
+      expect(await dhtPeer.providersOf(cid), cid).toEqual([ipfs.peer_id])
+    }
+    expect(await dhtPeer.providersOf(privateRoot)).toEqual([])
   })
 
   it('clients - no request left for anything but the server under test', () => {

@@ -1,9 +1,10 @@
-import { execFile } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
 import { accessSync, chmodSync, constants, existsSync } from 'node:fs'
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative } from 'node:path'
+import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { type Digest, sha256Hex } from './contents.js'
 
@@ -109,6 +110,41 @@ export async function fetchOverIpfs(peer: string, router: string, items: Bitswap
   if (out.results.length !== items.length)
     throw new Error(`bitswap client: ${out.results.length} results for ${items.length} items`)
   return out
+}
+
+export interface DhtPeer {
+  /** Its multiaddr, with `/p2p/<peer id>`: what the server under test bootstraps from. */
+  addr: string
+  /** The peer ids the DHT names as providers of `cid` (asked from this peer). */
+  providersOf(cid: string): Promise<string[]>
+  close(): Promise<void>
+}
+
+const dhtPeerScript = fileURLToPath(new URL('./dht-peer.mjs', import.meta.url))
+
+/** A DHT server peer on 127.0.0.1 (`dht-peer.mjs`, under Node 22): the other member of a private DHT. */
+export function startDhtPeer(): Promise<DhtPeer> {
+  const { NODE_OPTIONS: _, ...env } = process.env
+  const child = spawn(node22(), [dhtPeerScript], { env, stdio: ['pipe', 'pipe', 'inherit'] })
+  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]()
+  const nextLine = async () => {
+    const { value, done } = await lines.next()
+    if (done) throw new Error('dht peer: exited')
+    return JSON.parse(value) as Record<string, unknown>
+  }
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  return nextLine().then((first) => ({
+    addr: first.addr as string,
+    async providersOf(cid) {
+      child.stdin!.write(`${JSON.stringify({ providersOf: cid })}\n`)
+      return (await nextLine()).providers as string[]
+    },
+    async close() {
+      child.stdin!.end()
+      child.kill('SIGTERM')
+      await exited
+    },
+  }))
 }
 
 const ipfsCar = join(dirname(require.resolve('ipfs-car/package.json')), 'bin.js')
