@@ -6,7 +6,6 @@ export {
   type IpfsNodeInfo,
   type IpfsNodeOptions,
   startIpfsNode,
-  TRANSPORT_BITSWAP,
 } from './node.js'
 export { loadOrCreatePeerKey, parsePeerKey } from './peer-key.js'
 export type { PublicBlockReader } from './public-blockstore.js'

@@ -2,7 +2,7 @@ import { withBitswap } from '@helia/bitswap'
 import { withLibp2pLight } from '@helia/libp2p'
 import { bootstrap } from '@libp2p/bootstrap'
 import { identify } from '@libp2p/identify'
-import type { Libp2p, PrivateKey } from '@libp2p/interface'
+import type { PrivateKey } from '@libp2p/interface'
 import { type KadDHT, kadDHT, passthroughMapper, removePrivateAddressesMapper } from '@libp2p/kad-dht'
 import { noise } from '@libp2p/noise'
 import { ping } from '@libp2p/ping'
@@ -17,9 +17,6 @@ import { createBitswapFetcher } from './bitswap-fetcher.js'
 import { loadOrCreatePeerKey, parsePeerKey } from './peer-key.js'
 import { type PublicBlockReader, PublicBlockstore } from './public-blockstore.js'
 import { type Reprovider, type ReproviderStatus, startReprovider } from './reprovider.js'
-
-/** The protocol names the Delegated Routing V1 API uses for what this node speaks. */
-export const TRANSPORT_BITSWAP = 'transport-bitswap'
 
 export interface DhtOptions {
   /** `client` asks the DHT and announces to it; `server` also answers other peers' DHT queries. */
@@ -58,8 +55,6 @@ export interface IpfsNodeInfo {
   peerId: string
   /** Where peers reach the node, each ending in `/p2p/<peerId>`. */
   addrs: string[]
-  /** Delegated-routing protocol names of what the node serves. */
-  protocols: string[]
   dht: { mode: 'client' | 'server'; reprovide: ReproviderStatus } | undefined
 }
 
@@ -68,7 +63,6 @@ export interface IpfsNode {
   info(): IpfsNodeInfo
   /** Pin-by-CID's bitswap source over this node (`name: 'bitswap'`). */
   readonly fetcher: BlockFetcher
-  readonly libp2p: Libp2p
   stop(): Promise<void>
 }
 
@@ -105,10 +99,10 @@ export async function startIpfsNode(options: IpfsNodeOptions): Promise<IpfsNode>
       },
     }),
   )
-  await helia.start()
-  const libp2p = helia.libp2p
   let reprovider: Reprovider | undefined
   try {
+    await helia.start()
+    const libp2p = helia.libp2p
     if (dht?.mode === 'server') await (libp2p.services as { dht?: KadDHT }).dht?.setMode('server')
     if (dht) {
       reprovider = startReprovider({
@@ -123,12 +117,10 @@ export async function startIpfsNode(options: IpfsNodeOptions): Promise<IpfsNode>
     const peerId = libp2p.peerId.toString()
     return {
       peerId,
-      libp2p,
       fetcher: createBitswapFetcher(helia.blockstore),
       info: () => ({
         peerId,
         addrs: libp2p.getMultiaddrs().map(String),
-        protocols: [TRANSPORT_BITSWAP],
         dht: dht && reprovider ? { mode: dht.mode, reprovide: reprovider.status() } : undefined,
       }),
       async stop() {
