@@ -48,7 +48,7 @@ export class PublicBlockstore extends BaseBlockstore {
    * Pinfold keeps content only through its content layer, once a pin job has the whole DAG verified,
    * so they are dropped here; deletes have nothing to remove.
    */
-  override put(cid: CID): CID {
+  override put(cid: CID, _bytes: unknown): CID {
     return cid
   }
 
