@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import type { BlockFetcher, FileService } from '@pinfold/core'
+import { type BlockFetcher, type FileService, PinfoldError } from '@pinfold/core'
 import type { IpfsPeer } from '@pinfold/http'
 import type { IpfsConfig } from './config.js'
 
@@ -15,16 +15,27 @@ export interface RunningIpfsNode {
   stop(): Promise<void>
 }
 
+/** The IPFS node before it starts: its fetcher exists already, for the service's pin jobs. */
+export interface PreparedIpfsNode {
+  /**
+   * Pin-by-CID's bitswap source (`name: 'bitswap'`), handed to `createFileService` before the node
+   * runs: the node serves the service's public blocks, so the service exists first. Until `start`
+   * has resolved it answers `UNAVAILABLE`.
+   */
+  fetcher: BlockFetcher
+  start(service: FileService): Promise<RunningIpfsNode>
+}
+
 /**
- * Starts the embedded IPFS node `PINFOLD_IPFS_LISTEN` asks for. `@pinfold/ipfs-network` (libp2p,
- * Helia) is imported here only: a server without the setting never loads it.
+ * The embedded IPFS node `PINFOLD_IPFS_LISTEN` asks for. Checks the Node.js version now (before
+ * anything is built); `@pinfold/ipfs-network` (libp2p, Helia) is imported by `start` only: a server
+ * without the setting never loads it.
  */
-export async function startIpfsNode(
+export function prepareIpfsNode(
   config: IpfsConfig,
   dataDir: string,
-  service: FileService,
   warn: (message: string, error: unknown) => void,
-): Promise<RunningIpfsNode> {
+): PreparedIpfsNode {
   const major = Number(process.versions.node.split('.')[0])
   if (major < IPFS_MIN_NODE_MAJOR) {
     throw new Error(
@@ -32,6 +43,28 @@ export async function startIpfsNode(
         `this is Node.js ${process.versions.node}. Unset it, or run pinfold on Node ${IPFS_MIN_NODE_MAJOR}+.`,
     )
   }
+  let started: RunningIpfsNode | undefined
+  return {
+    fetcher: {
+      name: 'bitswap',
+      getBlock(cid, options) {
+        if (!started) return Promise.reject(new PinfoldError('UNAVAILABLE', 'the IPFS node has not started yet'))
+        return started.fetcher.getBlock(cid, options)
+      },
+    },
+    async start(service) {
+      started = await startIpfsNode(config, dataDir, service, warn)
+      return started
+    },
+  }
+}
+
+async function startIpfsNode(
+  config: IpfsConfig,
+  dataDir: string,
+  service: FileService,
+  warn: (message: string, error: unknown) => void,
+): Promise<RunningIpfsNode> {
   const network = await import('@pinfold/ipfs-network')
   const node = await network.startIpfsNode({
     listen: config.listen,

@@ -3,7 +3,6 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import {
   type BlobStore,
-  type BlockFetcher,
   createFileService,
   createTokenVerifier,
   type FileService,
@@ -16,7 +15,7 @@ import { createExtractionPool } from '@pinfold/text-extract'
 import { createRemoteJWKSet } from 'jose'
 import type { ServerConfig } from './config.js'
 import { vectorServiceOptions } from './embedder-config.js'
-import { type RunningIpfsNode, startIpfsNode } from './ipfs-node.js'
+import { prepareIpfsNode, type RunningIpfsNode } from './ipfs-node.js'
 import { loadOrCreateSecret } from './secret.js'
 import { openStorage, type Storage } from './storage.js'
 import { startSweepers } from './sweepers.js'
@@ -31,11 +30,6 @@ export interface RunningServer {
   secret: string
   /** The embedded IPFS node, when `PINFOLD_IPFS_LISTEN` asks for one. */
   ipfs: RunningIpfsNode | undefined
-  /**
-   * Where pin-by-CID jobs fetch blocks Pinfold does not hold: the IPFS node's bitswap fetcher when it
-   * runs (the trustless-gateway fetcher of `PINFOLD_IPFS_GATEWAYS` joins it where the job runner is wired).
-   */
-  blockFetchers: BlockFetcher[]
   /** Stops accepting connections, lets requests in flight finish, then stops the IPFS node and closes the stores. */
   close(): Promise<void>
 }
@@ -52,6 +46,9 @@ export async function startServer(
   } = {},
 ): Promise<RunningServer> {
   const { stores, ...handlerOptions } = extra
+  // first, as it may refuse this Node.js; its fetcher exists before the service (pin jobs fetch
+  // through it), the node itself starts once the service does (it serves the service's blocks)
+  const preparedIpfs = config.ipfs && prepareIpfsNode(config.ipfs, config.dataDir, ipfsWarning)
   const secret = config.authSecret ?? (await loadOrCreateSecret(config.dataDir))
   const storage: Storage = stores
     ? { ...stores, description: 'stores given to startServer', close: async () => {} }
@@ -70,7 +67,7 @@ export async function startServer(
   })
   let ipfs: RunningIpfsNode | undefined
   try {
-    ipfs = config.ipfs && (await startIpfsNode(config.ipfs, config.dataDir, service, ipfsWarning))
+    ipfs = await preparedIpfs?.start(service)
   } catch (error) {
     await Promise.all([storage.close(), extraction.close()])
     throw error
@@ -114,7 +111,6 @@ export async function startServer(
     storage: storage.description,
     secret,
     ipfs,
-    blockFetchers: ipfs ? [ipfs.fetcher] : [],
     async close() {
       stopSweepers()
       // no new connections; idle keep-alive ones close now, busy ones once their answer is out
