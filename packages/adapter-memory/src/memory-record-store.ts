@@ -4,6 +4,7 @@ import { memoryFileRecords } from './memory-files.js'
 import { memoryGatewayRecords } from './memory-gateway.js'
 import { memoryGroupRecords } from './memory-groups.js'
 import { memoryPaymentRecords } from './memory-payments.js'
+import { memoryPinRequestRecords } from './memory-pin-requests.js'
 import { createMemoryState } from './memory-state.js'
 import { memoryUploadSessionRecords } from './memory-upload-sessions.js'
 import { memoryVectorRecords } from './memory-vectors.js'
@@ -24,5 +25,6 @@ export function createMemoryRecordStore(): RecordStore {
     ...memoryVectorRecords(state),
     ...memoryPaymentRecords(state),
     ...memoryUploadSessionRecords(),
+    ...memoryPinRequestRecords(),
   }
 }

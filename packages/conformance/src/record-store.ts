@@ -17,6 +17,7 @@ import { describeBlockRecords } from './block-records.js'
 import { at, contentFor, fileBuilder, newCid, OTHER_TENANT, TENANT } from './fixtures.js'
 import { describeGatewayRecords } from './gateway-records.js'
 import { describePaymentRecords } from './payment-records.js'
+import { describePinRequestRecords } from './pin-request-records.js'
 import { describeUploadSessionRecords } from './upload-session-records.js'
 import { describeVectorRecords } from './vector-records.js'
 
@@ -702,4 +703,5 @@ export function describeRecordStore(name: string, create: () => Promise<RecordSt
   describeVectorRecords(name, create)
   describePaymentRecords(name, create)
   describeUploadSessionRecords(name, create)
+  describePinRequestRecords(name, create)
 }

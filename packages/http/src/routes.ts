@@ -7,6 +7,7 @@ import { groupRoutes } from './handlers/groups.js'
 import { healthRoutes } from './handlers/health.js'
 import { openApiRoutes } from './handlers/openapi.js'
 import { paymentRoutes } from './handlers/payments.js'
+import { pinRoutes } from './handlers/pins.js'
 import { pluginRoutes } from './handlers/plugins.js'
 import { routingRoutes } from './handlers/routing.js'
 import { signatureRoutes } from './handlers/signatures.js'
@@ -19,6 +20,7 @@ import type { Route } from './router.js'
 export const routes: readonly Route[] = [
   ...authRoutes,
   ...fileRoutes,
+  ...pinRoutes,
   ...groupRoutes,
   ...downloadLinkRoutes,
   ...filesSignRoutes,

@@ -26,6 +26,7 @@ import type {
 import type { BlockRecordStore } from './ports/block-records.js'
 import type { GatewayRecordStore } from './ports/gateway-records.js'
 import type { PaymentRecordStore } from './ports/payment-records.js'
+import type { PinRequestRecordStore } from './ports/pin-request-records.js'
 import type { UploadSessionRecordStore } from './ports/upload-session-records.js'
 import type { VectorRecordStore } from './ports/vector-records.js'
 
@@ -64,7 +65,8 @@ export interface RecordStore
     GatewayRecordStore,
     BlockRecordStore,
     PaymentRecordStore,
-    UploadSessionRecordStore {}
+    UploadSessionRecordStore,
+    PinRequestRecordStore {}
 
 /** Files and the contents (stored bytes) they reference. */
 export interface FileRecordStore {

@@ -28,6 +28,23 @@ export interface ServerConfig {
   payments: ReturnType<typeof paymentOptionsFromEnv>
   /** Housekeeping periods; 0 disables (`PINFOLD_EXPIRY_SWEEP_MS`, `PINFOLD_ORPHAN_SWEEP_MS`). */
   sweepers: { expiryIntervalMs: number; orphanIntervalMs: number }
+  /** Pin by CID (`PINFOLD_IPFS_GATEWAYS`, `PINFOLD_PIN_*`): where blocks come from, the jobs' bounds, the worker. */
+  pinning: {
+    /** Trustless gateways' base URLs; empty: no gateway source. */
+    gateways: string[]
+    /** Largest DAG a job stores; unset: the upload limit. */
+    maxBytes: number | undefined
+    maxBlocks: number
+    jobTimeoutMs: number
+    /** Blocks one job fetches at the same time. */
+    concurrency: number
+    /** How long an idle worker waits before asking the queue again; 0 runs no worker. */
+    pollIntervalMs: number
+    /** Jobs this process runs at the same time. */
+    jobs: number
+    /** How long a claim lasts unrenewed: a crashed instance's job is taken over after it. */
+    leaseMs: number
+  }
   /** A request body sending no byte for this long is cut with a 408; 0 disables (`PINFOLD_BODY_IDLE_TIMEOUT_MS`). */
   bodyIdleTimeoutMs: number
   /** How long a shutdown waits for requests in flight (uploads) before cutting them (`PINFOLD_SHUTDOWN_TIMEOUT_MS`). */
@@ -96,6 +113,16 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       expiryIntervalMs: integer(env.PINFOLD_EXPIRY_SWEEP_MS, 'PINFOLD_EXPIRY_SWEEP_MS', 60_000),
       orphanIntervalMs: integer(env.PINFOLD_ORPHAN_SWEEP_MS, 'PINFOLD_ORPHAN_SWEEP_MS', 3_600_000),
     },
+    pinning: {
+      gateways: gatewayList(env.PINFOLD_IPFS_GATEWAYS),
+      maxBytes: env.PINFOLD_PIN_MAX_BYTES ? integer(env.PINFOLD_PIN_MAX_BYTES, 'PINFOLD_PIN_MAX_BYTES', 0) : undefined,
+      maxBlocks: integer(env.PINFOLD_PIN_MAX_BLOCKS, 'PINFOLD_PIN_MAX_BLOCKS', 1_000_000),
+      jobTimeoutMs: integer(env.PINFOLD_PIN_TIMEOUT_MS, 'PINFOLD_PIN_TIMEOUT_MS', 30 * 60_000),
+      concurrency: integer(env.PINFOLD_PIN_CONCURRENCY, 'PINFOLD_PIN_CONCURRENCY', 8),
+      pollIntervalMs: integer(env.PINFOLD_PIN_POLL_MS, 'PINFOLD_PIN_POLL_MS', 2_000),
+      jobs: integer(env.PINFOLD_PIN_JOBS, 'PINFOLD_PIN_JOBS', 2),
+      leaseMs: integer(env.PINFOLD_PIN_LEASE_MS, 'PINFOLD_PIN_LEASE_MS', 60_000),
+    },
     bodyIdleTimeoutMs: integer(
       env.PINFOLD_BODY_IDLE_TIMEOUT_MS,
       'PINFOLD_BODY_IDLE_TIMEOUT_MS',
@@ -153,6 +180,15 @@ function ipfsConfig(env: NodeJS.ProcessEnv): IpfsConfig | undefined {
 function integer(value: string | undefined, name: string, fallback: number): number {
   if (value === undefined || value === '') return fallback
   return check.nonNegativeInteger(name, Number(value))
+}
+
+/** Comma-separated http(s) base URLs; blanks between commas are ignored. */
+function gatewayList(value: string | undefined): string[] {
+  const urls = (value ?? '')
+    .split(',')
+    .map((url) => url.trim())
+    .filter(Boolean)
+  return urls.map((url) => check.httpUrl('PINFOLD_IPFS_GATEWAYS', url).toString())
 }
 
 /** `N` requests per minute; unset, empty or 0 means no limit. */

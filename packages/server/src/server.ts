@@ -13,9 +13,11 @@ import { createFetchHandler, type FetchHandlerOptions } from '@pinfold/http'
 import { answerClientErrors, createNodeHandler, drainable } from '@pinfold/http-node'
 import { createExtractionPool } from '@pinfold/text-extract'
 import { createRemoteJWKSet } from 'jose'
+import { blockSources } from './block-sources.js'
 import type { ServerConfig } from './config.js'
 import { vectorServiceOptions } from './embedder-config.js'
 import { prepareIpfsNode, type RunningIpfsNode } from './ipfs-node.js'
+import { startPinWorkers } from './pin-workers.js'
 import { loadOrCreateSecret } from './secret.js'
 import { openStorage, type Storage } from './storage.js'
 import { startSweepers } from './sweepers.js'
@@ -64,6 +66,14 @@ export async function startServer(
     ...config.payments,
     // the embedder loads its model on the first vectorize or query, not at start-up
     ...vectorServiceOptions({ env: config.env, dataDir: config.dataDir }, extraction),
+    blockFetchers: [...blockSources(config), ...(preparedIpfs ? [preparedIpfs.fetcher] : [])],
+    pinning: {
+      maxBytes: config.pinning.maxBytes,
+      maxBlocks: config.pinning.maxBlocks,
+      jobTimeoutMs: config.pinning.jobTimeoutMs,
+      concurrency: config.pinning.concurrency,
+      leaseMs: config.pinning.leaseMs,
+    },
   })
   let ipfs: RunningIpfsNode | undefined
   try {
@@ -102,6 +112,7 @@ export async function startServer(
     throw error
   }
   const stopSweepers = startSweepers(service, config.sweepers)
+  const stopPinWorkers = startPinWorkers(service, config.pinning)
   const { port } = server.address() as AddressInfo
   const host = config.host.includes(':') ? `[${config.host}]` : config.host
   return {
@@ -119,7 +130,9 @@ export async function startServer(
       await requests.drain(config.shutdownTimeoutMs ?? 30_000)
       server.closeAllConnections()
       await closed
-      // after the last request: the node reads blocks through the same stores
+      // jobs in flight give their requests back to the queue before the stores close
+      await stopPinWorkers()
+      // after the last request and job: the node reads blocks through the same stores
       await ipfs?.stop()
       await Promise.all([storage.close(), extraction.close()])
     },
