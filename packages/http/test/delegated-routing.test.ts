@@ -91,6 +91,20 @@ describe('delegated routing - GET /routing/v1/providers/{cid}', () => {
     ])
   })
 
+  it('filter-protocols (IPIP-484) - only the providers speaking one of them; none left is a 404', async () => {
+    const protocolsFor = async (filter: string) => {
+      const res = await withNode.fetch(
+        `https://files.example.com/routing/v1/providers/${publicCid}?filter-protocols=${filter}`,
+      )
+      if (res.status !== 200) return res.status
+      return ((await res.json()) as { Providers: { Protocols: string[] }[] }).Providers.map((p) => p.Protocols[0])
+    }
+    expect(await protocolsFor('transport-bitswap')).toEqual(['transport-bitswap'])
+    expect(await protocolsFor('transport-ipfs-gateway-http')).toEqual(['transport-ipfs-gateway-http'])
+    expect(await protocolsFor('transport-graphsync-filecoinv1,transport-bitswap')).toEqual(['transport-bitswap'])
+    expect(await protocolsFor('transport-graphsync-filecoinv1')).toBe(404)
+  })
+
   it('without a node - only the gateway, addressed by its own URL', async () => {
     const res = await withoutNode.fetch(`http://127.0.0.1:8080/routing/v1/providers/${publicCid}`)
     expect(res.status).toBe(200)

@@ -1,3 +1,4 @@
+import { isLoopback, isPrivate } from '@libp2p/utils'
 import { type Multiaddr, multiaddr } from '@multiformats/multiaddr'
 import { type BlockFetcher, type BlockFetchOptions, invalid, PinfoldError } from '@pinfold/interface'
 import type { Blocks } from 'helia'
@@ -12,13 +13,24 @@ export const DEFAULT_BLOCK_TIMEOUT_MS = 60_000
  * is the node's Helia blockstore: it answers from public content Pinfold already holds, else races
  * its block brokers (bitswap) and checks the bytes against the CID's multihash before returning them.
  */
-export function createBitswapFetcher(blocks: Pick<Blocks, 'get'>, options: { timeoutMs?: number } = {}): BlockFetcher {
+export function createBitswapFetcher(
+  blocks: Pick<Blocks, 'get'>,
+  options: { timeoutMs?: number | undefined; privateAddresses?: boolean | undefined } = {},
+): BlockFetcher {
   const timeoutMs = options.timeoutMs ?? DEFAULT_BLOCK_TIMEOUT_MS
   return {
     name: 'bitswap',
     async getBlock(cidText: string, { signal, hostNodes }: BlockFetchOptions) {
       const cid = parseCid(cidText)
-      const providers = (hostNodes ?? []).map(parseMultiaddr)
+      const named = (hostNodes ?? []).map(parseMultiaddr)
+      // a client names host nodes: unless the operator allows it, none inside private networks is dialled
+      const providers = options.privateAddresses ? named : named.filter((addr) => !isPrivate(addr) && !isLoopback(addr))
+      if (named.length > 0 && providers.length === 0) {
+        throw new PinfoldError(
+          'NOT_FOUND',
+          `host nodes on private or loopback addresses are not dialled (${named.join(', ')})`,
+        )
+      }
       const bounded = AbortSignal.any([AbortSignal.timeout(timeoutMs), ...(signal ? [signal] : [])])
       try {
         const chunks: Uint8Array[] = []

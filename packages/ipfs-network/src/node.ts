@@ -23,11 +23,6 @@ export interface DhtOptions {
   mode: 'client' | 'server'
   /** Peers to join the DHT through; default the Amino bootstrap peers. */
   bootstrap?: readonly string[] | undefined
-  /**
-   * Keep private and loopback addresses in DHT records (a LAN or test network). Off on the public
-   * DHT, where such addresses only send other peers to dial their own networks.
-   */
-  allowPrivateAddresses?: boolean | undefined
   /** Every public root to announce, read afresh at each reprovide run. */
   roots(options: { signal: AbortSignal }): AsyncIterable<string>
   reprovideIntervalMs?: number | undefined
@@ -47,6 +42,13 @@ export interface IpfsNodeOptions {
   publicBlock: PublicBlockReader
   /** Join the DHT and announce public roots on it; absent: no DHT at all. */
   dht?: DhtOptions | undefined
+  /**
+   * Private and loopback addresses are for a LAN or a test network: only then are they kept in DHT
+   * records and dialled as pin-by-CID host nodes. Off by default: on the internet such addresses
+   * send peers into their own networks, and a host node a client names could make this node probe
+   * the operator's.
+   */
+  privateAddresses?: boolean | undefined
   /** Problems that do not stop the node (a block that failed its hash check, a failed announcement). */
   onWarning?: ((message: string, error: unknown) => void) | undefined
 }
@@ -93,7 +95,7 @@ export async function startIpfsNode(options: IpfsNodeOptions): Promise<IpfsNode>
         ...(dht && {
           dht: kadDHT({
             clientMode: dht.mode === 'client',
-            peerInfoMapper: dht.allowPrivateAddresses ? passthroughMapper : removePrivateAddressesMapper,
+            peerInfoMapper: options.privateAddresses ? passthroughMapper : removePrivateAddressesMapper,
           }),
         }),
       },
@@ -117,7 +119,7 @@ export async function startIpfsNode(options: IpfsNodeOptions): Promise<IpfsNode>
     const peerId = libp2p.peerId.toString()
     return {
       peerId,
-      fetcher: createBitswapFetcher(helia.blockstore),
+      fetcher: createBitswapFetcher(helia.blockstore, { privateAddresses: options.privateAddresses }),
       info: () => ({
         peerId,
         addrs: libp2p.getMultiaddrs().map(String),

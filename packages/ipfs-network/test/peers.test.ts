@@ -61,6 +61,13 @@ describe('ipfs-network - real peers on loopback (Node 22)', () => {
     expect(fetcher.badAddr).toMatchObject({ code: 'INVALID_INPUT' })
   })
 
+  it('bitswap fetcher - host nodes on private or loopback addresses are not dialled unless allowed', () => {
+    expect(fetcher.privateHost).toMatchObject({
+      code: 'NOT_FOUND',
+      message: expect.stringContaining('private or loopback addresses are not dialled'),
+    })
+  })
+
   it('peer key - created on first start, owner-only', async () => {
     expect((await stat(join(dir, 'fetcher', 'peer-key'))).mode & 0o777).toBe(0o600)
   })

@@ -45,6 +45,13 @@ async function fetcher() {
     listen: ['/ip4/127.0.0.1/tcp/0'],
     peerKeyFile: keyFile,
     publicBlock: async () => undefined,
+    privateAddresses: true,
+  })
+  // the same node as deployed on the internet: loopback host nodes are not dialled
+  const guarded = await startIpfsNode({
+    listen: ['/ip4/127.0.0.1/tcp/0'],
+    peerKeyFile: `${keyFile}-guarded`,
+    publicBlock: async () => undefined,
   })
   const hostNodes = [peer.libp2p.getMultiaddrs()[0]!.toString()]
   try {
@@ -57,7 +64,11 @@ async function fetcher() {
     const badAddr = await node.fetcher
       .getBlock(cid.toString(), { hostNodes: ['not-a-multiaddr'] })
       .then(() => ({}), failure)
+    const privateHost = await guarded.fetcher
+      .getBlock(cid.toString(), { hostNodes, signal: AbortSignal.timeout(5_000) })
+      .then(() => ({ code: 'FOUND' }), failure)
     return {
+      privateHost,
       name: node.fetcher.name,
       got: new TextDecoder().decode(got),
       absent: { ...absent, ms: Date.now() - started },
@@ -65,6 +76,7 @@ async function fetcher() {
     }
   } finally {
     await node.stop()
+    await guarded.stop()
     await peer.stop()
   }
 }
@@ -90,10 +102,10 @@ async function dht() {
     listen: ['/ip4/127.0.0.1/tcp/0'],
     peerKeyFile: keyFile,
     publicBlock: async () => undefined,
+    privateAddresses: true,
     dht: {
       mode: 'server',
       bootstrap: [bootstrapPeer.getMultiaddrs()[0]!.toString()],
-      allowPrivateAddresses: true,
       // the root is public for the first run only (then deleted, say): the second run withdraws it
       roots: async function* () {
         if (runs++ === 0) yield announced.toString()

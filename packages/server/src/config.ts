@@ -71,8 +71,11 @@ export interface IpfsConfig {
   dht: 'off' | 'client' | 'server'
   /** `PINFOLD_IPFS_BOOTSTRAP` (comma-separated multiaddrs); unset: the Amino bootstrap peers. */
   bootstrap: string[] | undefined
-  /** `PINFOLD_IPFS_DHT_PRIVATE_ADDRESSES`: keep private and loopback addresses in DHT records (LAN, tests). */
-  dhtPrivateAddresses: boolean
+  /**
+   * `PINFOLD_IPFS_PRIVATE_ADDRESSES`: a LAN or test network: keep private and loopback addresses in
+   * DHT records and dial pin-by-CID host nodes on them.
+   */
+  privateAddresses: boolean
   /** `PINFOLD_IPFS_REPROVIDE_INTERVAL_MS` (default 22 h) and `PINFOLD_IPFS_PROVIDE_CONCURRENCY` (default 8). */
   reprovideIntervalMs: number | undefined
   provideConcurrency: number | undefined
@@ -167,7 +170,7 @@ function ipfsConfig(env: NodeJS.ProcessEnv): IpfsConfig | undefined {
     peerKey: env.PINFOLD_IPFS_PEER_KEY || undefined,
     dht,
     bootstrap: bootstrap.length > 0 ? bootstrap : undefined,
-    dhtPrivateAddresses: env.PINFOLD_IPFS_DHT_PRIVATE_ADDRESSES === 'true',
+    privateAddresses: env.PINFOLD_IPFS_PRIVATE_ADDRESSES === 'true',
     reprovideIntervalMs: env.PINFOLD_IPFS_REPROVIDE_INTERVAL_MS
       ? check.positiveInteger('PINFOLD_IPFS_REPROVIDE_INTERVAL_MS', Number(env.PINFOLD_IPFS_REPROVIDE_INTERVAL_MS))
       : undefined,

@@ -73,13 +73,13 @@ async function startIpfsNode(
     peerKeyFile: join(dataDir, 'ipfs-peer-key'),
     publicBlock: (cid, options) => service.gateway.publicBlock(cid, options),
     onWarning: warn,
+    privateAddresses: config.privateAddresses,
     dht:
       config.dht === 'off'
         ? undefined
         : {
             mode: config.dht,
             bootstrap: config.bootstrap,
-            allowPrivateAddresses: config.dhtPrivateAddresses,
             roots: (options) => service.gateway.publicRoots(options),
             reprovideIntervalMs: config.reprovideIntervalMs,
             provideConcurrency: config.provideConcurrency,

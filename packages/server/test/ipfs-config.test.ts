@@ -29,7 +29,7 @@ describe('ipfs node - configuration', () => {
       peerKey: undefined,
       dht: 'off',
       bootstrap: undefined,
-      dhtPrivateAddresses: false,
+      privateAddresses: false,
       reprovideIntervalMs: undefined,
       provideConcurrency: undefined,
     })
@@ -40,14 +40,14 @@ describe('ipfs node - configuration', () => {
       PINFOLD_IPFS_LISTEN: '/ip4/127.0.0.1/tcp/4001',
       PINFOLD_IPFS_DHT: 'server',
       PINFOLD_IPFS_BOOTSTRAP: '/ip4/10.0.0.2/tcp/4001/p2p/12D3KooWQovR3UgiPjaf3rFmfNz4PMars3T1PfHyZoMnbE2dseXq',
-      PINFOLD_IPFS_DHT_PRIVATE_ADDRESSES: 'true',
+      PINFOLD_IPFS_PRIVATE_ADDRESSES: 'true',
       PINFOLD_IPFS_REPROVIDE_INTERVAL_MS: '3600000',
       PINFOLD_IPFS_PROVIDE_CONCURRENCY: '4',
     })
     expect(ipfs).toMatchObject({
       dht: 'server',
       bootstrap: ['/ip4/10.0.0.2/tcp/4001/p2p/12D3KooWQovR3UgiPjaf3rFmfNz4PMars3T1PfHyZoMnbE2dseXq'],
-      dhtPrivateAddresses: true,
+      privateAddresses: true,
       reprovideIntervalMs: 3_600_000,
       provideConcurrency: 4,
     })

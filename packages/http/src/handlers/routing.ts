@@ -54,6 +54,16 @@ export const routingRoutes = [
       'content this deployment holds, this deployment itself: its libp2p node over bitswap (when it runs one) and its ' +
       'trustless gateway over HTTP. `Accept: application/x-ndjson` streams one record per line. 404 for anything ' +
       'it does not hold publicly: private content is never listed.',
+    request: {
+      query: Type.Object({
+        'filter-protocols': Type.Optional(
+          Type.String({
+            description:
+              'IPIP-484: comma-separated protocols; only providers speaking one of them are listed (404 when none is left)',
+          }),
+        ),
+      }),
+    },
     responses: {
       '200': {
         description: 'This deployment provides the CID',
@@ -62,7 +72,7 @@ export const routingRoutes = [
       '400': errorResponse('Not a CID'),
       '404': errorResponse('Not held here as public content'),
     },
-    async handle({ service, signal, publicUrl, request, ipfsPeer }, { params }) {
+    async handle({ service, signal, publicUrl, request, ipfsPeer }, { params, query }) {
       try {
         // held publicly ⇔ the public gateway would serve it: the same lookup, without reading the block
         await service.gateway.resolve({ kind: 'public' }, params.cid, { signal })
@@ -72,7 +82,13 @@ export const routingRoutes = [
         }
         throw error
       }
-      const providers = providersOf(publicUrl, ipfsPeer)
+      const wanted = query['filter-protocols']?.split(',').map((name) => name.trim())
+      const providers = providersOf(publicUrl, ipfsPeer).filter(
+        (record) => !wanted || record.Protocols.some((protocol) => wanted.includes(protocol)),
+      )
+      if (providers.length === 0) {
+        return errorBody('no provider speaks the protocols asked for', 404, { 'access-control-allow-origin': '*' })
+      }
       // browsers on any origin may ask a router (the spec's CORS section)
       const headers = { 'access-control-allow-origin': '*', 'cache-control': 'public, max-age=60', vary: 'accept' }
       if (acceptsNdjson(request)) {

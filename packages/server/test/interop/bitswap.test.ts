@@ -56,7 +56,7 @@ describe('interop - Helia peers over bitswap, and delegated routing', () => {
         // a private DHT of two on loopback: the peer above is the only bootstrap peer
         PINFOLD_IPFS_DHT: 'server',
         PINFOLD_IPFS_BOOTSTRAP: dhtPeer.addr,
-        PINFOLD_IPFS_DHT_PRIVATE_ADDRESSES: 'true',
+        PINFOLD_IPFS_PRIVATE_ADDRESSES: 'true',
         PINFOLD_IPFS_REPROVIDE_INTERVAL_MS: '1000',
         // flags meant for this Node 20 process are not for the Node 22 child
         NODE_OPTIONS: '',

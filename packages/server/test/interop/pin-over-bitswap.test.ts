@@ -50,7 +50,12 @@ describe('interop - pin by CID from host_nodes over bitswap', () => {
       await upload({ api: sourceApi }, { bytes: 'only the source has this, privately' }, { network: 'private' })
     ).body.data.cid as string
     host = (source.listening.ipfs as { addrs: string[] }).addrs[0]!
-    pinner = await start({ PINFOLD_PIN_POLL_MS: '100', PINFOLD_PIN_TIMEOUT_MS: '8000' })
+    // the host node is on 127.0.0.1: a deployment on the internet would not dial it
+    pinner = await start({
+      PINFOLD_PIN_POLL_MS: '100',
+      PINFOLD_PIN_TIMEOUT_MS: '8000',
+      PINFOLD_IPFS_PRIVATE_ADDRESSES: 'true',
+    })
     pinnerApi = apiClient(fetch, pinner.url, token, await token())
   })
   afterAll(async () => {
