@@ -75,6 +75,8 @@ export function createPostgresRecordStore({ client, vectors: vectorOptions }: Po
       run('getBlockLocation', options, () => blocks.getBlockLocation(client, blobKey, multihash)),
     listUnindexedContents: (after, limit, options) =>
       run('listUnindexedContents', options, () => blocks.listUnindexedContents(client, after, limit)),
+    listPublicRoots: (after, limit, at, options) =>
+      run('listPublicRoots', options, () => blocks.listPublicRoots(client, after, limit, at)),
     deleteBlockLocations: (blobKey, options) =>
       run('deleteBlockLocations', options, () => blocks.deleteBlockLocations(client, blobKey)),
     putSwap: (swap, options) => run('putSwap', options, () => gateway.putSwap(client, swap)),

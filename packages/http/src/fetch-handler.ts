@@ -3,6 +3,7 @@ import { type CorsOptions, corsHeaders, preflightHeaders } from './cors.js'
 import { checkHandlerOptions } from './handler-options.js'
 import { dispatchGateway } from './handlers/gateway.js'
 import { createImageVariants, type ImageOptions } from './image-variants.js'
+import type { IpfsPeer } from './ipfs-peer.js'
 import { clientAddress, createRateLimiter, type RateLimitOptions } from './rate-limit.js'
 import { parseRequest } from './request-input.js'
 import { type RequestLogger, requestIdOf } from './request-log.js'
@@ -49,6 +50,12 @@ export interface FetchHandlerOptions {
   images?: ImageOptions | undefined
   /** The client's address for per-address limits; default: what `createNodeHandler` recorded. */
   clientIp?: ((request: Request) => string | undefined) | undefined
+  /**
+   * The host's embedded IPFS node, read on each request that needs it: `/routing/v1/providers`
+   * lists it as a bitswap provider and `/healthz` reports it. Default none (the routing API then
+   * lists the HTTP gateway alone).
+   */
+  ipfsPeer?: (() => IpfsPeer | undefined) | undefined
 }
 
 export type FetchHandler = (request: Request) => Promise<Response>
@@ -153,6 +160,7 @@ export function createFetchHandler(service: FileService, options: FetchHandlerOp
         ownHostnames: subdomainHost ? [apiHostname, subdomainHost] : [apiHostname],
         service,
         images,
+        ipfsPeer: options.ipfsPeer?.(),
       },
       input,
     )

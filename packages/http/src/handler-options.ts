@@ -34,6 +34,7 @@ export function checkHandlerOptions(service: FileService, options: FetchHandlerO
   }
   check.optionalFunction('onError', options.onError)
   check.optionalFunction('clientIp', options.clientIp)
+  check.optionalFunction('ipfsPeer', options.ipfsPeer)
   const origins = options.cors?.origins
   if (origins !== undefined) {
     // a single origin given as a string would be matched as a substring of the request's origin

@@ -1,6 +1,7 @@
 import type { FileService, Scope, TokenActor } from '@pinfold/core'
 import Type, { type Static, type TObject, type TSchema } from 'typebox'
 import type { ImageVariants } from './image-variants.js'
+import type { IpfsPeer } from './ipfs-peer.js'
 import type { OpenApiResponse } from './openapi/types.js'
 
 export interface RequestContext {
@@ -16,6 +17,8 @@ export interface RequestContext {
   service: FileService
   /** Image variants (`createFetchHandler({ images })`); without them `img-*` parameters are ignored. */
   images: ImageVariants | undefined
+  /** The embedded IPFS node, when the server runs one (`createFetchHandler({ ipfsPeer })`). */
+  ipfsPeer: IpfsPeer | undefined
 }
 
 /**

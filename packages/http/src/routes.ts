@@ -9,6 +9,7 @@ import { openApiRoutes } from './handlers/openapi.js'
 import { paymentRoutes } from './handlers/payments.js'
 import { pinRoutes } from './handlers/pins.js'
 import { pluginRoutes } from './handlers/plugins.js'
+import { routingRoutes } from './handlers/routing.js'
 import { signatureRoutes } from './handlers/signatures.js'
 import { swapRoutes } from './handlers/swaps.js'
 import { uploadRoutes } from './handlers/uploads.js'
@@ -30,6 +31,7 @@ export const routes: readonly Route[] = [
   ...uploadRoutes,
   ...paymentRoutes,
   ...vectorRoutes,
+  ...routingRoutes,
   ...healthRoutes,
   ...openApiRoutes,
 ]

@@ -85,6 +85,13 @@ describe('openapi', () => {
     await check('GET /docs', res)
   })
 
+  it('routing - providers of a public CID and the 404 of an unknown one validate', async () => {
+    const { cid } = await uploadFile('routed')
+    await check('GET /routing/v1/providers/:cid', await server.fetch(`${server.url}/routing/v1/providers/${cid}`))
+    const unknown = 'bafkreigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy'
+    await check('GET /routing/v1/providers/:cid', await server.fetch(`${server.url}/routing/v1/providers/${unknown}`))
+  })
+
   it('health - /healthz and /readyz answer as documented', async () => {
     await check('GET /healthz', await server.fetch(`${server.url}/healthz`))
     const ready = await check('GET /readyz', await server.fetch(`${server.url}/readyz`))

@@ -138,7 +138,13 @@ async function serve(args: string[]): Promise<void> {
     log('info', 'the command that started pinfold exited', { pid: launcher.pid })
     if (!stopping) stop()
   })
-  log('info', 'pinfold listening', { url: running.url, console: `${running.url}/console/`, storage: running.storage })
+  const ipfs = running.ipfs?.peer()
+  log('info', 'pinfold listening', {
+    url: running.url,
+    console: `${running.url}/console/`,
+    storage: running.storage,
+    ...(ipfs && { ipfs: { peer_id: ipfs.peerId, addrs: ipfs.addrs, dht: ipfs.dht?.mode ?? 'off' } }),
+  })
   // only with the data directory's own secret: a configured secret or JWKS means a real deployment
   if (!config.authSecret && !config.jwksUrl) {
     const devToken = await writeDevToken(config.dataDir, running.secret, config.jwtMaxLifetimeSeconds)

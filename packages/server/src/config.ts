@@ -56,6 +56,8 @@ export interface ServerConfig {
   bodyIdleTimeoutMs: number
   /** How long a shutdown waits for requests in flight (uploads) before cutting them (`PINFOLD_SHUTDOWN_TIMEOUT_MS`). */
   shutdownTimeoutMs?: number
+  /** The embedded IPFS node (`PINFOLD_IPFS_*`); `undefined` without `PINFOLD_IPFS_LISTEN`: libp2p is never loaded. */
+  ipfs: IpfsConfig | undefined
   s3: {
     bucket: string | undefined
     endpoint: string | undefined
@@ -63,6 +65,27 @@ export interface ServerConfig {
     prefix: string | undefined
     forcePathStyle: boolean
   }
+}
+
+export interface IpfsConfig {
+  /** Multiaddrs the node listens on (`PINFOLD_IPFS_LISTEN`, comma-separated). */
+  listen: string[]
+  /** Multiaddrs it tells peers instead (`PINFOLD_IPFS_ANNOUNCE`), behind NAT or a proxy. */
+  announce: string[]
+  /** A base64 libp2p private key (`PINFOLD_IPFS_PEER_KEY`); unset: kept in the data directory. */
+  peerKey: string | undefined
+  /** `PINFOLD_IPFS_DHT`: `off` (default), `client` or `server`. */
+  dht: 'off' | 'client' | 'server'
+  /** `PINFOLD_IPFS_BOOTSTRAP` (comma-separated multiaddrs); unset: the Amino bootstrap peers. */
+  bootstrap: string[] | undefined
+  /**
+   * `PINFOLD_IPFS_PRIVATE_ADDRESSES`: a LAN or test network: keep private and loopback addresses in
+   * DHT records and dial pin-by-CID host nodes on them.
+   */
+  privateAddresses: boolean
+  /** `PINFOLD_IPFS_REPROVIDE_INTERVAL_MS` (default 22 h) and `PINFOLD_IPFS_PROVIDE_CONCURRENCY` (default 8). */
+  reprovideIntervalMs: number | undefined
+  provideConcurrency: number | undefined
 }
 
 const check = optionChecks('@pinfold/server', 'readConfig', 'variable')
@@ -119,6 +142,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       DEFAULT_BODY_IDLE_TIMEOUT_MS,
     ),
     shutdownTimeoutMs: integer(env.PINFOLD_SHUTDOWN_TIMEOUT_MS, 'PINFOLD_SHUTDOWN_TIMEOUT_MS', 30_000),
+    ipfs: ipfsConfig(env),
     s3: {
       bucket: env.PINFOLD_S3_BUCKET || undefined,
       endpoint: env.PINFOLD_S3_ENDPOINT || undefined,
@@ -126,6 +150,43 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       prefix: env.PINFOLD_S3_PREFIX || undefined,
       forcePathStyle: env.PINFOLD_S3_FORCE_PATH_STYLE === 'true' || env.PINFOLD_S3_FORCE_PATH_STYLE === '1',
     },
+  }
+}
+
+const list = (value: string | undefined) =>
+  (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean)
+
+function ipfsConfig(env: NodeJS.ProcessEnv): IpfsConfig | undefined {
+  const listen = list(env.PINFOLD_IPFS_LISTEN)
+  const dht = env.PINFOLD_IPFS_DHT || 'off'
+  if (dht !== 'off' && dht !== 'client' && dht !== 'server') {
+    throw check.error('PINFOLD_IPFS_DHT', `must be "off", "client" or "server", got "${dht}"`)
+  }
+  if (listen.length === 0) {
+    // the node is what announces: DHT settings without one would silently do nothing
+    if (dht !== 'off') throw check.error('PINFOLD_IPFS_DHT', 'needs PINFOLD_IPFS_LISTEN (the node that announces)')
+    return undefined
+  }
+  for (const addr of [...listen, ...list(env.PINFOLD_IPFS_ANNOUNCE), ...list(env.PINFOLD_IPFS_BOOTSTRAP)]) {
+    if (!addr.startsWith('/')) throw check.error('PINFOLD_IPFS_*', `"${addr}" is not a multiaddr (they start with /)`)
+  }
+  const bootstrap = list(env.PINFOLD_IPFS_BOOTSTRAP)
+  return {
+    listen,
+    announce: list(env.PINFOLD_IPFS_ANNOUNCE),
+    peerKey: env.PINFOLD_IPFS_PEER_KEY || undefined,
+    dht,
+    bootstrap: bootstrap.length > 0 ? bootstrap : undefined,
+    privateAddresses: env.PINFOLD_IPFS_PRIVATE_ADDRESSES === 'true',
+    reprovideIntervalMs: env.PINFOLD_IPFS_REPROVIDE_INTERVAL_MS
+      ? check.positiveInteger('PINFOLD_IPFS_REPROVIDE_INTERVAL_MS', Number(env.PINFOLD_IPFS_REPROVIDE_INTERVAL_MS))
+      : undefined,
+    provideConcurrency: env.PINFOLD_IPFS_PROVIDE_CONCURRENCY
+      ? check.positiveInteger('PINFOLD_IPFS_PROVIDE_CONCURRENCY', Number(env.PINFOLD_IPFS_PROVIDE_CONCURRENCY))
+      : undefined,
   }
 }
 

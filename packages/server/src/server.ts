@@ -19,6 +19,7 @@ import type { ServerConfig } from './config.js'
 import { withConsole } from './console-site.js'
 import { vectorServiceOptions } from './embedder-config.js'
 import { imageOptions } from './image-config.js'
+import { prepareIpfsNode, type RunningIpfsNode } from './ipfs-node.js'
 import { startPinWorkers } from './pin-workers.js'
 import { loadOrCreateSecret } from './secret.js'
 import { openStorage, type Storage } from './storage.js'
@@ -32,7 +33,9 @@ export interface RunningServer {
   storage: string
   /** The HS256 secret for tokens (unless a JWKS verifies them) and for signed URLs. */
   secret: string
-  /** Stops accepting connections, lets requests in flight finish, then closes the stores. */
+  /** The embedded IPFS node, when `PINFOLD_IPFS_LISTEN` asks for one. */
+  ipfs: RunningIpfsNode | undefined
+  /** Stops accepting connections, lets requests in flight finish, then stops the IPFS node and closes the stores. */
   close(): Promise<void>
 }
 
@@ -48,6 +51,9 @@ export async function startServer(
   } = {},
 ): Promise<RunningServer> {
   const { stores, ...handlerOptions } = extra
+  // first, as it may refuse this Node.js; its fetcher exists before the service (pin jobs fetch
+  // through it), the node itself starts once the service does (it serves the service's blocks)
+  const preparedIpfs = config.ipfs && prepareIpfsNode(config.ipfs, config.dataDir, ipfsWarning)
   const secret = config.authSecret ?? (await loadOrCreateSecret(config.dataDir))
   const storage: Storage = stores
     ? { ...stores, description: 'stores given to startServer', close: async () => {} }
@@ -64,7 +70,7 @@ export async function startServer(
     ...config.payments,
     // the embedder loads its model on the first vectorize or query, not at start-up
     ...vectorServiceOptions({ env: config.env, dataDir: config.dataDir }, extraction),
-    blockFetchers: blockSources(config),
+    blockFetchers: [...blockSources(config), ...(preparedIpfs ? [preparedIpfs.fetcher] : [])],
     pinning: {
       maxBytes: config.pinning.maxBytes,
       maxBlocks: config.pinning.maxBlocks,
@@ -73,12 +79,20 @@ export async function startServer(
       leaseMs: config.pinning.leaseMs,
     },
   })
+  let ipfs: RunningIpfsNode | undefined
+  try {
+    ipfs = await preparedIpfs?.start(service)
+  } catch (error) {
+    await Promise.all([storage.close(), extraction.close()])
+    throw error
+  }
   const api = createFetchHandler(service, {
     auth: tokenVerifier(config, secret),
     publicUrl: config.publicUrl,
     subdomainHost: config.subdomainHost,
     images: imageOptions(config.images),
     rateLimit: config.rateLimit,
+    ipfsPeer: ipfs && (() => ipfs.peer()),
     ...handlerOptions,
   })
   const handler = withConsole(api, {
@@ -105,6 +119,7 @@ export async function startServer(
       server.listen(config.port, config.host, () => resolve())
     })
   } catch (error) {
+    await ipfs?.stop()
     await Promise.all([storage.close(), extraction.close()])
     throw error
   }
@@ -118,6 +133,7 @@ export async function startServer(
     service,
     storage: storage.description,
     secret,
+    ipfs,
     async close() {
       stopSweepers()
       // no new connections; idle keep-alive ones close now, busy ones once their answer is out
@@ -128,6 +144,8 @@ export async function startServer(
       await closed
       // jobs in flight give their requests back to the queue before the stores close
       await stopPinWorkers()
+      // after the last request and job: the node reads blocks through the same stores
+      await ipfs?.stop()
       await Promise.all([storage.close(), extraction.close()])
     },
   }
@@ -142,6 +160,11 @@ async function indexStoredBlocks(service: FileService): Promise<void> {
   const { indexed, failed } = await service.maintenance.indexBlocks()
   if (indexed > 0) console.error(`pinfold: indexed the blocks of ${indexed} stored contents`)
   for (const { cid, error } of failed) console.error(`pinfold: cannot index the blocks of ${cid}:`, error)
+}
+
+/** What the IPFS node could not do (serve a block that failed its hash check, announce a root): logged, never fatal. */
+function ipfsWarning(message: string, error: unknown): void {
+  console.error(`pinfold: ipfs: ${message}:`, error)
 }
 
 function tokenVerifier(config: ServerConfig, secret: string): TokenVerifier {

@@ -148,6 +148,10 @@ describe('call options', () => {
     'gateway.entry': (s, o) => s.service.gateway.entry(s.root, ['b', 'c.txt'], o),
     'gateway.block': (s, o) => s.service.gateway.block(s.root, ['a.txt'], o),
     'gateway.car': (s, o) => s.service.gateway.car(s.root, ['b'], o),
+    'gateway.publicBlock': (s, o) => s.service.gateway.publicBlock(s.file.cid, o),
+    'gateway.publicRoots': async (s, o) => {
+      for await (const _ of s.service.gateway.publicRoots(o));
+    },
     'downloadLinks.create': (s, o) =>
       s.service.downloadLinks.create(alice, { url: `/files/${s.file.cid}`, expires: 60 }, 'https://x', o),
     'downloadLinks.open': (s, o) => s.service.downloadLinks.open(s.file.cid, s.url.searchParams, o),

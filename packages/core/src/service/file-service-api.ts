@@ -343,6 +343,22 @@ export interface GatewayOperations {
    * stream; `UNPROCESSABLE` as for {@link entry}.
    */
   car(root: GatewayRoot, path: readonly string[], options?: GatewayCarOptions): Promise<GatewayCar>
+
+  /**
+   * One block of public content by its CID (any spelling of the multihash), checked against its
+   * multihash, for IPFS peers asking over bitswap: what `?format=raw` serves on the shared gateway,
+   * without a request around it. `undefined` when no unexpired public content holds the block: a
+   * block held only privately, only by expired files, or not at all is never returned.
+   * `INVALID_INPUT`: not a CID.
+   */
+  publicBlock(cid: string, options?: CallOptions): Promise<Uint8Array | undefined>
+
+  /**
+   * The CID of every content some unexpired public file references, each once, in CID order, read
+   * page by page as the caller iterates: what an IPFS node announces on the DHT. Private-only and
+   * expired contents are never listed.
+   */
+  publicRoots(options?: CallOptions): AsyncIterable<string>
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -176,7 +176,31 @@ export const VectorQueryResult = named(
   }),
 )
 
-export const Health = named('Health', Type.Object({ status: Type.Literal('ok') }))
+export const Health = named(
+  'Health',
+  Type.Object({
+    status: Type.Literal('ok'),
+    ipfs: Type.Optional(
+      Type.Object(
+        {
+          peer_id: Type.String(),
+          addrs: Type.Array(Type.String(), { description: 'Multiaddrs IPFS peers reach the node at' }),
+          dht: Type.Optional(
+            Type.Object({
+              mode: Type.Enum(['client', 'server']),
+              reprovide_runs: Type.Integer({ description: 'Runs announcing every public root, since start' }),
+              provided: Type.Integer({ description: 'Roots announced by the last run' }),
+              failed: Type.Integer({ description: 'Roots the last run failed to announce' }),
+              withdrawn: Type.Integer({ description: 'Roots the last run stopped announcing (deleted, expired)' }),
+              last_run_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+            }),
+          ),
+        },
+        { description: 'The embedded IPFS node, when `PINFOLD_IPFS_LISTEN` starts one' },
+      ),
+    ),
+  }),
+)
 
 export const Readiness = named(
   'Readiness',

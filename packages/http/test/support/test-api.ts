@@ -300,7 +300,7 @@ export function form(
 }
 
 export async function upload(
-  server: ApiTarget,
+  server: Pick<ApiTarget, 'api'>,
   file: { bytes: Uint8Array | string; name?: string; type?: string },
   fields: Record<string, string> = {},
   auth?: string,
