@@ -68,7 +68,8 @@ describe('ipfs node - configuration', () => {
   it('lazy - nothing in the server imports @pinfold/ipfs-network but one import() behind the setting', async () => {
     const src = fileURLToPath(new URL('../src/', import.meta.url))
     const mentions: string[] = []
-    for (const name of await readdir(src)) {
+    const entries = await readdir(src, { recursive: true, withFileTypes: true })
+    for (const name of entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(src.length))) {
       const text = await readFile(join(src, name), 'utf8')
       for (const line of text.split('\n'))
         if (line.includes("'@pinfold/ipfs-network'")) mentions.push(`${name}: ${line.trim()}`)
