@@ -67,4 +67,3 @@ async function fsyncDirectory(dir: string): Promise<void> {
     await handle.close()
   }
 }
-

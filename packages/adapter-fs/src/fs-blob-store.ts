@@ -12,11 +12,11 @@ import {
   throwIfAborted,
 } from '@pinfold/interface'
 import { type AppendWriter, appendWriter } from './append-writer.js'
-import { backgroundFlusher, moveIntoPlace, PRIVATE_DIR, PRIVATE_FILE } from './durable-files.js'
 import { blobSegments, isKeyDirectory, keyFromSegments } from './blob-paths.js'
+import { backgroundFlusher, moveIntoPlace, PRIVATE_DIR, PRIVATE_FILE } from './durable-files.js'
 import { errnoOf, fsError, fsStep } from './fs-errors.js'
-import { fsStagedWrites } from './staged-writes.js'
 import { type FsBlobStoreOptions, resolveFsOptions } from './options.js'
+import { fsStagedWrites } from './staged-writes.js'
 
 export interface FsBlobStore extends BlobStore {
   /** The absolute directory this store owns. */

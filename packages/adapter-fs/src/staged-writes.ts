@@ -96,6 +96,7 @@ async function openStaged(file: string, key: string, handle: string): Promise<Fi
 
 function partSize(part: string): number {
   const size = Number(part)
-  if (!Number.isSafeInteger(size) || size < 0) throw new PinfoldError('INVALID_INPUT', `not a part of this store: ${part}`)
+  if (!Number.isSafeInteger(size) || size < 0)
+    throw new PinfoldError('INVALID_INPUT', `not a part of this store: ${part}`)
   return size
 }

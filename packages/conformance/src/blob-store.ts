@@ -174,7 +174,6 @@ export function describeBlobStore(
         ])
       })
 
-
     if (capabilities.staged) {
       const staged = () => {
         if (!h.store.staged) throw new Error('staged declared but missing')

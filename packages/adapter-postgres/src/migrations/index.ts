@@ -9,6 +9,7 @@ import { listIndexes } from './0008-list-indexes.js'
 import { blockIndex } from './0009-block-index.js'
 import { domainClaims } from './0010-domain-claims.js'
 import { uploadCompletionClaim } from './0011-upload-completion-claim.js'
+import { stagedUploads } from './0017-staged-uploads.js'
 
 /**
  * One schema change. Statements run one at a time (PGlite's extended protocol takes one statement
@@ -33,4 +34,5 @@ export const MIGRATIONS: readonly Migration[] = [
   blockIndex,
   domainClaims,
   uploadCompletionClaim,
+  stagedUploads,
 ]

@@ -82,7 +82,7 @@ export function createFileService(options: FileServiceOptions): FileService {
     maintenance: createMaintenance(ctx),
     uploads: {
       signed: createSignedUploadOperations(ctx),
-      ...createResumableUploadOperations(ctx, uploads.upload),
+      ...createResumableUploadOperations(ctx, uploads),
     },
     health: createHealthOperations(ctx),
     features: ctx.features.enabled,
