@@ -28,8 +28,8 @@ export interface StagedTarget {
  * since S3 takes a part under 5 MiB only as the object's last), numbered by where they start in the
  * object (`offset / partSize + 1`), so a part appended again at the same offset replaces the same
  * S3 parts, and parts appended by different processes never need to know each other. A part's token
- * lists its S3 parts and ETags; `complete` sends them all. Memory: at most `queueSize + 1` buffers
- * of `partSize`, plus one join of the last two buffers of an appended part.
+ * lists its S3 parts and ETags; `complete` sends them all. Memory: at most `queueSize` buffers of
+ * `partSize` (one of them held back), plus one join of the last two buffers of an appended part.
  *
  * Two processes appending at the same offset at once (which the caller's compare-and-set resolves
  * to one winner) write the same part numbers; if the loser's bytes land last, `complete` is refused
@@ -115,7 +115,8 @@ export function s3StagedWrites(target: StagedTarget): StagedBlobWrites {
         inFlight.add(sending)
       }
       const freeBuffer = async (): Promise<Buffer> => {
-        while (free.length === 0 && allocated >= target.queueSize + 1) await Promise.race(inFlight)
+        // one buffer may wait in `held` while the next fills: two at least, whatever `queueSize`
+        while (free.length === 0 && allocated >= Math.max(2, target.queueSize)) await Promise.race(inFlight)
         const reused = free.pop()
         if (reused) return reused
         allocated++
