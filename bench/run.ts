@@ -24,7 +24,10 @@ const benches: Bench[] = [
     script: 'bench/upload.ts',
     env: { BENCH_UPLOAD_MIB: '1024,2048' },
   },
-  { title: 'Resumable (tus) upload of 2 GiB, shaped as the SDK sends it', script: 'bench/tus.ts' },
+  {
+    title: 'Resumable (tus) uploads against one request (1 GiB and 2 GiB; filesystem and S3 blobs)',
+    script: 'bench/tus.ts',
+  },
   { title: 'Semantic search quality (labeled corpus)', script: 'bench/vectors-quality.ts' },
   {
     title: 'Vector query latency and HNSW recall (memory exact, PGlite + pgvector)',

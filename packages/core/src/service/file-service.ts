@@ -98,7 +98,7 @@ export function createFileService(options: FileServiceOptions): FileService {
     maintenance: createMaintenance(ctx),
     uploads: {
       signed: createSignedUploadOperations(ctx),
-      ...createResumableUploadOperations(ctx, uploads.upload),
+      ...createResumableUploadOperations(ctx, uploads),
     },
     health: createHealthOperations(ctx),
     pins: createPinOperations(ctx),
