@@ -451,6 +451,7 @@ export interface GatewayPlugin {
   id: number
   name: string
   description: string
+  /** An absolute URL of the plugin's icon (`https:`, or a `data:` URL as the built-in ones). */
   image: string
   tags: string[]
 }
