@@ -1,4 +1,5 @@
 import type { RecordStore } from '@pinfold/interface'
+import { memoryApiKeyRecords } from './memory-api-keys.js'
 import { memoryBlockRecords } from './memory-blocks.js'
 import { memoryFileRecords } from './memory-files.js'
 import { memoryGatewayRecords } from './memory-gateway.js'
@@ -6,6 +7,7 @@ import { memoryGroupRecords } from './memory-groups.js'
 import { memoryPaymentRecords } from './memory-payments.js'
 import { createMemoryState } from './memory-state.js'
 import { memoryUploadSessionRecords } from './memory-upload-sessions.js'
+import { memoryUsageRecords } from './memory-usage.js'
 import { memoryVectorRecords } from './memory-vectors.js'
 
 /**
@@ -24,5 +26,7 @@ export function createMemoryRecordStore(): RecordStore {
     ...memoryVectorRecords(state),
     ...memoryPaymentRecords(state),
     ...memoryUploadSessionRecords(),
+    ...memoryApiKeyRecords(),
+    ...memoryUsageRecords(state),
   }
 }

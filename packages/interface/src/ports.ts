@@ -23,10 +23,12 @@ import type {
   Page,
   PageRequest,
 } from './model.js'
+import type { ApiKeyRecordStore } from './ports/api-key-records.js'
 import type { BlockRecordStore } from './ports/block-records.js'
 import type { GatewayRecordStore } from './ports/gateway-records.js'
 import type { PaymentRecordStore } from './ports/payment-records.js'
 import type { UploadSessionRecordStore } from './ports/upload-session-records.js'
+import type { UsageRecordStore } from './ports/usage-records.js'
 import type { VectorRecordStore } from './ports/vector-records.js'
 
 // ---------------------------------------------------------------------------------------------
@@ -64,7 +66,9 @@ export interface RecordStore
     GatewayRecordStore,
     BlockRecordStore,
     PaymentRecordStore,
-    UploadSessionRecordStore {}
+    UploadSessionRecordStore,
+    ApiKeyRecordStore,
+    UsageRecordStore {}
 
 /** Files and the contents (stored bytes) they reference. */
 export interface FileRecordStore {

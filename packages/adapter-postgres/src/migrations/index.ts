@@ -9,6 +9,8 @@ import { listIndexes } from './0008-list-indexes.js'
 import { blockIndex } from './0009-block-index.js'
 import { domainClaims } from './0010-domain-claims.js'
 import { uploadCompletionClaim } from './0011-upload-completion-claim.js'
+import { apiKeys } from './0013-api-keys.js'
+import { gatewayUsage } from './0014-gateway-usage.js'
 
 /**
  * One schema change. Statements run one at a time (PGlite's extended protocol takes one statement
@@ -33,4 +35,6 @@ export const MIGRATIONS: readonly Migration[] = [
   blockIndex,
   domainClaims,
   uploadCompletionClaim,
+  apiKeys,
+  gatewayUsage,
 ]
