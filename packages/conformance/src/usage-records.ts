@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { GatewayUsageCount, RecordStore } from '@pinfold/interface'
+import type { GatewayUsageCount, GatewayUsageQuery, RecordStore } from '@pinfold/interface'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { contentFor, fileBuilder, newCid, OTHER_TENANT, TENANT } from './fixtures.js'
 import type { RecordStoreHarness } from './record-store.js'
@@ -31,7 +31,7 @@ export function describeUsageRecords(name: string, create: () => Promise<RecordS
       bytes: 100,
       ...fields,
     })
-    const JANUARY = { from: '2026-01-01', to: '2026-01-31' }
+    const JANUARY: GatewayUsageQuery = { from: '2026-01-01', to: '2026-01-31' }
 
     it('addGatewayUsage - counts of one key add up across calls and within a call', async () => {
       await store.addGatewayUsage([count({}), count({ requests: 2, bytes: 50 })])
