@@ -5,12 +5,14 @@ import { fileRoutes } from './handlers/files.js'
 import { filesSignRoutes } from './handlers/files-sign.js'
 import { groupRoutes } from './handlers/groups.js'
 import { healthRoutes } from './handlers/health.js'
+import { keyRoutes } from './handlers/keys.js'
 import { openApiRoutes } from './handlers/openapi.js'
 import { paymentRoutes } from './handlers/payments.js'
 import { pluginRoutes } from './handlers/plugins.js'
 import { signatureRoutes } from './handlers/signatures.js'
 import { swapRoutes } from './handlers/swaps.js'
 import { uploadRoutes } from './handlers/uploads.js'
+import { usageRoutes } from './handlers/usage.js'
 import { vectorRoutes } from './handlers/vectors.js'
 import type { Route } from './router.js'
 
@@ -28,6 +30,8 @@ export const routes: readonly Route[] = [
   ...uploadRoutes,
   ...paymentRoutes,
   ...vectorRoutes,
+  ...keyRoutes,
+  ...usageRoutes,
   ...healthRoutes,
   ...openApiRoutes,
 ]

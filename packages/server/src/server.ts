@@ -103,6 +103,8 @@ export async function startServer(
       await requests.drain(config.shutdownTimeoutMs ?? 30_000)
       server.closeAllConnections()
       await closed
+      // what the gateway served since the last flush, before the store closes
+      await service.usage.flush().catch((error) => console.error('pinfold: usage flush failed', error))
       await Promise.all([storage.close(), extraction.close()])
     },
   }

@@ -8,6 +8,8 @@ export const SCOPES = [
   'org:gateways:write',
   'org:x402:read',
   'org:x402:write',
+  'org:analytics:read',
+  'org:analytics:write',
   'org:read',
   'org:write',
 ] as const
@@ -21,6 +23,8 @@ export type Scope = (typeof SCOPES)[number]
  */
 const COVERED_BY: Partial<Record<Scope, readonly Scope[]>> = {
   'org:x402:write': ['org:write'],
+  // and `org:read` the organisation-wide read scope (so `org:write` too)
+  'org:analytics:read': ['org:read'],
 }
 
 /**
@@ -30,7 +34,7 @@ const COVERED_BY: Partial<Record<Scope, readonly Scope[]>> = {
  */
 export function allows(granted: ReadonlySet<string>, required: Scope): boolean {
   if (granted.has(required)) return true
-  if (COVERED_BY[required]?.some((broader) => granted.has(broader))) return true
+  if (COVERED_BY[required]?.some((broader) => allows(granted, broader))) return true
   if (!required.endsWith(':read')) return false
   return allows(granted, `${required.slice(0, -':read'.length)}:write` as Scope)
 }

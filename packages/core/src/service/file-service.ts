@@ -9,6 +9,7 @@ import type {
   TextExtractor,
   TxtResolver,
 } from '@pinfold/interface'
+import { createApiKeyOperations } from './api-keys.js'
 import type { ServiceContext } from './context.js'
 import { createDomainOperations } from './domains.js'
 import { createDownloadLinkOperations } from './download-links.js'
@@ -27,6 +28,7 @@ import { createSignatureOperations } from './signatures.js'
 import { createSignedUploadOperations } from './signed-uploads.js'
 import { createSwapOperations } from './swaps.js'
 import { createUploads } from './uploads.js'
+import { createUsageOperations } from './usage.js'
 import { createVectorOperations } from './vectors.js'
 
 export { systemClock, uuidIds } from './service-options.js'
@@ -85,6 +87,8 @@ export function createFileService(options: FileServiceOptions): FileService {
       ...createResumableUploadOperations(ctx, uploads.upload),
     },
     health: createHealthOperations(ctx),
+    apiKeys: createApiKeyOperations(ctx),
+    usage: createUsageOperations(ctx),
     features: ctx.features.enabled,
   }
 }

@@ -1,5 +1,6 @@
 import Type, { type Static } from 'typebox'
 import { contentDisposition, fileResponse } from '../gateway-responses.js'
+import { attributeUsage } from '../gateway-usage.js'
 import { envelope, okData, SignedUrl } from '../openapi/schemas.js'
 import { data } from '../responses.js'
 import { defineRoute, type RequestContext } from '../router.js'
@@ -104,28 +105,35 @@ export const downloadLinkRoutes = [
     async handle({ request, url, service, signal }, { params }) {
       const link = await service.downloadLinks.open(params.cid, url.searchParams, { signal })
       const { file, expiresAt } = link
+      // counted in the tenant's gateway usage
+      const counted = (response: Response) =>
+        attributeUsage(response, { tenantId: file.tenantId, cid: file.cid, fileName: file.name })
       const disposition = contentDisposition('inline', file.name)
       if (request.method === 'GET') {
         const location = await service.downloadLinks.presign(link, { contentDisposition: disposition, signal })
         if (location) {
-          return new Response(null, { status: 302, headers: { location, 'cache-control': 'private, no-store' } })
+          return counted(
+            new Response(null, { status: 302, headers: { location, 'cache-control': 'private, no-store' } }),
+          )
         }
       }
       const secondsLeft = Math.max(1, Math.floor((expiresAt.getTime() - Date.now()) / 1000))
       const root = await service.gateway.resolveHeld(file, { signal })
       const entry = await service.gateway.entry(root, [], { signal })
       if (entry.type !== 'file') {
-        return data({ cid: file.cid, name: file.name, type: 'directory' })
+        return counted(data({ cid: file.cid, name: file.name, type: 'directory' }))
       }
-      return fileResponse(request, entry, {
-        etag: `"${file.cid}"`,
-        headers: {
-          'cache-control': `private, max-age=${Math.min(secondsLeft, 3600)}`,
-          'x-ipfs-path': `/ipfs/${file.cid}`,
-        },
-        contentType: file.mimeType,
-        disposition,
-      })
+      return counted(
+        await fileResponse(request, entry, {
+          etag: `"${file.cid}"`,
+          headers: {
+            'cache-control': `private, max-age=${Math.min(secondsLeft, 3600)}`,
+            'x-ipfs-path': `/ipfs/${file.cid}`,
+          },
+          contentType: file.mimeType,
+          disposition,
+        }),
+      )
     },
   }),
 ]

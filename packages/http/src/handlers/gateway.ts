@@ -18,6 +18,7 @@ import {
   toStream,
 } from '../gateway-responses.js'
 import { subdomainCid } from '../gateway-subdomain.js'
+import { attributeGatewayUsage } from '../gateway-usage.js'
 import { errorBody } from '../responses.js'
 
 /** Cache lifetime of a response that a hot swap produced: the mapping can change at any time. */
@@ -75,7 +76,8 @@ export async function dispatchGateway(
       // a custom domain serves at its root, whatever the API's mount prefix
       if (!isIpfsPath(url.pathname)) throw new PinfoldError('NOT_FOUND', 'a gateway serves /ipfs/{cid} paths only')
       const scope: GatewayScope = { kind: 'tenant', tenantId: routed.tenantId }
-      return serveGateway(request, url, url.pathname, { scope, isolated: false }, service)
+      const response = await serveGateway(request, url, url.pathname, { scope, isolated: false }, service)
+      return attributeGatewayUsage(response, routed.tenantId, url.pathname)
     }
     if (routed && isIpfsPath(url.pathname)) {
       throw new PinfoldError('FORBIDDEN', 'this domain is not verified yet (pending_ownership)')

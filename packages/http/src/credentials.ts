@@ -1,0 +1,29 @@
+import { type FileService, PinfoldError, type TokenActor, type TokenVerifier } from '@pinfold/core'
+
+/** Pinata's legacy credential headers: an API key's public half and its secret. */
+const LEGACY_KEY = 'pinata_api_key'
+const LEGACY_SECRET = 'pinata_secret_api_key'
+
+/**
+ * Who a request is from. A bearer token that is an API key's JWT is decided by the key's record
+ * (revoked, exhausted → 401); any other bearer token by the deployment's verifier. Where Pinata
+ * accepts them — its legacy API, outside `/v3` — a key's public half and secret in the
+ * `pinata_api_key` / `pinata_secret_api_key` headers authenticate too.
+ */
+export async function identify(
+  request: Request,
+  routePath: string,
+  service: FileService,
+  verifier: TokenVerifier,
+): Promise<TokenActor> {
+  const signal = request.signal
+  const header = request.headers.get('authorization') ?? ''
+  const bearer = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header)?.[1]
+  if (bearer) return (await service.apiKeys.authenticateToken(bearer, { signal })) ?? verifier.verify(bearer)
+  const key = request.headers.get(LEGACY_KEY)
+  const secret = request.headers.get(LEGACY_SECRET)
+  const legacyRoute = !routePath.startsWith('/v3/')
+  if (legacyRoute && key !== null && secret !== null) return service.apiKeys.authenticateSecret(key, secret, { signal })
+  const alternative = legacyRoute ? ` (or ${LEGACY_KEY} and ${LEGACY_SECRET} headers)` : ''
+  throw new PinfoldError('UNAUTHENTICATED', `an Authorization: Bearer <token> header is required${alternative}`)
+}
