@@ -1,6 +1,12 @@
 import type { FileService, GatewayHit } from '@pinfold/core'
 
-type Attribution = Omit<GatewayHit, 'status' | 'bytes'>
+type Attribution = Omit<GatewayHit, 'status' | 'bytes'> & {
+  /**
+   * Bytes served elsewhere on this answer's behalf, counted instead of its own body: a redirect to
+   * the blob store's presigned URL hands out the whole file (the most the client can fetch there).
+   */
+  servedElsewhere?: number | undefined
+}
 
 /** Answers of a tenant's content, marked by the handler that knows whose content it is. */
 const attributions = new WeakMap<Response, Attribution>()
@@ -17,12 +23,13 @@ export function attributeUsage(response: Response, attribution: Attribution): Re
  * Unmarked answers pass through untouched.
  */
 export function meterUsage(service: FileService, request: Request, response: Response): Response {
-  const attribution = attributions.get(response)
-  if (!attribution) return response
+  const found = attributions.get(response)
+  if (!found) return response
+  const { servedElsewhere, ...attribution } = found
   const record = (bytes: number) => service.usage.recordGatewayHit({ ...attribution, status: response.status, bytes })
   const body = response.body
-  if (!body || request.method === 'HEAD') {
-    record(0)
+  if (servedElsewhere !== undefined || !body || request.method === 'HEAD') {
+    record(request.method === 'HEAD' ? 0 : (servedElsewhere ?? 0))
     return response
   }
   const reader = body.getReader()

@@ -106,14 +106,15 @@ export const downloadLinkRoutes = [
       const link = await service.downloadLinks.open(params.cid, url.searchParams, { signal })
       const { file, expiresAt } = link
       // counted in the tenant's gateway usage
-      const counted = (response: Response) =>
-        attributeUsage(response, { tenantId: file.tenantId, cid: file.cid, fileName: file.name })
+      const counted = (response: Response, servedElsewhere?: number) =>
+        attributeUsage(response, { tenantId: file.tenantId, cid: file.cid, fileName: file.name, servedElsewhere })
       const disposition = contentDisposition('inline', file.name)
       if (request.method === 'GET') {
         const location = await service.downloadLinks.presign(link, { contentDisposition: disposition, signal })
         if (location) {
           return counted(
             new Response(null, { status: 302, headers: { location, 'cache-control': 'private, no-store' } }),
+            file.size,
           )
         }
       }
