@@ -166,8 +166,12 @@ describe('/v3/pinata/keys', () => {
       body: form({}, { bytes: 'legacy pin', name: 'legacy.txt' }),
     })
     expect(pinned.status).toBe(200)
-    const total = await server.api('/data/userPinnedDataTotal', { auth: null, headers })
-    expect(total.status).toBe(200)
+    for (const path of ['/data/userPinnedDataTotal', '/v3/data/userPinnedDataTotal']) {
+      expect((await server.api(path, { auth: null, headers })).status).toBe(200)
+    }
+    // they win over an unusable Authorization header, as the SDK sends one beside customHeaders
+    const beside = await server.api('/data/testAuthentication', { auth: 'undefined', headers })
+    expect(beside.status).toBe(200)
     const v3 = await server.api('/v3/groups/public', { auth: null, headers })
     expect(v3.status).toBe(401)
     expect(await v3.json()).toEqual({ error: 'an Authorization: Bearer <token> header is required' })
