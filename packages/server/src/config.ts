@@ -26,8 +26,11 @@ export interface ServerConfig {
   env: NodeJS.ProcessEnv
   /** Pay-per-request settings (`PINFOLD_X402_*`), validated at start-up. */
   payments: ReturnType<typeof paymentOptionsFromEnv>
-  /** Housekeeping periods; 0 disables (`PINFOLD_EXPIRY_SWEEP_MS`, `PINFOLD_ORPHAN_SWEEP_MS`). */
-  sweepers: { expiryIntervalMs: number; orphanIntervalMs: number }
+  /**
+   * Housekeeping periods; 0 disables (`PINFOLD_EXPIRY_SWEEP_MS`, `PINFOLD_ORPHAN_SWEEP_MS`), and how
+   * often gateway usage is written (`PINFOLD_USAGE_FLUSH_MS`: what a crash may lose).
+   */
+  sweepers: { expiryIntervalMs: number; orphanIntervalMs: number; usageFlushIntervalMs: number }
   /** A request body sending no byte for this long is cut with a 408; 0 disables (`PINFOLD_BODY_IDLE_TIMEOUT_MS`). */
   bodyIdleTimeoutMs: number
   /** How long a shutdown waits for requests in flight (uploads) before cutting them (`PINFOLD_SHUTDOWN_TIMEOUT_MS`). */
@@ -75,6 +78,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     sweepers: {
       expiryIntervalMs: integer(env.PINFOLD_EXPIRY_SWEEP_MS, 'PINFOLD_EXPIRY_SWEEP_MS', 60_000),
       orphanIntervalMs: integer(env.PINFOLD_ORPHAN_SWEEP_MS, 'PINFOLD_ORPHAN_SWEEP_MS', 3_600_000),
+      usageFlushIntervalMs: integer(env.PINFOLD_USAGE_FLUSH_MS, 'PINFOLD_USAGE_FLUSH_MS', 5_000),
     },
     bodyIdleTimeoutMs: integer(
       env.PINFOLD_BODY_IDLE_TIMEOUT_MS,
