@@ -33,6 +33,9 @@ export function meterUsage(service: FileService, request: Request, response: Res
     return response
   }
   const reader = body.getReader()
+  // with a known length the hit is recorded as the last byte is handed on, before the client can
+  // have it: a client reading its analytics right after a download then always sees the download
+  const length = Number(response.headers.get('content-length') ?? Number.NaN)
   let bytes = 0
   let recorded = false
   const finish = () => {
@@ -50,6 +53,7 @@ export function meterUsage(service: FileService, request: Request, response: Res
             return
           }
           bytes += value.byteLength
+          if (bytes >= length) finish()
           controller.enqueue(value)
         } catch (error) {
           finish()
