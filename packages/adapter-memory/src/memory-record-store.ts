@@ -5,6 +5,7 @@ import { memoryFileRecords } from './memory-files.js'
 import { memoryGatewayRecords } from './memory-gateway.js'
 import { memoryGroupRecords } from './memory-groups.js'
 import { memoryPaymentRecords } from './memory-payments.js'
+import { memoryPinRequestRecords } from './memory-pin-requests.js'
 import { createMemoryState } from './memory-state.js'
 import { memoryUploadSessionRecords } from './memory-upload-sessions.js'
 import { memoryUsageRecords } from './memory-usage.js'
@@ -28,5 +29,6 @@ export function createMemoryRecordStore(): RecordStore {
     ...memoryUploadSessionRecords(),
     ...memoryApiKeyRecords(),
     ...memoryUsageRecords(state),
+    ...memoryPinRequestRecords(),
   }
 }

@@ -6,6 +6,7 @@ import * as files from './files.js'
 import * as gateway from './gateway.js'
 import * as groups from './groups.js'
 import * as payments from './payments.js'
+import * as pinRequests from './pin-requests.js'
 import type { SqlClient } from './queryable.js'
 import * as uploadSessions from './upload-sessions.js'
 import * as usage from './usage.js'
@@ -161,5 +162,21 @@ export function createPostgresRecordStore({ client, vectors: vectorOptions }: Po
     gatewayUsageByDay: (tenantId, query, options) =>
       run('gatewayUsageByDay', options, () => usage.gatewayUsageByDay(client, tenantId, query)),
     storageUsage: (tenantId, options) => run('storageUsage', options, () => usage.storageUsage(client, tenantId)),
+    createPinRequest: (request, options) =>
+      run('createPinRequest', options, () => pinRequests.createPinRequest(client, request)),
+    getPinRequest: (tenantId, id, options) =>
+      run('getPinRequest', options, () => pinRequests.getPinRequest(client, tenantId, id)),
+    listPinRequests: (tenantId, filter, page, options) =>
+      run('listPinRequests', options, () => pinRequests.listPinRequests(client, tenantId, filter, page)),
+    claimPinRequest: (owner, now, leaseMs, options) =>
+      run('claimPinRequest', options, () => pinRequests.claimPinRequest(client, owner, now, leaseMs)),
+    renewPinLease: (id, owner, until, options) =>
+      run('renewPinLease', options, () => pinRequests.renewPinLease(client, id, owner, until)),
+    finishPinRequest: (id, owner, outcome, options) =>
+      run('finishPinRequest', options, () => pinRequests.finishPinRequest(client, id, owner, outcome)),
+    releasePinRequest: (id, owner, options) =>
+      run('releasePinRequest', options, () => pinRequests.releasePinRequest(client, id, owner)),
+    deletePinRequest: (tenantId, id, options) =>
+      run('deletePinRequest', options, () => pinRequests.deletePinRequest(client, tenantId, id)),
   }
 }

@@ -15,6 +15,12 @@ import {
 /** Set by CI (and by hand) to run every suite against a real PostgreSQL server too. */
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL
 
+/**
+ * Set by CI, which builds pgvector into its server (scripts/install-pgvector.sh): a server without
+ * it then fails the suites instead of reporting the vector tests as skipped.
+ */
+const PGVECTOR_REQUIRED = process.env.PINFOLD_TEST_PGVECTOR === 'required'
+
 /** A throwaway schema name; tests isolate themselves by schema rather than by database. */
 export const freshSchemaName = () => `pinfold_test_${randomUUID().replaceAll('-', '')}`
 
@@ -84,6 +90,8 @@ export async function harness(schema: { client: SqlClient; drop(): Promise<void>
   await migrate(schema.client)
   // migration 0006 creates the vector tables only where pgvector is available
   const vectors = await schema.client.query(`select to_regclass('file_vectors') is not null as ready`)
+  if (PGVECTOR_REQUIRED && vectors.rows[0]?.ready !== true)
+    throw new Error('PINFOLD_TEST_PGVECTOR=required, but this PostgreSQL has no pgvector (scripts/install-pgvector.sh)')
   return {
     store: createPostgresRecordStore({ client: schema.client }),
     probe: countingProbe(schema.client),

@@ -1,24 +1,37 @@
 import { randomUUID } from 'node:crypto'
+import { PGlite } from '@electric-sql/pglite'
 import { describeVectorRecords } from '@pinfold/conformance'
 import type { RecordStore, VectorEmbedding } from '@pinfold/interface'
 import { afterAll, describe, expect, it } from 'vitest'
-import { createPostgresRecordStore, enableVectors, migrate } from '../src/index.js'
+import { createPostgresRecordStore, enableVectors, fromPGlite, migrate, type SqlClient } from '../src/index.js'
 import { closeSharedPGlite, countingProbe, pgliteSchema, serverSchema, TEST_DATABASE_URL } from './targets.js'
 
 afterAll(closeSharedPGlite)
 
-// The record-store suite covers the exact path (small groups); this runs the same vector contract
-// with every query going through the HNSW index and its iterative scan.
-describeVectorRecords('PostgreSQL on PGlite, HNSW index for every group', async () => {
-  const schema = await pgliteSchema()
-  await migrate(schema.client)
-  return {
-    store: createPostgresRecordStore({ client: schema.client, vectors: { exactSearchMaxVectors: 0 } }),
-    probe: countingProbe(schema.client),
-    close: schema.drop,
-    capabilities: { vectors: true },
-  }
-})
+type Schema = { client: SqlClient; drop(): Promise<void> }
+const databaseUrl = TEST_DATABASE_URL
+/** PGlite always; the PostgreSQL server of `TEST_DATABASE_URL` too (CI builds pgvector into it). */
+const targets: [string, () => Promise<Schema>][] = [
+  ['PGlite', pgliteSchema],
+  ...(databaseUrl
+    ? [['server (TEST_DATABASE_URL)', () => serverSchema(databaseUrl)] as [string, () => Promise<Schema>]]
+    : []),
+]
+
+for (const [target, freshSchema] of targets) {
+  // The record-store suite covers the exact path (small groups); this runs the same vector contract
+  // with every query going through the HNSW index and its iterative scan.
+  describeVectorRecords(`PostgreSQL on ${target}, HNSW index for every group`, async () => {
+    const schema = await freshSchema()
+    await migrate(schema.client)
+    return {
+      store: createPostgresRecordStore({ client: schema.client, vectors: { exactSearchMaxVectors: 0 } }),
+      probe: countingProbe(schema.client),
+      close: schema.drop,
+      capabilities: { vectors: true },
+    }
+  })
+}
 
 const EMBEDDER: VectorEmbedding = { embedderId: 'pg-test@1', dimensions: 4 }
 
@@ -45,9 +58,9 @@ async function addFile(store: RecordStore, tenantId: string, groupId: string | n
   return file
 }
 
-describe('PostgreSQL vectors', () => {
+describe.each(targets)('PostgreSQL vectors on %s', (_target, freshSchema) => {
   it("queryVectors - through HNSW, a small group is answered in full even when other tenants' vectors are all closer", async () => {
-    const schema = await pgliteSchema()
+    const schema = await freshSchema()
     try {
       await migrate(schema.client)
       const store = createPostgresRecordStore({ client: schema.client, vectors: { exactSearchMaxVectors: 0 } })
@@ -85,7 +98,7 @@ describe('PostgreSQL vectors', () => {
   })
 
   it('migrate - creates the vector tables and the embedder index where pgvector is available', async () => {
-    const schema = await pgliteSchema()
+    const schema = await freshSchema()
     try {
       await migrate(schema.client)
       expect(await enableVectors(schema.client)).toBe(true)
@@ -107,26 +120,24 @@ describe('PostgreSQL vectors', () => {
   })
 })
 
-const databaseUrl = TEST_DATABASE_URL
-if (databaseUrl) {
-  describe('PostgreSQL server (TEST_DATABASE_URL) vectors', () => {
-    it('vector methods - without pgvector, migrate succeeds and every call is UNAVAILABLE naming pgvector', async (ctx) => {
-      const schema = await serverSchema(databaseUrl)
-      try {
-        await migrate(schema.client)
-        const available = await schema.client.query(`select 1 from pg_available_extensions where name = 'vector'`)
-        if (available.rows.length > 0) ctx.skip() // this server has pgvector: the conformance suite covers it
-        expect(await enableVectors(schema.client)).toBe(false)
-        const store = createPostgresRecordStore({ client: schema.client })
-        await expect(store.getVectorEmbedding()).rejects.toMatchObject({
-          code: 'UNAVAILABLE',
-          message: expect.stringContaining('pgvector'),
-        })
-        const file = await addFile(store, 't', null)
-        expect(await store.getFile('t', 'private', file.id)).toMatchObject({ vectorized: false })
-      } finally {
-        await schema.drop()
-      }
-    })
+// A database with no pgvector at all: a PGlite started without the extension, so this runs
+// everywhere (CI's server has pgvector, so it cannot stand in for this case).
+describe('PostgreSQL without pgvector', () => {
+  it('vector methods - migrate succeeds and every call is UNAVAILABLE naming pgvector', async () => {
+    const db = await PGlite.create()
+    try {
+      const client = fromPGlite(db)
+      await migrate(client)
+      expect(await enableVectors(client)).toBe(false)
+      const store = createPostgresRecordStore({ client })
+      await expect(store.getVectorEmbedding()).rejects.toMatchObject({
+        code: 'UNAVAILABLE',
+        message: expect.stringContaining('pgvector'),
+      })
+      const file = await addFile(store, 't', null)
+      expect(await store.getFile('t', 'private', file.id)).toMatchObject({ vectorized: false })
+    } finally {
+      await db.close()
+    }
   })
-}
+})

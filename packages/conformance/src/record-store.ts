@@ -18,6 +18,7 @@ import { describeBlockRecords } from './block-records.js'
 import { at, contentFor, fileBuilder, newCid, OTHER_TENANT, TENANT } from './fixtures.js'
 import { describeGatewayRecords } from './gateway-records.js'
 import { describePaymentRecords } from './payment-records.js'
+import { describePinRequestRecords } from './pin-request-records.js'
 import { describeUploadSessionRecords } from './upload-session-records.js'
 import { describeUsageRecords } from './usage-records.js'
 import { describeVectorRecords } from './vector-records.js'
@@ -706,4 +707,5 @@ export function describeRecordStore(name: string, create: () => Promise<RecordSt
   describeUploadSessionRecords(name, create)
   describeApiKeyRecords(name, create)
   describeUsageRecords(name, create)
+  describePinRequestRecords(name, create)
 }

@@ -7,8 +7,14 @@ import { NodeRequest } from './node-request.js'
 import { requestBody } from './request-body.js'
 
 export interface NodeHandlerOptions {
-  /** Take the scheme and host from `X-Forwarded-Proto`/`X-Forwarded-Host` (only behind a proxy you run). */
-  trustProxy?: boolean | undefined
+  /**
+   * How many reverse proxies you run in front of this server (`true` = 1; default none). Then the
+   * scheme and host come from `X-Forwarded-Proto`/`X-Forwarded-Host`, and the client's address
+   * (per-address rate limits) is the `X-Forwarded-For` entry the outermost of those proxies
+   * appended: entries further left are whatever the client sent. Only when the server's port is
+   * reachable through those proxies alone (`HOST=127.0.0.1`), or anyone can claim any address.
+   */
+  trustProxy?: boolean | number | undefined
   /**
    * A request body that sends no byte for this long while the server waits for it is cut with a
    * 408 and leaves nothing behind; a body that keeps moving is never cut. 0 disables. Default 60 s.
@@ -33,6 +39,8 @@ export function createNodeHandler(handler: FetchHandler, options: NodeHandlerOpt
     'bodyIdleTimeoutMs',
     options.bodyIdleTimeoutMs ?? DEFAULT_BODY_IDLE_TIMEOUT_MS,
   )
+  const proxies =
+    options.trustProxy === true ? 1 : check.nonNegativeInteger('trustProxy', Number(options.trustProxy ?? 0))
   return (req, res) => {
     const controller = new AbortController()
     res.once('close', () => {
@@ -52,8 +60,8 @@ export function createNodeHandler(handler: FetchHandler, options: NodeHandlerOpt
 
     let request: Request
     try {
-      request = toRequest(req, method, body?.stream, controller.signal, options)
-      setClientAddress(request, req.socket.remoteAddress)
+      request = toRequest(req, method, body?.stream, controller.signal, proxies > 0)
+      setClientAddress(request, clientAddressOf(req, proxies))
     } catch (error) {
       const message = isPinfoldError(error) ? error.message : 'malformed request line or headers'
       res.writeHead(400, { 'content-type': 'application/json; charset=utf-8', connection: 'close' })
@@ -95,10 +103,10 @@ function toRequest(
   method: string,
   body: ReadableStream<Uint8Array> | undefined,
   signal: AbortSignal,
-  options: NodeHandlerOptions,
+  behindProxy: boolean,
 ): Request {
-  const forwardedProto = options.trustProxy ? firstValue(req.headers['x-forwarded-proto']) : undefined
-  const forwardedHost = options.trustProxy ? firstValue(req.headers['x-forwarded-host']) : undefined
+  const forwardedProto = behindProxy ? firstValue(req.headers['x-forwarded-proto']) : undefined
+  const forwardedHost = behindProxy ? firstValue(req.headers['x-forwarded-host']) : undefined
   const protocol = forwardedProto ?? ((req.socket as TLSSocket).encrypted ? 'https' : 'http')
   const host = checkedHost(forwardedHost ?? req.headers.host ?? 'localhost')
   // Built here rather than on first use, so a malformed header value is the 400 below, not a 500.
@@ -169,6 +177,22 @@ function drained(res: ServerResponse): Promise<boolean> {
     res.on('drain', onDrain)
     res.on('close', onClose)
   })
+}
+
+/**
+ * The address `proxies` hops out: each trusted proxy appended the address it was reached from to
+ * `X-Forwarded-For`, so they are read from the right (as Express's `trust proxy` does). A request
+ * that came through fewer proxies gets the furthest address it has.
+ */
+function clientAddressOf(req: IncomingMessage, proxies: number): string | undefined {
+  if (proxies === 0) return req.socket.remoteAddress
+  const header = req.headers['x-forwarded-for']
+  const forwarded = (Array.isArray(header) ? header.join(',') : (header ?? ''))
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
+  const chain = [req.socket.remoteAddress, ...forwarded.reverse()]
+  return chain[Math.min(proxies, chain.length - 1)]
 }
 
 function firstValue(value: string | string[] | undefined): string | undefined {

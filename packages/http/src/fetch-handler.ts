@@ -11,6 +11,7 @@ import { parsedUrl } from './request-url.js'
 import { errorBody, errorResponse } from './responses.js'
 import { createRouter, type Route } from './router.js'
 import { routes as defaultRoutes } from './routes.js'
+import { unsupportedRequest, unsupportedRoutes } from './unsupported-routes.js'
 
 export interface FetchHandlerOptions {
   /** Verifies bearer tokens (see `createTokenVerifier` in @pinfold/core). */
@@ -65,7 +66,7 @@ const HEALTH_PATHS = new Set(['/healthz', '/readyz'])
 export function createFetchHandler(service: FileService, options: FetchHandlerOptions): FetchHandler {
   const checked = checkHandlerOptions(service, options)
   const { basePath } = checked
-  const route = createRouter(defaultRoutes)
+  const route = createRouter([...defaultRoutes, ...unsupportedRoutes])
   const cors = options.cors ?? {}
   const limiter = createRateLimiter(options.rateLimit)
   const clientIp = options.clientIp ?? clientAddress
@@ -119,11 +120,14 @@ export function createFetchHandler(service: FileService, options: FetchHandlerOp
       seen.route = 'gateway'
       return gateway
     }
-    if (pathname === undefined) return errorBody('no such route', 404)
-    const match = route(request.method, pathname)
-    if (!match) return errorBody('no such route', 404)
+    const match = pathname === undefined ? undefined : route(request.method, pathname)
+    // 404, not 501: the server has no such resource, and the fault is not the server's
+    if (!match) return errorBody(unsupportedRequest(request.method, url.pathname), 404)
     if ('allowed' in match) {
-      return errorBody(`method ${request.method} not allowed`, 405, { allow: [...new Set(match.allowed)].join(', ') })
+      const allow = [...new Set(match.allowed)].join(', ')
+      return errorBody(`${unsupportedRequest(request.method, url.pathname)}: this path answers ${allow}`, 405, {
+        allow,
+      })
     }
     seen.route = match.route.path
     const actor = await authenticate(request, match.route)

@@ -81,6 +81,11 @@ interface RouteFields {
    * if the pattern had not matched. Guarded routes are tried before unguarded ones of equal rank.
    */
   when?(params: Record<string, string>): boolean
+  /**
+   * A Pinata endpoint Pinfold does not implement (`unsupported-routes.ts`): it answers that, and is
+   * never offered as an allowed method of its path.
+   */
+  unsupported?: true
 }
 
 /** A route as it is declared (see {@link defineRoute}). */
@@ -139,7 +144,7 @@ export type RouteMatch = { route: Route; params: Record<string, string> } | { al
 /**
  * Matches a path against the route table. Literal segments beat parameters (`/v3/files/sign`
  * wins over `/v3/files/:network`) whatever the table's order. A path that exists for other
- * methods yields the allowed methods (for 405).
+ * methods yields the allowed methods (for 405); one that no route answers, `undefined`.
  */
 export function createRouter(routes: readonly Route[]) {
   const compiled: CompiledRoute[] = routes.map((route) => ({ route, segments: split(route.path) }))
@@ -154,7 +159,7 @@ export function createRouter(routes: readonly Route[]) {
       const params = matchSegments(segments, parts)
       if (!params || (route.when && !route.when(params))) continue
       if (route.method === method || (method === 'HEAD' && route.method === 'GET')) return { route, params }
-      allowed.push(route.method)
+      if (!route.unsupported) allowed.push(route.method)
     }
     return allowed.length > 0 ? { allowed } : undefined
   }

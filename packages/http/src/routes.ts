@@ -8,6 +8,7 @@ import { healthRoutes } from './handlers/health.js'
 import { keyRoutes } from './handlers/keys.js'
 import { openApiRoutes } from './handlers/openapi.js'
 import { paymentRoutes } from './handlers/payments.js'
+import { pinRoutes } from './handlers/pins.js'
 import { pluginRoutes } from './handlers/plugins.js'
 import { signatureRoutes } from './handlers/signatures.js'
 import { swapRoutes } from './handlers/swaps.js'
@@ -20,6 +21,7 @@ import type { Route } from './router.js'
 export const routes: readonly Route[] = [
   ...authRoutes,
   ...fileRoutes,
+  ...pinRoutes,
   ...groupRoutes,
   ...downloadLinkRoutes,
   ...filesSignRoutes,

@@ -223,6 +223,21 @@ describe('openapi', () => {
     await check('DELETE /v3/files/:id/:token', await server.api(other, { method: 'DELETE', headers: tus, auth: null }))
   })
 
+  it('pin by CID - request, queue, cidPending and delete validate (success and 4xx)', async () => {
+    const base = '/v3/files/public/pin_by_cid'
+    const cid = 'bafkreigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy'
+    const queued = (await check(
+      `POST ${base}`,
+      await server.api(base, { method: 'POST', ...json({ cid, name: 'n', keyvalues: { a: 'b' } }) }),
+    )) as { data: { id: string } }
+    await check(`POST ${base}`, await server.api(base, { method: 'POST', ...json({ cid: 'nope' }) }))
+    await check(`GET ${base}`, await server.api(`${base}?status=prechecking&sort=DSC&limit=5`))
+    await check(`GET ${base}`, await server.api(`${base}?status=pinned`))
+    await check('GET /v3/files/:network', await server.api('/v3/files/public?cidPending=true'))
+    await check(`DELETE ${base}/:id`, await server.api(`${base}/${queued.data.id}`, { method: 'DELETE' }))
+    await check(`DELETE ${base}/:id`, await server.api(`${base}/${queued.data.id}`, { method: 'DELETE' }))
+  })
+
   it('swaps and signatures - responses validate (success and 4xx)', async () => {
     const a = await uploadFile('swap a')
     const b = await uploadFile('swap b')

@@ -283,12 +283,15 @@ describe('request schemas - what the SDK sends still reads', () => {
   const route = (method: string, path: string) => routes.find((r) => r.method === method && r.path === path)!
 
   it.each([
-    // the query string the official SDK's files.list() was observed sending
+    // the query string the official SDK's files.list() was observed sending, with a page token of
+    // this server's making instead of the observed `tok` (a token it did not issue is a 400)
     [
       'GET',
       '/v3/files/:network',
-      '?limit=10&name=n&group=g&order=DESC&pageToken=tok&cidPending=true&keyvalues%5Bk%5D=v',
+      '?limit=10&name=n&group=g&order=DESC&pageToken=WyIyMDI2LTAxLTAxVDAwOjAwOjAwLjAwMFoiLCIwMTkwMDAwMC0wMDAwLTcwMDAtODAwMC0wMDAwMDAwMDAwMDAiXQ&cidPending=true&keyvalues%5Bk%5D=v',
     ],
+    // what files.public.queue() sends
+    ['GET', '/v3/files/public/pin_by_cid', '?includesCount=false&cid=bafy&status=prechecking&sort=DSC&limit=5'],
     ['GET', '/v3/files/:network', '?keyvalues[env]=prod&metadata[team]=a&sort=DSC&limit=5'],
     ['GET', '/v3/files/:network', '?group=null&order=asc&name=&limit='],
     ['GET', '/v3/groups/:network', '?pageToken=&isPublic=true&name=&limit=5'],

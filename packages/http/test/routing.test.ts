@@ -8,17 +8,7 @@ describe('HTTP layer', () => {
   })
   afterAll(() => server.close())
 
-  it('routing - an unknown path is a JSON 404', async () => {
-    const res = await server.api('/v3/nothing-here')
-    expect(res.status).toBe(404)
-    expect(await res.json()).toEqual({ error: 'no such route' })
-  })
-
-  it('routing - a known path with the wrong method is 405 with Allow', async () => {
-    const res = await server.api('/v3/groups/public', { method: 'PATCH' })
-    expect(res.status).toBe(405)
-    expect(res.headers.get('allow')).toBe('POST, GET')
-  })
+  // unknown paths and wrong methods: unsupported-routes.test.ts
 
   it('cors - preflights allow the SDK and tus headers, responses expose upload headers', async () => {
     const res = await server.fetch(`${server.url}/v3/files`, {

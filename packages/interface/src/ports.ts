@@ -27,6 +27,7 @@ import type { ApiKeyRecordStore } from './ports/api-key-records.js'
 import type { BlockRecordStore } from './ports/block-records.js'
 import type { GatewayRecordStore } from './ports/gateway-records.js'
 import type { PaymentRecordStore } from './ports/payment-records.js'
+import type { PinRequestRecordStore } from './ports/pin-request-records.js'
 import type { UploadSessionRecordStore } from './ports/upload-session-records.js'
 import type { UsageRecordStore } from './ports/usage-records.js'
 import type { VectorRecordStore } from './ports/vector-records.js'
@@ -68,7 +69,8 @@ export interface RecordStore
     PaymentRecordStore,
     UploadSessionRecordStore,
     ApiKeyRecordStore,
-    UsageRecordStore {}
+    UsageRecordStore,
+    PinRequestRecordStore {}
 
 /** Files and the contents (stored bytes) they reference. */
 export interface FileRecordStore {

@@ -3,6 +3,10 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { isPinfoldError, mintToken, SCOPES } from '@pinfold/core'
 import { jsonLinesLogger } from '@pinfold/http'
+import { backupDataDir, restoreDataDir } from './backup-command.js'
+import { CliError } from './client/cli-error.js'
+import { CLIENT_COMMANDS } from './client/client-commands.js'
+import { parseDuration } from './client/format.js'
 import { readConfig } from './config.js'
 import { writeDevToken } from './dev-token.js'
 import { runMigrations } from './migrate-command.js'
@@ -12,31 +16,103 @@ import { startServer } from './server.js'
 const USAGE = `pinfold — self-hosted IPFS file storage speaking Pinata's v3 API
 
 Usage:
-  pinfold serve                         start the server (configuration from the environment)
-  pinfold token [--sub U] [--org O] [--scope "org:files:write …"] [--expires-in 1h]
-                                        mint a bearer token with the configured secret; it
-                                        expires after --expires-in (default 1h; e.g. 15m, 7d)
-  pinfold migrate                       apply database migrations (DATABASE_URL, else the embedded
-                                        database in PINFOLD_DATA_DIR; stop \`pinfold serve\` first)
+  pinfold serve                 start the server (configuration from the environment)
+  pinfold token [options]       mint a bearer token with the server's secret
+  pinfold migrate               apply database migrations
+  pinfold backup <dir>          copy the embedded default (database, blobs, secret) into <dir>
+  pinfold restore <dir>         put such a backup into a fresh data directory
+
+  pinfold upload <file|dir>     upload a file or a folder (resumable above 90 MiB), with progress
+  pinfold ls                    list files, with filters
+  pinfold get <cid> [-o FILE]   download content
+  pinfold link <cid>            print a URL that serves it (a signed link for private content)
+  pinfold rm <id|cid>...        delete files
+
+Run \`pinfold <command> --help\` for a command's options.
+`
+
+const SERVE_USAGE = `Usage: pinfold serve
+
+Starts the server. Everything is configured from the environment (PORT, HOST, PINFOLD_DATA_DIR,
+PINFOLD_STORAGE, DATABASE_URL, PINFOLD_S3_*, PINFOLD_PUBLIC_URL, …: see the README's settings).
+Ctrl-C or SIGTERM stops it after the requests in flight; a second signal stops it at once.
+`
+
+const TOKEN_USAGE = `Usage: pinfold token [options]
+
+Mints a bearer token signed with the server's secret (PINFOLD_AUTH_SECRET, else the secret in the
+data directory) and prints it.
+
+Options:
+  --sub USER          the token's user (default dev)
+  --org ORG           the tenant (default the user)
+  --scope "S1 S2"     space-separated scopes (default every one): ${SCOPES.join(', ')}
+  --expires-in SPAN   lifetime: seconds, or 30s, 15m, 1h, 7d, 2w (default 1h); --expires is the same
+`
+
+const MIGRATE_USAGE = `Usage: pinfold migrate
+
+Applies database migrations to DATABASE_URL, else to the embedded database in PINFOLD_DATA_DIR
+(stop \`pinfold serve\` first: one process per data directory).
+`
+
+const BACKUP_USAGE = `Usage: pinfold backup <dir>
+
+Copies the embedded default of PINFOLD_DATA_DIR (the PGlite database, the blob files, the signing
+secret) into <dir>, which must not exist or be empty. Stop \`pinfold serve\` first: the embedded
+database belongs to one process. Blob files are hard links when <dir> is on the same filesystem.
+With DATABASE_URL or PINFOLD_S3_BUCKET, back those up instead (docs/deployment.md#backups).
+`
+
+const RESTORE_USAGE = `Usage: pinfold restore <dir>
+
+Puts a backup made by \`pinfold backup\` into PINFOLD_DATA_DIR, which must hold no database, blobs
+or secret. Nothing changes unless the whole backup is there, counted against its manifest.
 `
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv
-  if (command === 'serve') return serve()
-  if (command === 'token') return token(rest)
-  if (command === 'migrate') return migrateCommand()
+  const wantsHelp = rest.includes('--help') || rest.includes('-h')
+  if (command === 'serve') return wantsHelp ? void process.stdout.write(SERVE_USAGE) : serve(rest)
+  if (command === 'token') return wantsHelp ? void process.stdout.write(TOKEN_USAGE) : token(rest)
+  if (command === 'migrate') return wantsHelp ? void process.stdout.write(MIGRATE_USAGE) : migrateCommand(rest)
+  if (command === 'backup') return wantsHelp ? void process.stdout.write(BACKUP_USAGE) : backupCommand('backup', rest)
+  if (command === 'restore')
+    return wantsHelp ? void process.stdout.write(RESTORE_USAGE) : backupCommand('restore', rest)
+  const client = command === undefined ? undefined : CLIENT_COMMANDS[command]
+  if (client) return runClientCommand(client, rest)
   process.stdout.write(USAGE)
-  if (command !== undefined && command !== 'help' && command !== '--help') process.exitCode = 2
+  if (command !== undefined && command !== 'help' && command !== '--help' && command !== '-h') {
+    process.stderr.write(`pinfold: unknown command ${JSON.stringify(command)}\n`)
+    process.exitCode = 2
+  }
 }
 
-async function serve(): Promise<void> {
+/** Ctrl-C stops a transfer cleanly (a resumable upload stays resumable); a second one exits at once. */
+async function runClientCommand(client: (typeof CLIENT_COMMANDS)[string], args: string[]): Promise<void> {
+  const interrupt = new AbortController()
+  process.once('SIGINT', () => {
+    interrupt.abort()
+    process.once('SIGINT', () => process.exit(130))
+  })
+  await client.run(args, { stdout: process.stdout, stderr: process.stderr, env: process.env, signal: interrupt.signal })
+}
+
+/** Commands that take no arguments say so, instead of ignoring a mistyped flag. */
+function noArguments(command: string, args: string[]): void {
+  if (args.length > 0)
+    throw new CliError(`${command} takes no arguments (got ${args.join(' ')}); run \`pinfold ${command} --help\``, 2)
+}
+
+async function serve(args: string[]): Promise<void> {
+  noArguments('serve', args)
   const config = readConfig()
   const running = await startServer(config, {
     // no URL: its query may hold a signature; the request log line names the route
     onError: (error, request) => log('error', 'request failed', { method: request.method, error: String(error) }),
     logger: jsonLinesLogger((line) => process.stdout.write(line)),
   })
-  log('info', 'pinfold listening', { url: running.url, storage: running.storage })
+  log('info', 'pinfold listening', { url: running.url, console: `${running.url}/console/`, storage: running.storage })
   // only with the data directory's own secret: a configured secret or JWKS means a real deployment
   if (!config.authSecret && !config.jwksUrl) {
     const devToken = await writeDevToken(config.dataDir, running.secret, config.jwtMaxLifetimeSeconds)
@@ -66,7 +142,8 @@ async function serve(): Promise<void> {
   process.on('SIGTERM', stop)
 }
 
-async function migrateCommand(): Promise<void> {
+async function migrateCommand(args: string[]): Promise<void> {
+  noArguments('migrate', args)
   const config = readConfig()
   if (!config.databaseUrl && config.storage === 'memory') {
     process.stdout.write('PINFOLD_STORAGE=memory and no DATABASE_URL: there is no database to migrate\n')
@@ -84,24 +161,56 @@ async function migrateCommand(): Promise<void> {
   )
 }
 
+async function backupCommand(command: 'backup' | 'restore', args: string[]): Promise<void> {
+  const [dir, ...extra] = args
+  if (dir === undefined || dir.startsWith('-') || extra.length > 0) {
+    throw new CliError(
+      `${command} takes one directory (got ${args.join(' ') || 'none'}); run \`pinfold ${command} --help\``,
+      2,
+    )
+  }
+  const config = readConfig()
+  const started = Date.now()
+  const { files, bytes, linked } =
+    command === 'backup' ? await backupDataDir(config, dir) : await restoreDataDir(config, dir)
+  const what =
+    command === 'backup' ? `Backed up ${config.dataDir} into ${dir}` : `Restored ${dir} into ${config.dataDir}`
+  process.stdout.write(
+    `${what}: ${files} files, ${bytes} bytes (${linked} blob files hard-linked) in ${Date.now() - started} ms\n`,
+  )
+}
+
 async function token(args: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      sub: { type: 'string', default: 'dev' },
-      org: { type: 'string' },
-      scope: { type: 'string', default: SCOPES.join(' ') },
-      'expires-in': { type: 'string', default: '1h' },
-    },
-  })
+  let values: {
+    sub: string
+    org?: string | undefined
+    scope: string
+    'expires-in'?: string | undefined
+    expires?: string | undefined
+  }
+  try {
+    ;({ values } = parseArgs({
+      args,
+      options: {
+        sub: { type: 'string', default: 'dev' },
+        org: { type: 'string' },
+        scope: { type: 'string', default: SCOPES.join(' ') },
+        'expires-in': { type: 'string' },
+        expires: { type: 'string' },
+      },
+    }))
+  } catch (error) {
+    throw new CliError(`${(error as Error).message}\nRun \`pinfold token --help\` for its options.`, 2)
+  }
+  const scopes = values.scope.split(/\s+/).filter(Boolean)
+  const unknown = scopes.filter((scope) => !(SCOPES as readonly string[]).includes(scope))
+  if (unknown.length > 0)
+    throw new CliError(`unknown scope ${unknown.join(', ')}: the scopes are ${SCOPES.join(', ')}`, 2)
+  if (scopes.length === 0) throw new CliError('--scope names no scope: a token needs at least one', 2)
+  const expiresIn = parseDuration(values['expires-in'] ?? values.expires ?? '1h', '--expires-in')
   const config = readConfig()
   const secret = config.authSecret ?? (await loadOrCreateSecret(config.dataDir))
-  const minted = await mintToken(secret, {
-    sub: values.sub,
-    org: values.org,
-    scopes: values.scope.split(/\s+/).filter(Boolean),
-    expiresIn: values['expires-in'],
-  })
+  const minted = await mintToken(secret, { sub: values.sub, org: values.org, scopes, expiresIn })
   process.stdout.write(`${minted}\n`)
 }
 
@@ -110,6 +219,7 @@ function log(level: 'info' | 'error', message: string, fields: Record<string, un
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  process.stderr.write(`pinfold: ${isPinfoldError(error) ? error.message : String(error)}\n`)
-  process.exit(1)
+  const message = error instanceof CliError || isPinfoldError(error) ? error.message : String(error)
+  process.stderr.write(`pinfold: ${message}\n`)
+  process.exit(error instanceof CliError ? error.exitCode : 1)
 })

@@ -17,6 +17,8 @@ export interface ServerConfig {
   /** Tokens expiring further ahead are refused (`PINFOLD_JWT_MAX_LIFETIME_SECONDS`); unset: no cap. */
   jwtMaxLifetimeSeconds: number | undefined
   publicUrl: string | undefined
+  /** Reverse proxies in front whose `X-Forwarded-*` headers are believed (`PINFOLD_TRUST_PROXY`); 0: none. */
+  trustProxy: number
   /** `{cidv1}.ipfs.{subdomainHost}` is the subdomain gateway (`PINFOLD_SUBDOMAIN_GATEWAY_HOST`); default: the public URL's host name, else any host. */
   subdomainHost: string | undefined
   maxUploadBytes: number | undefined
@@ -31,6 +33,23 @@ export interface ServerConfig {
    * often gateway usage is written (`PINFOLD_USAGE_FLUSH_MS`: what a crash may lose).
    */
   sweepers: { expiryIntervalMs: number; orphanIntervalMs: number; usageFlushIntervalMs: number }
+  /** Pin by CID (`PINFOLD_IPFS_GATEWAYS`, `PINFOLD_PIN_*`): where blocks come from, the jobs' bounds, the worker. */
+  pinning: {
+    /** Trustless gateways' base URLs; empty: no gateway source. */
+    gateways: string[]
+    /** Largest DAG a job stores; unset: the upload limit. */
+    maxBytes: number | undefined
+    maxBlocks: number
+    jobTimeoutMs: number
+    /** Blocks one job fetches at the same time. */
+    concurrency: number
+    /** How long an idle worker waits before asking the queue again; 0 runs no worker. */
+    pollIntervalMs: number
+    /** Jobs this process runs at the same time. */
+    jobs: number
+    /** How long a claim lasts unrenewed: a crashed instance's job is taken over after it. */
+    leaseMs: number
+  }
   /** A request body sending no byte for this long is cut with a 408; 0 disables (`PINFOLD_BODY_IDLE_TIMEOUT_MS`). */
   bodyIdleTimeoutMs: number
   /** How long a shutdown waits for requests in flight (uploads) before cutting them (`PINFOLD_SHUTDOWN_TIMEOUT_MS`). */
@@ -65,6 +84,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       ? integer(env.PINFOLD_JWT_MAX_LIFETIME_SECONDS, 'PINFOLD_JWT_MAX_LIFETIME_SECONDS', 0)
       : undefined,
     publicUrl: env.PINFOLD_PUBLIC_URL || undefined,
+    trustProxy: integer(env.PINFOLD_TRUST_PROXY, 'PINFOLD_TRUST_PROXY', 0),
     subdomainHost: env.PINFOLD_SUBDOMAIN_GATEWAY_HOST || undefined,
     maxUploadBytes: env.PINFOLD_MAX_UPLOAD_BYTES
       ? integer(env.PINFOLD_MAX_UPLOAD_BYTES, 'PINFOLD_MAX_UPLOAD_BYTES', 0)
@@ -79,6 +99,16 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       expiryIntervalMs: integer(env.PINFOLD_EXPIRY_SWEEP_MS, 'PINFOLD_EXPIRY_SWEEP_MS', 60_000),
       orphanIntervalMs: integer(env.PINFOLD_ORPHAN_SWEEP_MS, 'PINFOLD_ORPHAN_SWEEP_MS', 3_600_000),
       usageFlushIntervalMs: integer(env.PINFOLD_USAGE_FLUSH_MS, 'PINFOLD_USAGE_FLUSH_MS', 5_000),
+    },
+    pinning: {
+      gateways: gatewayList(env.PINFOLD_IPFS_GATEWAYS),
+      maxBytes: env.PINFOLD_PIN_MAX_BYTES ? integer(env.PINFOLD_PIN_MAX_BYTES, 'PINFOLD_PIN_MAX_BYTES', 0) : undefined,
+      maxBlocks: integer(env.PINFOLD_PIN_MAX_BLOCKS, 'PINFOLD_PIN_MAX_BLOCKS', 1_000_000),
+      jobTimeoutMs: integer(env.PINFOLD_PIN_TIMEOUT_MS, 'PINFOLD_PIN_TIMEOUT_MS', 30 * 60_000),
+      concurrency: integer(env.PINFOLD_PIN_CONCURRENCY, 'PINFOLD_PIN_CONCURRENCY', 8),
+      pollIntervalMs: integer(env.PINFOLD_PIN_POLL_MS, 'PINFOLD_PIN_POLL_MS', 2_000),
+      jobs: integer(env.PINFOLD_PIN_JOBS, 'PINFOLD_PIN_JOBS', 2),
+      leaseMs: integer(env.PINFOLD_PIN_LEASE_MS, 'PINFOLD_PIN_LEASE_MS', 60_000),
     },
     bodyIdleTimeoutMs: integer(
       env.PINFOLD_BODY_IDLE_TIMEOUT_MS,
@@ -99,6 +129,15 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
 function integer(value: string | undefined, name: string, fallback: number): number {
   if (value === undefined || value === '') return fallback
   return check.nonNegativeInteger(name, Number(value))
+}
+
+/** Comma-separated http(s) base URLs; blanks between commas are ignored. */
+function gatewayList(value: string | undefined): string[] {
+  const urls = (value ?? '')
+    .split(',')
+    .map((url) => url.trim())
+    .filter(Boolean)
+  return urls.map((url) => check.httpUrl('PINFOLD_IPFS_GATEWAYS', url).toString())
 }
 
 /** `N` requests per minute; unset, empty or 0 means no limit. */

@@ -1,6 +1,7 @@
 import { resolveTxt } from 'node:dns/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { consoleAssetsDir } from '@pinfold/console'
 import {
   type BlobStore,
   createFileService,
@@ -13,8 +14,11 @@ import { createFetchHandler, type FetchHandlerOptions } from '@pinfold/http'
 import { answerClientErrors, createNodeHandler, drainable } from '@pinfold/http-node'
 import { createExtractionPool } from '@pinfold/text-extract'
 import { createRemoteJWKSet } from 'jose'
+import { blockSources } from './block-sources.js'
 import type { ServerConfig } from './config.js'
+import { withConsole } from './console-site.js'
 import { vectorServiceOptions } from './embedder-config.js'
+import { startPinWorkers } from './pin-workers.js'
 import { loadOrCreateSecret } from './secret.js'
 import { openStorage, type Storage } from './storage.js'
 import { startSweepers } from './sweepers.js'
@@ -58,16 +62,31 @@ export async function startServer(
     ...config.payments,
     // the embedder loads its model on the first vectorize or query, not at start-up
     ...vectorServiceOptions({ env: config.env, dataDir: config.dataDir }, extraction),
+    blockFetchers: blockSources(config),
+    pinning: {
+      maxBytes: config.pinning.maxBytes,
+      maxBlocks: config.pinning.maxBlocks,
+      jobTimeoutMs: config.pinning.jobTimeoutMs,
+      concurrency: config.pinning.concurrency,
+      leaseMs: config.pinning.leaseMs,
+    },
   })
-  const handler = createFetchHandler(service, {
+  const api = createFetchHandler(service, {
     auth: tokenVerifier(config, secret),
     publicUrl: config.publicUrl,
     subdomainHost: config.subdomainHost,
     rateLimit: config.rateLimit,
     ...handlerOptions,
   })
+  const handler = withConsole(api, {
+    assetsDir: consoleAssetsDir,
+    basePath: handlerOptions.basePath,
+    apiHostname: config.publicUrl === undefined ? undefined : new URL(config.publicUrl).hostname,
+  })
   await indexStoredBlocks(service)
-  const requests = drainable(createNodeHandler(handler, { bodyIdleTimeoutMs: config.bodyIdleTimeoutMs }))
+  const requests = drainable(
+    createNodeHandler(handler, { bodyIdleTimeoutMs: config.bodyIdleTimeoutMs, trustProxy: config.trustProxy }),
+  )
   const server = createServer(requests.handler)
   answerClientErrors(server)
   // longer than the idle timeouts of common load balancers and clients (60 s), so the server is
@@ -87,6 +106,7 @@ export async function startServer(
     throw error
   }
   const stopSweepers = startSweepers(service, config.sweepers)
+  const stopPinWorkers = startPinWorkers(service, config.pinning)
   const { port } = server.address() as AddressInfo
   const host = config.host.includes(':') ? `[${config.host}]` : config.host
   return {
@@ -103,6 +123,8 @@ export async function startServer(
       await requests.drain(config.shutdownTimeoutMs ?? 30_000)
       server.closeAllConnections()
       await closed
+      // jobs in flight give their requests back to the queue before the stores close
+      await stopPinWorkers()
       // what the gateway served since the last flush, before the store closes
       await service.usage.flush().catch((error) => console.error('pinfold: usage flush failed', error))
       await Promise.all([storage.close(), extraction.close()])

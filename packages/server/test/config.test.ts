@@ -31,6 +31,30 @@ describe('bearer tokens - PINFOLD_JWT_MAX_LIFETIME_SECONDS', () => {
   })
 })
 
+describe('behind a reverse proxy - PINFOLD_TRUST_PROXY', () => {
+  it('links follow X-Forwarded-Proto/-Host only when the proxy is trusted', async () => {
+    const forwarded = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'files.pinfold.example' }
+    const linkOrigin = async (server: TestServer) => {
+      const up = await server.api('/v3/files', { method: 'POST', body: form({ network: 'private' }, { bytes: 'p' }) })
+      const { cid } = ((await up.json()) as { data: { cid: string } }).data
+      const res = await server.api('/v3/files/private/download_link', {
+        method: 'POST',
+        headers: forwarded,
+        body: JSON.stringify({ url: `x/files/${cid}`, expires: 60 }),
+      })
+      return new URL(((await res.json()) as { data: string }).data).origin
+    }
+    const trusting = await startTestServer({ PINFOLD_TRUST_PROXY: '1' })
+    const direct = await startTestServer()
+    try {
+      expect(await linkOrigin(trusting)).toBe('https://files.pinfold.example')
+      expect(await linkOrigin(direct)).toBe(direct.url)
+    } finally {
+      await Promise.all([trusting.close(), direct.close()])
+    }
+  })
+})
+
 describe('subdomain gateway - configuration', () => {
   it("PINFOLD_SUBDOMAIN_GATEWAY_HOST - set, that host; unset, the public URL's host name, else any {cid}.ipfs.{host}", async () => {
     const servers = [
@@ -69,20 +93,15 @@ describe('settings the in-process suites pass as options', () => {
     const body = JSON.stringify({ keys: [{ ...(await exportJWK(keys.publicKey)), kid: 'k1', alg: 'ES256' }] })
     jwks = createServer((_, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body))
     await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve))
-    // memory stores whatever PINFOLD_TEST_STORAGE says: vectors need pgvector, which a PostgreSQL
-    // server may lack, and storage is not what this test is about
-    server = await startTestServer(
-      {
-        PINFOLD_MAX_UPLOAD_BYTES: '1000',
-        PINFOLD_X402_PAY_TO: PAY_TO,
-        PINFOLD_EMBEDDINGS_URL: embeddings.url,
-        PINFOLD_EMBEDDINGS_MODEL: 'fake',
-        PINFOLD_EMBEDDINGS_DIMENSIONS: '8',
-        PINFOLD_JWKS_URL: `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/jwks.json`,
-        PINFOLD_PUBLIC_URL: 'https://files.pinfold.example/api',
-      },
-      { storage: 'memory' },
-    )
+    server = await startTestServer({
+      PINFOLD_MAX_UPLOAD_BYTES: '1000',
+      PINFOLD_X402_PAY_TO: PAY_TO,
+      PINFOLD_EMBEDDINGS_URL: embeddings.url,
+      PINFOLD_EMBEDDINGS_MODEL: 'fake',
+      PINFOLD_EMBEDDINGS_DIMENSIONS: '8',
+      PINFOLD_JWKS_URL: `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/jwks.json`,
+      PINFOLD_PUBLIC_URL: 'https://files.pinfold.example/api',
+    })
   })
   afterAll(async () => {
     await server?.close()

@@ -16,7 +16,7 @@ describe('HTTP layer - the node:http bridge', () => {
     const body = await res.text()
     expect(res.headers.get('content-length')).toBe(String(Buffer.byteLength(body)))
     expect(res.headers.get('transfer-encoding')).toBeNull()
-    expect(JSON.parse(body)).toEqual({ error: 'no such route' })
+    expect(JSON.parse(body)).toEqual({ error: 'GET /v3/nothing-here is not supported by Pinfold' })
   })
 
   it('bridge - a client that disconnects mid-upload leaves no blob behind', async () => {

@@ -21,6 +21,15 @@ const BAD_ENV: [string, NodeJS.ProcessEnv, string][] = [
   ['PORT', { PORT: '-1' }, 'readConfig'],
   ['PINFOLD_MAX_UPLOAD_BYTES', { PINFOLD_MAX_UPLOAD_BYTES: 'lots' }, 'readConfig'],
   ['PINFOLD_RATE_LIMIT_PER_IP', { PINFOLD_RATE_LIMIT_PER_IP: '1.5' }, 'readConfig'],
+  ['PINFOLD_TRUST_PROXY', { PINFOLD_TRUST_PROXY: 'yes' }, 'readConfig'],
+  [
+    'PINFOLD_IPFS_GATEWAYS',
+    { PINFOLD_IPFS_GATEWAYS: 'https://trustless-gateway.link,ftp://files.example' },
+    'readConfig',
+  ],
+  ['PINFOLD_IPFS_GATEWAYS', { PINFOLD_IPFS_GATEWAYS: 'trustless-gateway.link' }, 'readConfig'],
+  ['PINFOLD_PIN_TIMEOUT_MS', { PINFOLD_PIN_TIMEOUT_MS: 'soon' }, 'readConfig'],
+  ['PINFOLD_PIN_JOBS', { PINFOLD_PIN_JOBS: '-1' }, 'readConfig'],
   ['PINFOLD_X402_PAY_TO', { PINFOLD_X402_PAY_TO: '0x12' }, 'paymentOptionsFromEnv'],
   ['PINFOLD_X402_NETWORK', { PINFOLD_X402_NETWORK: 'mainnet-ish' }, 'paymentOptionsFromEnv'],
   [
@@ -34,8 +43,26 @@ describe('http-node options', () => {
   it.each([
     ['handler', () => createNodeHandler(undefined as never)],
     ['bodyIdleTimeoutMs', () => createNodeHandler(async () => new Response(), { bodyIdleTimeoutMs: -1 })],
+    ['trustProxy', () => createNodeHandler(async () => new Response(), { trustProxy: 1.5 })],
   ])('createNodeHandler - a bad `%s` is INVALID_INPUT at construction', (option, build) => {
     expect(build).toThrow(named('createNodeHandler', 'option', option))
+  })
+
+  it('readConfig - PINFOLD_IPFS_GATEWAYS is a comma-separated list of URLs; unset, none', () => {
+    const { pinning } = readConfig({
+      PINFOLD_IPFS_GATEWAYS: ' https://trustless-gateway.link , http://127.0.0.1:8080,',
+    })
+    expect(pinning.gateways).toEqual(['https://trustless-gateway.link/', 'http://127.0.0.1:8080/'])
+    expect(readConfig({}).pinning).toEqual({
+      gateways: [],
+      maxBytes: undefined,
+      maxBlocks: 1_000_000,
+      jobTimeoutMs: 1_800_000,
+      concurrency: 8,
+      pollIntervalMs: 2000,
+      jobs: 2,
+      leaseMs: 60_000,
+    })
   })
 
   it.each(BAD_ENV)('readConfig - a bad `%s` is INVALID_INPUT at start-up', (variable, env, reader) => {

@@ -29,9 +29,22 @@ describe('pinfold token', { timeout: 60_000 }, () => {
 
   it('token - a malformed --expires-in is refused with a clear message and no token', async () => {
     await expect(pinfoldToken('--expires-in', 'forever')).rejects.toMatchObject({
-      code: 1,
+      code: 2,
       stdout: '',
-      stderr: expect.stringMatching(/expiresIn must be seconds or a time span/),
+      stderr: expect.stringMatching(/--expires-in must be a positive duration such as 90, 30s, 15m, 1h, 7d or 2w/),
+    })
+  })
+
+  it('token - --expires is --expires-in; every unit the help names is accepted', async () => {
+    const spans = await Promise.all(['90', '30s', '2w', '7d'].map((span) => pinfoldToken('--expires', span)))
+    expect(spans.map((claims) => claims.exp! - claims.iat!)).toEqual([90, 30, 14 * 86_400, 7 * 86_400])
+  })
+
+  it('token - an unknown scope is refused, naming the known ones', async () => {
+    await expect(pinfoldToken('--scope', 'org:files:read org:files:delete')).rejects.toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: expect.stringMatching(/unknown scope org:files:delete: the scopes are org:files:read, /),
     })
   })
 })

@@ -52,6 +52,7 @@ describe('FileService', () => {
         'health',
         'maintenance',
         'payments',
+        'pins',
         'plugins',
         'signatures',
         'swaps',
@@ -173,6 +174,10 @@ describe('call options', () => {
     'maintenance.sweepOrphanBlobs': (s, o) => s.service.maintenance.sweepOrphanBlobs(o),
     'maintenance.indexBlocks': (s, o) => s.service.maintenance.indexBlocks(o),
     'health.check': (s, o) => s.service.health.check(o),
+    'pins.add': (s, o) => s.service.pins.add(alice, { cid: s.file.cid, groupId: s.group.id }, o),
+    'pins.list': (s, o) => s.service.pins.list(alice, {}, o),
+    'pins.remove': async (s, o) =>
+      s.service.pins.remove(alice, (await s.service.pins.add(alice, { cid: s.file.cid }, o)).id, o),
   }
 
   it.each(Object.entries(OPERATIONS))("%s - every port call carries the caller's signal", async (_name, operation) => {

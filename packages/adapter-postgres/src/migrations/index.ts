@@ -9,6 +9,7 @@ import { listIndexes } from './0008-list-indexes.js'
 import { blockIndex } from './0009-block-index.js'
 import { domainClaims } from './0010-domain-claims.js'
 import { uploadCompletionClaim } from './0011-upload-completion-claim.js'
+import { pinRequests } from './0012-pin-requests.js'
 import { apiKeys } from './0013-api-keys.js'
 import { gatewayUsage } from './0014-gateway-usage.js'
 
@@ -35,6 +36,7 @@ export const MIGRATIONS: readonly Migration[] = [
   blockIndex,
   domainClaims,
   uploadCompletionClaim,
+  pinRequests,
   apiKeys,
   gatewayUsage,
 ]

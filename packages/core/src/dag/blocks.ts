@@ -21,6 +21,19 @@ export const MAX_BLOCK_BYTES = 2 * 1024 * 1024
 
 const CODECS = new Set([RAW_CODE, DAG_PB_CODE, DAG_CBOR_CODE])
 
+/**
+ * Why blocks of this CID cannot be verified and kept (a codec other than raw, dag-pb and dag-cbor,
+ * a hash other than identity, sha2-256 and sha2-512), or `undefined` when they can.
+ */
+export async function unkeepable(cid: CID): Promise<string | undefined> {
+  if (!CODECS.has(cid.code))
+    return `uses codec 0x${cid.code.toString(16)}; only raw, dag-pb and dag-cbor blocks can be kept`
+  if (!(await digestOf(cid.multihash.code, new Uint8Array(0)))) {
+    return `uses hash 0x${cid.multihash.code.toString(16)}; only sha2-256 and sha2-512 blocks can be kept`
+  }
+  return undefined
+}
+
 /** A block whose bytes are its CID's digest: never stored, always "present". */
 export const isIdentity = (cid: CID) => cid.multihash.code === IDENTITY_CODE
 

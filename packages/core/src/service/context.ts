@@ -1,4 +1,4 @@
-import type { BlobStore, Clock, IdSource, RecordStore } from '@pinfold/interface'
+import type { BlobStore, BlockFetcher, Clock, IdSource, RecordStore } from '@pinfold/interface'
 import type { ServiceFeatures } from './features.js'
 
 /** What every service operation may use. Built once by `createFileService`. */
@@ -14,4 +14,22 @@ export interface ServiceContext {
    * operations ask `features.require(name)` rather than checking options themselves.
    */
   features: ServiceFeatures
+  /** Where pin-by-CID jobs fetch blocks, asked in this order. */
+  blockFetchers: readonly BlockFetcher[]
+  pinning: PinSettings
+}
+
+/** Bounds and timings of pin-by-CID jobs (`createFileService({ pinning })`, defaults filled in). */
+export interface PinSettings {
+  /** Largest DAG a job stores (sum of its distinct blocks), in bytes. */
+  maxBytes: number
+  maxBlocks: number
+  /** A job still running after this long ends `timed_out`. */
+  jobTimeoutMs: number
+  /** Blocks a job fetches at the same time. */
+  concurrency: number
+  /** How long a claim lasts without renewal; a crashed worker's job is taken over after it. */
+  leaseMs: number
+  /** Claims of one request before it is given up (each crash of the process running it is one). */
+  maxAttempts: number
 }

@@ -39,6 +39,8 @@ import type {
   PaymentPayload,
   PaymentRequirement,
   PaymentSettlement,
+  PinRequestFilter,
+  PinRequestRecord,
   SignatureRecord,
   StorageUsage,
   SwapRecord,
@@ -73,6 +75,7 @@ export interface FileService {
   health: HealthOperations
   apiKeys: ApiKeyOperations
   usage: UsageOperations
+  pins: PinOperations
   /** Which optional features are on, decided once at construction (see `FileServiceOptions`). */
   readonly features: Readonly<Record<Feature, boolean>>
 }
@@ -1006,4 +1009,55 @@ export interface UsageOperations {
   timeSeries(actor: Actor, query: UsageTimeSeriesQuery, options?: CallOptions): Promise<UsageTimeSeries>
   /** How many files the tenant holds and their total size. */
   storage(actor: Actor, options?: CallOptions): Promise<StorageUsage>
+}
+
+// ---------------------------------------------------------------------------------------------
+// pins
+// ---------------------------------------------------------------------------------------------
+
+/** A pin-by-CID request as callers give it (Pinata's `POST /v3/files/public/pin_by_cid`). */
+export interface PinInput {
+  cid: string
+  /** Defaults to the CID. */
+  name?: string | undefined
+  groupId?: string | null | undefined
+  keyvalues?: KeyValueInput | undefined
+  /** Multiaddrs of peers that hold the content (at most 20, each at most 1024 characters). */
+  hostNodes?: readonly string[] | undefined
+}
+
+export interface PinListQuery extends PageQuery, PinRequestFilter {}
+
+/**
+ * Pin by CID: requests to fetch a DAG from the IPFS network and keep it as a public file. A request
+ * is queued in the record store and run by a worker (`runNext`, which `pinfold serve` calls in a
+ * loop); the file it makes has the request's id.
+ */
+export interface PinOperations {
+  /**
+   * Queues a request. `INVALID_INPUT` for a CID that does not parse or whose codec or hash Pinfold
+   * cannot keep (raw, dag-pb and dag-cbor; sha2-256 and sha2-512), bad names, keyvalues or host
+   * nodes; `NOT_FOUND` for a group that is not the tenant's public group.
+   */
+  add(actor: Actor, input: PinInput, options?: CallOptions): Promise<PinRequestRecord>
+
+  /** A page of the tenant's requests, oldest first unless `order` says otherwise. */
+  list(
+    actor: Actor,
+    query?: PinListQuery,
+    options?: CallOptions,
+  ): Promise<ListResult & { requests: PinRequestRecord[] }>
+
+  /**
+   * Deletes a request that is not pinned yet, stopping its job (at once in this process, at the
+   * job's next lease renewal in another). `NOT_FOUND` for an unknown, pinned or other tenant's id.
+   */
+  remove(actor: Actor, id: string, options?: CallOptions): Promise<void>
+
+  /**
+   * Claims the oldest runnable request (queued, or abandoned by a worker whose lease ran out) and
+   * runs its job to the end; false when there was none. When `signal` fires mid-job the request goes
+   * back to the queue. Rejects only when the store fails; the job's own failures end the request.
+   */
+  runNext(options?: CallOptions): Promise<boolean>
 }

@@ -1,5 +1,6 @@
 import type {
   BlobStore,
+  BlockFetcher,
   Clock,
   Embedder,
   IdSource,
@@ -10,7 +11,7 @@ import type {
   TxtResolver,
 } from '@pinfold/interface'
 import { createApiKeyOperations } from './api-keys.js'
-import type { ServiceContext } from './context.js'
+import type { PinSettings, ServiceContext } from './context.js'
 import { createDomainOperations } from './domains.js'
 import { createDownloadLinkOperations } from './download-links.js'
 import { createExpiryOperations } from './expiry.js'
@@ -21,6 +22,7 @@ import { createGroupOperations } from './groups.js'
 import { createHealthOperations } from './health.js'
 import { createMaintenance } from './maintenance.js'
 import { createPaymentOperations } from './payments.js'
+import { createPinOperations } from './pins.js'
 import { createPluginOperations } from './plugins.js'
 import { createResumableUploadOperations } from './resumable-uploads.js'
 import { checkServiceOptions } from './service-options.js'
@@ -31,6 +33,7 @@ import { createUploads } from './uploads.js'
 import { createUsageOperations } from './usage.js'
 import { createVectorOperations } from './vectors.js'
 
+export type { PinSettings } from './context.js'
 export { systemClock, uuidIds } from './service-options.js'
 
 export interface FileServiceOptions {
@@ -57,6 +60,13 @@ export interface FileServiceOptions {
   embedder?: Embedder | undefined
   /** Reads a file's text for vectorizing: `extractPassages` from `@pinfold/text-extract`. */
   textExtractor?: TextExtractor | undefined
+  /**
+   * Where pin-by-CID jobs fetch blocks not held here (trustless gateways, bitswap), asked in this
+   * order for each block; default none, so only CIDs whose public content is held here can be pinned.
+   */
+  blockFetchers?: readonly BlockFetcher[] | undefined
+  /** Bounds of pin-by-CID jobs: size (default `maxUploadBytes`), blocks, time, concurrency, lease. */
+  pinning?: Partial<PinSettings> | undefined
 }
 
 /**
@@ -89,6 +99,7 @@ export function createFileService(options: FileServiceOptions): FileService {
     health: createHealthOperations(ctx),
     apiKeys: createApiKeyOperations(ctx),
     usage: createUsageOperations(ctx),
+    pins: createPinOperations(ctx),
     features: ctx.features.enabled,
   }
 }

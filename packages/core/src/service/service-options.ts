@@ -1,7 +1,7 @@
 import type { Clock, Embedder, IdSource } from '@pinfold/interface'
 import { type OptionChecks, optionChecks } from '@pinfold/interface'
 import { v7 as uuidv7 } from 'uuid'
-import type { ServiceContext } from './context.js'
+import type { PinSettings, ServiceContext } from './context.js'
 import { resolveFeatures } from './features.js'
 import type { FileServiceOptions } from './file-service.js'
 import { checkPaymentSettings } from './payments.js'
@@ -49,13 +49,34 @@ export function checkServiceOptions(options: FileServiceOptions): ServiceContext
     const images = gatewayPlugins.every((p) => typeof p.image === 'string' && URL.canParse(p.image))
     check.require('gatewayPlugins', images, "must give each plugin's image as an absolute URL")
   }
+  const fetchers = options.blockFetchers ?? []
+  check.require(
+    'blockFetchers',
+    Array.isArray(fetchers) && fetchers.every((f) => typeof f?.getBlock === 'function' && typeof f.name === 'string'),
+    'must be an array of block fetchers (name and getBlock)',
+  )
+  const maxUploadBytes = check.nonNegativeInteger('maxUploadBytes', options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES)
   return {
     records: options.records,
     blobs: options.blobs,
     clock: clock ?? systemClock,
     ids: ids ?? uuidIds,
-    maxUploadBytes: check.nonNegativeInteger('maxUploadBytes', options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES),
+    maxUploadBytes,
     features: resolveFeatures(options),
+    blockFetchers: [...fetchers],
+    pinning: checkPinSettings(check, options.pinning ?? {}, maxUploadBytes),
+  }
+}
+
+function checkPinSettings(check: OptionChecks, given: Partial<PinSettings>, maxUploadBytes: number): PinSettings {
+  return {
+    maxBytes: check.positiveInteger('pinning.maxBytes', given.maxBytes ?? maxUploadBytes),
+    maxBlocks: check.positiveInteger('pinning.maxBlocks', given.maxBlocks ?? 1_000_000),
+    jobTimeoutMs: check.positiveInteger('pinning.jobTimeoutMs', given.jobTimeoutMs ?? 30 * 60_000),
+    concurrency: check.integerBetween('pinning.concurrency', given.concurrency ?? 8, 1, 256),
+    // long enough to ride out a slow store, short enough that a crashed worker's job resumes soon
+    leaseMs: check.integerBetween('pinning.leaseMs', given.leaseMs ?? 60_000, 300, 3_600_000),
+    maxAttempts: check.positiveInteger('pinning.maxAttempts', given.maxAttempts ?? 5),
   }
 }
 

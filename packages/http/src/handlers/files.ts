@@ -1,4 +1,5 @@
-import Type from 'typebox'
+import type { Actor, FileService, Network } from '@pinfold/core'
+import Type, { type Static } from 'typebox'
 import { FileList, FileObject, okData, okNull, UploadedFile } from '../openapi/schemas.js'
 import { data } from '../responses.js'
 import { defineRoute } from '../router.js'
@@ -32,7 +33,12 @@ const FileListQuery = Type.Object({
   ),
   order: Type.Optional(Type.Enum(ORDERS, { description: '`DSC` is `DESC`' })),
   sort: Type.Optional(Type.Enum(ORDERS, { description: "The SDK's spelling of `order`" })),
-  cidPending: Type.Optional(Type.Boolean({ description: 'Files whose CID is still pending: none, here' })),
+  cidPending: Type.Optional(
+    Type.Boolean({
+      description:
+        'Files still being pinned by CID (queued or retrieving), as the queue lists them; with `cid`, only that CID',
+    }),
+  ),
   ...pageQuery,
 })
 
@@ -49,6 +55,46 @@ export const FileUpdate = named(
     ),
   }),
 )
+
+/**
+ * Pin-by-CID requests still running, in the file shape: the file they become will have their id.
+ * An upload knows its CID when it returns, so only pins are ever pending, and only on the public network.
+ */
+async function pendingFiles(
+  service: FileService,
+  actor: Actor,
+  network: Network,
+  query: Static<typeof FileListQuery>,
+  signal: AbortSignal,
+): Promise<Static<typeof FileList>> {
+  if (network !== 'public') return { files: [], next_page_token: '' }
+  const { requests, nextPageToken } = await service.pins.list(
+    actor,
+    {
+      states: ['queued', 'retrieving'],
+      cid: query.cid,
+      limit: query.limit,
+      order: sortOrder(query.order ?? query.sort),
+      pageToken: query.pageToken,
+    },
+    { signal },
+  )
+  const files = requests.map((request) => ({
+    id: request.id,
+    name: request.name,
+    cid: request.cid,
+    size: 0,
+    number_of_files: 0,
+    mime_type: '',
+    group_id: request.groupId,
+    keyvalues: request.keyvalues,
+    created_at: request.createdAt.toISOString(),
+    expires_at: null,
+    network: 'public' as const,
+    vectorized: false,
+  }))
+  return { files, next_page_token: nextPageToken }
+}
 
 export const fileRoutes = [
   defineRoute({
@@ -87,8 +133,7 @@ export const fileRoutes = [
     request: { params: network, query: FileListQuery },
     responses: okData(FileList),
     async handle({ service, actor, signal }, { params, query }) {
-      // Every CID is known once an upload returns, so nothing is ever pending.
-      if (query.cidPending) return data({ files: [], next_page_token: '' })
+      if (query.cidPending) return data(await pendingFiles(service, actor, params.network, query, signal))
       const { files, nextPageToken } = await service.files.list(
         actor,
         params.network,

@@ -136,6 +136,9 @@ async function resolvePath(pattern: string, values: string[], alt: boolean): Pro
       case '@domainId':
         out = seeds.domainId
         break
+      case '@pinRequestId':
+        out = seeds.pinRequestId
+        break
       case '@network':
         out = alt ? 'private' : 'public'
         break

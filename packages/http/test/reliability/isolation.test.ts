@@ -45,6 +45,7 @@ const MISSING: Seeds = {
   groupId: NO_ID,
   instructionId: NO_ID,
   domainId: NO_ID,
+  pinRequestId: NO_ID,
 }
 
 /** A's identifiers that must never appear in an answer to B. */
@@ -55,6 +56,7 @@ const secretsOf = (s: Seeds) => [
   s.groupId,
   s.instructionId,
   s.domainId,
+  s.pinRequestId,
 ]
 
 /** The path with A's resource for each parameter, chosen by the route's family. */
@@ -69,6 +71,7 @@ function pathFor(route: Route, s: Seeds, network: 'public' | 'private'): string 
         if (family === 'groups') return s.groupId
         if (family === 'gateways') return s.domainId
         if (family === 'x402') return s.instructionId
+        if (route.path.includes('/pin_by_cid/')) return s.pinRequestId
         return file.id
       case 'fileId':
         // groups live on the public network here, and only hold files of their network

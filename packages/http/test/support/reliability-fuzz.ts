@@ -15,6 +15,7 @@ export const PLACEHOLDERS = [
   '@groupId',
   '@instructionId',
   '@domainId',
+  '@pinRequestId',
   '@network',
   '@tus',
   '@signedUpload',

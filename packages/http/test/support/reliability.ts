@@ -63,6 +63,8 @@ export async function snapshot(server: ApiTarget, tenants: readonly string[] = [
           .join(',')} groups=${groups.groups.length}`,
       )
     }
+    const pins = await service.pins.list(actorOf(tenant), { limit: 1000 })
+    parts.push(`${tenant} pins=${pins.requests.map((r) => `${r.id}:${r.state}`).join(',')}`)
   }
   return parts.join(' | ')
 }
@@ -105,6 +107,8 @@ export interface Seeds {
   groupId: string
   instructionId: string
   domainId: string
+  /** A pin-by-CID request still queued (nothing runs jobs in these tests). */
+  pinRequestId: string
 }
 
 /** Uploads and creates one of each resource for `org`, so fuzzed requests can hit real ids. */
@@ -145,12 +149,17 @@ export async function seed(server: ApiTarget, org = 'acme', salt = ''): Promise<
     method: 'POST',
     body: JSON.stringify({ domain: `${org}${salt}.example.com` }),
   })
+  const pin = await call('/v3/files/public/pin_by_cid', {
+    method: 'POST',
+    body: JSON.stringify({ cid: publicFile.cid, name: `pin-${org}` }),
+  })
   return {
     publicFile,
     privateFile,
     groupId: group.id as string,
     instructionId: instruction.id as string,
     domainId: domain.id as string,
+    pinRequestId: pin.id as string,
   }
 }
 

@@ -74,7 +74,10 @@ export interface TestApi extends ApiTarget {
 
 export interface TestApiOptions
   extends Partial<Omit<FetchHandlerOptions, 'auth'>>,
-    Pick<FileServiceOptions, 'clock' | 'resolveTxt' | 'maxUploadBytes' | 'textExtractor'> {
+    Pick<
+      FileServiceOptions,
+      'clock' | 'resolveTxt' | 'maxUploadBytes' | 'textExtractor' | 'blockFetchers' | 'pinning'
+    > {
   /** The origin requests are addressed to; default `TEST_ORIGIN`. */
   url?: string
   /**
@@ -130,6 +133,8 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
       resolveTxt,
       maxUploadBytes,
       textExtractor,
+      blockFetchers,
+      pinning,
       ...handlerOptions
     } = options
     const service = createFileService({
@@ -145,6 +150,8 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
       clock,
       // as `pinfold serve` passes it; a test may give its own
       resolveTxt: resolveTxt ?? systemResolveTxt,
+      blockFetchers,
+      pinning,
     })
     const handler = createFetchHandler(service, {
       ...handlerOptions,

@@ -3,15 +3,16 @@ import type { ExtractionPoolOptions } from '@pinfold/text-extract'
 import { type ApiTarget, form, startTestApi, type TestApi } from './test-api.js'
 
 /**
- * The in-process API on memory stores with the embedder the test chooses: a small, fast one rather
- * than the 300 MB default. `embedder: null` (or none) builds a service with no embedder at all. Text
+ * The in-process API on the storage `PINFOLD_TEST_STORAGE` names (so CI runs these against
+ * PostgreSQL with pgvector too) with the embedder the test chooses: a small, fast one rather than
+ * the 300 MB default. `embedder: null` (or none) builds a service with no embedder at all. Text
  * is extracted on worker threads, as the server does, unless `textExtractor` replaces that;
  * `extraction` sets the workers' limits.
  */
 export function startVectorApi(
   options: { embedder?: Embedder | null; textExtractor?: TextExtractor; extraction?: ExtractionPoolOptions } = {},
 ): Promise<TestApi> {
-  return startTestApi({ storage: 'memory', ...options, embedder: options.embedder ?? null })
+  return startTestApi({ ...options, embedder: options.embedder ?? null })
 }
 
 /** Creates a private group and uploads text files into it; returns their ids and CIDs. */

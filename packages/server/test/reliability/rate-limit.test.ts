@@ -1,4 +1,5 @@
 import type { FetchHandlerOptions } from '@pinfold/http'
+import type { NodeHandlerOptions } from '@pinfold/http-node'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startTestApi, type TestApi } from '../../../http/test/support/test-api.js'
 import { readConfig } from '../../src/config.js'
@@ -17,8 +18,8 @@ describe('rate limit - over HTTP', () => {
   })
 
   /** The handler with these options behind the node bridge: the client address is the socket's. */
-  async function start(options: Pick<FetchHandlerOptions, 'rateLimit'>) {
-    api = await serveOverHttp(await startTestApi({ storage: 'memory', embedder: null, ...options }))
+  async function start(options: Pick<FetchHandlerOptions, 'rateLimit'>, bridge: NodeHandlerOptions = {}) {
+    api = await serveOverHttp(await startTestApi({ storage: 'memory', embedder: null, ...options }), bridge)
     return api.url
   }
 
@@ -30,6 +31,22 @@ describe('rate limit - over HTTP', () => {
     const third = await fetch(`${url}/v3/files/public`, { headers: { 'x-forwarded-for': '5.6.7.8' } })
     expect(third.status).toBe(429)
     expect(third.headers.get('retry-after')).toBe('30')
+  })
+
+  it('behind one trusted proxy - the address is the X-Forwarded-For entry the proxy appended, not what the client wrote', async () => {
+    const url = await start({ rateLimit: { perIp: { limit: 1, windowMs: 60_000 } } }, { trustProxy: 1 })
+    const status = async (forwardedFor?: string) => {
+      const res = await fetch(`${url}/v3/files/public`, {
+        headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor },
+      })
+      await res.arrayBuffer()
+      return res.status
+    }
+    expect(await status('203.0.113.1')).toBe(401)
+    expect(await status('203.0.113.2')).toBe(401) // another client behind the same proxy
+    // the client's own claim comes first; the proxy appended the address it really came from
+    expect(await status('198.51.100.9, 203.0.113.1')).toBe(429)
+    expect(await status()).toBe(401) // no header: the socket's address, a budget of its own
   })
 
   it('config - PINFOLD_RATE_LIMIT_PER_TOKEN / _PER_IP are requests per minute; unset is off', async () => {

@@ -1,0 +1,95 @@
+import { PinfoldError, type PinRequestRecord, type PinRequestRecordStore, throwIfAborted } from '@pinfold/interface'
+import { paginate } from './memory-paging.js'
+
+/** The pin-by-CID queue in a private Map; each method's checks and writes run without an await between them. */
+export function memoryPinRequestRecords(): PinRequestRecordStore {
+  const requests = new Map<string, PinRequestRecord>()
+  const copy = (r: PinRequestRecord): PinRequestRecord => structuredClone(r)
+  const heldBy = (id: string, owner: string) => {
+    const request = requests.get(id)
+    return request?.state === 'retrieving' && request.leaseOwner === owner ? request : undefined
+  }
+  const byAge = (a: PinRequestRecord, b: PinRequestRecord) =>
+    a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+
+  return {
+    async createPinRequest(request, options) {
+      throwIfAborted(options?.signal)
+      if (requests.has(request.id)) throw new PinfoldError('CONFLICT', `pin request ${request.id} already exists`)
+      requests.set(request.id, copy(request))
+    },
+
+    async getPinRequest(tenantId, id, options) {
+      throwIfAborted(options?.signal)
+      const request = requests.get(id)
+      return request?.tenantId === tenantId ? copy(request) : undefined
+    },
+
+    async listPinRequests(tenantId, filter, page, options) {
+      throwIfAborted(options?.signal)
+      const matching = [...requests.values()].filter(
+        (r) =>
+          r.tenantId === tenantId &&
+          (!filter.states || filter.states.includes(r.state)) &&
+          (!filter.failures || (r.failure !== null && filter.failures.includes(r.failure))) &&
+          (filter.cid === undefined || r.cid === filter.cid),
+      )
+      return paginate(matching, page, copy)
+    },
+
+    async claimPinRequest(owner, now, leaseMs, options) {
+      throwIfAborted(options?.signal)
+      const claimable = [...requests.values()]
+        .filter(
+          (r) =>
+            r.state === 'queued' ||
+            (r.state === 'retrieving' && r.leaseExpiresAt !== null && r.leaseExpiresAt.getTime() <= now.getTime()),
+        )
+        .sort(byAge)[0]
+      if (!claimable) return undefined
+      claimable.state = 'retrieving'
+      claimable.leaseOwner = owner
+      claimable.leaseExpiresAt = new Date(now.getTime() + leaseMs)
+      claimable.attempts += 1
+      return copy(claimable)
+    },
+
+    async renewPinLease(id, owner, until, options) {
+      throwIfAborted(options?.signal)
+      const request = heldBy(id, owner)
+      if (!request) return false
+      request.leaseExpiresAt = new Date(until)
+      return true
+    },
+
+    async finishPinRequest(id, owner, outcome, options) {
+      throwIfAborted(options?.signal)
+      const request = heldBy(id, owner)
+      if (!request) return false
+      request.state = outcome.state
+      request.failure = outcome.state === 'failed' ? outcome.failure : null
+      request.reason = outcome.state === 'failed' ? outcome.reason : null
+      request.leaseOwner = null
+      request.leaseExpiresAt = null
+      return true
+    },
+
+    async releasePinRequest(id, owner, options) {
+      throwIfAborted(options?.signal)
+      const request = heldBy(id, owner)
+      if (!request) return false
+      request.state = 'queued'
+      request.leaseOwner = null
+      request.leaseExpiresAt = null
+      return true
+    },
+
+    async deletePinRequest(tenantId, id, options) {
+      throwIfAborted(options?.signal)
+      const request = requests.get(id)
+      if (!request || request.tenantId !== tenantId || request.state === 'pinned') return undefined
+      requests.delete(id)
+      return copy(request)
+    },
+  }
+}

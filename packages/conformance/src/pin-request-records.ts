@@ -1,0 +1,250 @@
+import { randomUUID } from 'node:crypto'
+import type { PageRequest, PinRequestRecord, RecordStore } from '@pinfold/interface'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { RecordStoreHarness } from './record-store.js'
+
+const at = (second: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, second))
+const LEASE_MS = 30_000
+
+function newRequest(fields: Partial<PinRequestRecord> = {}): PinRequestRecord {
+  return {
+    id: randomUUID(),
+    tenantId: 'tenant-a',
+    userId: 'user-1',
+    cid: 'bafkreigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy',
+    name: 'hello.txt',
+    groupId: null,
+    keyvalues: { env: 'prod' },
+    hostNodes: ['/ip4/127.0.0.1/tcp/4001/p2p/12D3KooWGRUVh8ZmaFDsg6UKaRv9bCZNwmtRJ3bmQf3xs2AB4qnE'],
+    state: 'queued',
+    failure: null,
+    reason: null,
+    createdAt: at(0),
+    attempts: 0,
+    leaseOwner: null,
+    leaseExpiresAt: null,
+    ...fields,
+  }
+}
+
+const aborted = () => ({ signal: AbortSignal.abort() })
+const firstPage: PageRequest = { limit: 100, order: 'ASC' }
+
+/** The PinRequestRecordStore contract: the pin-by-CID queue shared by every worker of a deployment. */
+export function describePinRequestRecords(name: string, create: () => Promise<RecordStoreHarness>): void {
+  describe(`PinRequestRecordStore conformance: ${name}`, () => {
+    let h: RecordStoreHarness
+    let store: RecordStore
+    beforeEach(async () => {
+      h = await create()
+      store = h.store
+    })
+    afterEach(async () => {
+      await h.close?.()
+    })
+
+    it('createPinRequest - stores the request exactly as given; reusing an id is a CONFLICT', async () => {
+      const request = newRequest({ groupId: randomUUID(), keyvalues: { a: '1', b: 'two' } })
+      await store.createPinRequest(request)
+      expect(await store.getPinRequest('tenant-a', request.id)).toEqual(request)
+      const bare = newRequest({ keyvalues: {}, hostNodes: [] })
+      await store.createPinRequest(bare)
+      expect(await store.getPinRequest('tenant-a', bare.id)).toEqual(bare)
+      await expect(store.createPinRequest(newRequest({ id: request.id, name: 'other' }))).rejects.toMatchObject({
+        code: 'CONFLICT',
+      })
+      expect((await store.getPinRequest('tenant-a', request.id))?.name).toBe('hello.txt')
+    })
+
+    it("getPinRequest / deletePinRequest - another tenant's request and unknown ids are absent", async () => {
+      const request = newRequest()
+      await store.createPinRequest(request)
+      expect(await store.getPinRequest('tenant-b', request.id)).toBeUndefined()
+      expect(await store.getPinRequest('tenant-a', randomUUID())).toBeUndefined()
+      expect(await store.getPinRequest('tenant-a', 'not-an-id')).toBeUndefined()
+      expect(await store.deletePinRequest('tenant-b', request.id)).toBeUndefined()
+      expect(await store.deletePinRequest('tenant-a', 'not-an-id')).toBeUndefined()
+      expect(await store.getPinRequest('tenant-a', request.id)).toEqual(request)
+    })
+
+    it('listPinRequests - pages in (createdAt, id) order, scoped to the tenant, filtered by state, failure and cid', async () => {
+      const requests = [0, 1, 2, 3, 4].map((i) =>
+        newRequest({ createdAt: at(i), cid: i % 2 ? 'bafy-odd' : 'bafy-even' }),
+      )
+      for (const r of requests) await store.createPinRequest(r)
+      await store.createPinRequest(newRequest({ tenantId: 'tenant-b', createdAt: at(9) }))
+      const ids = (page: { items: PinRequestRecord[] }) => page.items.map((r) => r.id)
+      const all = requests.map((r) => r.id)
+      expect(ids(await store.listPinRequests('tenant-a', {}, firstPage))).toEqual(all)
+      expect(ids(await store.listPinRequests('tenant-a', {}, { limit: 100, order: 'DESC' }))).toEqual(
+        [...all].reverse(),
+      )
+      const first = await store.listPinRequests('tenant-a', {}, { limit: 2, order: 'ASC' })
+      expect(first).toMatchObject({ hasMore: true })
+      expect(ids(first)).toEqual(all.slice(0, 2))
+      const after = { createdAt: requests[1]!.createdAt, id: requests[1]!.id }
+      const rest = await store.listPinRequests('tenant-a', {}, { limit: 3, order: 'ASC', after })
+      expect(rest.hasMore).toBe(false)
+      expect(ids(rest)).toEqual(all.slice(2))
+      expect(ids(await store.listPinRequests('tenant-a', { cid: 'bafy-odd' }, firstPage))).toEqual([all[1], all[3]])
+
+      // one request of each end state
+      const claimed = await store.claimPinRequest('worker', at(10), LEASE_MS)
+      expect(claimed?.id).toBe(all[0])
+      await store.finishPinRequest(all[0]!, 'worker', { state: 'failed', failure: 'too_large', reason: 'over 1 GiB' })
+      await store.claimPinRequest('worker', at(10), LEASE_MS)
+      await store.finishPinRequest(all[1]!, 'worker', { state: 'pinned' })
+      await store.claimPinRequest('worker', at(10), LEASE_MS)
+      expect(ids(await store.listPinRequests('tenant-a', { states: ['queued'] }, firstPage))).toEqual(all.slice(3))
+      expect(ids(await store.listPinRequests('tenant-a', { states: ['queued', 'retrieving'] }, firstPage))).toEqual(
+        all.slice(2),
+      )
+      expect(ids(await store.listPinRequests('tenant-a', { states: ['pinned'] }, firstPage))).toEqual([all[1]])
+      expect(ids(await store.listPinRequests('tenant-a', { failures: ['too_large'] }, firstPage))).toEqual([all[0]])
+      expect(ids(await store.listPinRequests('tenant-a', { failures: ['not_found', 'timed_out'] }, firstPage))).toEqual(
+        [],
+      )
+      expect(ids(await store.listPinRequests('tenant-a', { states: ['failed'], cid: 'bafy-even' }, firstPage))).toEqual(
+        [all[0]],
+      )
+    })
+
+    it('claimPinRequest - takes the oldest queued request, leases it and counts the attempt', async () => {
+      const older = newRequest({ createdAt: at(1) })
+      const newer = newRequest({ createdAt: at(2) })
+      await store.createPinRequest(newer)
+      await store.createPinRequest(older)
+      const claimed = await store.claimPinRequest('worker-1', at(10), LEASE_MS)
+      expect(claimed).toEqual({
+        ...older,
+        state: 'retrieving',
+        attempts: 1,
+        leaseOwner: 'worker-1',
+        leaseExpiresAt: new Date(at(10).getTime() + LEASE_MS),
+      })
+      expect(await store.getPinRequest('tenant-a', older.id)).toEqual(claimed)
+      expect((await store.claimPinRequest('worker-2', at(10), LEASE_MS))?.id).toBe(newer.id)
+      // both are leased and their leases are alive: nothing to claim
+      expect(await store.claimPinRequest('worker-3', at(11), LEASE_MS)).toBeUndefined()
+    })
+
+    it('claimPinRequest - of many concurrent claimers each request goes to exactly one', async () => {
+      const requests = [0, 1, 2, 3, 4].map((i) => newRequest({ createdAt: at(i) }))
+      for (const r of requests) await store.createPinRequest(r)
+      const claims = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => store.claimPinRequest(`worker-${i}`, at(10), LEASE_MS)),
+      )
+      const won = claims.filter((c): c is PinRequestRecord => c !== undefined)
+      expect(won.map((c) => c.id).sort()).toEqual(requests.map((r) => r.id).sort())
+      for (const claim of won)
+        expect((await store.getPinRequest('tenant-a', claim.id))?.leaseOwner).toBe(claim.leaseOwner)
+    })
+
+    it("claimPinRequest - a lease that ran out is taken over; the old owner's renew and finish then fail", async () => {
+      const request = newRequest()
+      await store.createPinRequest(request)
+      await store.claimPinRequest('crashed', at(10), LEASE_MS)
+      // still alive a moment before it ends
+      expect(await store.claimPinRequest('other', at(39), LEASE_MS)).toBeUndefined()
+      const taken = await store.claimPinRequest('other', at(40), LEASE_MS)
+      expect(taken).toMatchObject({ id: request.id, leaseOwner: 'other', attempts: 2, state: 'retrieving' })
+      expect(await store.renewPinLease(request.id, 'crashed', at(100))).toBe(false)
+      expect(await store.finishPinRequest(request.id, 'crashed', { state: 'pinned' })).toBe(false)
+      expect(await store.releasePinRequest(request.id, 'crashed')).toBe(false)
+      expect((await store.getPinRequest('tenant-a', request.id))?.leaseOwner).toBe('other')
+    })
+
+    it('renewPinLease - extends the lease its owner holds, so it is not taken over', async () => {
+      const request = newRequest()
+      await store.createPinRequest(request)
+      await store.claimPinRequest('worker', at(10), LEASE_MS)
+      expect(await store.renewPinLease(request.id, 'worker', at(100))).toBe(true)
+      expect((await store.getPinRequest('tenant-a', request.id))?.leaseExpiresAt).toEqual(at(100))
+      expect(await store.claimPinRequest('other', at(99), LEASE_MS)).toBeUndefined()
+      expect(await store.renewPinLease(request.id, 'stranger', at(200))).toBe(false)
+      expect(await store.renewPinLease(randomUUID(), 'worker', at(200))).toBe(false)
+    })
+
+    it('finishPinRequest - ends the request with its outcome and clears the lease; only its owner can', async () => {
+      const pinned = newRequest({ createdAt: at(1) })
+      const failed = newRequest({ createdAt: at(2) })
+      await store.createPinRequest(pinned)
+      await store.createPinRequest(failed)
+      await store.claimPinRequest('worker', at(10), LEASE_MS)
+      await store.claimPinRequest('worker', at(10), LEASE_MS)
+      expect(await store.finishPinRequest(pinned.id, 'stranger', { state: 'pinned' })).toBe(false)
+      expect(await store.finishPinRequest(pinned.id, 'worker', { state: 'pinned' })).toBe(true)
+      const reason = 'block bafy… was not found at any source'
+      expect(await store.finishPinRequest(failed.id, 'worker', { state: 'failed', failure: 'not_found', reason })).toBe(
+        true,
+      )
+      expect(await store.getPinRequest('tenant-a', pinned.id)).toEqual({
+        ...pinned,
+        state: 'pinned',
+        attempts: 1,
+      })
+      expect(await store.getPinRequest('tenant-a', failed.id)).toEqual({
+        ...failed,
+        state: 'failed',
+        failure: 'not_found',
+        reason,
+        attempts: 1,
+      })
+      // finished requests are never claimed again, nor finished twice
+      expect(await store.claimPinRequest('worker', at(1000), LEASE_MS)).toBeUndefined()
+      expect(await store.finishPinRequest(pinned.id, 'worker', { state: 'pinned' })).toBe(false)
+    })
+
+    it('releasePinRequest - puts a held request back in the queue for the next claimer', async () => {
+      const request = newRequest()
+      await store.createPinRequest(request)
+      await store.claimPinRequest('stopping', at(10), LEASE_MS)
+      expect(await store.releasePinRequest(request.id, 'stopping')).toBe(true)
+      expect(await store.getPinRequest('tenant-a', request.id)).toEqual({ ...request, attempts: 1 })
+      expect(await store.claimPinRequest('next', at(11), LEASE_MS)).toMatchObject({ id: request.id, attempts: 2 })
+    })
+
+    it('deletePinRequest - removes a queued, running or failed request; its worker learns it at renew or finish', async () => {
+      const running = newRequest({ createdAt: at(1) })
+      const queued = newRequest({ createdAt: at(2) })
+      await store.createPinRequest(running)
+      await store.createPinRequest(queued)
+      await store.claimPinRequest('worker', at(10), LEASE_MS)
+      expect(await store.deletePinRequest('tenant-a', running.id)).toMatchObject({
+        id: running.id,
+        state: 'retrieving',
+      })
+      expect(await store.renewPinLease(running.id, 'worker', at(100))).toBe(false)
+      expect(await store.finishPinRequest(running.id, 'worker', { state: 'pinned' })).toBe(false)
+      expect(await store.getPinRequest('tenant-a', running.id)).toBeUndefined()
+      expect(await store.deletePinRequest('tenant-a', running.id)).toBeUndefined()
+      expect(await store.deletePinRequest('tenant-a', queued.id)).toEqual(queued)
+      expect(await store.claimPinRequest('worker', at(11), LEASE_MS)).toBeUndefined()
+    })
+
+    it('deletePinRequest - a pinned request stays: its file is managed as a file', async () => {
+      const request = newRequest()
+      await store.createPinRequest(request)
+      await store.claimPinRequest('worker', at(10), LEASE_MS)
+      await store.finishPinRequest(request.id, 'worker', { state: 'pinned' })
+      expect(await store.deletePinRequest('tenant-a', request.id)).toBeUndefined()
+      expect((await store.getPinRequest('tenant-a', request.id))?.state).toBe('pinned')
+    })
+
+    it('every method rejects an aborted signal with ABORTED', async () => {
+      const request = newRequest()
+      const calls = [
+        () => store.createPinRequest(request, aborted()),
+        () => store.getPinRequest('tenant-a', request.id, aborted()),
+        () => store.listPinRequests('tenant-a', {}, firstPage, aborted()),
+        () => store.claimPinRequest('worker', at(10), LEASE_MS, aborted()),
+        () => store.renewPinLease(request.id, 'worker', at(10), aborted()),
+        () => store.finishPinRequest(request.id, 'worker', { state: 'pinned' }, aborted()),
+        () => store.releasePinRequest(request.id, 'worker', aborted()),
+        () => store.deletePinRequest('tenant-a', request.id, aborted()),
+      ]
+      for (const call of calls) await expect(call()).rejects.toMatchObject({ code: 'ABORTED' })
+      expect(await store.getPinRequest('tenant-a', request.id)).toBeUndefined()
+    })
+  })
+}

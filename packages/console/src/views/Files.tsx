@@ -1,0 +1,227 @@
+import { type FormEvent, useCallback, useEffect, useState } from 'react'
+import type { Api } from '../api/client'
+import type { FileItem, FileList, Group, GroupList, Network } from '../api/types'
+import { ErrorNote, NetworkPicker, Pager, usePages } from '../components/common'
+import { formatBytes, formatDate, parseKeyvalues } from '../format'
+import { FileDetails } from './FileDetails'
+
+export interface FilesFilter {
+  network: Network
+  name?: string
+  cid?: string
+  /** A group id, or `null` for files in no group. */
+  group?: string
+  mimeType?: string
+  keyvalues?: string
+  order?: 'ASC' | 'DESC'
+}
+
+const PAGE_SIZE = 20
+
+export function FilesView({
+  api,
+  filter,
+  onFilter,
+}: {
+  api: Api
+  filter: FilesFilter
+  onFilter(f: FilesFilter): void
+}) {
+  const [draft, setDraft] = useState(filter)
+  const [list, setList] = useState<FileList | null>(null)
+  const [groups, setGroups] = useState<Group[]>([])
+  const [error, setError] = useState<unknown>(null)
+  const [loading, setLoading] = useState(false)
+  const [selected, setSelected] = useState<FileItem | null>(null)
+  const pages = usePages()
+  const { network } = filter
+
+  useEffect(() => setDraft(filter), [filter])
+
+  useEffect(() => {
+    api.get<{ data: GroupList }>(`v3/groups/${network}`, { limit: 100 }).then(
+      ({ data }) => setGroups(data.groups),
+      () => setGroups([]),
+    )
+  }, [api, network])
+
+  const load = useCallback(async () => {
+    setLoading(true)
+    setError(null)
+    try {
+      const query: Record<string, string | number | undefined> = {
+        limit: PAGE_SIZE,
+        pageToken: pages.token,
+        name: filter.name,
+        cid: filter.cid,
+        group: filter.group,
+        mimeType: filter.mimeType,
+        order: filter.order,
+      }
+      for (const [key, value] of Object.entries(parseKeyvalues(filter.keyvalues ?? ''))) {
+        query[`keyvalues[${key}]`] = value
+      }
+      const { data } = await api.get<{ data: FileList }>(`v3/files/${network}`, query)
+      setList(data)
+    } catch (failure) {
+      setError(failure)
+      setList(null)
+    } finally {
+      setLoading(false)
+    }
+  }, [api, filter, network, pages.token])
+
+  useEffect(() => {
+    void load()
+  }, [load])
+
+  const apply = (next: FilesFilter) => {
+    pages.reset()
+    setSelected(null)
+    onFilter(next)
+  }
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    try {
+      parseKeyvalues(draft.keyvalues ?? '')
+    } catch (failure) {
+      return setError(failure)
+    }
+    apply(draft)
+  }
+
+  const groupName = (id: string | null) => (id ? (groups.find((g) => g.id === id)?.name ?? id) : '—')
+
+  return (
+    <section aria-labelledby="files-title">
+      <h2 id="files-title" tabIndex={-1}>
+        Files
+      </h2>
+      <NetworkPicker value={network} onChange={(next) => apply({ network: next })} />
+      <form className="filters" onSubmit={submit} aria-label="Filter files">
+        <label>
+          Name starts with
+          <input value={draft.name ?? ''} onChange={(e) => setDraft({ ...draft, name: e.target.value })} />
+        </label>
+        <label>
+          CID
+          <input
+            value={draft.cid ?? ''}
+            spellCheck={false}
+            onChange={(e) => setDraft({ ...draft, cid: e.target.value })}
+          />
+        </label>
+        <label>
+          Group
+          <select
+            value={draft.group ?? ''}
+            onChange={(e) => setDraft({ ...draft, group: e.target.value || undefined })}
+          >
+            <option value="">Any group</option>
+            <option value="null">No group</option>
+            {groups.map((group) => (
+              <option key={group.id} value={group.id}>
+                {group.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          MIME type
+          <input
+            value={draft.mimeType ?? ''}
+            placeholder="image/png"
+            onChange={(e) => setDraft({ ...draft, mimeType: e.target.value })}
+          />
+        </label>
+        <label>
+          Keyvalues
+          <input
+            value={draft.keyvalues ?? ''}
+            placeholder="env=prod, team=web"
+            onChange={(e) => setDraft({ ...draft, keyvalues: e.target.value })}
+          />
+        </label>
+        <label>
+          Order
+          <select
+            value={draft.order ?? 'DESC'}
+            onChange={(e) => setDraft({ ...draft, order: e.target.value as 'ASC' | 'DESC' })}
+          >
+            <option value="DESC">Newest first</option>
+            <option value="ASC">Oldest first</option>
+          </select>
+        </label>
+        <div className="actions">
+          <button type="submit" className="primary">
+            Search
+          </button>
+          <button type="button" onClick={() => apply({ network })}>
+            Clear
+          </button>
+        </div>
+      </form>
+      <ErrorNote error={error} />
+      <div className="split">
+        <div className="results" aria-busy={loading}>
+          {list && list.files.length === 0 && <p>No files match.</p>}
+          {list && list.files.length > 0 && (
+            <table className="cards">
+              <caption className="visually-hidden">Files on the {network} network</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">CID</th>
+                  <th scope="col">Size</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">Group</th>
+                  <th scope="col">Created</th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.files.map((file) => (
+                  <tr key={file.id} aria-selected={selected?.id === file.id}>
+                    <td data-label="Name">
+                      <button type="button" className="link" onClick={() => setSelected(file)}>
+                        {file.name || '(no name)'}
+                      </button>
+                    </td>
+                    <td data-label="CID" className="mono truncate" title={file.cid}>
+                      {file.cid}
+                    </td>
+                    <td data-label="Size">{formatBytes(file.size)}</td>
+                    <td data-label="Type">{file.mime_type}</td>
+                    <td data-label="Group">{groupName(file.group_id)}</td>
+                    <td data-label="Created">{formatDate(file.created_at)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+          {list && (
+            <Pager page={pages.page} nextToken={list.next_page_token} onPrevious={pages.previous} onNext={pages.next} />
+          )}
+        </div>
+        {selected && (
+          <FileDetails
+            key={selected.id}
+            api={api}
+            network={network}
+            file={selected}
+            groups={groups}
+            onClose={() => setSelected(null)}
+            onChanged={(file) => {
+              setSelected(file)
+              void load()
+            }}
+            onDeleted={() => {
+              setSelected(null)
+              void load()
+            }}
+          />
+        )}
+      </div>
+    </section>
+  )
+}

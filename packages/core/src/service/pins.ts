@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto'
+import type { PinRequestRecord } from '@pinfold/interface'
+import { invalid, notFound } from '@pinfold/interface'
+import type { CID } from 'multiformats/cid'
+import { isIdentity, unkeepable } from '../dag/blocks.js'
+import { nextPageToken, resolvePage } from '../pagination.js'
+import type { ServiceContext } from './context.js'
+import type { PinOperations } from './file-service-api.js'
+import { parseCid } from './gateway.js'
+import { runPinJob, STOP } from './pin-job.js'
+import { validateKeyvalues, validateName } from './validate.js'
+
+/** The Pinning Service API's bound on delegates, applied to Pinata's `host_nodes`. */
+const MAX_HOST_NODES = 20
+const MAX_HOST_NODE_CHARS = 1024
+
+export function createPinOperations(ctx: ServiceContext): PinOperations {
+  // names this service's claims; a restarted process is a new worker and resumes by lease expiry
+  const owner = `worker-${randomUUID()}`
+  /** Jobs running in this process, so a deletion here stops its job at once. */
+  const running = new Map<string, AbortController>()
+
+  return {
+    async add(actor, input, options) {
+      const cid = await checkPinnableCid(input?.cid)
+      const groupId = input.groupId ?? null
+      const request: PinRequestRecord = {
+        id: ctx.ids.recordId(),
+        tenantId: actor.tenantId,
+        userId: actor.userId,
+        cid,
+        name: validateName(input.name ?? cid),
+        groupId,
+        keyvalues: validateKeyvalues(input.keyvalues ?? {}),
+        hostNodes: checkHostNodes(input.hostNodes ?? []),
+        state: 'queued',
+        failure: null,
+        reason: null,
+        createdAt: ctx.clock.now(),
+        attempts: 0,
+        leaseOwner: null,
+        leaseExpiresAt: null,
+      }
+      if (groupId !== null && !(await ctx.records.getGroup(actor.tenantId, 'public', groupId, options))) {
+        throw notFound('group')
+      }
+      await ctx.records.createPinRequest(request, options)
+      return request
+    },
+
+    async list(actor, query = {}, options) {
+      const page = resolvePage({ ...query, order: query.order ?? 'ASC' })
+      const filter = { states: query.states, failures: query.failures, cid: query.cid }
+      const result = await ctx.records.listPinRequests(actor.tenantId, filter, page, options)
+      return { requests: result.items, nextPageToken: nextPageToken(result.items, result.hasMore) }
+    },
+
+    async remove(actor, id, options) {
+      const deleted = await ctx.records.deletePinRequest(actor.tenantId, id, options)
+      if (!deleted) throw notFound('pin request')
+      running.get(id)?.abort(STOP.gone)
+    },
+
+    async runNext(options = {}) {
+      const { signal } = options
+      const request = await ctx.records.claimPinRequest(owner, ctx.clock.now(), ctx.pinning.leaseMs, { signal })
+      if (!request) return false
+      const controller = new AbortController()
+      const stop = () => controller.abort(signal?.reason)
+      signal?.addEventListener('abort', stop, { once: true })
+      if (signal?.aborted) stop() // aborted while the claim was answered: hand it straight back
+      running.set(request.id, controller)
+      try {
+        await runPinJob(ctx, request, owner, controller)
+      } finally {
+        running.delete(request.id)
+        signal?.removeEventListener('abort', stop)
+      }
+      return true
+    },
+  }
+}
+
+/** The CID as given, once it is one whose blocks Pinfold can verify, walk and keep. */
+async function checkPinnableCid(value: unknown): Promise<string> {
+  if (typeof value !== 'string' || value.trim() === '') throw invalid('cid must be a non-empty string')
+  const cid: CID = parseCid(value)
+  if (isIdentity(cid)) throw invalid('an identity CID holds its bytes in itself: there is nothing to pin')
+  const problem = await unkeepable(cid)
+  if (problem) throw invalid(`cid ${problem}`)
+  return value
+}
+
+function checkHostNodes(value: unknown): string[] {
+  if (!Array.isArray(value)) throw invalid('host_nodes must be an array of multiaddrs')
+  if (value.length > MAX_HOST_NODES) throw invalid(`host_nodes may list at most ${MAX_HOST_NODES} multiaddrs`)
+  return value.map((node, index) => {
+    if (typeof node !== 'string' || !node.startsWith('/') || node.length > MAX_HOST_NODE_CHARS) {
+      throw invalid(`host_nodes[${index}] must be a multiaddr such as /ip4/203.0.113.7/tcp/4001/p2p/12D3KooW…`)
+    }
+    return node
+  })
+}

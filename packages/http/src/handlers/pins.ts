@@ -1,0 +1,194 @@
+import type { PinFailure, PinRequestFilter, PinRequestRecord } from '@pinfold/core'
+import Type, { type Static } from 'typebox'
+import { okData, okNull } from '../openapi/schemas.js'
+import { data } from '../responses.js'
+import { defineRoute } from '../router.js'
+import { Keyvalues, named, pageQuery } from '../schema.js'
+import { sortOrder } from '../wire.js'
+
+/**
+ * Pin by CID, as Pinata's API and its SDK (`upload.public.cid()`, `files.public.queue()`,
+ * `files.public.deletePinRequest()`) speak it. A request is in the queue until it is pinned, then
+ * it is a file (with the request's id); failed requests stay listed with their status and reason.
+ */
+
+/** Pinata's queue statuses (the SDK's `PinQueueQuery.status`, and `searching` from its docs). */
+const STATUSES = [
+  'prechecking',
+  'searching',
+  'retrieving',
+  'expired',
+  'backfilled',
+  'over_free_limit',
+  'over_max_size',
+  'invalid_object',
+  'bad_host_node',
+] as const
+type Status = (typeof STATUSES)[number]
+
+const FAILURE_STATUS: Record<PinFailure, Status> = {
+  not_found: 'expired',
+  timed_out: 'expired',
+  too_large: 'over_max_size',
+  invalid_object: 'invalid_object',
+}
+
+function statusOf(request: PinRequestRecord): Status {
+  if (request.state === 'failed' && request.failure) return FAILURE_STATUS[request.failure]
+  return request.state === 'queued' ? 'prechecking' : 'retrieving'
+}
+
+/** The requests a status names; statuses Pinfold never gives (billing limits, backfills) name none. */
+function filterOf(status: Status | undefined): PinRequestFilter | undefined {
+  switch (status) {
+    case undefined:
+      return { states: ['queued', 'retrieving', 'failed'] }
+    case 'prechecking':
+      return { states: ['queued'] }
+    case 'searching':
+    case 'retrieving':
+      return { states: ['retrieving'] }
+    default: {
+      const failures = (Object.keys(FAILURE_STATUS) as PinFailure[]).filter((f) => FAILURE_STATUS[f] === status)
+      return failures.length > 0 ? { states: ['failed'], failures } : undefined
+    }
+  }
+}
+
+const PinJob = named(
+  'PinJob',
+  Type.Object({
+    id: Type.String(),
+    cid: Type.String(),
+    ipfs_pin_hash: Type.String({ description: 'The CID again, as the legacy pinJobs API named it' }),
+    date_queued: Type.String({ format: 'date-time' }),
+    name: Type.String(),
+    status: Type.Enum([...STATUSES]),
+    reason: Type.Union([Type.String(), Type.Null()], { description: 'Why a failed request failed; null otherwise' }),
+    keyvalues: Type.Record(Type.String(), Type.String()),
+    host_nodes: Type.Array(Type.String()),
+    group_id: Type.Union([Type.String(), Type.Null()]),
+    pin_policy: Type.Object({
+      regions: Type.Array(Type.Object({ id: Type.String(), desiredReplicationCount: Type.Integer() })),
+      version: Type.Integer(),
+    }),
+  }),
+)
+
+export function pinJobToWire(request: PinRequestRecord): Static<typeof PinJob> {
+  return {
+    id: request.id,
+    cid: request.cid,
+    ipfs_pin_hash: request.cid,
+    date_queued: request.createdAt.toISOString(),
+    name: request.name,
+    status: statusOf(request),
+    reason: request.reason,
+    keyvalues: request.keyvalues,
+    host_nodes: request.hostNodes,
+    group_id: request.groupId,
+    // one copy, in this deployment's own store: no replication regions to report
+    pin_policy: { regions: [], version: 1 },
+  }
+}
+
+const PinByCidInput = named(
+  'PinByCidInput',
+  Type.Object({
+    cid: Type.String({ description: 'Root CID of the DAG to fetch and keep' }),
+    name: Type.Optional(Type.String({ description: 'Defaults to the CID' })),
+    group_id: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    keyvalues: Type.Optional(Keyvalues),
+    host_nodes: Type.Optional(
+      Type.Union([Type.Array(Type.String()), Type.Null()], {
+        description: 'Multiaddrs of peers holding the content, dialled first by a bitswap source',
+      }),
+    ),
+  }),
+)
+
+const ORDERS = ['ASC', 'DESC', 'DSC', 'asc', 'desc', 'dsc'] as const
+
+const QueueQuery = Type.Object({
+  cid: Type.Optional(Type.String()),
+  status: Type.Optional(Type.Enum([...STATUSES])),
+  sort: Type.Optional(Type.Enum(ORDERS, { description: 'The SDK sends `ASC` or `DSC`; oldest first by default' })),
+  order: Type.Optional(Type.Enum(ORDERS, { description: "The docs' spelling of `sort`" })),
+  includesCount: Type.Optional(Type.Boolean({ description: 'Sent by the SDK; no count is returned' })),
+  ...pageQuery,
+})
+
+const PinQueue = named(
+  'PinQueue',
+  Type.Object({
+    jobs: Type.Array(PinJob),
+    next_page_token: Type.String({ description: 'Empty on the last page' }),
+  }),
+)
+
+export const pinRoutes = [
+  defineRoute({
+    method: 'POST',
+    path: '/v3/files/public/pin_by_cid',
+    auth: 'org:files:write',
+    summary: 'Pin by CID',
+    tags: ['Pin by CID'],
+    description:
+      'Queues a request to fetch a DAG from the IPFS network (the configured trustless gateways, the given host nodes), verify every block and keep it as a public file whose id is the request id.',
+    request: { body: PinByCidInput },
+    responses: okData(PinJob, 'Queued'),
+    async handle({ service, actor, signal }, { body }) {
+      const request = await service.pins.add(
+        actor,
+        {
+          cid: body.cid,
+          name: body.name,
+          groupId: body.group_id,
+          keyvalues: body.keyvalues,
+          hostNodes: body.host_nodes ?? undefined,
+        },
+        { signal },
+      )
+      return data(pinJobToWire(request))
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v3/files/public/pin_by_cid',
+    auth: 'org:files:read',
+    summary: 'The pin-by-CID queue',
+    tags: ['Pin by CID'],
+    description: 'Requests not pinned yet: waiting (`prechecking`), running (`retrieving`) and failed ones.',
+    request: { query: QueueQuery },
+    responses: okData(PinQueue),
+    async handle({ service, actor, signal }, { query }) {
+      const filter = filterOf(query.status)
+      if (!filter) return data({ jobs: [], next_page_token: '' })
+      const { requests, nextPageToken } = await service.pins.list(
+        actor,
+        {
+          ...filter,
+          cid: query.cid,
+          order: sortOrder(query.sort ?? query.order) ?? 'ASC',
+          limit: query.limit,
+          pageToken: query.pageToken,
+        },
+        { signal },
+      )
+      return data({ jobs: requests.map(pinJobToWire), next_page_token: nextPageToken })
+    },
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/v3/files/public/pin_by_cid/:id',
+    auth: 'org:files:write',
+    summary: 'Delete a pin-by-CID request',
+    tags: ['Pin by CID'],
+    description: 'Removes a request that is not pinned yet and stops its job.',
+    responses: okNull('Deleted'),
+    async handle({ service, actor, signal }, { params }) {
+      await service.pins.remove(actor, params.id, { signal })
+      return data(null)
+    },
+  }),
+]

@@ -1,0 +1,218 @@
+import * as dagCbor from '@ipld/dag-cbor'
+import type { BlockFetcher } from '@pinfold/core'
+import { PinfoldError } from '@pinfold/core'
+import { CID } from 'multiformats/cid'
+import { sha256 } from 'multiformats/hashes/sha2'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { rawBlock } from './support/dag-builders.js'
+import { startTestApi, type TestApi, upload } from './support/test-api.js'
+import { carBytes } from './support/uploads.js'
+
+/**
+ * Pinata's pin-by-CID endpoints over the in-process API. The content lives in a second instance;
+ * the pinning instance fetches its blocks from that instance's trustless gateway (`?format=raw`).
+ */
+
+interface WireJob {
+  id: string
+  cid: string
+  ipfs_pin_hash: string
+  date_queued: string
+  name: string
+  status: string
+  reason: string | null
+  keyvalues: Record<string, string>
+  host_nodes: string[]
+  group_id: string | null
+}
+
+const MISSING_CID = 'bafkreigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy'
+
+describe('pin by CID', () => {
+  let source: TestApi
+  let server: TestApi
+  let held: { cid: string; bytes: Uint8Array }
+
+  beforeAll(async () => {
+    source = await startTestApi({ embedder: null })
+    const bytes = new Uint8Array(700_000).map((_, i) => (i * 31) % 251)
+    const { body } = await upload(source, { bytes, name: 'data.bin' }, { network: 'public' })
+    held = { cid: String(body.data.cid), bytes }
+    const gateway: BlockFetcher = {
+      name: 'source-gateway',
+      async getBlock(cid, { signal }) {
+        const res = await source.fetch(`${source.url}/ipfs/${cid}?format=raw`, {
+          headers: { accept: 'application/vnd.ipld.raw' },
+          signal,
+        })
+        if (!res.ok) throw new PinfoldError('NOT_FOUND', `${res.status} for ${cid}`)
+        return new Uint8Array(await res.arrayBuffer())
+      },
+    }
+    server = await startTestApi({ embedder: null, blockFetchers: [gateway] })
+  })
+  afterAll(async () => {
+    await server?.close()
+    await source?.close()
+  })
+
+  const pin = async (body: unknown, auth?: string) => {
+    const res = await server.api('/v3/files/public/pin_by_cid', { method: 'POST', body: JSON.stringify(body), auth })
+    return { status: res.status, body: (await res.json()) as { data: WireJob; error?: string } }
+  }
+  const queue = async (query = '', auth?: string) => {
+    const res = await server.api(`/v3/files/public/pin_by_cid${query}`, { auth })
+    expect(res.status, query).toBe(200)
+    return ((await res.json()) as { data: { jobs: WireJob[]; next_page_token: string } }).data
+  }
+  const drain = async () => {
+    while (await server.service.pins.runNext()) {}
+  }
+
+  it('POST queues a request in the shape the SDK reads; the queue and cidPending list it; the job makes the file', async () => {
+    const group = await server.api('/v3/groups/public', { method: 'POST', body: JSON.stringify({ name: 'pins' }) })
+    const groupId = ((await group.json()) as { data: { id: string } }).data.id
+    const hostNode = '/ip4/127.0.0.1/tcp/4001/p2p/12D3KooWGRUVh8ZmaFDsg6UKaRv9bCZNwmtRJ3bmQf3xs2AB4qnE'
+    const { status, body } = await pin({
+      cid: held.cid,
+      name: 'copy.bin',
+      group_id: groupId,
+      keyvalues: { env: 'prod' },
+      host_nodes: [hostNode],
+    })
+    expect(status).toBe(200)
+    expect(body.data).toMatchObject({
+      cid: held.cid,
+      ipfs_pin_hash: held.cid,
+      name: 'copy.bin',
+      status: 'prechecking',
+      reason: null,
+      keyvalues: { env: 'prod' },
+      host_nodes: [hostNode],
+      group_id: groupId,
+    })
+    expect(Date.parse(body.data.date_queued)).toBeGreaterThan(Date.now() - 60_000)
+    const { id } = body.data
+
+    expect((await queue('?includesCount=false')).jobs.map((j) => j.id)).toContain(id)
+    expect((await queue(`?cid=${held.cid}&status=prechecking`)).jobs.map((j) => j.id)).toEqual([id])
+    expect((await queue(`?cid=${held.cid}&status=retrieving`)).jobs).toEqual([])
+    const pending = await server.api(`/v3/files/public?cidPending=true&cid=${held.cid}`)
+    expect(((await pending.json()) as { data: { files: { id: string; cid: string }[] } }).data.files).toMatchObject([
+      { id, cid: held.cid, name: 'copy.bin', group_id: groupId },
+    ])
+
+    await drain()
+
+    // pinned: out of the queue, a file with the request's id
+    expect((await queue(`?cid=${held.cid}`)).jobs).toEqual([])
+    const afterPending = await server.api('/v3/files/public?cidPending=true')
+    expect(((await afterPending.json()) as { data: { files: unknown[] } }).data.files).toEqual([])
+    const file = await server.api(`/v3/files/public/${id}`)
+    expect(((await file.json()) as { data: unknown }).data).toMatchObject({
+      id,
+      cid: held.cid,
+      name: 'copy.bin',
+      group_id: groupId,
+      keyvalues: { env: 'prod' },
+      network: 'public',
+    })
+    const served = await server.fetch(`${server.url}/ipfs/${held.cid}`)
+    expect(Buffer.from(await served.arrayBuffer()).equals(Buffer.from(held.bytes))).toBe(true)
+    // a pinned request is a file now: not deletable as a request
+    expect((await server.api(`/v3/files/public/pin_by_cid/${id}`, { method: 'DELETE' })).status).toBe(404)
+  })
+
+  it('a dag-cbor DAG: its links are followed, every block kept and served', async () => {
+    const leaves = [await rawBlock(new TextEncoder().encode('left')), await rawBlock(new TextEncoder().encode('right'))]
+    const bytes = dagCbor.encode({ title: 'a record', first: leaves[0]!.cid, more: [{ next: leaves[1]!.cid }] })
+    const root = { cid: CID.createV1(dagCbor.code, await sha256.digest(bytes)), bytes }
+    const car = await carBytes([root.cid], [root, ...leaves])
+    const body = new FormData()
+    body.append('file', new Blob([car]), 'record.car')
+    body.append('network', 'public')
+    body.append('car', 'true')
+    expect((await source.api('/v3/files', { method: 'POST', body })).status).toBe(200)
+
+    const { body: queued } = await pin({ cid: root.cid.toString(), name: 'record' })
+    await drain()
+    const file = await server.api(`/v3/files/public/${queued.data.id}`)
+    expect(((await file.json()) as { data: unknown }).data).toMatchObject({
+      cid: root.cid.toString(),
+      mime_type: 'application/vnd.ipld.dag-cbor',
+    })
+    for (const block of [root, ...leaves]) {
+      const res = await server.fetch(`${server.url}/ipfs/${block.cid}?format=raw`)
+      expect(res.status, block.cid.toString()).toBe(200)
+      expect(Buffer.from(await res.arrayBuffer()).equals(Buffer.from(block.bytes))).toBe(true)
+    }
+  })
+
+  it('a CID no source has fails: listed as expired with its reason, filtered by status', async () => {
+    const { body } = await pin({ cid: MISSING_CID })
+    expect(body.data.name).toBe(MISSING_CID)
+    await drain()
+    const [job] = (await queue(`?cid=${MISSING_CID}`)).jobs
+    expect(job).toMatchObject({ id: body.data.id, status: 'expired' })
+    expect(job?.reason).toContain(`block ${MISSING_CID} was not found (source-gateway: 404`)
+    expect((await queue('?status=expired')).jobs.map((j) => j.id)).toContain(body.data.id)
+    expect((await queue('?status=over_max_size')).jobs.map((j) => j.id)).not.toContain(body.data.id)
+    expect((await queue('?status=bad_host_node')).jobs).toEqual([])
+  })
+
+  it('GET pages with limit and pageToken, sorted by sort=ASC|DSC (and order=)', async () => {
+    const other = await server.token({ org: 'paging' })
+    const ids: string[] = []
+    for (let i = 0; i < 3; i++) ids.push((await pin({ cid: MISSING_CID, name: `n${i}` }, other)).body.data.id)
+    expect((await queue('?sort=ASC', other)).jobs.map((j) => j.id)).toEqual(ids)
+    expect((await queue('?sort=DSC', other)).jobs.map((j) => j.id)).toEqual([...ids].reverse())
+    expect((await queue('?order=DESC', other)).jobs.map((j) => j.id)).toEqual([...ids].reverse())
+    const first = await queue('?limit=2', other)
+    expect(first.jobs.map((j) => j.id)).toEqual(ids.slice(0, 2))
+    const second = await queue(`?limit=2&pageToken=${first.next_page_token}`, other)
+    expect(second.jobs.map((j) => j.id)).toEqual(ids.slice(2))
+    expect(second.next_page_token).toBe('')
+  })
+
+  it("DELETE removes a queued request; another tenant's id is 404 and changes nothing", async () => {
+    const { body } = await pin({ cid: MISSING_CID, name: 'to-delete' })
+    const stranger = await server.token({ org: 'globex' })
+    expect(
+      (await server.api(`/v3/files/public/pin_by_cid/${body.data.id}`, { method: 'DELETE', auth: stranger })).status,
+    ).toBe(404)
+    expect((await queue('', stranger)).jobs).toEqual([])
+    expect((await queue()).jobs.map((j) => j.id)).toContain(body.data.id)
+    const deleted = await server.api(`/v3/files/public/pin_by_cid/${body.data.id}`, { method: 'DELETE' })
+    expect(deleted.status).toBe(200)
+    expect(await deleted.json()).toEqual({ data: null })
+    expect((await queue()).jobs.map((j) => j.id)).not.toContain(body.data.id)
+    expect((await server.api(`/v3/files/public/pin_by_cid/${body.data.id}`, { method: 'DELETE' })).status).toBe(404)
+    expect((await server.api('/v3/files/public/pin_by_cid/not-an-id', { method: 'DELETE' })).status).toBe(404)
+  })
+
+  it('bad requests are 400 (404 for an unknown group) and queue nothing', async () => {
+    const token = await server.token({ org: 'bad-input' })
+    const cases: [unknown, number, string][] = [
+      [{}, 400, 'cid'],
+      [{ cid: 42 }, 400, 'cid'],
+      [{ cid: 'not-a-cid' }, 400, 'is not a valid CID'],
+      [{ cid: MISSING_CID, host_nodes: 'x' }, 400, 'host_nodes'],
+      [{ cid: MISSING_CID, host_nodes: ['example.com'] }, 400, 'host_nodes[0] must be a multiaddr'],
+      [{ cid: MISSING_CID, keyvalues: { a: { b: 1 } } }, 400, 'keyvalues'],
+      [{ cid: MISSING_CID, group_id: '0190aaaa-0000-7000-8000-000000000000' }, 404, 'group not found'],
+    ]
+    for (const [body, status, message] of cases) {
+      const res = await pin(body, token)
+      expect(res.status, JSON.stringify(body)).toBe(status)
+      expect(res.body.error).toContain(message)
+    }
+    const bad = await server.api('/v3/files/public/pin_by_cid?status=pinned', { auth: token })
+    expect(bad.status).toBe(400)
+    expect((await queue('', token)).jobs).toEqual([])
+  })
+
+  it('the private network has no pending files', async () => {
+    const res = await server.api('/v3/files/private?cidPending=true')
+    expect(((await res.json()) as { data: { files: unknown[] } }).data.files).toEqual([])
+  })
+})

@@ -1,0 +1,115 @@
+import type { CallOptions } from '../call-options.js'
+import type { KeyValues, Page, PageRequest } from '../model.js'
+
+/**
+ * Where a pin-by-CID request stands:
+ * - `queued`: waiting for a worker;
+ * - `retrieving`: a worker holds its lease and is fetching the DAG;
+ * - `pinned`: the DAG is stored and a file record (id = the request's id) holds it;
+ * - `failed`: it ended without the DAG, for the `failure` reason.
+ */
+export type PinRequestState = 'queued' | 'retrieving' | 'pinned' | 'failed'
+
+/**
+ * Why a request failed: no source had a block (`not_found`), the DAG is over the size or block cap
+ * (`too_large`), a block did not hash to its CID or could not be decoded (`invalid_object`), the job
+ * ran out of time (`timed_out`).
+ */
+export type PinFailure = 'not_found' | 'too_large' | 'invalid_object' | 'timed_out'
+
+/** A request to fetch a DAG by its CID from the IPFS network and store it (Pinata's pin by CID). */
+export interface PinRequestRecord {
+  id: string
+  tenantId: string
+  userId: string
+  /** The root CID as the requester spelt it. */
+  cid: string
+  name: string
+  groupId: string | null
+  keyvalues: KeyValues
+  /** Multiaddrs of peers the requester says hold the content (`host_nodes`). */
+  hostNodes: string[]
+  state: PinRequestState
+  /** Set exactly when `state` is `failed`. */
+  failure: PinFailure | null
+  /** Why it failed, in words (names the block and the sources tried); `null` unless failed. */
+  reason: string | null
+  /** When the request was queued (Pinata's `date_queued`); pages are ordered by it. */
+  createdAt: Date
+  /** How many times a worker has claimed it. */
+  attempts: number
+  /** The worker holding the lease while `retrieving`, else `null`. */
+  leaseOwner: string | null
+  /** When the lease runs out: after it, another worker may take the request over. */
+  leaseExpiresAt: Date | null
+}
+
+export interface PinRequestFilter {
+  /** Only requests in one of these states; undefined means any. */
+  states?: readonly PinRequestState[] | undefined
+  /** Only failed requests with one of these failures (implies `failed`). */
+  failures?: readonly PinFailure[] | undefined
+  /** Only requests for exactly this CID text. */
+  cid?: string | undefined
+}
+
+/** How a worker ends the request it holds. */
+export type PinOutcome = { state: 'pinned' } | { state: 'failed'; failure: PinFailure; reason: string }
+
+/**
+ * The pin-by-CID queue. Several server processes share one store, so every claim is exclusive
+ * across processes: a request is worked on by at most one lease holder at a time, and a lease that
+ * runs out (its process died) lets another worker take the request over.
+ */
+export interface PinRequestRecordStore {
+  /** Stores a new request (state `queued`, no lease); reusing an id is a `CONFLICT`. */
+  createPinRequest(request: PinRequestRecord, options?: CallOptions): Promise<void>
+
+  /** Tenant-scoped lookup. */
+  getPinRequest(tenantId: string, id: string, options?: CallOptions): Promise<PinRequestRecord | undefined>
+
+  /** A keyset page of the tenant's requests, ordered by `(createdAt, id)`; filters combine with AND. */
+  listPinRequests(
+    tenantId: string,
+    filter: PinRequestFilter,
+    page: PageRequest,
+    options?: CallOptions,
+  ): Promise<Page<PinRequestRecord>>
+
+  /**
+   * Takes the oldest request that is `queued`, or `retrieving` with a lease expired at `now`: sets
+   * it `retrieving`, leased to `owner` until `now + leaseMs`, and counts the attempt. Of concurrent
+   * claimers (in any process) each request goes to exactly one. `undefined` when none is claimable.
+   */
+  claimPinRequest(
+    owner: string,
+    now: Date,
+    leaseMs: number,
+    options?: CallOptions,
+  ): Promise<PinRequestRecord | undefined>
+
+  /**
+   * Extends the lease `owner` holds to `until`. False when the request is gone (deleted) or no
+   * longer leased to `owner` (finished, or taken over after the lease ran out): the worker stops.
+   */
+  renewPinLease(id: string, owner: string, until: Date, options?: CallOptions): Promise<boolean>
+
+  /**
+   * Ends the request `owner` holds: `pinned`, or `failed` with its failure and reason; the lease is
+   * cleared. False (and nothing changes) when it is gone or not leased to `owner`.
+   */
+  finishPinRequest(id: string, owner: string, outcome: PinOutcome, options?: CallOptions): Promise<boolean>
+
+  /**
+   * Gives a held request back to the queue (`queued`, no lease) so another worker takes it at once,
+   * as a process does when it shuts down mid-job. False when it is gone or not leased to `owner`.
+   */
+  releasePinRequest(id: string, owner: string, options?: CallOptions): Promise<boolean>
+
+  /**
+   * Deletes a request that is not `pinned` and returns it; a pinned one (its file is managed as a
+   * file now) and another tenant's are `undefined`. Its worker learns of it at its next lease
+   * renewal or finish, both of which then answer false.
+   */
+  deletePinRequest(tenantId: string, id: string, options?: CallOptions): Promise<PinRequestRecord | undefined>
+}
