@@ -4,6 +4,7 @@ import { identify } from './credentials.js'
 import { meterUsage } from './gateway-usage.js'
 import { checkHandlerOptions } from './handler-options.js'
 import { dispatchGateway } from './handlers/gateway.js'
+import { createImageVariants, type ImageOptions } from './image-variants.js'
 import { clientAddress, createRateLimiter, type RateLimitOptions } from './rate-limit.js'
 import { parseRequest } from './request-input.js'
 import { type RequestLogger, requestIdOf } from './request-log.js'
@@ -42,6 +43,12 @@ export interface FetchHandlerOptions {
    * Default: the host name of `publicUrl`; without one, any `{cidv1}.ipfs.{host}`.
    */
   subdomainHost?: string | undefined
+  /**
+   * Image optimisation (`img-width`, `img-format`, … as the SDK's `optimizeImage()` sends them) on
+   * tenants' gateways (dedicated names, custom domains) and private links. Without it those
+   * parameters are ignored and images are served as stored, as Pinata's public gateway does.
+   */
+  images?: ImageOptions | undefined
   /** The client's address for per-address limits; default: what `createNodeHandler` recorded. */
   clientIp?: ((request: Request) => string | undefined) | undefined
 }
@@ -70,6 +77,7 @@ export function createFetchHandler(service: FileService, options: FetchHandlerOp
   const cors = options.cors ?? {}
   const limiter = createRateLimiter(options.rateLimit)
   const clientIp = options.clientIp ?? clientAddress
+  const images = options.images && createImageVariants(options.images)
 
   return async function handle(request) {
     const origin = request.headers.get('origin')
@@ -115,7 +123,12 @@ export function createFetchHandler(service: FileService, options: FetchHandlerOp
     const apiHostname = publicUrl?.hostname ?? url.hostname
     // with neither option, the request's own host name says nothing: any {cid}.ipfs.{host} is one
     const subdomainHost = checked.subdomainHost ?? publicUrl?.hostname.toLowerCase()
-    const gateway = await dispatchGateway(request, url, pathname, { service, apiHostname, subdomainHost })
+    const gateway = await dispatchGateway(request, url, pathname, {
+      service,
+      images,
+      apiHostname,
+      subdomainHost,
+    })
     if (gateway) {
       seen.route = 'gateway'
       return gateway
@@ -142,6 +155,7 @@ export function createFetchHandler(service: FileService, options: FetchHandlerOp
         publicUrl: publicUrl?.href ?? `${url.origin}${basePath}`,
         ownHostnames: subdomainHost ? [apiHostname, subdomainHost] : [apiHostname],
         service,
+        images,
       },
       input,
     )

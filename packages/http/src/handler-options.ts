@@ -45,6 +45,14 @@ export function checkHandlerOptions(service: FileService, options: FetchHandlerO
     const methods = typeof logger?.info === 'function' && typeof logger.error === 'function'
     check.require('logger', methods, 'must have info() and error() methods (jsonLinesLogger)')
   }
+  if (options.images !== undefined) {
+    const { transformer, cacheBytes } = options.images ?? {}
+    const ok = typeof transformer?.transform === 'function' && typeof transformer.limits?.maxDimension === 'number'
+    check.require('images.transformer', ok, 'must be an ImageTransformer (createSharpTransformer)')
+    if (cacheBytes !== undefined) {
+      check.require('images.cacheBytes', Number.isSafeInteger(cacheBytes) && cacheBytes >= 0, 'must be an integer ≥ 0')
+    }
+  }
   const subdomainHost = check.optionalHostname('subdomainHost', options.subdomainHost)?.toLowerCase()
 
   let last: { given: unknown; checked: PublicUrl | undefined } | undefined

@@ -1,5 +1,6 @@
 import type { FileService, Scope, TokenActor } from '@pinfold/core'
 import Type, { type Static, type TObject, type TSchema } from 'typebox'
+import type { ImageVariants } from './image-variants.js'
 import type { OpenApiResponse } from './openapi/types.js'
 
 export interface RequestContext {
@@ -13,6 +14,8 @@ export interface RequestContext {
   /** Host names this deployment answers on itself (the API's, the subdomain gateway's). */
   ownHostnames: readonly string[]
   service: FileService
+  /** Image variants (`createFetchHandler({ images })`); without them `img-*` parameters are ignored. */
+  images: ImageVariants | undefined
 }
 
 /**

@@ -163,7 +163,7 @@ describe('openapi', () => {
 
   it('download links - responses validate (sign, download, alias; 400, 403)', async () => {
     const file = await uploadFile('private bytes', { network: 'private' })
-    const body = { url: `https://example.test/files/${file.cid}`, expires: 60 }
+    const body = { url: `${server.url}/files/${file.cid}`, expires: 60 }
     const link = (await check(
       'POST /v3/files/private/download_link',
       await server.api('/v3/files/private/download_link', { method: 'POST', ...json(body) }),
@@ -182,7 +182,7 @@ describe('openapi', () => {
     const tampered = new URL(link.data)
     tampered.searchParams.set('X-Expires', '3000')
     await check('GET /files/:cid', await server.fetch(tampered))
-    const signedDownload = { url: `https://example.test/files/${file.cid}`, method: 'GET' }
+    const signedDownload = { url: `${server.url}/files/${file.cid}`, method: 'GET' }
     await check('POST /v3/files/sign', await server.api('/v3/files/sign', { method: 'POST', ...json(signedDownload) }))
   })
 

@@ -1,6 +1,7 @@
 import { optionChecks } from '@pinfold/core'
 import type { RateLimitOptions } from '@pinfold/http'
 import { DEFAULT_BODY_IDLE_TIMEOUT_MS } from '@pinfold/http-node'
+import { type ImageConfig, imageConfigFromEnv } from './image-config.js'
 import { paymentOptionsFromEnv } from './payments-config.js'
 
 /** The server's settings, read from the environment (see the configuration table in the README). */
@@ -21,6 +22,10 @@ export interface ServerConfig {
   trustProxy: number
   /** `{cidv1}.ipfs.{subdomainHost}` is the subdomain gateway (`PINFOLD_SUBDOMAIN_GATEWAY_HOST`); default: the public URL's host name, else any host. */
   subdomainHost: string | undefined
+  /** Dedicated gateways are `{name}.{gatewayDomain}` (`PINFOLD_GATEWAY_DOMAIN`); unset: custom domains only. */
+  gatewayDomain: string | undefined
+  /** Image optimisation on tenants' gateways (`PINFOLD_IMAGES`, `PINFOLD_IMAGE_*`); `undefined`: off. */
+  images: ImageConfig | undefined
   maxUploadBytes: number | undefined
   /** Requests per minute per bearer token / per client address (`PINFOLD_RATE_LIMIT_PER_TOKEN`, `…_PER_IP`); unset = no limit. */
   rateLimit?: RateLimitOptions
@@ -86,6 +91,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     publicUrl: env.PINFOLD_PUBLIC_URL || undefined,
     trustProxy: integer(env.PINFOLD_TRUST_PROXY, 'PINFOLD_TRUST_PROXY', 0),
     subdomainHost: env.PINFOLD_SUBDOMAIN_GATEWAY_HOST || undefined,
+    gatewayDomain: check.optionalHostname('PINFOLD_GATEWAY_DOMAIN', env.PINFOLD_GATEWAY_DOMAIN || undefined),
+    images: imageConfigFromEnv(env),
     maxUploadBytes: env.PINFOLD_MAX_UPLOAD_BYTES
       ? integer(env.PINFOLD_MAX_UPLOAD_BYTES, 'PINFOLD_MAX_UPLOAD_BYTES', 0)
       : undefined,

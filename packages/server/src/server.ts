@@ -18,6 +18,7 @@ import { blockSources } from './block-sources.js'
 import type { ServerConfig } from './config.js'
 import { withConsole } from './console-site.js'
 import { vectorServiceOptions } from './embedder-config.js'
+import { imageOptions } from './image-config.js'
 import { startPinWorkers } from './pin-workers.js'
 import { loadOrCreateSecret } from './secret.js'
 import { openStorage, type Storage } from './storage.js'
@@ -59,6 +60,7 @@ export async function startServer(
     signingSecret: secret,
     // custom gateway domains are verified by looking their TXT record up in the system's DNS
     resolveTxt,
+    gatewayDomain: config.gatewayDomain,
     ...config.payments,
     // the embedder loads its model on the first vectorize or query, not at start-up
     ...vectorServiceOptions({ env: config.env, dataDir: config.dataDir }, extraction),
@@ -75,6 +77,7 @@ export async function startServer(
     auth: tokenVerifier(config, secret),
     publicUrl: config.publicUrl,
     subdomainHost: config.subdomainHost,
+    images: imageOptions(config.images),
     rateLimit: config.rateLimit,
     ...handlerOptions,
   })

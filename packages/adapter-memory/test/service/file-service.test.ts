@@ -60,9 +60,12 @@ describe('FileService', () => {
         'vectors',
       ].sort(),
     )
-    const { features, uploads, ...groups } = service
+    const { features, uploads, domains, ...groups } = service
     const { signed, ...sessions } = uploads
-    for (const group of [...Object.values(groups), signed, sessions]) {
+    // the one setting a caller reads: which domain dedicated gateway names live under (routing needs it)
+    const { gatewayDomain, ...domainOperations } = domains
+    expect(gatewayDomain).toBeUndefined()
+    for (const group of [...Object.values(groups), signed, sessions, domainOperations]) {
       for (const [name, member] of Object.entries(group)) expect(typeof member, name).toBe('function')
     }
     expect(Object.values(features).every((on) => typeof on === 'boolean')).toBe(true)

@@ -385,13 +385,24 @@ export interface DownloadPresignOptions extends CallOptions {
 
 export interface DownloadLinkOperations {
   /**
-   * Signs a link `<baseUrl>/files/<cid>?X-…&X-Signature=…` to one of the actor's files (private
-   * network first); `baseUrl` is the API's public URL. The signature covers the tenant, so a link
-   * proves whose file it opens. `INVALID_INPUT`: a bad url, method, expires or date (a date more than
-   * five minutes ahead). `NOT_FOUND`: the actor holds no unexpired file with that CID.
-   * `UNAVAILABLE` without a signing secret.
+   * Signs a link `<base>/files/<cid>?X-…&X-Signature=…` to one of the actor's files (private
+   * network first). `base` is `baseUrl`, the API's public URL, unless the request's `url` names
+   * another host: then that host must be one of the actor's active gateways (a dedicated name or a
+   * verified custom domain) and the link is on it. The `img-*` parameters of `url` are carried into
+   * the link, under the signature. The signature covers the tenant, so a link proves whose file it
+   * opens. `INVALID_INPUT`: a bad url, method, expires or date (a date more than five minutes
+   * ahead), or a host that is not the actor's gateway. `NOT_FOUND`: the actor holds no unexpired
+   * file with that CID. `UNAVAILABLE` without a signing secret.
    */
-  create(actor: Actor, request: DownloadLinkRequest, baseUrl: string, options?: CallOptions): Promise<string>
+  create(
+    actor: Actor,
+    request: DownloadLinkRequest,
+    baseUrl: string,
+    options?: CallOptions & {
+      /** Host names that are the API's own (links on them use `baseUrl`). */
+      ownHostnames?: readonly string[] | undefined
+    },
+  ): Promise<string>
 
   /**
    * Checks the query of a link for `/files/<cid>` and returns the tenant's file it opens.
@@ -593,11 +604,17 @@ export interface HealthOperations {
  * claim one name; the first to verify owns it, and an unverified claim lapses after a week.
  */
 export interface DomainOperations {
+  /** `createFileService({ gatewayDomain })`: dedicated gateways are `{name}.{gatewayDomain}`. */
+  readonly gatewayDomain: string | undefined
+
   /**
    * Registers a pending claim. `reservedHosts`: the host names the deployment answers on itself (the
    * API's, the subdomain gateway's); neither they nor names under them can be claimed.
-   * `INVALID_INPUT`: not a public host name (an IP literal, an internal name, a reserved host).
-   * `CONFLICT`: the name is active for some tenant, or this tenant's claim to it has not lapsed.
+   * A name directly under `gatewayDomain` is a dedicated gateway: claimed `active` at once, with no
+   * TXT record (the deployment owns that domain); the first tenant to claim it keeps it.
+   * `INVALID_INPUT`: not a public host name (an IP literal, an internal name, a reserved host, a
+   * name deeper under `gatewayDomain`). `CONFLICT`: the name is active for some tenant, or this
+   * tenant's claim to it has not lapsed.
    */
   create(actor: Actor, domain: string, reservedHosts?: readonly string[], options?: CallOptions): Promise<DomainRecord>
 

@@ -56,6 +56,12 @@ export interface FileServiceOptions {
    * one, verifying a domain is `UNAVAILABLE`. `pinfold serve` passes node:dns.
    */
   resolveTxt?: TxtResolver | undefined
+  /**
+   * The domain dedicated gateways live under (`PINFOLD_GATEWAY_DOMAIN`): a tenant claims
+   * `{name}.{gatewayDomain}` and it is active at once, with no TXT record, since the deployment
+   * owns the domain (its DNS sends `*.{gatewayDomain}` here). Without it, only custom domains.
+   */
+  gatewayDomain?: string | undefined
   /** Turns text into vectors for semantic search (`@pinfold/embedders`); without it vectorize/query refuse. */
   embedder?: Embedder | undefined
   /** Reads a file's text for vectorizing: `extractPassages` from `@pinfold/text-extract`. */
@@ -89,7 +95,7 @@ export function createFileService(options: FileServiceOptions): FileService {
     signatures: createSignatureOperations(ctx),
     plugins: createPluginOperations(options.gatewayPlugins),
     expiry: createExpiryOperations(ctx),
-    domains: createDomainOperations(ctx, options.resolveTxt),
+    domains: createDomainOperations(ctx, options.resolveTxt, options.gatewayDomain?.toLowerCase()),
     payments: createPaymentOperations(ctx, downloadLinks),
     maintenance: createMaintenance(ctx),
     uploads: {

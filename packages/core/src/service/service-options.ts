@@ -42,6 +42,7 @@ export function checkServiceOptions(options: FileServiceOptions): ServiceContext
   if (embedder !== undefined) checkEmbedder(check, embedder)
   check.optionalFunction('textExtractor', options.textExtractor)
   check.optionalFunction('resolveTxt', options.resolveTxt)
+  check.optionalHostname('gatewayDomain', options.gatewayDomain)
   if (gatewayPlugins !== undefined) {
     const plugins = Array.isArray(gatewayPlugins) && gatewayPlugins.every((p) => typeof p === 'object' && p !== null)
     check.require('gatewayPlugins', plugins, 'must be an array of plugins')

@@ -105,7 +105,10 @@ export const DomainObject = named(
     id: Type.String(),
     domain: Type.String(),
     status: Type.Enum(['pending_ownership', 'active']),
-    verification: Type.Object({ type: Type.Literal('TXT'), name: Type.String(), value: Type.String() }),
+    verification: Type.Union(
+      [Type.Object({ type: Type.Literal('TXT'), name: Type.String(), value: Type.String() }), Type.Null()],
+      { description: 'The TXT record proving ownership; null for a dedicated gateway name (active at once)' },
+    ),
     created_at: DateTime,
     verified_at: Type.Union([DateTime, Type.Null()]),
     expires_at: Type.Union([DateTime, Type.Null()], {
