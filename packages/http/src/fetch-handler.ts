@@ -1,5 +1,7 @@
 import { allows, type FileService, PinfoldError, type TokenActor, type TokenVerifier } from '@pinfold/core'
 import { type CorsOptions, corsHeaders, preflightHeaders } from './cors.js'
+import { identify } from './credentials.js'
+import { meterUsage } from './gateway-usage.js'
 import { checkHandlerOptions } from './handler-options.js'
 import { dispatchGateway } from './handlers/gateway.js'
 import { createImageVariants, type ImageOptions } from './image-variants.js'
@@ -103,6 +105,7 @@ export function createFetchHandler(service: FileService, options: FetchHandlerOp
       response = errorResponse(error)
       if (response.status >= 500) options.onError?.(error, request)
     }
+    response = meterUsage(service, request, response)
     for (const [name, value] of Object.entries(corsHeaders(cors, origin))) response.headers.set(name, value)
     response.headers.set('x-request-id', requestId)
     if (options.logger) {
@@ -168,10 +171,7 @@ export function createFetchHandler(service: FileService, options: FetchHandlerOp
 
   async function authenticate(request: Request, route: Route): Promise<TokenActor> {
     if (route.auth === 'public') return ANONYMOUS
-    const header = request.headers.get('authorization') ?? ''
-    const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header)
-    if (!match) throw new PinfoldError('UNAUTHENTICATED', 'an Authorization: Bearer <token> header is required')
-    const actor = await options.auth.verify(match[1]!)
+    const actor = await identify(request, route.path, service, options.auth)
     limiter.checkActor(actor)
     if (route.auth !== 'token' && !allows(actor.scopes, route.auth)) {
       throw new PinfoldError('FORBIDDEN', `this token lacks the ${route.auth} scope`)

@@ -248,10 +248,15 @@ describe('plugins marketplace', () => {
     try {
       const res = await server.api('/v3/gateways/plugins/marketplace')
       expect(res.status).toBe(200)
-      const plugins = (await json(res)).data as { id: number; name: string; tags: string[] }[]
+      const plugins = (await json(res)).data as { id: number; name: string; image: string; tags: string[] }[]
       expect(plugins.map((p) => p.name)).toEqual(['Content Addressable Attestation', 'Hot Swaps'])
-      for (const plugin of plugins)
+      for (const plugin of plugins) {
         expect(Object.keys(plugin).sort()).toEqual(['description', 'id', 'image', 'name', 'tags'])
+        // an <img src> shows it: an absolute URL whose bytes are an SVG image
+        const image = await fetch(plugin.image)
+        expect(image.headers.get('content-type')).toBe('image/svg+xml')
+        expect(await image.text()).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/)
+      }
       expect((await server.api('/v3/gateways/plugins/marketplace', { auth: null })).status).toBe(401)
     } finally {
       await server.close()

@@ -384,6 +384,35 @@ describe('openapi', () => {
     }
   })
 
+  it('API keys and usage - create, list, revoke, analytics and storage totals validate (success and 4xx)', async () => {
+    const created = (await check(
+      'POST /v3/pinata/keys',
+      await server.api('/v3/pinata/keys', {
+        method: 'POST',
+        ...json({ keyName: 'doc', permissions: { endpoints: { pinning: { pinFileToIPFS: true } } }, maxUses: 3 }),
+      }),
+    )) as { pinata_api_key: string }
+    await check(
+      'POST /v3/pinata/keys',
+      await server.api('/v3/pinata/keys', { method: 'POST', ...json({ keyName: 'doc', permissions: {} }) }),
+    )
+    await check('GET /v3/pinata/keys', await server.api('/v3/pinata/keys?revoked=false&name=doc'))
+    await check('GET /v3/pinata/keys', await server.api('/v3/pinata/keys?offset=-1'))
+    const revoke = `/v3/pinata/keys/${created.pinata_api_key}`
+    await check('PUT /v3/pinata/keys/:key', await server.api(revoke, { method: 'PUT' }))
+    await check('PUT /v3/pinata/keys/:key', await server.api('/v3/pinata/keys/nope', { method: 'PUT' }))
+    const top = '/v3/ipfs/gateway_analytics_top'
+    await check(`GET ${top}`, await server.api(`${top}?start_date=2026-01-01&end_date=2026-01-31&by=file_name`))
+    await check(`GET ${top}`, await server.api(`${top}?by=country`))
+    const series = '/v3/ipfs/gateway_analytics_time_series'
+    await check(`GET ${series}`, await server.api(`${series}?start_date=2026-01-01&end_date=2026-01-31&by=week`))
+    await check(`GET ${series}`, await server.api(`${series}?start_date=2026-02-01&end_date=2026-01-01`))
+    for (const path of ['/data/userPinnedDataTotal', '/v3/data/userPinnedDataTotal']) {
+      await check(`GET ${path}`, await server.api(path))
+      await check(`GET ${path}`, await server.api(path, { auth: await server.token({ scopes: ['org:groups:read'] }) }))
+    }
+  })
+
   it('auth - every route that needs a token answers 401 without one, as documented', async () => {
     for (const route of routes.filter((r) => r.auth !== 'public')) {
       const path = route.path.replace(/:network/g, 'public').replace(/:[A-Za-z]+/g, 'x')

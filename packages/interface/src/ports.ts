@@ -23,11 +23,13 @@ import type {
   Page,
   PageRequest,
 } from './model.js'
+import type { ApiKeyRecordStore } from './ports/api-key-records.js'
 import type { BlockRecordStore } from './ports/block-records.js'
 import type { GatewayRecordStore } from './ports/gateway-records.js'
 import type { PaymentRecordStore } from './ports/payment-records.js'
 import type { PinRequestRecordStore } from './ports/pin-request-records.js'
 import type { UploadSessionRecordStore } from './ports/upload-session-records.js'
+import type { UsageRecordStore } from './ports/usage-records.js'
 import type { VectorRecordStore } from './ports/vector-records.js'
 
 // ---------------------------------------------------------------------------------------------
@@ -66,6 +68,8 @@ export interface RecordStore
     BlockRecordStore,
     PaymentRecordStore,
     UploadSessionRecordStore,
+    ApiKeyRecordStore,
+    UsageRecordStore,
     PinRequestRecordStore {}
 
 /** Files and the contents (stored bytes) they reference. */

@@ -33,8 +33,11 @@ export interface ServerConfig {
   env: NodeJS.ProcessEnv
   /** Pay-per-request settings (`PINFOLD_X402_*`), validated at start-up. */
   payments: ReturnType<typeof paymentOptionsFromEnv>
-  /** Housekeeping periods; 0 disables (`PINFOLD_EXPIRY_SWEEP_MS`, `PINFOLD_ORPHAN_SWEEP_MS`). */
-  sweepers: { expiryIntervalMs: number; orphanIntervalMs: number }
+  /**
+   * Housekeeping periods; 0 disables (`PINFOLD_EXPIRY_SWEEP_MS`, `PINFOLD_ORPHAN_SWEEP_MS`), and how
+   * often gateway usage is written (`PINFOLD_USAGE_FLUSH_MS`: what a crash may lose).
+   */
+  sweepers: { expiryIntervalMs: number; orphanIntervalMs: number; usageFlushIntervalMs: number }
   /** Pin by CID (`PINFOLD_IPFS_GATEWAYS`, `PINFOLD_PIN_*`): where blocks come from, the jobs' bounds, the worker. */
   pinning: {
     /** Trustless gateways' base URLs; empty: no gateway source. */
@@ -125,6 +128,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     sweepers: {
       expiryIntervalMs: integer(env.PINFOLD_EXPIRY_SWEEP_MS, 'PINFOLD_EXPIRY_SWEEP_MS', 60_000),
       orphanIntervalMs: integer(env.PINFOLD_ORPHAN_SWEEP_MS, 'PINFOLD_ORPHAN_SWEEP_MS', 3_600_000),
+      usageFlushIntervalMs: integer(env.PINFOLD_USAGE_FLUSH_MS, 'PINFOLD_USAGE_FLUSH_MS', 5_000),
     },
     pinning: {
       gateways: gatewayList(env.PINFOLD_IPFS_GATEWAYS),

@@ -146,6 +146,8 @@ export async function startServer(
       await stopPinWorkers()
       // after the last request and job: the node reads blocks through the same stores
       await ipfs?.stop()
+      // what the gateway served since the last flush, before the store closes
+      await service.usage.flush().catch((error) => console.error('pinfold: usage flush failed', error))
       await Promise.all([storage.close(), extraction.close()])
     },
   }

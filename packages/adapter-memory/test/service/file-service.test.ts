@@ -40,6 +40,8 @@ describe('FileService', () => {
     const { service } = createTestService()
     expect(Object.keys(service).sort()).toEqual(
       [
+        'apiKeys',
+        'usage',
         'domains',
         'downloadLinks',
         'expiry',

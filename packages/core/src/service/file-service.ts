@@ -10,6 +10,7 @@ import type {
   TextExtractor,
   TxtResolver,
 } from '@pinfold/interface'
+import { createApiKeyOperations } from './api-keys.js'
 import type { PinSettings, ServiceContext } from './context.js'
 import { createDomainOperations } from './domains.js'
 import { createDownloadLinkOperations } from './download-links.js'
@@ -29,6 +30,7 @@ import { createSignatureOperations } from './signatures.js'
 import { createSignedUploadOperations } from './signed-uploads.js'
 import { createSwapOperations } from './swaps.js'
 import { createUploads } from './uploads.js'
+import { createUsageOperations } from './usage.js'
 import { createVectorOperations } from './vectors.js'
 
 export type { PinSettings } from './context.js'
@@ -101,6 +103,8 @@ export function createFileService(options: FileServiceOptions): FileService {
       ...createResumableUploadOperations(ctx, uploads),
     },
     health: createHealthOperations(ctx),
+    apiKeys: createApiKeyOperations(ctx),
+    usage: createUsageOperations(ctx),
     pins: createPinOperations(ctx),
     features: ctx.features.enabled,
   }

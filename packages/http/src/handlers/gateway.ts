@@ -18,6 +18,7 @@ import {
   toStream,
 } from '../gateway-responses.js'
 import { subdomainCid } from '../gateway-subdomain.js'
+import { attributeGatewayUsage } from '../gateway-usage.js'
 import type { ImageVariants } from '../image-variants.js'
 import { errorBody } from '../responses.js'
 import { servePrivateLink } from './private-link.js'
@@ -93,7 +94,14 @@ export async function dispatchGateway(
         throw new PinfoldError('NOT_FOUND', 'a gateway serves /ipfs/{cid} and /files/{cid} paths only')
       }
       const scope: GatewayScope = { kind: 'tenant', tenantId: routed.tenantId }
-      return serveGateway(request, url, url.pathname, { scope, isolated: false, images: options.images }, service)
+      const response = await serveGateway(
+        request,
+        url,
+        url.pathname,
+        { scope, isolated: false, images: options.images },
+        service,
+      )
+      return attributeGatewayUsage(response, routed.tenantId, url.pathname)
     }
     if (routed && isIpfsPath(url.pathname)) {
       throw new PinfoldError('FORBIDDEN', 'this domain is not verified yet (pending_ownership)')

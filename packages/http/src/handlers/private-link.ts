@@ -1,5 +1,6 @@
 import { type FileService, notFound } from '@pinfold/core'
 import { contentDisposition, fileResponse } from '../gateway-responses.js'
+import { attributeUsage } from '../gateway-usage.js'
 import type { ImageVariants } from '../image-variants.js'
 import { data } from '../responses.js'
 
@@ -27,19 +28,23 @@ export async function servePrivateLink(
   const { file, expiresAt } = link
   // another tenant's link on this tenant's host: as if it did not exist
   if (hostTenant !== undefined && file.tenantId !== hostTenant) throw notFound('file')
+  // counted in the tenant's gateway usage
+  const counted = (response: Response, servedElsewhere?: number) =>
+    attributeUsage(response, { tenantId: file.tenantId, cid: file.cid, fileName: file.name, servedElsewhere })
   const disposition = contentDisposition('inline', file.name)
   const transforms = images !== undefined && [...url.searchParams.keys()].some((key) => key.startsWith('img-'))
   if (request.method === 'GET' && !transforms) {
     const location = await service.downloadLinks.presign(link, { contentDisposition: disposition, signal })
     if (location) {
-      return new Response(null, { status: 302, headers: { location, 'cache-control': 'private, no-store' } })
+      const redirect = new Response(null, { status: 302, headers: { location, 'cache-control': 'private, no-store' } })
+      return counted(redirect, file.size)
     }
   }
   const secondsLeft = Math.max(1, Math.floor((expiresAt.getTime() - Date.now()) / 1000))
   const root = await service.gateway.resolveHeld(file, { signal })
   const entry = await service.gateway.entry(root, [], { signal })
   if (entry.type !== 'file') {
-    return data({ cid: file.cid, name: file.name, type: 'directory' })
+    return counted(data({ cid: file.cid, name: file.name, type: 'directory' }))
   }
   const headers = {
     'cache-control': `private, max-age=${Math.min(secondsLeft, 3600)}`,
@@ -47,6 +52,8 @@ export async function servePrivateLink(
   }
   const target = { cid: file.cid, entry, contentType: file.mimeType, headers, disposition }
   const variant = await images?.respond(request, url, target)
-  if (variant) return variant
-  return fileResponse(request, entry, { etag: `"${file.cid}"`, headers, contentType: file.mimeType, disposition })
+  if (variant) return counted(variant)
+  return counted(
+    await fileResponse(request, entry, { etag: `"${file.cid}"`, headers, contentType: file.mimeType, disposition }),
+  )
 }

@@ -91,7 +91,10 @@ export const GatewayPlugin = named(
     id: Type.Integer(),
     name: Type.String(),
     description: Type.String(),
-    image: Type.String(),
+    image: Type.String({
+      format: 'uri',
+      description: "The plugin's icon: an absolute URL (built-in plugins: a `data:` URL)",
+    }),
     tags: Type.Array(Type.String()),
   }),
 )

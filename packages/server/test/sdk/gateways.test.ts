@@ -50,6 +50,12 @@ describe('official SDK - gateways', () => {
     })
   })
 
+  it('gateways.private.get - works with a token that can read files but not write them', async () => {
+    const secret = await pinata.upload.private.file(new File(['read-only'], 'ro.txt', { type: 'text/plain' }))
+    const reader = pinataFor(server.url, await server.token({ scopes: ['org:files:read'] }))
+    expect(await reader.gateways.private.get(secret.cid)).toEqual({ data: 'read-only', contentType: 'text/plain' })
+  })
+
   it('gateways.*.get with pinataGatewayKey - the pinataGatewayToken query parameter is tolerated', async () => {
     const keyed = pinataFor(server.url, await server.token())
     keyed.config!.pinataGatewayKey = 'gateway-key'
