@@ -41,6 +41,14 @@ export interface FetchHandlerOptions {
   subdomainHost?: string | undefined
   /** The client's address for per-address limits; default: what `createNodeHandler` recorded. */
   clientIp?: ((request: Request) => string | undefined) | undefined
+  /**
+   * URL of the OpenAPI viewer's script that `/docs` loads: Scalar's browser bundle
+   * (`@scalar/api-reference/dist/browser/standalone.js`), served by the host application. Relative
+   * to `/docs` itself (`docs/viewer/standalone.js` is `{basePath}/docs/viewer/standalone.js`) or
+   * absolute. The `pinfold` server serves one. Without it, `/docs` says where the OpenAPI document is
+   * and how to set this.
+   */
+  docsScriptUrl?: string | undefined
 }
 
 export type FetchHandler = (request: Request) => Promise<Response>
@@ -134,6 +142,7 @@ export function createFetchHandler(service: FileService, options: FetchHandlerOp
         signal: request.signal,
         publicUrl: publicUrl?.href ?? `${url.origin}${basePath}`,
         ownHostnames: subdomainHost ? [apiHostname, subdomainHost] : [apiHostname],
+        docsScriptUrl: options.docsScriptUrl,
         service,
       },
       input,

@@ -45,6 +45,11 @@ export function checkHandlerOptions(service: FileService, options: FetchHandlerO
     const methods = typeof logger?.info === 'function' && typeof logger.error === 'function'
     check.require('logger', methods, 'must have info() and error() methods (jsonLinesLogger)')
   }
+  if (options.docsScriptUrl !== undefined) {
+    const url = options.docsScriptUrl
+    const valid = typeof url === 'string' && url !== '' && URL.canParse(url, 'http://x/docs') && !/["<>\s]/.test(url)
+    check.require('docsScriptUrl', valid, 'must be a URL, absolute or relative to /docs')
+  }
   const subdomainHost = check.optionalHostname('subdomainHost', options.subdomainHost)?.toLowerCase()
 
   let last: { given: unknown; checked: PublicUrl | undefined } | undefined

@@ -12,6 +12,8 @@ export interface RequestContext {
   publicUrl: string
   /** Host names this deployment answers on itself (the API's, the subdomain gateway's). */
   ownHostnames: readonly string[]
+  /** The OpenAPI viewer's script for `/docs` (`FetchHandlerOptions.docsScriptUrl`). */
+  docsScriptUrl: string | undefined
   service: FileService
 }
 

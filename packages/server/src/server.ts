@@ -1,7 +1,7 @@
 import { resolveTxt } from 'node:dns/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { consoleAssetsDir } from '@pinfold/console'
+import { apiReferenceAssetsDir, consoleAssetsDir } from '@pinfold/console'
 import {
   type BlobStore,
   createFileService,
@@ -15,7 +15,7 @@ import { answerClientErrors, createNodeHandler, drainable } from '@pinfold/http-
 import { createExtractionPool } from '@pinfold/text-extract'
 import { createRemoteJWKSet } from 'jose'
 import type { ServerConfig } from './config.js'
-import { withConsole } from './console-site.js'
+import { API_REFERENCE_SCRIPT, withConsole } from './console-site.js'
 import { vectorServiceOptions } from './embedder-config.js'
 import { loadOrCreateSecret } from './secret.js'
 import { openStorage, type Storage } from './storage.js'
@@ -66,10 +66,12 @@ export async function startServer(
     publicUrl: config.publicUrl,
     subdomainHost: config.subdomainHost,
     rateLimit: config.rateLimit,
+    docsScriptUrl: API_REFERENCE_SCRIPT,
     ...handlerOptions,
   })
   const handler = withConsole(api, {
     assetsDir: consoleAssetsDir,
+    apiReferenceDir: apiReferenceAssetsDir,
     basePath: handlerOptions.basePath,
     apiHostname: config.publicUrl === undefined ? undefined : new URL(config.publicUrl).hostname,
   })
