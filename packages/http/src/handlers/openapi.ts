@@ -1,6 +1,6 @@
 import Type from 'typebox'
-import { buildOpenApiDocument } from '../openapi/document.js'
 import { docsPagePolicy, renderDocsPage } from '../openapi/docs-page.js'
+import { buildOpenApiDocument } from '../openapi/document.js'
 import { jsonResponse } from '../openapi/schemas.js'
 import { json } from '../responses.js'
 import { defineRoute, type RequestContext } from '../router.js'

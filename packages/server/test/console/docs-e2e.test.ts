@@ -43,7 +43,10 @@ const operationLink = (page: Page, summary: string) =>
 /** Opens a tag in the sidebar (unless open) and an operation of it: its section, with its code sample. */
 async function openOperation(page: Page, tag: string, summary: string) {
   const link = operationLink(page, summary)
-  if (!(await link.isVisible())) await sidebar(page).getByRole('button', { name: `Open Group - ${tag}` }).click()
+  if (!(await link.isVisible()))
+    await sidebar(page)
+      .getByRole('button', { name: `Open Group - ${tag}` })
+      .click()
   await link.click()
   return page.locator('section', { has: page.getByRole('heading', { name: summary, exact: true }) }).last()
 }
