@@ -4,4 +4,4 @@ import { fileURLToPath } from 'node:url'
 export const consoleAssetsDir = fileURLToPath(new URL('./dist/', import.meta.url))
 
 /** Absolute path of the API reference viewer (Scalar's `standalone.js`), for a server to serve beside `/docs`. */
-export const apiReferenceAssetsDir = fileURLToPath(new URL('./dist/api-reference/', import.meta.url))
+export const apiReferenceAssetsDir = fileURLToPath(new URL('./api-reference/', import.meta.url))
