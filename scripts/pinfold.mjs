@@ -42,10 +42,10 @@ function isStale(dir) {
   return [...inputs, ...files(join(dir, 'src'))].some((file) => (modifiedAt(file) ?? 0) > builtAt)
 }
 
-/** What a package's build leaves: the console's is a Vite site, the others' tsup's `dist/index.js`. */
+/** What a package's build leaves: the console's is a Vite site and the API viewer, the others' tsup's `dist/index.js`. */
 function builtFiles(dir) {
   if (dir === server) return ['dist/index.js', 'dist/cli.js', 'dist/database-template/pglite-version']
-  if (dir === join(root, 'packages', 'console')) return ['dist/index.html']
+  if (dir === join(root, 'packages', 'console')) return ['dist/index.html', 'api-reference/standalone.js']
   return ['dist/index.js']
 }
 

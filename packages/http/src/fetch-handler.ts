@@ -58,6 +58,14 @@ export interface FetchHandlerOptions {
    * lists the HTTP gateway alone).
    */
   ipfsPeer?: (() => IpfsPeer | undefined) | undefined
+  /**
+   * URL of the OpenAPI viewer's script that `/docs` loads: Scalar's browser bundle
+   * (`@scalar/api-reference/dist/browser/standalone.js`), served by the host application. Relative
+   * to `/docs` itself (`docs/viewer/standalone.js` is `{basePath}/docs/viewer/standalone.js`) or
+   * absolute. The `pinfold` server serves one. Without it, `/docs` says where the OpenAPI document is
+   * and how to set this.
+   */
+  docsScriptUrl?: string | undefined
 }
 
 export type FetchHandler = (request: Request) => Promise<Response>
@@ -161,6 +169,7 @@ export function createFetchHandler(service: FileService, options: FetchHandlerOp
         signal: request.signal,
         publicUrl: publicUrl?.href ?? `${url.origin}${basePath}`,
         ownHostnames: subdomainHost ? [apiHostname, subdomainHost] : [apiHostname],
+        docsScriptUrl: options.docsScriptUrl,
         service,
         images,
         ipfsPeer: options.ipfsPeer?.(),

@@ -54,6 +54,11 @@ export function checkHandlerOptions(service: FileService, options: FetchHandlerO
       check.require('images.cacheBytes', Number.isSafeInteger(cacheBytes) && cacheBytes >= 0, 'must be an integer ≥ 0')
     }
   }
+  if (options.docsScriptUrl !== undefined) {
+    const url = options.docsScriptUrl
+    const valid = typeof url === 'string' && url !== '' && URL.canParse(url, 'http://x/docs') && !/["<>\s]/.test(url)
+    check.require('docsScriptUrl', valid, 'must be a URL, absolute or relative to /docs')
+  }
   const subdomainHost = check.optionalHostname('subdomainHost', options.subdomainHost)?.toLowerCase()
 
   let last: { given: unknown; checked: PublicUrl | undefined } | undefined

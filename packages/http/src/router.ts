@@ -14,6 +14,8 @@ export interface RequestContext {
   publicUrl: string
   /** Host names this deployment answers on itself (the API's, the subdomain gateway's). */
   ownHostnames: readonly string[]
+  /** The OpenAPI viewer's script for `/docs` (`FetchHandlerOptions.docsScriptUrl`). */
+  docsScriptUrl: string | undefined
   service: FileService
   /** Image variants (`createFetchHandler({ images })`); without them `img-*` parameters are ignored. */
   images: ImageVariants | undefined

@@ -73,15 +73,9 @@ describe('openapi', () => {
     await check('GET /openapi.json', await server.fetch(`${server.url}/openapi.json`))
   })
 
-  it('docs - serves a self-contained HTML reference of every operation', async () => {
+  it('docs - answers an HTML page as documented (its content: docs-page.test.ts)', async () => {
     const res = await server.fetch(`${server.url}/docs`)
-    expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toMatch(/^text\/html/)
-    const html = await res.clone().text()
-    for (const route of routes) expect(html, key(route)).toContain(`id="${operationId(route)}"`)
-    // no script and no link off the API's own origin
-    const own = new URL(server.url).host.replace(/\./g, '\\.')
-    expect(html).not.toMatch(new RegExp(`<script|https?://(?!${own})[a-z]`, 'i'))
     await check('GET /docs', res)
   })
 

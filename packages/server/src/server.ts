@@ -1,7 +1,7 @@
 import { resolveTxt } from 'node:dns/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { consoleAssetsDir } from '@pinfold/console'
+import { apiReferenceAssetsDir, consoleAssetsDir } from '@pinfold/console'
 import {
   type BlobStore,
   createFileService,
@@ -16,7 +16,7 @@ import { createExtractionPool } from '@pinfold/text-extract'
 import { createRemoteJWKSet } from 'jose'
 import { blockSources } from './block-sources.js'
 import type { ServerConfig } from './config.js'
-import { withConsole } from './console-site.js'
+import { API_REFERENCE_SCRIPT, withConsole } from './console-site.js'
 import { vectorServiceOptions } from './embedder-config.js'
 import { imageOptions } from './image-config.js'
 import { prepareIpfsNode, type RunningIpfsNode } from './ipfs-node.js'
@@ -93,10 +93,12 @@ export async function startServer(
     images: imageOptions(config.images),
     rateLimit: config.rateLimit,
     ipfsPeer: ipfs && (() => ipfs.peer()),
+    docsScriptUrl: API_REFERENCE_SCRIPT,
     ...handlerOptions,
   })
   const handler = withConsole(api, {
     assetsDir: consoleAssetsDir,
+    apiReferenceDir: apiReferenceAssetsDir,
     basePath: handlerOptions.basePath,
     apiHostname: config.publicUrl === undefined ? undefined : new URL(config.publicUrl).hostname,
   })
