@@ -1,11 +1,4 @@
-import { defineConfig } from 'tsup'
+import { packageBuild } from '../../tsup.package.js'
 
-export default defineConfig({
-  entry: ['src/index.ts'],
-  format: ['esm'],
-  dts: { compilerOptions: { composite: false, customConditions: [] } },
-  tsconfig: 'tsconfig.build.json',
-  clean: true,
-  sourcemap: true,
-  target: 'node22',
-})
+// libp2p and Helia need Node 22 (Promise.withResolvers and more)
+export default packageBuild({ target: 'node22' })
