@@ -1,4 +1,4 @@
-import { cp, readFile, stat, writeFile } from 'node:fs/promises'
+import { cp, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -30,6 +30,12 @@ export const EMBEDDED_DATABASE_SETTINGS = [
 /** Where a build puts the template database (`tsup.config.ts`); absent when running from source. */
 const BUILT_TEMPLATE = fileURLToPath(new URL('./database-template', import.meta.url))
 const TEMPLATE_VERSION_FILE = 'pglite-version'
+/**
+ * The template's empty directories (pg_stat, pg_notify, pg_wal/archive_status, …), which PostgreSQL
+ * needs and `npm pack` leaves out of a package: recorded at build time, made again on copy.
+ */
+const TEMPLATE_EMPTY_DIRS_FILE = 'empty-directories.json'
+const TEMPLATE_MARKERS = [TEMPLATE_VERSION_FILE, TEMPLATE_EMPTY_DIRS_FILE]
 
 export interface EmbeddedDatabaseOptions {
   /** A fresh database made by `createDatabaseTemplate`, copied instead of running initdb. */
@@ -51,7 +57,7 @@ export async function openEmbeddedDatabase(
   const path = join(dataDir, 'db')
   await makePrivateDir(path)
   const fromTemplate = !(await exists(join(path, 'PG_VERSION'))) && (await templateFits(template))
-  if (fromTemplate) await cp(template, path, { recursive: true, filter: (source) => !isVersionFile(source) })
+  if (fromTemplate) await copyTemplate(template, path)
   const db = await createPGlite(path)
   try {
     await makeTreePrivate(path)
@@ -69,7 +75,20 @@ export async function openEmbeddedDatabase(
 export async function createDatabaseTemplate(directory: string): Promise<void> {
   const db = await createPGlite(directory)
   await db.close()
+  const entries = await readdir(directory, { recursive: true, withFileTypes: true })
+  const empty: string[] = []
+  for (const entry of entries.filter((e) => e.isDirectory())) {
+    const dir = join(entry.parentPath, entry.name)
+    if ((await readdir(dir)).length === 0) empty.push(dir.slice(directory.length + 1))
+  }
+  await writeFile(join(directory, TEMPLATE_EMPTY_DIRS_FILE), `${JSON.stringify(empty.sort(), null, 1)}\n`)
   await writeFile(join(directory, TEMPLATE_VERSION_FILE), `${await pgliteVersion()}\n`)
+}
+
+async function copyTemplate(template: string, path: string): Promise<void> {
+  await cp(template, path, { recursive: true, filter: (source) => !isTemplateMarker(source) })
+  const empty = JSON.parse(await readFile(join(template, TEMPLATE_EMPTY_DIRS_FILE), 'utf8')) as string[]
+  for (const dir of empty) await mkdir(join(path, dir), { recursive: true })
 }
 
 async function createPGlite(path: string): Promise<PGlite> {
@@ -106,8 +125,8 @@ async function pgliteVersion(): Promise<string> {
   return manifest.version
 }
 
-function isVersionFile(source: string): boolean {
-  return source.endsWith(`/${TEMPLATE_VERSION_FILE}`)
+function isTemplateMarker(source: string): boolean {
+  return TEMPLATE_MARKERS.some((marker) => source.endsWith(`/${marker}`))
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -1,4 +1,4 @@
-import { lstat, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { cp, lstat, mkdtemp, readdir, readFile, rm, rmdir, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fromPGlite, MIGRATIONS, migrate } from '@pinfold/adapter-postgres'
@@ -44,6 +44,31 @@ describe('the embedded database', { timeout: 120_000 }, () => {
       )
       expect(settings.rows).toEqual([{ shared_buffers: '8MB', max_connections: '5', wal_level: 'minimal' }])
       expect(await widerThanOwner(join(dataDir, 'db'))).toEqual([])
+    } finally {
+      await db.close()
+    }
+  })
+
+  it('a template packed by npm (which drops empty directories) still opens: they are made again', async () => {
+    const packed = join(work, 'packed-template')
+    await cp(template, packed, { recursive: true })
+    let removed = 0
+    // deepest first, so a directory emptied by removing its children goes too
+    const dirs = (await readdir(packed, { recursive: true, withFileTypes: true }))
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => join(entry.parentPath, entry.name))
+      .sort((a, b) => b.length - a.length)
+    for (const dir of dirs) {
+      if ((await readdir(dir)).length === 0) {
+        await rmdir(dir)
+        removed++
+      }
+    }
+    expect(removed).toBeGreaterThan(5) // pg_stat, pg_notify, pg_wal/archive_status, …
+    const { db, fromTemplate } = await openEmbeddedDatabase(join(work, 'from-packed'), { template: packed })
+    try {
+      expect(fromTemplate).toBe(true)
+      expect((await db.query<{ one: number }>('select 1 as one')).rows).toEqual([{ one: 1 }])
     } finally {
       await db.close()
     }
