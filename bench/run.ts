@@ -24,7 +24,10 @@ const benches: Bench[] = [
     script: 'bench/upload.ts',
     env: { BENCH_UPLOAD_MIB: '1024,2048' },
   },
-  { title: 'Resumable (tus) upload of 2 GiB, shaped as the SDK sends it', script: 'bench/tus.ts' },
+  {
+    title: 'Resumable (tus) uploads against one request (1 GiB and 2 GiB; filesystem and S3 blobs)',
+    script: 'bench/tus.ts',
+  },
   { title: 'Semantic search quality (labeled corpus)', script: 'bench/vectors-quality.ts' },
   {
     title: 'Vector query latency and HNSW recall (memory exact, PGlite + pgvector)',
@@ -44,6 +47,10 @@ const benches: Bench[] = [
   },
   { title: 'Gateway: time to first byte of 1 GiB, blob bytes read for a 1 KiB range', script: 'bench/gateway.ts' },
   { title: 'Request rate of small authenticated requests (memory storage)', script: 'bench/request-rate.ts' },
+  {
+    title: "Footprint of the README's start path: memory, start time, SIGTERM (embedded default)",
+    script: 'bench/footprint.ts',
+  },
   {
     title: 'Record store scaling: 10k to 1M files (PGlite and PostgreSQL)',
     script: 'bench/scaling.ts',

@@ -1,14 +1,21 @@
 /**
  * Upload throughput and server memory: a file streamed over loopback HTTP (curl) into a server
  * process, as a ratio to streaming SHA-256 and to the UnixFS importer alone over the same file,
- * both measured in this run, and to the floor of this machine: the same curl upload into a server
- * that only parses the multipart body and hashes the file (`servers/multipart-hash-sink.mjs`).
+ * both measured in this run, and to two floors of this machine: the same curl upload into a bare
+ * node:http server that only SHA-256es the body it receives (the receive floor,
+ * `servers/receive-hash-sink.mjs`; goal: upload ≥ 0.75 of it), and into one that also parses the
+ * multipart body with busboy (the parser floor, `servers/multipart-hash-sink.mjs`).
+ * `BENCH_UPLOAD_ROUNDS` alternates the three that many times (min–max and median reported);
+ * `BENCH_CPU_PROF=1` profiles the Pinfold server and prints where its busy time went.
  */
-import { createReadStream } from 'node:fs'
+import { createReadStream, rmSync } from 'node:fs'
+import { loadavg } from 'node:os'
+import { join } from 'node:path'
 import { computeFileCid } from '@pinfold/core'
-import { benchFile } from './lib/bench-file.js'
+import { benchFile, WORK_DIR } from './lib/bench-file.js'
+import { hotSpots } from './lib/cpu-profile.js'
 import { curlUpload } from './lib/curl.js'
-import { peakRssMb, startBenchServer } from './lib/process.js'
+import { peakRssMb, rssMb, startBenchServer } from './lib/process.js'
 import { startBenchS3 } from './lib/s3.js'
 import { sha256File } from './lib/sha256-file.js'
 
@@ -19,11 +26,21 @@ export interface UploadFigures {
   sha256MBps: number
   importerMBps: number
   floorMBps: number
+  receiveFloorMBps: number
   ratioToSha256: number
   ratioToFloor: number
+  ratioToReceiveFloor: number
   overheadVsImporter: number
   serverPeakRssMb: number
+  serverRssGrowthMb: number
+  rounds: number
+  /** Upload ÷ receive floor of each round, for the spread. */
+  receiveRatios: number[]
+  load: number
 }
+
+const profileDir = join(WORK_DIR, 'upload-cpu-profile')
+const profiling = process.env.BENCH_CPU_PROF === '1'
 
 const MB = 1e6
 const read = (path: string) => createReadStream(path, { highWaterMark: 1024 * 1024 })
@@ -45,23 +62,56 @@ async function floorMBps(path: string, size: number, expectedSha256: string): Pr
   }
 }
 
+/** The same upload into a server that only receives and hashes the body (the file's size counts, as above). */
+async function receiveFloorMBps(path: string, size: number): Promise<number> {
+  const sink = await startBenchServer('receive-hash-sink.mjs')
+  try {
+    const res = await curlUpload(sink.url, sink.token, path)
+    if (typeof (res.body as { sha256?: unknown }).sha256 !== 'string')
+      throw new Error('the receive sink did not answer')
+    return size / MB / res.seconds
+  } finally {
+    await sink.stop()
+  }
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!
+
 async function importerMBps(path: string, size: number): Promise<number> {
   const start = process.hrtime.bigint()
   await computeFileCid(read(path), 'v1')
   return size / MB / since(start)
 }
 
-export async function benchUpload(store: 'fs' | 's3', size: number): Promise<UploadFigures> {
+export async function benchUpload(store: 'fs' | 's3', size: number, rounds = 1): Promise<UploadFigures> {
   const path = await benchFile(size)
   const s3 = store === 's3' ? await startBenchS3() : undefined
-  const server = await startBenchServer('upload-server.mjs', { BENCH_BLOBS: store, ...s3?.env })
   try {
     const sha = await sha256File(path, size)
     const importer = await importerMBps(path, size)
-    const floor = await floorMBps(path, size, sha.hex)
-    const res = await curlUpload(server.url, server.token, path, { network: 'public' })
-    if (res.status !== 200) throw new Error(`upload failed: ${JSON.stringify(res.body)}`)
-    const upload = size / MB / res.seconds
+    const runs: { upload: number; floor: number; receive: number; peak: number; growth: number }[] = []
+    for (let round = 0; round < rounds; round++) {
+      const receive = await receiveFloorMBps(path, size)
+      const floor = await floorMBps(path, size, sha.hex)
+      const server = await startBenchServer(
+        'upload-server.mjs',
+        { BENCH_BLOBS: store, ...s3?.env },
+        profiling ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+      )
+      try {
+        const idle = rssMb(server.pid)
+        const res = await curlUpload(server.url, server.token, path, { network: 'public' })
+        if (res.status !== 200) throw new Error(`upload failed: ${JSON.stringify(res.body)}`)
+        const peak = peakRssMb(server.pid)
+        runs.push({ upload: size / MB / res.seconds, floor, receive, peak, growth: peak - idle })
+      } finally {
+        await server.stop()
+      }
+    }
+    const upload = median(runs.map((r) => r.upload))
+    const floor = median(runs.map((r) => r.floor))
+    const receive = median(runs.map((r) => r.receive))
+    const receiveRatios = runs.map((r) => r.upload / r.receive)
     return {
       store,
       sizeMiB: size / 1024 / 1024,
@@ -69,13 +119,18 @@ export async function benchUpload(store: 'fs' | 's3', size: number): Promise<Upl
       sha256MBps: sha.MBps,
       importerMBps: importer,
       floorMBps: floor,
+      receiveFloorMBps: receive,
       ratioToSha256: upload / sha.MBps,
-      ratioToFloor: upload / floor,
+      ratioToFloor: median(runs.map((r) => r.upload / r.floor)),
+      ratioToReceiveFloor: median(receiveRatios),
       overheadVsImporter: importer / upload,
-      serverPeakRssMb: peakRssMb(server.pid),
+      serverPeakRssMb: Math.max(...runs.map((r) => r.peak)),
+      serverRssGrowthMb: Math.max(...runs.map((r) => r.growth)),
+      rounds,
+      receiveRatios,
+      load: loadavg()[0]!,
     }
   } finally {
-    await server.stop()
     await s3?.close()
   }
 }
@@ -83,11 +138,11 @@ export async function benchUpload(store: 'fs' | 's3', size: number): Promise<Upl
 export function uploadTable(rows: UploadFigures[]): string {
   const fixed = (n: number, digits = 0) => n.toFixed(digits)
   return [
-    '| store | size | upload MB/s | SHA-256 MB/s | importer MB/s | floor MB/s (parse + hash only) | upload ÷ SHA-256 (target ≥ 0.5) | floor ÷ SHA-256 | upload ÷ floor | importer ÷ upload (target ≤ 1.5) | server peak RSS MB (target ≤ 200) |',
-    '|---|---|---|---|---|---|---|---|---|---|---|',
+    '| store | size | rounds | upload MB/s | SHA-256 MB/s | importer MB/s | receive floor MB/s (receive + hash only) | parser floor MB/s (busboy + hash) | upload ÷ receive floor (goal ≥ 0.75), median (min–max) | parser floor ÷ receive floor | upload ÷ parser floor | upload ÷ SHA-256 (target ≥ 0.5) | importer ÷ upload (target ≤ 1.5) | server peak RSS MB (target ≤ 200) | RSS growth MB (goal ≤ 100) | load |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map(
       (r) =>
-        `| ${r.store} | ${r.sizeMiB} MiB | ${fixed(r.uploadMBps)} | ${fixed(r.sha256MBps)} | ${fixed(r.importerMBps)} | ${fixed(r.floorMBps)} | ${fixed(r.ratioToSha256, 2)} | ${fixed(r.floorMBps / r.sha256MBps, 2)} | ${fixed(r.ratioToFloor, 2)} | ${fixed(r.overheadVsImporter, 2)} | ${fixed(r.serverPeakRssMb)} |`,
+        `| ${r.store} | ${r.sizeMiB} MiB | ${r.rounds} | ${fixed(r.uploadMBps)} | ${fixed(r.sha256MBps)} | ${fixed(r.importerMBps)} | ${fixed(r.receiveFloorMBps)} | ${fixed(r.floorMBps)} | ${fixed(r.ratioToReceiveFloor, 2)} (${fixed(Math.min(...r.receiveRatios), 2)}–${fixed(Math.max(...r.receiveRatios), 2)}) | ${fixed(r.floorMBps / r.receiveFloorMBps, 2)} | ${fixed(r.ratioToFloor, 2)} | ${fixed(r.ratioToSha256, 2)} | ${fixed(r.overheadVsImporter, 2)} | ${fixed(r.serverPeakRssMb)} | ${fixed(r.serverRssGrowthMb)} | ${r.load.toFixed(1)} |`,
     ),
   ].join('\n')
 }
@@ -96,6 +151,15 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const sizes = (process.env.BENCH_UPLOAD_MIB ?? '1024').split(',').map((mib) => Number(mib) * 1024 * 1024)
   const rows: UploadFigures[] = []
   const stores = (process.env.BENCH_UPLOAD_STORES ?? 'fs,s3').split(',') as ('fs' | 's3')[]
-  for (const store of stores) for (const size of sizes) rows.push(await benchUpload(store, size))
+  const rounds = Number(process.env.BENCH_UPLOAD_ROUNDS ?? 1)
+  if (profiling) rmSync(profileDir, { recursive: true, force: true })
+  for (const store of stores) for (const size of sizes) rows.push(await benchUpload(store, size, rounds))
   console.log(uploadTable(rows))
+  if (profiling) {
+    const { functions, places } = hotSpots(profileDir, 20)
+    console.log('\n| function (self time) | share of busy time |\n|---|---|')
+    for (const spot of functions) console.log(`| ${spot.where} | ${(spot.share * 100).toFixed(1)} % |`)
+    console.log('\n| where | share of busy time |\n|---|---|')
+    for (const spot of places) console.log(`| ${spot.where} | ${(spot.share * 100).toFixed(1)} % |`)
+  }
 }

@@ -48,9 +48,11 @@ export async function startBenchServer(
   env: Record<string, string> = {},
   /** Node flags, e.g. `['--cpu-prof']`; the server runs on `dist/` with no TypeScript loader, as in production. */
   execArgv: string[] = [],
+  /** Another built checkout whose server to run (a baseline build, for before/after in one run). */
+  checkout: string = root,
 ): Promise<BenchServer> {
   const child = spawn(process.execPath, [...execArgv, `bench/servers/${script}`], {
-    cwd: root,
+    cwd: checkout,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   })

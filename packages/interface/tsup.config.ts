@@ -1,11 +1,3 @@
-import { defineConfig } from 'tsup'
+import { packageBuild } from '../../tsup.package.js'
 
-export default defineConfig({
-  entry: ['src/index.ts'],
-  format: ['esm'],
-  dts: { compilerOptions: { composite: false, customConditions: [] } },
-  tsconfig: 'tsconfig.build.json',
-  clean: true,
-  sourcemap: true,
-  target: 'node20',
-})
+export default packageBuild()

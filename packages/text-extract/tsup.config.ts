@@ -1,12 +1,4 @@
-import { defineConfig } from 'tsup'
+import { packageBuild } from '../../tsup.package.js'
 
-export default defineConfig({
-  // the worker thread's entry is a module of its own: dist/extraction-worker.js, loaded by file name
-  entry: ['src/index.ts', 'src/extraction-worker.ts'],
-  format: ['esm'],
-  dts: { compilerOptions: { composite: false, customConditions: [] } },
-  tsconfig: 'tsconfig.build.json',
-  clean: true,
-  sourcemap: true,
-  target: 'node20',
-})
+// the worker thread's entry is a module of its own: dist/extraction-worker.js, loaded by file name
+export default packageBuild({ entry: ['src/index.ts', 'src/extraction-worker.ts'] })

@@ -14,12 +14,12 @@ export interface AppendWriter {
  * Appends chunks to a file with one `writev` in flight at a time, gathering the chunks that arrive
  * meanwhile into the next one. Uploads arrive in 64 KiB network chunks: writing each on its own and
  * waiting for it took 16,384 thread-pool round trips per GiB, and the upload stood still during
- * each. `onWritten` hears of every batch once it is down.
+ * each. `onWritten` hears of every batch once it is down. Writing begins at byte `start`.
  */
-export function appendWriter(handle: FileHandle, onWritten: (bytes: number) => void): AppendWriter {
+export function appendWriter(handle: FileHandle, onWritten: (bytes: number) => void, start = 0): AppendWriter {
   let queue: Uint8Array[] = []
   let queued = 0
-  let position = 0
+  let position = start
   let inFlight: Promise<void> | undefined
   let failure: { error: unknown } | undefined
 

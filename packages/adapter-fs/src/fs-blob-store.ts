@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { type FileHandle, mkdir, open, opendir, rename, rm, stat, unlink } from 'node:fs/promises'
+import { type FileHandle, mkdir, open, opendir, rm, stat, unlink } from 'node:fs/promises'
 import path from 'node:path'
 import {
   abortable,
@@ -8,12 +8,15 @@ import {
   type ByteRange,
   type CallOptions,
   PinfoldError,
+  type StagedBlobWrites,
   throwIfAborted,
 } from '@pinfold/interface'
 import { type AppendWriter, appendWriter } from './append-writer.js'
 import { blobSegments, isKeyDirectory, keyFromSegments } from './blob-paths.js'
+import { backgroundFlusher, moveIntoPlace, PRIVATE_DIR, PRIVATE_FILE } from './durable-files.js'
 import { errnoOf, fsError, fsStep } from './fs-errors.js'
 import { type FsBlobStoreOptions, resolveFsOptions } from './options.js'
+import { fsStagedWrites } from './staged-writes.js'
 
 export interface FsBlobStore extends BlobStore {
   /** The absolute directory this store owns. */
@@ -27,14 +30,8 @@ export interface FsBlobStore extends BlobStore {
   sweepTemp(options?: { olderThanMs?: number | undefined }): Promise<number>
   /** The absolute path of the file that holds `key` (for probes and operators). */
   pathOf(key: string): string
+  staged: StagedBlobWrites
 }
-
-/**
- * Blobs are tenants' private content: only the server's user may read them, whatever its umask
- * (the umask can only remove permissions from these).
- */
-const PRIVATE_FILE = 0o600
-const PRIVATE_DIR = 0o700
 
 /**
  * Blobs as files: `<directory>/blobs/<shard>/<encoded key>` (see `blob-paths.ts`).
@@ -86,6 +83,7 @@ export function createFsBlobStore(options: FsBlobStoreOptions): FsBlobStore {
     directory,
     pathOf,
     sweepTemp,
+    staged: fsStagedWrites(directory, pathOf),
 
     async put(key, source, callOptions) {
       const signal = callOptions?.signal
@@ -222,65 +220,6 @@ async function* readRange(
     throw fsError(err, `reading ${key}`)
   } finally {
     stream.destroy()
-  }
-}
-
-/** Bytes written between background flushes of a blob being stored. */
-export const FLUSH_EVERY_BYTES = 32 * 1024 * 1024
-
-/**
- * Flushes a file to disk while it is still being written, so the fsync that commits it finds
- * little left to do: one fsync at the end of a 1 GiB upload waited for the whole GiB to reach the
- * disk, with the client's bytes already all sent (the `bytes_per_sync` idea of RocksDB).
- * At most one flush runs at a time; a failed one is reported by `finish`.
- */
-function backgroundFlusher(handle: FileHandle) {
-  let unflushed = 0
-  let running: Promise<void> | undefined
-  let failure: unknown
-  return {
-    wrote(bytes: number) {
-      unflushed += bytes
-      if (unflushed < FLUSH_EVERY_BYTES || running) return
-      unflushed = 0
-      running = handle
-        .datasync()
-        .catch((error: unknown) => {
-          failure ??= error
-        })
-        .finally(() => {
-          running = undefined
-        })
-    },
-    async finish() {
-      await running
-      if (failure) throw failure
-      await handle.sync()
-    },
-  }
-}
-
-/** Renames a complete temp file over `target`, then makes the new directory entries durable. */
-async function moveIntoPlace(temp: string, target: string): Promise<void> {
-  const dir = path.dirname(target)
-  const firstCreated = await mkdir(dir, { recursive: true, mode: PRIVATE_DIR })
-  await rename(temp, target)
-  // The rename lives in `dir`; directories mkdir just created live in their parents, up to the
-  // parent of the first one created. Without these fsyncs a crash could forget the blob after
-  // put has resolved.
-  const top = firstCreated === undefined ? dir : path.dirname(firstCreated)
-  for (let current = dir; ; current = path.dirname(current)) {
-    await fsyncDirectory(current)
-    if (current === top) break
-  }
-}
-
-async function fsyncDirectory(dir: string): Promise<void> {
-  const handle = await open(dir, 'r')
-  try {
-    await handle.sync()
-  } finally {
-    await handle.close()
   }
 }
 

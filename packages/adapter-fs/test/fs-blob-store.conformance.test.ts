@@ -20,8 +20,9 @@ describeBlobStore(
           ),
         count: () => countFiles(directory),
       },
+      reopen: () => createFsBlobStore({ directory }),
       close: () => rm(directory, { recursive: true, force: true }),
     }
   },
-  { list: true },
+  { list: true, staged: true },
 )

@@ -4,6 +4,7 @@ import {
   type ByteRange,
   type CallOptions,
   PinfoldError,
+  type StagedBlobWrites,
   throwIfAborted,
 } from '@pinfold/interface'
 
@@ -13,6 +14,9 @@ export interface MemoryBlobStore extends BlobStore {
   /** Number of blobs held. */
   readonly count: number
   list(options?: CallOptions & { prefix?: string | undefined }): AsyncIterable<BlobInfo>
+  staged: StagedBlobWrites
+  /** Parts of staged writes not yet completed or aborted (to prove nothing leaks). */
+  readonly stagedParts: number
 }
 
 /**
@@ -21,6 +25,64 @@ export interface MemoryBlobStore extends BlobStore {
  */
 export function createMemoryBlobStore(): MemoryBlobStore {
   const blobs = new Map<string, { chunks: Uint8Array[]; size: number }>()
+  /** Staged writes by handle: each appended part under its own token, so a refused part never mixes in. */
+  const staging = new Map<string, Map<string, { chunks: Uint8Array[]; size: number }>>()
+  let nextId = 0
+
+  async function copied(source: AsyncIterable<Uint8Array>, signal: AbortSignal | undefined) {
+    const chunks: Uint8Array[] = []
+    let size = 0
+    for await (const chunk of source) {
+      throwIfAborted(signal)
+      // copy: the producer may reuse its buffer once we hand control back
+      chunks.push(chunk.slice())
+      size += chunk.length
+    }
+    throwIfAborted(signal)
+    return { chunks, size }
+  }
+
+  function mustStage(key: string, handle: string) {
+    const parts = staging.get(handle)
+    if (!parts) throw new PinfoldError('NOT_FOUND', `no staged write ${handle} of ${key}`)
+    return parts
+  }
+
+  const staged: StagedBlobWrites = {
+    minPartBytes: 1,
+    async begin(_key, options) {
+      throwIfAborted(options?.signal)
+      const handle = `staged-${++nextId}`
+      staging.set(handle, new Map())
+      return handle
+    },
+    async appendPart(key, handle, offset, source, options) {
+      throwIfAborted(options?.signal)
+      mustStage(key, handle)
+      const part = await copied(source, options?.signal)
+      const token = `${offset}:${++nextId}`
+      // aborted meanwhile: the part is dropped with its write
+      staging.get(handle)?.set(token, part)
+      return { size: part.size, part: token }
+    },
+    async complete(key, handle, tokens, options) {
+      throwIfAborted(options?.signal)
+      const parts = mustStage(key, handle)
+      const chosen = tokens.map((token) => {
+        const part = parts.get(token)
+        if (!part) throw new PinfoldError('NOT_FOUND', `no part ${token} in the staged write of ${key}`)
+        return part
+      })
+      const blob = { chunks: chosen.flatMap((part) => part.chunks), size: chosen.reduce((sum, p) => sum + p.size, 0) }
+      staging.delete(handle)
+      blobs.set(key, blob)
+      return { size: blob.size }
+    },
+    async abort(_key, handle, options) {
+      throwIfAborted(options?.signal)
+      staging.delete(handle)
+    },
+  }
 
   function mustGet(key: string) {
     const blob = blobs.get(key)
@@ -33,20 +95,16 @@ export function createMemoryBlobStore(): MemoryBlobStore {
       return blobs.size
     },
     has: (key) => blobs.has(key),
+    get stagedParts() {
+      return [...staging.values()].reduce((sum, parts) => sum + parts.size, 0)
+    },
+    staged,
 
     async put(key, source, options) {
       throwIfAborted(options?.signal)
-      const chunks: Uint8Array[] = []
-      let size = 0
-      for await (const chunk of source) {
-        throwIfAborted(options?.signal)
-        // copy: the producer may reuse its buffer once we hand control back
-        chunks.push(chunk.slice())
-        size += chunk.length
-      }
-      throwIfAborted(options?.signal)
-      blobs.set(key, { chunks, size })
-      return { size }
+      const blob = await copied(source, options?.signal)
+      blobs.set(key, blob)
+      return { size: blob.size }
     },
 
     async get(key, options) {

@@ -77,6 +77,19 @@ export function memoryBlockRecords(state: MemoryState): BlockRecordStore {
         .map((content) => ({ ...content }))
     },
 
+    async listPublicRoots(after, limit, at, options) {
+      await tick(options)
+      const roots = new Set<string>()
+      for (const f of files.values()) {
+        if (f.network === 'public' && (f.expiresAt === null || f.expiresAt > at) && contents.has(f.cid))
+          roots.add(f.cid)
+      }
+      return [...roots]
+        .filter((cid) => after === undefined || cid > after)
+        .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+        .slice(0, limit)
+    },
+
     async deleteBlockLocations(blobKey, options) {
       await tick(options)
       state.dropBlocks(blobKey)

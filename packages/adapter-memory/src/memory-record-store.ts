@@ -1,4 +1,5 @@
 import type { RecordStore } from '@pinfold/interface'
+import { memoryApiKeyRecords } from './memory-api-keys.js'
 import { memoryBlockRecords } from './memory-blocks.js'
 import { memoryFileRecords } from './memory-files.js'
 import { memoryGatewayRecords } from './memory-gateway.js'
@@ -7,6 +8,7 @@ import { memoryPaymentRecords } from './memory-payments.js'
 import { memoryPinRequestRecords } from './memory-pin-requests.js'
 import { createMemoryState } from './memory-state.js'
 import { memoryUploadSessionRecords } from './memory-upload-sessions.js'
+import { memoryUsageRecords } from './memory-usage.js'
 import { memoryVectorRecords } from './memory-vectors.js'
 
 /**
@@ -25,6 +27,8 @@ export function createMemoryRecordStore(): RecordStore {
     ...memoryVectorRecords(state),
     ...memoryPaymentRecords(state),
     ...memoryUploadSessionRecords(),
+    ...memoryApiKeyRecords(),
+    ...memoryUsageRecords(state),
     ...memoryPinRequestRecords(),
   }
 }

@@ -9,9 +9,9 @@ describeBlobStore(
       store,
       probe: {
         exists: async (key) => store.has(key),
-        count: async () => store.count,
+        count: async () => store.count + store.stagedParts,
       },
     }
   },
-  { list: true },
+  { list: true, staged: true },
 )

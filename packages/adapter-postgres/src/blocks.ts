@@ -123,6 +123,23 @@ export async function listUnindexedContents(
   return rows.map(toContentRecord)
 }
 
+export async function listPublicRoots(
+  db: Queryable,
+  after: string | undefined,
+  limit: number,
+  at: Date,
+): Promise<string[]> {
+  const { rows } = await db.query(
+    `select c.cid from contents c
+     where ($1::text is null or c.cid > $1)
+       and exists (select 1 from files f where f.cid = c.cid and f.network = 'public'
+                   and (f.expires_at is null or f.expires_at > $2::timestamptz))
+     order by c.cid limit $3`,
+    [after ?? null, at.toISOString(), limit],
+  )
+  return rows.map((row) => String(row.cid))
+}
+
 export async function deleteBlockLocations(db: Queryable, blobKey: string): Promise<void> {
   await db.query('delete from blocks where blob_key = $1', [blobKey])
 }

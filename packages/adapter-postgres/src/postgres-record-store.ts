@@ -1,4 +1,5 @@
 import { type CallOptions, optionChecks, type RecordStore, throwIfAborted } from '@pinfold/interface'
+import * as apiKeys from './api-keys.js'
 import * as blocks from './blocks.js'
 import { toPinfoldError } from './errors.js'
 import * as files from './files.js'
@@ -8,6 +9,7 @@ import * as payments from './payments.js'
 import * as pinRequests from './pin-requests.js'
 import type { SqlClient } from './queryable.js'
 import * as uploadSessions from './upload-sessions.js'
+import * as usage from './usage.js'
 import { type PostgresVectorOptions, postgresVectorRecords } from './vectors.js'
 
 export interface PostgresRecordStoreOptions {
@@ -75,6 +77,8 @@ export function createPostgresRecordStore({ client, vectors: vectorOptions }: Po
       run('getBlockLocation', options, () => blocks.getBlockLocation(client, blobKey, multihash)),
     listUnindexedContents: (after, limit, options) =>
       run('listUnindexedContents', options, () => blocks.listUnindexedContents(client, after, limit)),
+    listPublicRoots: (after, limit, at, options) =>
+      run('listPublicRoots', options, () => blocks.listPublicRoots(client, after, limit, at)),
     deleteBlockLocations: (blobKey, options) =>
       run('deleteBlockLocations', options, () => blocks.deleteBlockLocations(client, blobKey)),
     putSwap: (swap, options) => run('putSwap', options, () => gateway.putSwap(client, swap)),
@@ -146,6 +150,20 @@ export function createPostgresRecordStore({ client, vectors: vectorOptions }: Po
       run('deleteUploadSession', options, () => uploadSessions.deleteUploadSession(client, id)),
     listExpiredUploadSessions: (now, limit, options) =>
       run('listExpiredUploadSessions', options, () => uploadSessions.listExpiredUploadSessions(client, now, limit)),
+    createApiKey: (key, options) => run('createApiKey', options, () => apiKeys.createApiKey(client, key)),
+    getApiKey: (tenantId, id, options) => run('getApiKey', options, () => apiKeys.getApiKey(client, tenantId, id)),
+    findApiKey: (key, options) => run('findApiKey', options, () => apiKeys.findApiKey(client, key)),
+    listApiKeys: (tenantId, filter, page, options) =>
+      run('listApiKeys', options, () => apiKeys.listApiKeys(client, tenantId, filter, page)),
+    revokeApiKey: (tenantId, key, at, options) =>
+      run('revokeApiKey', options, () => apiKeys.revokeApiKey(client, tenantId, key, at)),
+    useApiKey: (tenantId, id, options) => run('useApiKey', options, () => apiKeys.useApiKey(client, tenantId, id)),
+    addGatewayUsage: (counts, options) => run('addGatewayUsage', options, () => usage.addGatewayUsage(client, counts)),
+    rankGatewayUsage: (tenantId, query, ranking, options) =>
+      run('rankGatewayUsage', options, () => usage.rankGatewayUsage(client, tenantId, query, ranking)),
+    gatewayUsageByDay: (tenantId, query, options) =>
+      run('gatewayUsageByDay', options, () => usage.gatewayUsageByDay(client, tenantId, query)),
+    storageUsage: (tenantId, options) => run('storageUsage', options, () => usage.storageUsage(client, tenantId)),
     createPinRequest: (request, options) =>
       run('createPinRequest', options, () => pinRequests.createPinRequest(client, request)),
     getPinRequest: (tenantId, id, options) =>

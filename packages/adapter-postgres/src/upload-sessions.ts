@@ -2,12 +2,12 @@ import type { UploadSessionAdvance, UploadSessionRecord } from '@pinfold/interfa
 import type { Queryable, Row } from './queryable.js'
 
 const COLUMNS =
-  'id, token_hash, tenant_id, user_id, length, upload_offset, parts, file_name, mime_type, options, constraints, created_at, expires_at'
+  'id, token_hash, tenant_id, user_id, length, upload_offset, parts, file_name, mime_type, options, constraints, staged, created_at, expires_at'
 
 export async function createUploadSession(db: Queryable, s: UploadSessionRecord): Promise<void> {
   await db.query(
     `insert into upload_sessions (${COLUMNS})
-     values ($1, $2, $3, $4, $5, $6, $7::text[], $8, $9, $10::jsonb, $11::jsonb, $12::timestamptz, $13::timestamptz)`,
+     values ($1, $2, $3, $4, $5, $6, $7::text[], $8, $9, $10::jsonb, $11::jsonb, $12::jsonb, $13::timestamptz, $14::timestamptz)`,
     [
       s.id,
       s.tokenHash,
@@ -20,6 +20,7 @@ export async function createUploadSession(db: Queryable, s: UploadSessionRecord)
       s.mimeType,
       JSON.stringify(s.options),
       s.constraints === null ? null : JSON.stringify(s.constraints),
+      s.staged === null ? null : JSON.stringify(s.staged),
       s.createdAt.toISOString(),
       s.expiresAt.toISOString(),
     ],
@@ -93,6 +94,7 @@ function toSession(row: Row): UploadSessionRecord {
     mimeType: row.mime_type === null ? null : String(row.mime_type),
     options: json(row.options) as UploadSessionRecord['options'],
     constraints: row.constraints === null ? null : (json(row.constraints) as UploadSessionRecord['constraints']),
+    staged: row.staged === null ? null : (json(row.staged) as UploadSessionRecord['staged']),
     createdAt: new Date(row.created_at as string | Date),
     expiresAt: new Date(row.expires_at as string | Date),
   }

@@ -194,7 +194,7 @@ export async function uploadObject(
  * Copies a chunk stream into part buffers. A chunk is read only once the previous one has been
  * copied in full, so a producer may reuse its buffer as soon as it is asked for the next chunk.
  */
-class PartReader {
+export class PartReader {
   private readonly iterator: AsyncIterator<Uint8Array>
   /** The uncopied rest of the current chunk. */
   private pending: Uint8Array | undefined

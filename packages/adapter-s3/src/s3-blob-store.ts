@@ -7,17 +7,20 @@ import {
   type CallOptions,
   PinfoldError,
   type PresignOptions,
+  type StagedBlobWrites,
   throwIfAborted,
 } from '@pinfold/interface'
 import { uploadObject } from './multipart-upload.js'
 import { resolveS3Options, type S3BlobStoreOptions } from './options.js'
 import { s3Error } from './s3-errors.js'
+import { s3StagedWrites } from './staged-upload.js'
 
 export interface S3BlobStore extends BlobStore {
   readonly bucket: string
   readonly prefix: string
   list(options?: CallOptions & { prefix?: string | undefined }): AsyncIterable<BlobInfo>
   presignGet(key: string, options: PresignOptions & CallOptions): Promise<string>
+  staged: StagedBlobWrites
 }
 
 /** S3 refuses presigned URLs that live longer than seven days. */
@@ -52,6 +55,7 @@ export function createS3BlobStore(options: S3BlobStoreOptions): S3BlobStore {
     bucket,
     prefix,
     head,
+    staged: s3StagedWrites({ ...config, objectKey }),
 
     put: (key, source, callOptions) =>
       uploadObject({ ...config, objectKey: objectKey(key), key }, source, callOptions?.signal),

@@ -5,7 +5,7 @@ import { containerRuntimeAvailable } from './container-runtime.js'
 import { s3Harness } from './s3-harness.js'
 import { type S3Endpoint, startS3rver, testClient } from './s3-test-server.js'
 
-const capabilities = { list: true, presignGet: true }
+const capabilities = { list: true, presignGet: true, staged: true }
 
 describe('s3rver (in-process)', () => {
   const bucket = 'pinfold-conformance'

@@ -12,6 +12,8 @@ export function s3Harness(client: S3Client, bucket: string): BlobStoreHarness {
   const store = createS3BlobStore({ client, bucket, prefix })
   return {
     store,
+    // the upload id and the part tokens are all the state: a new store continues from them
+    reopen: () => createS3BlobStore({ client, bucket, prefix }),
     probe: {
       async exists(key) {
         try {

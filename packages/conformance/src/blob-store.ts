@@ -13,6 +13,11 @@ export interface BlobProbe {
 export interface BlobStoreHarness {
   store: BlobStore
   probe: BlobProbe
+  /**
+   * A second store over the same backend, as another process (or the same one after a restart)
+   * would open it; omitted where nothing outlives the store (memory), and the store itself is used.
+   */
+  reopen?(): BlobStore
   close?(): Promise<void>
 }
 
@@ -25,6 +30,8 @@ export interface BlobCapabilities {
   list?: boolean
   /** The store implements `presignGet`, and its URLs are reachable from this process. */
   presignGet?: boolean
+  /** The store implements `staged` (writing a blob in parts over time). */
+  staged?: boolean
 }
 
 export function describeBlobStore(
@@ -149,6 +156,7 @@ export function describeBlobStore(
 
     it('capabilities - the store implements exactly what it declares', () => {
       expect(typeof h.store.list === 'function').toBe(capabilities.list === true)
+      expect(h.store.staged !== undefined).toBe(capabilities.staged === true)
       if (capabilities.presignGet) expect(typeof h.store.presignGet).toBe('function')
     })
 
@@ -165,6 +173,95 @@ export function describeBlobStore(
           { key: 'p/x/2', size: 4 },
         ])
       })
+
+    if (capabilities.staged) {
+      const staged = () => {
+        if (!h.store.staged) throw new Error('staged declared but missing')
+        return h.store.staged
+      }
+      /** Part sizes that cross the store's minimum (S3: one, then two buffers and a rest). */
+      const unit = () => Math.max(staged().minPartBytes, 100_000)
+
+      it('staged - parts appended in order become one blob, visible only once completed', async () => {
+        const writes = staged()
+        const sizes = [unit() + 7, 2 * unit() + 3, 1000]
+        const parts = sizes.map((size, i) => patternBytes(size, 40 + i))
+        const handle = await writes.begin('s/whole')
+        const tokens: string[] = []
+        let offset = 0
+        for (const part of parts) {
+          const appended = await writes.appendPart('s/whole', handle, offset, chunked(part, 65_536))
+          expect(appended.size).toBe(part.length)
+          expect(JSON.parse(JSON.stringify(appended.part))).toBe(appended.part)
+          tokens.push(appended.part)
+          offset += part.length
+        }
+        expect(await h.store.head('s/whole')).toBeUndefined()
+        expect(await h.probe.exists('s/whole')).toBe(false)
+        expect(await writes.complete('s/whole', handle, tokens)).toEqual({ size: offset })
+        expect(await h.store.head('s/whole')).toEqual({ key: 's/whole', size: offset })
+        expect(sha(await collect(await h.store.get('s/whole')))).toBe(sha(concat(parts)))
+        // spent: aborting a completed write changes nothing
+        await writes.abort('s/whole', handle)
+        expect((await h.store.head('s/whole'))?.size).toBe(offset)
+      })
+
+      it('staged - a part whose source fails can be appended again at its offset, and only the retry counts', async () => {
+        const writes = staged()
+        const first = patternBytes(unit(), 50)
+        const second = patternBytes(unit() + 5, 51)
+        const handle = await writes.begin('s/retry')
+        const one = await writes.appendPart('s/retry', handle, 0, chunked(first, 50_000))
+        async function* failing() {
+          yield patternBytes(unit(), 52)
+          yield patternBytes(70_000, 53)
+          throw new Error('client went away')
+        }
+        await expect(writes.appendPart('s/retry', handle, first.length, failing())).rejects.toThrow('client went away')
+        const controller = new AbortController()
+        async function* aborted() {
+          yield patternBytes(10_000, 54)
+          controller.abort()
+          yield patternBytes(10_000, 55)
+        }
+        await expect(
+          writes.appendPart('s/retry', handle, first.length, aborted(), { signal: controller.signal }),
+        ).rejects.toMatchObject({ code: 'ABORTED' })
+        const two = await writes.appendPart('s/retry', handle, first.length, chunked(second, 65_536))
+        await writes.complete('s/retry', handle, [one.part, two.part])
+        expect(sha(await collect(await h.store.get('s/retry')))).toBe(sha(concat([first, second])))
+      })
+
+      it('staged - another store over the same backend continues and completes a write begun here', async () => {
+        const writes = staged()
+        const parts = [patternBytes(unit(), 60), patternBytes(12_345, 61)]
+        const handle = await writes.begin('s/moved')
+        const one = await writes.appendPart('s/moved', handle, 0, chunked(parts[0]!, 65_536))
+        const other = (h.reopen?.() ?? h.store).staged
+        if (!other) throw new Error('the reopened store has no staged writes')
+        const two = await other.appendPart('s/moved', handle, parts[0]!.length, chunked(parts[1]!, 4096))
+        await other.complete('s/moved', handle, [JSON.parse(JSON.stringify(one.part)), two.part])
+        expect(sha(await collect(await h.store.get('s/moved')))).toBe(sha(concat(parts)))
+      })
+
+      it('staged - no parts complete an empty blob', async () => {
+        const handle = await staged().begin('s/empty')
+        expect(await staged().complete('s/empty', handle, [])).toEqual({ size: 0 })
+        expect(await h.store.head('s/empty')).toEqual({ key: 's/empty', size: 0 })
+      })
+
+      it('staged - abort drops every part, leaves nothing behind and is idempotent', async () => {
+        const before = await h.probe.count?.()
+        const writes = staged()
+        const handle = await writes.begin('s/dropped')
+        await writes.appendPart('s/dropped', handle, 0, chunked(patternBytes(unit(), 70), 65_536))
+        await writes.abort('s/dropped', handle)
+        await writes.abort('s/dropped', handle)
+        expect(await h.store.head('s/dropped')).toBeUndefined()
+        expect(await h.probe.exists('s/dropped')).toBe(false)
+        if (before !== undefined) expect(await h.probe.count?.()).toBe(before)
+      })
+    }
 
     if (capabilities.presignGet)
       it('presignGet - a plain HTTP GET of the URL returns the bytes', async () => {
@@ -187,6 +284,10 @@ export function describeBlobStore(
 async function* chunked(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Array> {
   if (bytes.length === 0) return
   for (let i = 0; i < bytes.length; i += size) yield bytes.slice(i, i + size)
+}
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  return Buffer.concat(parts)
 }
 
 function sha(bytes: Uint8Array): string {

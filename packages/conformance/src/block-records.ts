@@ -133,6 +133,27 @@ export function describeBlockRecords(name: string, create: () => Promise<RecordS
       expect(await store.getBlockLocation(key, multihash('y'))).toBeUndefined()
     })
 
+    it('listPublicRoots - public, unexpired contents once each, in cid order after the cursor', async () => {
+      const shared = await hold(blobKey(), { network: 'public' })
+      // a second public file of the same content, of another tenant: the root is listed once
+      await hold(blobKey(), { tenantId: OTHER_TENANT }, shared.content.cid)
+      const expiring = await hold(blobKey(), { expiresAt: at(60) })
+      await hold(blobKey(), { network: 'private' })
+      const publicRoots = [shared.content.cid, expiring.content.cid].sort()
+      expect(await store.listPublicRoots(undefined, 10, at(59))).toEqual(publicRoots)
+      expect(await store.listPublicRoots(undefined, 10, at(60))).toEqual([shared.content.cid])
+      expect(await store.listPublicRoots(publicRoots[0], 10, at(59))).toEqual([publicRoots[1]])
+      expect(await store.listPublicRoots(undefined, 1, at(59))).toEqual([publicRoots[0]])
+    })
+
+    it('listPublicRoots - a root held both privately and publicly is public; deleting the public file unlists it', async () => {
+      const both = await hold(blobKey(), { network: 'private' })
+      const { file } = await hold(blobKey(), { network: 'public' }, both.content.cid)
+      expect(await store.listPublicRoots(undefined, 10, later)).toEqual([both.content.cid])
+      await store.deleteFile(file.tenantId, 'public', file.id)
+      expect(await store.listPublicRoots(undefined, 10, later)).toEqual([])
+    })
+
     it('listUnindexedContents - lists contents without entries in cid order after the cursor', async () => {
       const indexedKey = blobKey()
       await store.putBlockLocations(indexedKey, [location('indexed')])

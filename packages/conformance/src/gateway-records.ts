@@ -183,6 +183,27 @@ export function describeGatewayRecords(name: string, create: () => Promise<Recor
         expect(await store.findDomain(name, at(10_000))).toEqual(active)
       })
 
+      it('createDomain - a claim created active routes at once; of concurrent active claims by many tenants, one wins', async () => {
+        const name = 'dedicated.gw.example.org'
+        const active = (tenantId: string) =>
+          domain({ domain: name, tenantId, status: 'active', verifiedAt: at(3), expiresAt: null })
+        const results = await Promise.allSettled(
+          ['t0', 't1', 't2', 't3', 't4'].map((t) => store.createDomain(active(t))),
+        )
+        const winners = results.filter((r) => r.status === 'fulfilled')
+        expect(winners).toHaveLength(1)
+        for (const r of results) if (r.status === 'rejected') expect(r.reason).toMatchObject({ code: 'CONFLICT' })
+        const winner = (winners[0] as PromiseFulfilledResult<DomainRecord>).value
+        expect(await store.findDomain(name, at(10_000))).toEqual(winner)
+        // no pending claim either once the name is active
+        await expect(store.createDomain(domain({ domain: name, tenantId: 'late' }))).rejects.toMatchObject({
+          code: 'CONFLICT',
+        })
+        expect(await store.deleteDomain(winner.tenantId, winner.id)).toBe(true)
+        expect(await store.findDomain(name, at(10_000))).toBeUndefined()
+        expect((await store.createDomain(active('t9'))).tenantId).toBe('t9')
+      })
+
       it('findDomain, createDomain - a lapsed pending claim neither routes nor blocks a new claim', async () => {
         const name = 'lapsed.example.org'
         const old = await store.createDomain(domain({ domain: name, createdAt: at(1), expiresAt: at(5) }))

@@ -12,6 +12,7 @@ import type {
   SortOrder,
 } from '@pinfold/interface'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describeApiKeyRecords } from './api-key-records.js'
 import { describeBlobReferenceRecords } from './blob-reference-records.js'
 import { describeBlockRecords } from './block-records.js'
 import { at, contentFor, fileBuilder, newCid, OTHER_TENANT, TENANT } from './fixtures.js'
@@ -19,6 +20,7 @@ import { describeGatewayRecords } from './gateway-records.js'
 import { describePaymentRecords } from './payment-records.js'
 import { describePinRequestRecords } from './pin-request-records.js'
 import { describeUploadSessionRecords } from './upload-session-records.js'
+import { describeUsageRecords } from './usage-records.js'
 import { describeVectorRecords } from './vector-records.js'
 
 const newFile = fileBuilder()
@@ -703,5 +705,7 @@ export function describeRecordStore(name: string, create: () => Promise<RecordSt
   describeVectorRecords(name, create)
   describePaymentRecords(name, create)
   describeUploadSessionRecords(name, create)
+  describeApiKeyRecords(name, create)
+  describeUsageRecords(name, create)
   describePinRequestRecords(name, create)
 }

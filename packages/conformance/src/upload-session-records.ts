@@ -18,6 +18,7 @@ function newSession(fields: Partial<UploadSessionRecord> = {}): UploadSessionRec
     mimeType: 'application/octet-stream',
     options: { network: 'public', keyvalues: { env: 'prod' }, cidVersion: 'v0', expiresAtMs: 1_900_000_000_000 },
     constraints: { maxBytes: 1000, allowMimeTypes: ['image/*'], fixed: { groupId: null, name: 'fixed' } },
+    staged: { key: 'blobs/staged-1', handle: 'upload-id/with+odd=chars' },
     createdAt: at(0),
     expiresAt: at(100),
     ...fields,
@@ -43,7 +44,7 @@ export function describeUploadSessionRecords(name: string, create: () => Promise
       const session = newSession()
       await store.createUploadSession(session)
       expect(await store.getUploadSession(session.id)).toEqual(session)
-      const bare = newSession({ mimeType: null, constraints: null, options: {} })
+      const bare = newSession({ mimeType: null, constraints: null, options: {}, staged: null })
       await store.createUploadSession(bare)
       expect(await store.getUploadSession(bare.id)).toEqual(bare)
     })

@@ -3,7 +3,8 @@ import type { CidVersion } from '@pinfold/interface'
 import { importer } from 'ipfs-unixfs-importer'
 import type { CID } from 'multiformats/cid'
 import { describe, expect, it } from 'vitest'
-import { computeFileCid } from '../src/unixfs/compute-cid.js'
+import { computeFileCid, computeFileCidFromLeaves } from '../src/unixfs/compute-cid.js'
+import { LeafCutter } from '../src/unixfs/leaf-cutter.js'
 import { kuboImporterOptions, LEAF_BYTES } from '../src/unixfs/profiles.js'
 
 const LEAF = LEAF_BYTES.v1
@@ -74,5 +75,36 @@ describe('computeFileCid', () => {
     const bytes = chacha('span', 3 * LEAF + LEAF / 2)
     const cid = await computeFileCid(stream([bytes]), 'v1')
     expect(cid.toString()).toBe((await stockCid(bytes, 'v1')).toString())
+  })
+})
+
+describe('computeFileCidFromLeaves', () => {
+  // what a resumable upload records: each request cut into leaves by its own LeafCutter, the open
+  // leaf's bytes sent again first by the next request
+  const sizes = [0, 1, LEAF, LEAF + 1, 174 * LEAF, 175 * LEAF + 12_345]
+  for (const size of sizes) {
+    it(`${size} bytes sent as requests of odd sizes give computeFileCid's CIDv1 from the digests alone`, async () => {
+      const bytes = chacha(`leaves/${size}`, size)
+      const digests: Uint8Array[] = []
+      let carry: Uint8Array[] = []
+      const requests = [...pieces(bytes, `requests/${size}`, 3 * LEAF + 777)]
+      for (const [i, request] of requests.entries()) {
+        const cutter = new LeafCutter(LEAF)
+        const passed: Uint8Array[] = []
+        for (const chunk of [...carry, ...pieces(request, `chunks/${i}`, 70_000)]) passed.push(...cutter.push(chunk))
+        const last = i === requests.length - 1
+        carry = cutter.finish(last)
+        if (last) passed.push(...carry)
+        digests.push(...cutter.digests)
+        // the leaves a request passes on are whole leaves (but the file's last), in order
+        expect(passed.reduce((sum, piece) => sum + piece.length, 0) % LEAF === 0 || last).toBe(true)
+      }
+      const cid = await computeFileCidFromLeaves(digests, size)
+      expect(cid.toString()).toBe((await computeFileCid(stream([bytes]), 'v1')).toString())
+    })
+  }
+
+  it('digests that cannot make a file of that size are refused', async () => {
+    await expect(computeFileCidFromLeaves([new Uint8Array(32)], 2 * LEAF)).rejects.toMatchObject({ code: 'INTERNAL' })
   })
 })

@@ -47,6 +47,7 @@ const BAD_SERVICE_OPTIONS: [string, Partial<FileServiceOptions>][] = [
   ['textExtractor', { textExtractor: 'pdf' as unknown as TextExtractor }],
   ['resolveTxt', { resolveTxt: {} as unknown as TxtResolver }],
   ['gatewayPlugins', { gatewayPlugins: 'all' as unknown as GatewayPlugin[] }],
+  ['gatewayPlugins', { gatewayPlugins: [{ id: 1, name: 'p', description: '', image: 'icon.png', tags: [] }] }],
 ]
 
 describe('createFileService options', () => {

@@ -78,6 +78,13 @@ const OPERATIONS: Record<string, { missing: RegExp; calls: Record<string, (s: Se
         }),
     },
   },
+  'API keys': {
+    missing: /no signingSecret configured/,
+    calls: {
+      'apiKeys.create': (s) =>
+        s.apiKeys.create({ ...actor, scopes: new Set(['org:write']) }, { name: 'k', permissions: { admin: true } }),
+    },
+  },
   'semantic vectors': {
     missing: /no embedder or textExtractor configured/,
     calls: {
@@ -109,6 +116,7 @@ describe('createFileService features', () => {
       paymentInstructions: false,
       paidRetrieval: false,
       vectors: false,
+      apiKeys: false,
     })
     expect(service({ signingSecret: SECRET, paymentSettings, embedder }).features).toEqual({
       signedUploads: true,
@@ -116,6 +124,7 @@ describe('createFileService features', () => {
       paymentInstructions: true,
       paidRetrieval: false,
       vectors: false,
+      apiKeys: true,
     })
     expect(service({ signingSecret: SECRET, paymentSettings, payments, embedder, textExtractor }).features).toEqual({
       signedUploads: true,
@@ -123,6 +132,7 @@ describe('createFileService features', () => {
       paymentInstructions: true,
       paidRetrieval: true,
       vectors: true,
+      apiKeys: true,
     })
   })
 

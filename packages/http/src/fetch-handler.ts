@@ -1,7 +1,11 @@
 import { allows, type FileService, PinfoldError, type TokenActor, type TokenVerifier } from '@pinfold/core'
 import { type CorsOptions, corsHeaders, preflightHeaders } from './cors.js'
+import { identify } from './credentials.js'
+import { meterUsage } from './gateway-usage.js'
 import { checkHandlerOptions } from './handler-options.js'
 import { dispatchGateway } from './handlers/gateway.js'
+import { createImageVariants, type ImageOptions } from './image-variants.js'
+import type { IpfsPeer } from './ipfs-peer.js'
 import { clientAddress, createRateLimiter, type RateLimitOptions } from './rate-limit.js'
 import { parseRequest } from './request-input.js'
 import { type RequestLogger, requestIdOf } from './request-log.js'
@@ -40,8 +44,28 @@ export interface FetchHandlerOptions {
    * Default: the host name of `publicUrl`; without one, any `{cidv1}.ipfs.{host}`.
    */
   subdomainHost?: string | undefined
+  /**
+   * Image optimisation (`img-width`, `img-format`, … as the SDK's `optimizeImage()` sends them) on
+   * tenants' gateways (dedicated names, custom domains) and private links. Without it those
+   * parameters are ignored and images are served as stored, as Pinata's public gateway does.
+   */
+  images?: ImageOptions | undefined
   /** The client's address for per-address limits; default: what `createNodeHandler` recorded. */
   clientIp?: ((request: Request) => string | undefined) | undefined
+  /**
+   * The host's embedded IPFS node, read on each request that needs it: `/routing/v1/providers`
+   * lists it as a bitswap provider and `/healthz` reports it. Default none (the routing API then
+   * lists the HTTP gateway alone).
+   */
+  ipfsPeer?: (() => IpfsPeer | undefined) | undefined
+  /**
+   * URL of the OpenAPI viewer's script that `/docs` loads: Scalar's browser bundle
+   * (`@scalar/api-reference/dist/browser/standalone.js`), served by the host application. Relative
+   * to `/docs` itself (`docs/viewer/standalone.js` is `{basePath}/docs/viewer/standalone.js`) or
+   * absolute. The `pinfold` server serves one. Without it, `/docs` says where the OpenAPI document is
+   * and how to set this.
+   */
+  docsScriptUrl?: string | undefined
 }
 
 export type FetchHandler = (request: Request) => Promise<Response>
@@ -68,6 +92,7 @@ export function createFetchHandler(service: FileService, options: FetchHandlerOp
   const cors = options.cors ?? {}
   const limiter = createRateLimiter(options.rateLimit)
   const clientIp = options.clientIp ?? clientAddress
+  const images = options.images && createImageVariants(options.images)
 
   return async function handle(request) {
     const origin = request.headers.get('origin')
@@ -88,6 +113,7 @@ export function createFetchHandler(service: FileService, options: FetchHandlerOp
       response = errorResponse(error)
       if (response.status >= 500) options.onError?.(error, request)
     }
+    response = meterUsage(service, request, response)
     for (const [name, value] of Object.entries(corsHeaders(cors, origin))) response.headers.set(name, value)
     response.headers.set('x-request-id', requestId)
     if (options.logger) {
@@ -112,7 +138,12 @@ export function createFetchHandler(service: FileService, options: FetchHandlerOp
     const apiHostname = publicUrl?.hostname ?? url.hostname
     // with neither option, the request's own host name says nothing: any {cid}.ipfs.{host} is one
     const subdomainHost = checked.subdomainHost ?? publicUrl?.hostname.toLowerCase()
-    const gateway = await dispatchGateway(request, url, pathname, { service, apiHostname, subdomainHost })
+    const gateway = await dispatchGateway(request, url, pathname, {
+      service,
+      images,
+      apiHostname,
+      subdomainHost,
+    })
     if (gateway) {
       seen.route = 'gateway'
       return gateway
@@ -138,7 +169,10 @@ export function createFetchHandler(service: FileService, options: FetchHandlerOp
         signal: request.signal,
         publicUrl: publicUrl?.href ?? `${url.origin}${basePath}`,
         ownHostnames: subdomainHost ? [apiHostname, subdomainHost] : [apiHostname],
+        docsScriptUrl: options.docsScriptUrl,
         service,
+        images,
+        ipfsPeer: options.ipfsPeer?.(),
       },
       input,
     )
@@ -146,10 +180,7 @@ export function createFetchHandler(service: FileService, options: FetchHandlerOp
 
   async function authenticate(request: Request, route: Route): Promise<TokenActor> {
     if (route.auth === 'public') return ANONYMOUS
-    const header = request.headers.get('authorization') ?? ''
-    const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header)
-    if (!match) throw new PinfoldError('UNAUTHENTICATED', 'an Authorization: Bearer <token> header is required')
-    const actor = await options.auth.verify(match[1]!)
+    const actor = await identify(request, route.path, service, options.auth)
     limiter.checkActor(actor)
     if (route.auth !== 'token' && !allows(actor.scopes, route.auth)) {
       throw new PinfoldError('FORBIDDEN', `this token lacks the ${route.auth} scope`)

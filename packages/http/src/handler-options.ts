@@ -34,6 +34,7 @@ export function checkHandlerOptions(service: FileService, options: FetchHandlerO
   }
   check.optionalFunction('onError', options.onError)
   check.optionalFunction('clientIp', options.clientIp)
+  check.optionalFunction('ipfsPeer', options.ipfsPeer)
   const origins = options.cors?.origins
   if (origins !== undefined) {
     // a single origin given as a string would be matched as a substring of the request's origin
@@ -44,6 +45,19 @@ export function checkHandlerOptions(service: FileService, options: FetchHandlerO
     const logger = options.logger
     const methods = typeof logger?.info === 'function' && typeof logger.error === 'function'
     check.require('logger', methods, 'must have info() and error() methods (jsonLinesLogger)')
+  }
+  if (options.images !== undefined) {
+    const { transformer, cacheBytes } = options.images ?? {}
+    const ok = typeof transformer?.transform === 'function' && typeof transformer.limits?.maxDimension === 'number'
+    check.require('images.transformer', ok, 'must be an ImageTransformer (createSharpTransformer)')
+    if (cacheBytes !== undefined) {
+      check.require('images.cacheBytes', Number.isSafeInteger(cacheBytes) && cacheBytes >= 0, 'must be an integer ≥ 0')
+    }
+  }
+  if (options.docsScriptUrl !== undefined) {
+    const url = options.docsScriptUrl
+    const valid = typeof url === 'string' && url !== '' && URL.canParse(url, 'http://x/docs') && !/["<>\s]/.test(url)
+    check.require('docsScriptUrl', valid, 'must be a URL, absolute or relative to /docs')
   }
   const subdomainHost = check.optionalHostname('subdomainHost', options.subdomainHost)?.toLowerCase()
 

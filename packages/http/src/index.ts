@@ -15,6 +15,8 @@
  */
 export type { CorsOptions } from './cors.js'
 export { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from './fetch-handler.js'
+export type { ImageOptions } from './image-variants.js'
+export type { IpfsPeer } from './ipfs-peer.js'
 // The OpenAPI document's naming of routes, for tooling that maps a route to its operation.
 export { type OpenApiDocument, openApiPath, operationId } from './openapi/document.js'
 export type { RateLimitOptions, RateLimitRule } from './rate-limit.js'

@@ -1,5 +1,7 @@
 import type { FileService, Scope, TokenActor } from '@pinfold/core'
 import Type, { type Static, type TObject, type TSchema } from 'typebox'
+import type { ImageVariants } from './image-variants.js'
+import type { IpfsPeer } from './ipfs-peer.js'
 import type { OpenApiResponse } from './openapi/types.js'
 
 export interface RequestContext {
@@ -12,7 +14,13 @@ export interface RequestContext {
   publicUrl: string
   /** Host names this deployment answers on itself (the API's, the subdomain gateway's). */
   ownHostnames: readonly string[]
+  /** The OpenAPI viewer's script for `/docs` (`FetchHandlerOptions.docsScriptUrl`). */
+  docsScriptUrl: string | undefined
   service: FileService
+  /** Image variants (`createFetchHandler({ images })`); without them `img-*` parameters are ignored. */
+  images: ImageVariants | undefined
+  /** The embedded IPFS node, when the server runs one (`createFetchHandler({ ipfsPeer })`). */
+  ipfsPeer: IpfsPeer | undefined
 }
 
 /**

@@ -5,13 +5,16 @@ import { fileRoutes } from './handlers/files.js'
 import { filesSignRoutes } from './handlers/files-sign.js'
 import { groupRoutes } from './handlers/groups.js'
 import { healthRoutes } from './handlers/health.js'
+import { keyRoutes } from './handlers/keys.js'
 import { openApiRoutes } from './handlers/openapi.js'
 import { paymentRoutes } from './handlers/payments.js'
 import { pinRoutes } from './handlers/pins.js'
 import { pluginRoutes } from './handlers/plugins.js'
+import { routingRoutes } from './handlers/routing.js'
 import { signatureRoutes } from './handlers/signatures.js'
 import { swapRoutes } from './handlers/swaps.js'
 import { uploadRoutes } from './handlers/uploads.js'
+import { usageRoutes } from './handlers/usage.js'
 import { vectorRoutes } from './handlers/vectors.js'
 import type { Route } from './router.js'
 
@@ -30,6 +33,9 @@ export const routes: readonly Route[] = [
   ...uploadRoutes,
   ...paymentRoutes,
   ...vectorRoutes,
+  ...routingRoutes,
+  ...keyRoutes,
+  ...usageRoutes,
   ...healthRoutes,
   ...openApiRoutes,
 ]

@@ -1,49 +1,24 @@
 import { errorBody } from './responses.js'
 import { defineRoute, type Route } from './router.js'
 
+/** A Pinata endpoint Pinfold does not serve: its route pattern, the Pinata feature and the SDK call. */
+export interface UnsupportedEndpoint {
+  method: Route['method']
+  path: string
+  feature: string
+  sdk: string
+}
+
 /**
  * The Pinata endpoints the `pinata` SDK (2.5.6) calls that Pinfold does not implement; the
  * README's "Not supported" list is this table (`http/test/unsupported-routes.test.ts` holds the
  * two together). Remove an entry when its route is added; until then a route as specific as an
- * entry (`/v3/files/:network/pin_by_cid`, or `/v3/files/public/…`) wins over it, as the real routes
+ * entry (`/v3/pinata/keys`, or `/v3/pinata/:x`) wins over it, as the real routes
  * come first in the router's table.
  */
-export const UNSUPPORTED_PINATA_ENDPOINTS = [
-  { method: 'POST', path: '/v3/files/:network/pin_by_cid', feature: 'pin by CID', sdk: 'upload.public.cid()' },
-  {
-    method: 'GET',
-    path: '/v3/files/:network/pin_by_cid',
-    feature: 'the pin-by-CID queue',
-    sdk: 'files.public.queue()',
-  },
-  {
-    method: 'DELETE',
-    path: '/v3/files/:network/pin_by_cid/:id',
-    feature: 'cancelling a pin-by-CID request',
-    sdk: 'files.public.deletePinRequest()',
-  },
-  { method: 'POST', path: '/v3/pinata/keys', feature: 'API keys', sdk: 'keys.create()' },
-  { method: 'GET', path: '/v3/pinata/keys', feature: 'API keys', sdk: 'keys.list()' },
-  { method: 'PUT', path: '/v3/pinata/keys/:key', feature: 'API keys', sdk: 'keys.revoke()' },
-  {
-    method: 'GET',
-    path: '/v3/ipfs/gateway_analytics_top',
-    feature: 'gateway analytics',
-    sdk: 'analytics.requests / analytics.bandwidth',
-  },
-  {
-    method: 'GET',
-    path: '/v3/ipfs/gateway_analytics_time_series',
-    feature: 'gateway analytics',
-    sdk: 'analytics.summary(), analytics.*.customDates()',
-  },
-  {
-    method: 'GET',
-    path: '/v3/data/userPinnedDataTotal',
-    feature: 'account usage',
-    sdk: 'pinnedFileCount(), totalStorageUsage()',
-  },
-] as const
+export const UNSUPPORTED_PINATA_ENDPOINTS: readonly UnsupportedEndpoint[] = [
+  // empty: Pinfold answers every endpoint the SDK 2.5.6 calls (API keys, analytics and usage were the last)
+]
 
 /**
  * The table as routes, so a request for one of them wins over a parameter route it would otherwise

@@ -14,6 +14,7 @@ const ROUTES: [string, string, string, unknown][] = [
   ['download links', 'GET', `/files/${CID}?X-Signature=AAAA`, undefined],
   ['x402 payment instructions', 'POST', '/v3/x402/payment_instructions', { name: 'x' }],
   ['x402 paid retrieval', 'GET', `/v1/retrieve/private/${CID}`, undefined],
+  ['API keys', 'POST', '/v3/pinata/keys', { keyName: 'k', permissions: { admin: true } }],
   ['semantic vectors', 'POST', '/v3/vectorize/files/some-file', undefined],
   ['semantic vectors', 'POST', '/v3/vectorize/groups/some-group/query', { text: 'cats' }],
 ]
@@ -36,5 +37,22 @@ describe('features off over HTTP', () => {
     expect(((await res.json()) as { error: string }).error).toMatch(
       new RegExp(`^${feature} (is|are) unavailable: no .* configured \\(createFileService options`),
     )
+  })
+
+  it('API keys - a key JWT reaching a server without them is 401, never trusted as a plain token', async () => {
+    const keyed = createFileService({
+      records: createMemoryRecordStore(),
+      blobs: createMemoryBlobStore(),
+      signingSecret: TEST_SECRET,
+    })
+    const { jwt } = await keyed.apiKeys.create(
+      { tenantId: 'acme', userId: 'alice', scopes: new Set(SCOPES) },
+      { name: 'k', permissions: { admin: true } },
+    )
+    const res = await handler(
+      new Request('http://api.test/v3/groups/public', { headers: { authorization: `Bearer ${jwt}` } }),
+    )
+    expect(res.status).toBe(401)
+    expect(await res.json()).toEqual({ error: 'API keys are not enabled on this server' })
   })
 })

@@ -25,8 +25,11 @@ describe('private download links', () => {
     return { status: res.status, body: await json(res) }
   }
 
-  it('download_link - signs a link whose CID comes from the url path, whatever its host', async () => {
-    const { status, body } = await link({ url: `https://http://broken-host/files/${privateFile.cid}`, expires: 60 })
+  it("download_link - signs a link on the API for its own host (the SDK's https://http:// prefix too); another host is a 400", async () => {
+    const refused = await link({ url: `https://http://broken-host/files/${privateFile.cid}`, expires: 60 })
+    expect(refused.status).toBe(400)
+    expect(refused.body.error).toMatch(/broken-host is not one of this account's gateways/)
+    const { status, body } = await link({ url: `https://${server.url}/files/${privateFile.cid}`, expires: 60 })
     expect(status).toBe(200)
     const url = new URL(body.data as string)
     expect(`${url.origin}${url.pathname}`).toBe(`${server.url}/files/${privateFile.cid}`)
@@ -48,7 +51,7 @@ describe('private download links', () => {
     expect(alias.status).toBe(200)
     expect((await server.fetch(alias.body.data as string)).status).toBe(200)
     const signed = await link(
-      { url: `https://gw/files/${privateFile.cid}`, method: 'GET', expires: 30 },
+      { url: `${server.url}/files/${privateFile.cid}`, method: 'GET', expires: 30 },
       '/v3/files/sign',
     )
     expect(signed.status).toBe(200)
@@ -245,10 +248,15 @@ describe('plugins marketplace', () => {
     try {
       const res = await server.api('/v3/gateways/plugins/marketplace')
       expect(res.status).toBe(200)
-      const plugins = (await json(res)).data as { id: number; name: string; tags: string[] }[]
+      const plugins = (await json(res)).data as { id: number; name: string; image: string; tags: string[] }[]
       expect(plugins.map((p) => p.name)).toEqual(['Content Addressable Attestation', 'Hot Swaps'])
-      for (const plugin of plugins)
+      for (const plugin of plugins) {
         expect(Object.keys(plugin).sort()).toEqual(['description', 'id', 'image', 'name', 'tags'])
+        // an <img src> shows it: an absolute URL whose bytes are an SVG image
+        const image = await fetch(plugin.image)
+        expect(image.headers.get('content-type')).toBe('image/svg+xml')
+        expect(await image.text()).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/)
+      }
       expect((await server.api('/v3/gateways/plugins/marketplace', { auth: null })).status).toBe(401)
     } finally {
       await server.close()

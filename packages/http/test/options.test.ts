@@ -1,5 +1,6 @@
 import { createMemoryBlobStore, createMemoryRecordStore } from '@pinfold/adapter-memory'
-import { createFileService, createTokenVerifier, type FileService } from '@pinfold/core'
+import { createFileService, createTokenVerifier, type FileService, type ImageTransformer } from '@pinfold/core'
+import { createSharpTransformer } from '@pinfold/image-sharp'
 import { describe, expect, it } from 'vitest'
 import { createFetchHandler, type FetchHandlerOptions, jsonLinesLogger, type RequestLogger } from '../src/index.js'
 import { invalidOption } from './support/option-errors.js'
@@ -28,6 +29,9 @@ const BAD_HANDLER: [string, Partial<FetchHandlerOptions>][] = [
   ['cors.origins', { cors: { origins: 'https://app.example.com' as unknown as readonly string[] } }],
   ['cors.origins', { cors: { origins: ['https://app.example.com/'] } }],
   ['logger', { logger: console.log as unknown as RequestLogger }],
+  ['images.transformer', { images: { transformer: {} as ImageTransformer } }],
+  ['images.transformer', { images: null as unknown as FetchHandlerOptions['images'] }],
+  ['images.cacheBytes', { images: { transformer: createSharpTransformer(), cacheBytes: -1 } }],
 ]
 
 describe('createFetchHandler options', () => {

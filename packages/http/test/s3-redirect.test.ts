@@ -28,7 +28,7 @@ describe('private downloads from S3', () => {
     const { data: file } = (await uploaded.json()) as { data: { cid: string } }
     const signed = await server.api('/v3/files/private/download_link', {
       method: 'POST',
-      body: JSON.stringify({ url: `https://gateway.example/files/${file.cid}`, expires: 60, method: 'GET' }),
+      body: JSON.stringify({ url: `${server.url}/files/${file.cid}`, expires: 60, method: 'GET' }),
     })
     const { data: link } = (await signed.json()) as { data: string }
     expect(link.startsWith(`${server.url}/files/${file.cid}?`)).toBe(true)

@@ -23,11 +23,13 @@ import type {
   Page,
   PageRequest,
 } from './model.js'
+import type { ApiKeyRecordStore } from './ports/api-key-records.js'
 import type { BlockRecordStore } from './ports/block-records.js'
 import type { GatewayRecordStore } from './ports/gateway-records.js'
 import type { PaymentRecordStore } from './ports/payment-records.js'
 import type { PinRequestRecordStore } from './ports/pin-request-records.js'
 import type { UploadSessionRecordStore } from './ports/upload-session-records.js'
+import type { UsageRecordStore } from './ports/usage-records.js'
 import type { VectorRecordStore } from './ports/vector-records.js'
 
 // ---------------------------------------------------------------------------------------------
@@ -66,6 +68,8 @@ export interface RecordStore
     BlockRecordStore,
     PaymentRecordStore,
     UploadSessionRecordStore,
+    ApiKeyRecordStore,
+    UsageRecordStore,
     PinRequestRecordStore {}
 
 /** Files and the contents (stored bytes) they reference. */
@@ -212,6 +216,57 @@ export interface BlobStore {
 
   /** Optional: every key under a prefix, for sweeping blobs that no record references. */
   list?(options?: CallOptions & { prefix?: string | undefined }): AsyncIterable<BlobInfo>
+
+  /**
+   * Optional: writing one blob in parts over time (a resumable upload stores each accepted request
+   * as a part and makes the blob from them without reading them back). A store without it makes
+   * core keep every part as a blob of its own and copy them into the final blob at the end.
+   */
+  staged?: StagedBlobWrites | undefined
+}
+
+/** What one `appendPart` stored: its size, and the token `complete` takes for it. */
+export interface StagedPart {
+  size: number
+  /** Opaque and JSON-safe: the caller persists it and hands it back to `complete`, maybe from another process. */
+  part: string
+}
+
+/**
+ * A blob written in parts, possibly by several processes one after another (the handle and the part
+ * tokens are plain strings the caller persists). Nothing is visible under the key until `complete`.
+ *
+ * - Parts are appended in order, one at a time: the caller never runs two `appendPart`s of one
+ *   staged write at once. `offset` is the total size of the parts before this one.
+ * - Appending at an offset again (after a failed or refused part) replaces what was written from
+ *   there on; a part whose source fails or whose signal aborts rejects, and may be appended again.
+ * - Every part but the last holds at least `minPartBytes` bytes; the caller buffers smaller ones.
+ * - Memory use is bounded independently of the size of a part.
+ */
+export interface StagedBlobWrites {
+  /** The smallest part but the last that the store accepts (S3: its part size, at least 5 MiB). */
+  readonly minPartBytes: number
+
+  /** Starts a staged write of `key`; resolves with its handle. */
+  begin(key: string, options?: CallOptions): Promise<string>
+
+  /** Streams one part, starting `offset` bytes into the blob. Durable once it resolves. */
+  appendPart(
+    key: string,
+    handle: string,
+    offset: number,
+    source: AsyncIterable<Uint8Array>,
+    options?: CallOptions,
+  ): Promise<StagedPart>
+
+  /**
+   * Makes the blob under `key` the given parts, in order (none: an empty blob), without copying
+   * their bytes through the caller. Atomic like `put`; the handle is spent once it resolves.
+   */
+  complete(key: string, handle: string, parts: readonly string[], options?: CallOptions): Promise<{ size: number }>
+
+  /** Drops a staged write and every part of it. Idempotent; a no-op for a completed one. */
+  abort(key: string, handle: string, options?: CallOptions): Promise<void>
 }
 
 // ---------------------------------------------------------------------------------------------

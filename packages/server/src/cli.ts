@@ -9,6 +9,7 @@ import { CLIENT_COMMANDS } from './client/client-commands.js'
 import { parseDuration } from './client/format.js'
 import { readConfig } from './config.js'
 import { writeDevToken } from './dev-token.js'
+import { watchLaunchers } from './launcher-watch.js'
 import { runMigrations } from './migrate-command.js'
 import { loadOrCreateSecret } from './secret.js'
 import { startServer } from './server.js'
@@ -112,15 +113,6 @@ async function serve(args: string[]): Promise<void> {
     onError: (error, request) => log('error', 'request failed', { method: request.method, error: String(error) }),
     logger: jsonLinesLogger((line) => process.stdout.write(line)),
   })
-  log('info', 'pinfold listening', { url: running.url, console: `${running.url}/console/`, storage: running.storage })
-  // only with the data directory's own secret: a configured secret or JWKS means a real deployment
-  if (!config.authSecret && !config.jwksUrl) {
-    const devToken = await writeDevToken(config.dataDir, running.secret, config.jwtMaxLifetimeSeconds)
-    log('info', 'development token (every scope) saved', {
-      path: devToken.path,
-      expires_at: devToken.expiresAt.toISOString(),
-    })
-  }
   let stopping = false
   const stop = () => {
     // a second signal does not wait for uploads in flight
@@ -138,8 +130,29 @@ async function serve(args: string[]): Promise<void> {
       },
     )
   }
+  // before the first log line: whoever waits for "listening" may signal at once
   process.on('SIGINT', stop)
   process.on('SIGTERM', stop)
+  // `npx pnpm start` whose npx was killed: stop as if signalled, rather than run on orphaned
+  watchLaunchers((launcher) => {
+    log('info', 'the command that started pinfold exited', { pid: launcher.pid })
+    if (!stopping) stop()
+  })
+  const ipfs = running.ipfs?.peer()
+  log('info', 'pinfold listening', {
+    url: running.url,
+    console: `${running.url}/console/`,
+    storage: running.storage,
+    ...(ipfs && { ipfs: { peer_id: ipfs.peerId, addrs: ipfs.addrs, dht: ipfs.dht?.mode ?? 'off' } }),
+  })
+  // only with the data directory's own secret: a configured secret or JWKS means a real deployment
+  if (!config.authSecret && !config.jwksUrl) {
+    const devToken = await writeDevToken(config.dataDir, running.secret, config.jwtMaxLifetimeSeconds)
+    log('info', 'development token (every scope) saved', {
+      path: devToken.path,
+      expires_at: devToken.expiresAt.toISOString(),
+    })
+  }
 }
 
 async function migrateCommand(args: string[]): Promise<void> {

@@ -1,6 +1,7 @@
 import { optionChecks } from '@pinfold/core'
 import type { RateLimitOptions } from '@pinfold/http'
 import { DEFAULT_BODY_IDLE_TIMEOUT_MS } from '@pinfold/http-node'
+import { type ImageConfig, imageConfigFromEnv } from './image-config.js'
 import { paymentOptionsFromEnv } from './payments-config.js'
 
 /** The server's settings, read from the environment (see the configuration table in the README). */
@@ -21,6 +22,10 @@ export interface ServerConfig {
   trustProxy: number
   /** `{cidv1}.ipfs.{subdomainHost}` is the subdomain gateway (`PINFOLD_SUBDOMAIN_GATEWAY_HOST`); default: the public URL's host name, else any host. */
   subdomainHost: string | undefined
+  /** Dedicated gateways are `{name}.{gatewayDomain}` (`PINFOLD_GATEWAY_DOMAIN`); unset: custom domains only. */
+  gatewayDomain: string | undefined
+  /** Image optimisation on tenants' gateways (`PINFOLD_IMAGES`, `PINFOLD_IMAGE_*`); `undefined`: off. */
+  images: ImageConfig | undefined
   maxUploadBytes: number | undefined
   /** Requests per minute per bearer token / per client address (`PINFOLD_RATE_LIMIT_PER_TOKEN`, `…_PER_IP`); unset = no limit. */
   rateLimit?: RateLimitOptions
@@ -28,8 +33,11 @@ export interface ServerConfig {
   env: NodeJS.ProcessEnv
   /** Pay-per-request settings (`PINFOLD_X402_*`), validated at start-up. */
   payments: ReturnType<typeof paymentOptionsFromEnv>
-  /** Housekeeping periods; 0 disables (`PINFOLD_EXPIRY_SWEEP_MS`, `PINFOLD_ORPHAN_SWEEP_MS`). */
-  sweepers: { expiryIntervalMs: number; orphanIntervalMs: number }
+  /**
+   * Housekeeping periods; 0 disables (`PINFOLD_EXPIRY_SWEEP_MS`, `PINFOLD_ORPHAN_SWEEP_MS`), and how
+   * often gateway usage is written (`PINFOLD_USAGE_FLUSH_MS`: what a crash may lose).
+   */
+  sweepers: { expiryIntervalMs: number; orphanIntervalMs: number; usageFlushIntervalMs: number }
   /** Pin by CID (`PINFOLD_IPFS_GATEWAYS`, `PINFOLD_PIN_*`): where blocks come from, the jobs' bounds, the worker. */
   pinning: {
     /** Trustless gateways' base URLs; empty: no gateway source. */
@@ -62,6 +70,8 @@ export interface ServerConfig {
     hnswEfConstruction: number | undefined
     maxScanTuples: number | undefined
   }
+  /** The embedded IPFS node (`PINFOLD_IPFS_*`); `undefined` without `PINFOLD_IPFS_LISTEN`: libp2p is never loaded. */
+  ipfs: IpfsConfig | undefined
   s3: {
     bucket: string | undefined
     endpoint: string | undefined
@@ -69,6 +79,27 @@ export interface ServerConfig {
     prefix: string | undefined
     forcePathStyle: boolean
   }
+}
+
+export interface IpfsConfig {
+  /** Multiaddrs the node listens on (`PINFOLD_IPFS_LISTEN`, comma-separated). */
+  listen: string[]
+  /** Multiaddrs it tells peers instead (`PINFOLD_IPFS_ANNOUNCE`), behind NAT or a proxy. */
+  announce: string[]
+  /** A base64 libp2p private key (`PINFOLD_IPFS_PEER_KEY`); unset: kept in the data directory. */
+  peerKey: string | undefined
+  /** `PINFOLD_IPFS_DHT`: `off` (default), `client` or `server`. */
+  dht: 'off' | 'client' | 'server'
+  /** `PINFOLD_IPFS_BOOTSTRAP` (comma-separated multiaddrs); unset: the Amino bootstrap peers. */
+  bootstrap: string[] | undefined
+  /**
+   * `PINFOLD_IPFS_PRIVATE_ADDRESSES`: a LAN or test network: keep private and loopback addresses in
+   * DHT records and dial pin-by-CID host nodes on them.
+   */
+  privateAddresses: boolean
+  /** `PINFOLD_IPFS_REPROVIDE_INTERVAL_MS` (default 22 h) and `PINFOLD_IPFS_PROVIDE_CONCURRENCY` (default 8). */
+  reprovideIntervalMs: number | undefined
+  provideConcurrency: number | undefined
 }
 
 const check = optionChecks('@pinfold/server', 'readConfig', 'variable')
@@ -94,6 +125,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     publicUrl: env.PINFOLD_PUBLIC_URL || undefined,
     trustProxy: integer(env.PINFOLD_TRUST_PROXY, 'PINFOLD_TRUST_PROXY', 0),
     subdomainHost: env.PINFOLD_SUBDOMAIN_GATEWAY_HOST || undefined,
+    gatewayDomain: check.optionalHostname('PINFOLD_GATEWAY_DOMAIN', env.PINFOLD_GATEWAY_DOMAIN || undefined),
+    images: imageConfigFromEnv(env),
     maxUploadBytes: env.PINFOLD_MAX_UPLOAD_BYTES
       ? integer(env.PINFOLD_MAX_UPLOAD_BYTES, 'PINFOLD_MAX_UPLOAD_BYTES', 0)
       : undefined,
@@ -106,6 +139,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     sweepers: {
       expiryIntervalMs: integer(env.PINFOLD_EXPIRY_SWEEP_MS, 'PINFOLD_EXPIRY_SWEEP_MS', 60_000),
       orphanIntervalMs: integer(env.PINFOLD_ORPHAN_SWEEP_MS, 'PINFOLD_ORPHAN_SWEEP_MS', 3_600_000),
+      usageFlushIntervalMs: integer(env.PINFOLD_USAGE_FLUSH_MS, 'PINFOLD_USAGE_FLUSH_MS', 5_000),
     },
     pinning: {
       gateways: gatewayList(env.PINFOLD_IPFS_GATEWAYS),
@@ -133,6 +167,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       ),
       maxScanTuples: optionalInteger(env.PINFOLD_VECTOR_MAX_SCAN_TUPLES, 'PINFOLD_VECTOR_MAX_SCAN_TUPLES'),
     },
+    ipfs: ipfsConfig(env),
     s3: {
       bucket: env.PINFOLD_S3_BUCKET || undefined,
       endpoint: env.PINFOLD_S3_ENDPOINT || undefined,
@@ -140,6 +175,43 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       prefix: env.PINFOLD_S3_PREFIX || undefined,
       forcePathStyle: env.PINFOLD_S3_FORCE_PATH_STYLE === 'true' || env.PINFOLD_S3_FORCE_PATH_STYLE === '1',
     },
+  }
+}
+
+const list = (value: string | undefined) =>
+  (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean)
+
+function ipfsConfig(env: NodeJS.ProcessEnv): IpfsConfig | undefined {
+  const listen = list(env.PINFOLD_IPFS_LISTEN)
+  const dht = env.PINFOLD_IPFS_DHT || 'off'
+  if (dht !== 'off' && dht !== 'client' && dht !== 'server') {
+    throw check.error('PINFOLD_IPFS_DHT', `must be "off", "client" or "server", got "${dht}"`)
+  }
+  if (listen.length === 0) {
+    // the node is what announces: DHT settings without one would silently do nothing
+    if (dht !== 'off') throw check.error('PINFOLD_IPFS_DHT', 'needs PINFOLD_IPFS_LISTEN (the node that announces)')
+    return undefined
+  }
+  for (const addr of [...listen, ...list(env.PINFOLD_IPFS_ANNOUNCE), ...list(env.PINFOLD_IPFS_BOOTSTRAP)]) {
+    if (!addr.startsWith('/')) throw check.error('PINFOLD_IPFS_*', `"${addr}" is not a multiaddr (they start with /)`)
+  }
+  const bootstrap = list(env.PINFOLD_IPFS_BOOTSTRAP)
+  return {
+    listen,
+    announce: list(env.PINFOLD_IPFS_ANNOUNCE),
+    peerKey: env.PINFOLD_IPFS_PEER_KEY || undefined,
+    dht,
+    bootstrap: bootstrap.length > 0 ? bootstrap : undefined,
+    privateAddresses: env.PINFOLD_IPFS_PRIVATE_ADDRESSES === 'true',
+    reprovideIntervalMs: env.PINFOLD_IPFS_REPROVIDE_INTERVAL_MS
+      ? check.positiveInteger('PINFOLD_IPFS_REPROVIDE_INTERVAL_MS', Number(env.PINFOLD_IPFS_REPROVIDE_INTERVAL_MS))
+      : undefined,
+    provideConcurrency: env.PINFOLD_IPFS_PROVIDE_CONCURRENCY
+      ? check.positiveInteger('PINFOLD_IPFS_PROVIDE_CONCURRENCY', Number(env.PINFOLD_IPFS_PROVIDE_CONCURRENCY))
+      : undefined,
   }
 }
 

@@ -11,6 +11,7 @@
  * console.log(running.url)
  * ```
  */
-export { readConfig, type ServerConfig } from './config.js'
+export { type IpfsConfig, readConfig, type ServerConfig } from './config.js'
+export type { RunningIpfsNode } from './ipfs-node.js'
 export { paymentOptionsFromEnv, paymentVerifierFromEnv } from './payments-config.js'
 export { type RunningServer, startServer } from './server.js'

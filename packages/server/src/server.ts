@@ -1,7 +1,7 @@
 import { resolveTxt } from 'node:dns/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { consoleAssetsDir } from '@pinfold/console'
+import { apiReferenceAssetsDir, consoleAssetsDir } from '@pinfold/console'
 import {
   type BlobStore,
   createFileService,
@@ -16,8 +16,10 @@ import { createExtractionPool } from '@pinfold/text-extract'
 import { createRemoteJWKSet } from 'jose'
 import { blockSources } from './block-sources.js'
 import type { ServerConfig } from './config.js'
-import { withConsole } from './console-site.js'
+import { API_REFERENCE_SCRIPT, withConsole } from './console-site.js'
 import { vectorServiceOptions } from './embedder-config.js'
+import { imageOptions } from './image-config.js'
+import { prepareIpfsNode, type RunningIpfsNode } from './ipfs-node.js'
 import { startPinWorkers } from './pin-workers.js'
 import { loadOrCreateSecret } from './secret.js'
 import { openStorage, type Storage } from './storage.js'
@@ -31,7 +33,9 @@ export interface RunningServer {
   storage: string
   /** The HS256 secret for tokens (unless a JWKS verifies them) and for signed URLs. */
   secret: string
-  /** Stops accepting connections, lets requests in flight finish, then closes the stores. */
+  /** The embedded IPFS node, when `PINFOLD_IPFS_LISTEN` asks for one. */
+  ipfs: RunningIpfsNode | undefined
+  /** Stops accepting connections, lets requests in flight finish, then stops the IPFS node and closes the stores. */
   close(): Promise<void>
 }
 
@@ -47,6 +51,9 @@ export async function startServer(
   } = {},
 ): Promise<RunningServer> {
   const { stores, ...handlerOptions } = extra
+  // first, as it may refuse this Node.js; its fetcher exists before the service (pin jobs fetch
+  // through it), the node itself starts once the service does (it serves the service's blocks)
+  const preparedIpfs = config.ipfs && prepareIpfsNode(config.ipfs, config.dataDir, ipfsWarning)
   const secret = config.authSecret ?? (await loadOrCreateSecret(config.dataDir))
   const storage: Storage = stores
     ? { ...stores, description: 'stores given to startServer', close: async () => {} }
@@ -59,10 +66,11 @@ export async function startServer(
     signingSecret: secret,
     // custom gateway domains are verified by looking their TXT record up in the system's DNS
     resolveTxt,
+    gatewayDomain: config.gatewayDomain,
     ...config.payments,
     // the embedder loads its model on the first vectorize or query, not at start-up
     ...vectorServiceOptions({ env: config.env, dataDir: config.dataDir }, extraction),
-    blockFetchers: blockSources(config),
+    blockFetchers: [...blockSources(config), ...(preparedIpfs ? [preparedIpfs.fetcher] : [])],
     pinning: {
       maxBytes: config.pinning.maxBytes,
       maxBlocks: config.pinning.maxBlocks,
@@ -71,15 +79,26 @@ export async function startServer(
       leaseMs: config.pinning.leaseMs,
     },
   })
+  let ipfs: RunningIpfsNode | undefined
+  try {
+    ipfs = await preparedIpfs?.start(service)
+  } catch (error) {
+    await Promise.all([storage.close(), extraction.close()])
+    throw error
+  }
   const api = createFetchHandler(service, {
     auth: tokenVerifier(config, secret),
     publicUrl: config.publicUrl,
     subdomainHost: config.subdomainHost,
+    images: imageOptions(config.images),
     rateLimit: config.rateLimit,
+    ipfsPeer: ipfs && (() => ipfs.peer()),
+    docsScriptUrl: API_REFERENCE_SCRIPT,
     ...handlerOptions,
   })
   const handler = withConsole(api, {
     assetsDir: consoleAssetsDir,
+    apiReferenceDir: apiReferenceAssetsDir,
     basePath: handlerOptions.basePath,
     apiHostname: config.publicUrl === undefined ? undefined : new URL(config.publicUrl).hostname,
   })
@@ -102,6 +121,7 @@ export async function startServer(
       server.listen(config.port, config.host, () => resolve())
     })
   } catch (error) {
+    await ipfs?.stop()
     await Promise.all([storage.close(), extraction.close()])
     throw error
   }
@@ -115,6 +135,7 @@ export async function startServer(
     service,
     storage: storage.description,
     secret,
+    ipfs,
     async close() {
       stopSweepers()
       // no new connections; idle keep-alive ones close now, busy ones once their answer is out
@@ -125,6 +146,10 @@ export async function startServer(
       await closed
       // jobs in flight give their requests back to the queue before the stores close
       await stopPinWorkers()
+      // after the last request and job: the node reads blocks through the same stores
+      await ipfs?.stop()
+      // what the gateway served since the last flush, before the store closes
+      await service.usage.flush().catch((error) => console.error('pinfold: usage flush failed', error))
       await Promise.all([storage.close(), extraction.close()])
     },
   }
@@ -139,6 +164,11 @@ async function indexStoredBlocks(service: FileService): Promise<void> {
   const { indexed, failed } = await service.maintenance.indexBlocks()
   if (indexed > 0) console.error(`pinfold: indexed the blocks of ${indexed} stored contents`)
   for (const { cid, error } of failed) console.error(`pinfold: cannot index the blocks of ${cid}:`, error)
+}
+
+/** What the IPFS node could not do (serve a block that failed its hash check, announce a root): logged, never fatal. */
+function ipfsWarning(message: string, error: unknown): void {
+  console.error(`pinfold: ipfs: ${message}:`, error)
 }
 
 function tokenVerifier(config: ServerConfig, secret: string): TokenVerifier {

@@ -10,13 +10,18 @@ export interface SweeperOptions {
    * disables. Listing every blob is costly on large buckets, hence the longer period.
    */
   orphanIntervalMs?: number | undefined
+  /**
+   * How often gateway usage counted in memory is written to the record store; default 5 s. A
+   * crash loses at most the counts of this interval (the server flushes them when it stops).
+   */
+  usageFlushIntervalMs?: number | undefined
   onError?: ((task: string, error: unknown) => void) | undefined
 }
 
 /**
- * Runs the service's housekeeping on timers: expired files, abandoned tus uploads and orphan blobs. One run
- * of each task at a time; a failing run is reported and the next runs on schedule. The timers do
- * not keep the process alive. Returns a function that stops them.
+ * Runs the service's housekeeping on timers: expired files, abandoned tus uploads, orphan blobs and
+ * the gateway usage counts. One run of each task at a time; a failing run is reported and the next
+ * runs on schedule. The timers do not keep the process alive. Returns a function that stops them.
  */
 export function startSweepers(service: FileService, options: SweeperOptions = {}): () => void {
   const onError = options.onError ?? ((task, error) => console.error(`pinfold: ${task} failed`, error))
@@ -35,6 +40,11 @@ export function startSweepers(service: FileService, options: SweeperOptions = {}
       options.sessionIntervalMs ?? 60 * 60_000,
       () => service.uploads.sweepExpiredSessions(),
       (error) => onError('upload session sweep', error),
+    ),
+    every(
+      options.usageFlushIntervalMs ?? 5_000,
+      () => service.usage.flush(),
+      (error) => onError('usage flush', error),
     ),
   ]
   return () => {

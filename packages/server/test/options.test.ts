@@ -31,6 +31,11 @@ const BAD_ENV: [string, NodeJS.ProcessEnv, string][] = [
   ['PINFOLD_PIN_TIMEOUT_MS', { PINFOLD_PIN_TIMEOUT_MS: 'soon' }, 'readConfig'],
   ['PINFOLD_PIN_JOBS', { PINFOLD_PIN_JOBS: '-1' }, 'readConfig'],
   ['PINFOLD_VECTOR_EF_SEARCH', { PINFOLD_VECTOR_EF_SEARCH: 'high' }, 'readConfig'],
+  ['PINFOLD_GATEWAY_DOMAIN', { PINFOLD_GATEWAY_DOMAIN: 'https://gw.example.com' }, 'readConfig'],
+  ['PINFOLD_IMAGES', { PINFOLD_IMAGES: 'yes' }, 'readConfig'],
+  ['PINFOLD_IMAGE_MAX_INPUT_PIXELS', { PINFOLD_IMAGE_MAX_INPUT_PIXELS: '0' }, 'readConfig'],
+  ['PINFOLD_IMAGE_CONCURRENCY', { PINFOLD_IMAGE_CONCURRENCY: 'two' }, 'readConfig'],
+  ['PINFOLD_IMAGE_CACHE_BYTES', { PINFOLD_IMAGE_CACHE_BYTES: '-1' }, 'readConfig'],
   ['PINFOLD_X402_PAY_TO', { PINFOLD_X402_PAY_TO: '0x12' }, 'paymentOptionsFromEnv'],
   ['PINFOLD_X402_NETWORK', { PINFOLD_X402_NETWORK: 'mainnet-ish' }, 'paymentOptionsFromEnv'],
   [
@@ -41,6 +46,20 @@ const BAD_ENV: [string, NodeJS.ProcessEnv, string][] = [
 ]
 
 describe('http-node options', () => {
+  it('readConfig - image settings: defaults unset, each PINFOLD_IMAGE_* read, PINFOLD_IMAGES=off turns them off', () => {
+    expect(readConfig({}).images).toEqual({})
+    expect(readConfig({}).gatewayDomain).toBeUndefined()
+    const config = readConfig({
+      PINFOLD_GATEWAY_DOMAIN: 'GW.Example.com',
+      PINFOLD_IMAGE_MAX_INPUT_PIXELS: '1000000',
+      PINFOLD_IMAGE_CACHE_BYTES: '0',
+      PINFOLD_IMAGE_CONCURRENCY: '3',
+    })
+    expect(config.gatewayDomain).toBe('GW.Example.com')
+    expect(config.images).toEqual({ maxInputPixels: 1_000_000, cacheBytes: 0, concurrency: 3 })
+    expect(readConfig({ PINFOLD_IMAGES: 'off', PINFOLD_IMAGE_CONCURRENCY: '3' }).images).toBeUndefined()
+  })
+
   it.each([
     ['handler', () => createNodeHandler(undefined as never)],
     ['bodyIdleTimeoutMs', () => createNodeHandler(async () => new Response(), { bodyIdleTimeoutMs: -1 })],

@@ -1,9 +1,16 @@
 import { randomBytes } from 'node:crypto'
+import { mkdtemp, rm } from 'node:fs/promises'
 import { request } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { PinataSDK } from 'pinata'
 import { Upload } from 'tus-js-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { freshSchema, startS3rver } from '../../http/test/support/storage.js'
+import { TEST_SECRET, testTokens } from '../../http/test/support/test-api.js'
 import { b64, cidOf, createSdkStyle, findByCid, patchAt } from '../../http/test/support/tus.js'
+import { type RunningServer, readConfig, startServer } from '../src/index.js'
+import { openStorage } from '../src/storage.js'
 import { startTestServer, type TestServer } from './support/server.js'
 
 // The tus protocol itself is tested in process (packages/http/test/resumable-uploads.test.ts);
@@ -144,6 +151,72 @@ describe('resumable uploads across a server restart (embedded storage)', () => {
       expect(last.headers.get('upload-cid')).toBe(await cidOf(bytes))
     } finally {
       await server.close()
+    }
+  })
+})
+
+// Instances behind a balancer share the database and the bucket, and nothing else: the S3 multipart
+// upload a session's PATCHes go into, its recorded parts and leaf digests, and the carry blob are
+// all there is, so any instance takes the next PATCH.
+describe.skipIf(!process.env.TEST_DATABASE_URL)('resumable uploads across instances (PostgreSQL + S3)', () => {
+  it('instances - PATCHes alternate between two servers on one database and one bucket; the last completes it', {
+    timeout: 120_000,
+  }, async () => {
+    const database = await freshSchema(process.env.TEST_DATABASE_URL!)
+    const s3 = await startS3rver()
+    const started: { running: RunningServer; close(): Promise<void> }[] = []
+    try {
+      for (let i = 0; i < 2; i++) {
+        const dataDir = await mkdtemp(join(tmpdir(), 'pinfold-instance-'))
+        const config = readConfig({
+          PORT: '0',
+          PINFOLD_STORAGE: 'embedded',
+          DATABASE_URL: database,
+          ...s3.env,
+          PINFOLD_DATA_DIR: dataDir,
+          PINFOLD_AUTH_SECRET: TEST_SECRET,
+        })
+        const stores = await openStorage(config)
+        const running = await startServer(config, { stores })
+        started.push({
+          running,
+          close: async () => {
+            await running.close()
+            await stores.close()
+            await rm(dataDir, { recursive: true, force: true })
+          },
+        })
+      }
+      const [one, two] = started.map((s) => s.running.url)
+      const token = await testTokens()()
+      // 5 MiB parts on S3: a first PATCH shorter than that waits in a carry, the next ones go in whole
+      const bytes = randomBytes(12 * 1024 * 1024 + 12_345)
+      const created = await fetch(`${one}/v3/files`, {
+        method: 'POST',
+        headers: {
+          'Upload-Length': String(bytes.length),
+          'Upload-Metadata': `filename ${b64('instances.bin')},network ${b64('public')}`,
+          Authorization: `Bearer ${token}`,
+        },
+      })
+      const path = new URL(created.headers.get('location')!).pathname
+      const cuts = [0, 3_000_000, 9_000_000, bytes.length]
+      let last: Response | undefined
+      for (let i = 0; i + 1 < cuts.length; i++) {
+        last = await fetch(`${i % 2 === 0 ? two : one}${path}`, {
+          method: 'PATCH',
+          headers: { 'Content-Type': 'application/offset+octet-stream', 'Upload-Offset': String(cuts[i]) },
+          body: bytes.subarray(cuts[i], cuts[i + 1]),
+        })
+        expect(last.status).toBe(204)
+        expect(last.headers.get('upload-offset')).toBe(String(cuts[i + 1]))
+      }
+      expect(last!.headers.get('upload-cid')).toBe(await cidOf(bytes))
+      const download = await fetch(`${one}/ipfs/${last!.headers.get('upload-cid')}`)
+      expect(Buffer.from(await download.arrayBuffer()).equals(bytes)).toBe(true)
+    } finally {
+      for (const server of started) await server.close()
+      await s3.close()
     }
   })
 })

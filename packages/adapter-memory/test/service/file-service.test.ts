@@ -40,6 +40,8 @@ describe('FileService', () => {
     const { service } = createTestService()
     expect(Object.keys(service).sort()).toEqual(
       [
+        'apiKeys',
+        'usage',
         'domains',
         'downloadLinks',
         'expiry',
@@ -58,9 +60,12 @@ describe('FileService', () => {
         'vectors',
       ].sort(),
     )
-    const { features, uploads, ...groups } = service
+    const { features, uploads, domains, ...groups } = service
     const { signed, ...sessions } = uploads
-    for (const group of [...Object.values(groups), signed, sessions]) {
+    // the one setting a caller reads: which domain dedicated gateway names live under (routing needs it)
+    const { gatewayDomain, ...domainOperations } = domains
+    expect(gatewayDomain).toBeUndefined()
+    for (const group of [...Object.values(groups), signed, sessions, domainOperations]) {
       for (const [name, member] of Object.entries(group)) expect(typeof member, name).toBe('function')
     }
     expect(Object.values(features).every((on) => typeof on === 'boolean')).toBe(true)
@@ -145,6 +150,10 @@ describe('call options', () => {
     'gateway.entry': (s, o) => s.service.gateway.entry(s.root, ['b', 'c.txt'], o),
     'gateway.block': (s, o) => s.service.gateway.block(s.root, ['a.txt'], o),
     'gateway.car': (s, o) => s.service.gateway.car(s.root, ['b'], o),
+    'gateway.publicBlock': (s, o) => s.service.gateway.publicBlock(s.file.cid, o),
+    'gateway.publicRoots': async (s, o) => {
+      for await (const _ of s.service.gateway.publicRoots(o));
+    },
     'downloadLinks.create': (s, o) =>
       s.service.downloadLinks.create(alice, { url: `/files/${s.file.cid}`, expires: 60 }, 'https://x', o),
     'downloadLinks.open': (s, o) => s.service.downloadLinks.open(s.file.cid, s.url.searchParams, o),

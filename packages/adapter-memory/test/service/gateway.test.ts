@@ -96,6 +96,65 @@ describe('gateway', () => {
     await expect(service.gateway.resolve(PUBLIC, 'not-a-cid')).rejects.toMatchObject({ code: 'INVALID_INPUT' })
   })
 
+  it.each(['v0', 'v1'] as const)(
+    'publicBlock - every block of a public %s file, in any spelling, with its own bytes',
+    async (version) => {
+      const { service } = createTestService()
+      const bytes = patterned(700_000)
+      await uploadFile(service, alice, bytes, { network: 'public', cidVersion: version })
+      for (const { cid, bytes: expected } of await referenceBlocks(bytes, version)) {
+        for (const spelling of [cid, cid.toV1()]) {
+          const found = await service.gateway.publicBlock(spelling.toString())
+          expect(found && digest(found), spelling.toString()).toBe(digest(expected))
+        }
+      }
+    },
+  )
+
+  it('publicBlock - no block of private, expired, deleted or unknown content', async () => {
+    const test = createTestService()
+    const { service } = test
+    const privateBytes = patterned(700_000, 7)
+    await uploadFile(service, alice, privateBytes)
+    const expiring = await uploadFile(service, alice, 'soon gone', {
+      network: 'public',
+      expiresAt: new Date(START.getTime() + 60_000),
+    })
+    const deleted = await uploadFile(service, alice, 'short lived', { network: 'public' })
+    await service.files.delete(alice, 'public', deleted.file.id)
+    test.clock.advance(60_000)
+    const privateBlocks = await referenceBlocks(privateBytes, 'v1')
+    for (const cid of [...privateBlocks.map((b) => b.cid.toString()), expiring.file.cid, deleted.file.cid]) {
+      expect(await service.gateway.publicBlock(cid), cid).toBeUndefined()
+    }
+    await expect(service.gateway.publicBlock('not-a-cid')).rejects.toMatchObject({ code: 'INVALID_INPUT' })
+  })
+
+  it('publicRoots - every public unexpired root once, across tenants and pages; never a private one', async () => {
+    const test = createTestService()
+    const { service } = test
+    const roots = new Set<string>()
+    for (let i = 0; i < 503; i++) {
+      const { file } = await uploadFile(service, i % 2 ? alice : mallory, `public ${i}`, { network: 'public' })
+      roots.add(file.cid)
+    }
+    const again = await uploadFile(service, mallory, 'public 0', { network: 'public' })
+    expect(roots.has(again.file.cid)).toBe(true)
+    const { file: hidden } = await uploadFile(service, alice, 'private only')
+    const { file: expiring } = await uploadFile(service, alice, 'expiring', {
+      network: 'public',
+      expiresAt: new Date(START.getTime() + 60_000),
+    })
+    const listed: string[] = []
+    for await (const cid of service.gateway.publicRoots()) listed.push(cid)
+    expect(listed).toEqual([...roots, expiring.cid].sort())
+    expect(listed).not.toContain(hidden.cid)
+    test.clock.advance(60_000)
+    const afterExpiry: string[] = []
+    for await (const cid of service.gateway.publicRoots()) afterExpiry.push(cid)
+    expect(afterExpiry).toEqual([...roots].sort())
+  })
+
   it('car - the CAR of public content imports elsewhere as the same root with the same bytes', async () => {
     const { service } = createTestService()
     const bytes = patterned(700_000)

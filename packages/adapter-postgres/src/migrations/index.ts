@@ -10,6 +10,9 @@ import { blockIndex } from './0009-block-index.js'
 import { domainClaims } from './0010-domain-claims.js'
 import { uploadCompletionClaim } from './0011-upload-completion-claim.js'
 import { pinRequests } from './0012-pin-requests.js'
+import { apiKeys } from './0013-api-keys.js'
+import { gatewayUsage } from './0014-gateway-usage.js'
+import { stagedUploads } from './0017-staged-uploads.js'
 
 /**
  * One schema change. Statements run one at a time (PGlite's extended protocol takes one statement
@@ -35,4 +38,7 @@ export const MIGRATIONS: readonly Migration[] = [
   domainClaims,
   uploadCompletionClaim,
   pinRequests,
+  apiKeys,
+  gatewayUsage,
+  stagedUploads,
 ]

@@ -97,8 +97,11 @@ export function createCarBlobWriter(
 }
 
 /** Deletes a content's blob and its `.idx` sidecar, whichever exist; failures are left to the orphan sweep. */
-export async function deleteContentBlobs(blobs: BlobStore, key: string): Promise<void> {
-  await Promise.all([blobs.delete(key).catch(() => {}), blobs.delete(indexKeyOf(key)).catch(() => {})])
+export async function deleteContentBlobs(blobs: BlobStore, key: string, options?: CallOptions): Promise<void> {
+  await Promise.all([
+    blobs.delete(key, options).catch(() => {}),
+    blobs.delete(indexKeyOf(key), options).catch(() => {}),
+  ])
 }
 
 /** Every byte of a (small) blob stream, as one array. */

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import type { TxtResolver } from '@pinfold/interface'
+import type { DomainRecord, TxtResolver } from '@pinfold/interface'
 import { invalid, notFound, PinfoldError } from '@pinfold/interface'
 import type { ServiceContext } from './context.js'
 import type { DomainOperations } from './file-service-api.js'
@@ -66,33 +66,56 @@ async function conflictAs<T>(message: string, work: () => Promise<T>): Promise<T
  * requests whose `Host` is that domain are served as the tenant's gateway. Any number of tenants
  * may claim one name; the first to verify owns it, and an unverified claim lapses after
  * {@link PENDING_DOMAIN_TTL_MS}.
+ *
+ * Dedicated gateways are the same records: `{name}.{gatewayDomain}` is claimed `active` at once
+ * (the deployment owns `gatewayDomain` and its wildcard DNS), so routing, swaps and removal are
+ * the custom domains' own.
  */
-export function createDomainOperations(ctx: ServiceContext, resolver?: TxtResolver | undefined): DomainOperations {
+export function createDomainOperations(
+  ctx: ServiceContext,
+  resolver?: TxtResolver | undefined,
+  gatewayDomain?: string | undefined,
+): DomainOperations {
+  const claim = (tenantId: string, domain: string, now: Date): DomainRecord => ({
+    id: ctx.ids.recordId(),
+    tenantId,
+    domain,
+    verificationToken: '',
+    status: 'pending_ownership',
+    createdAt: now,
+    verifiedAt: null,
+    expiresAt: null,
+  })
   const mustGet: DomainOperations['get'] = async (actor, id, options) => {
     const domain = await ctx.records.getDomain(actor.tenantId, id, options)
     if (!domain) throw notFound('domain')
     return domain
   }
   return {
+    gatewayDomain,
+
     async create(actor, domain, reservedHosts = [], options) {
       const name = normaliseDomain(domain)
-      if (isUnder(name, reservedHosts)) throw invalid(`${name} is this service's own host name`)
       const now = ctx.clock.now()
-      return conflictAs(`${name} is already registered`, () =>
-        ctx.records.createDomain(
-          {
-            id: ctx.ids.recordId(),
-            tenantId: actor.tenantId,
-            domain: name,
+      const dedicated = gatewayDomain !== undefined && isUnder(name, [gatewayDomain])
+      if (dedicated && name.split('.').length !== gatewayDomain.split('.').length + 1) {
+        throw invalid(`a dedicated gateway is {name}.${gatewayDomain}: one label, without dots`)
+      }
+      // routing is by exact name, so a dedicated name only has to differ from the API's own
+      // (the gateway domain itself may well lie under the API's: gw.example.com, example.com)
+      const reserved = dedicated
+        ? reservedHosts.some((host) => host.toLowerCase() === name)
+        : isUnder(name, reservedHosts)
+      if (reserved) throw invalid(`${name} is this service's own host name`)
+      const record: DomainRecord = dedicated
+        ? // the deployment owns the gateway domain, so the first claim is proof enough
+          { ...claim(actor.tenantId, name, now), verificationToken: '', status: 'active', verifiedAt: now }
+        : {
+            ...claim(actor.tenantId, name, now),
             verificationToken: `pinfold-verify=${randomBytes(18).toString('base64url')}`,
-            status: 'pending_ownership',
-            createdAt: now,
-            verifiedAt: null,
             expiresAt: new Date(now.getTime() + PENDING_DOMAIN_TTL_MS),
-          },
-          options,
-        ),
-      )
+          }
+      return conflictAs(`${name} is already registered`, () => ctx.records.createDomain(record, options))
     },
     get: mustGet,
     list: (actor, options) => ctx.records.listDomains(actor.tenantId, options),

@@ -32,12 +32,34 @@ export function createDownloadLinkOperations(ctx: ServiceContext): DownloadLinkO
     )
   }
 
+  /**
+   * Where a link is served: the API (`baseUrl`) for its own hosts and for a url without one, else
+   * the tenant's own active gateway on the host the url names; any other host is refused.
+   */
+  async function linkBase(
+    tenantId: string,
+    target: LinkTarget,
+    baseUrl: string,
+    options: (CallOptions & { ownHostnames?: readonly string[] | undefined }) | undefined,
+  ): Promise<string> {
+    const { origin } = target
+    if (!origin) return baseUrl
+    const own = [new URL(baseUrl).hostname, ...(options?.ownHostnames ?? [])].map((host) => host.toLowerCase())
+    if (own.includes(origin.hostname)) return baseUrl
+    const domain = await ctx.records.findDomain(origin.hostname, ctx.clock.now(), options)
+    if (domain?.status !== 'active' || domain.tenantId !== tenantId) {
+      throw invalid(
+        `${origin.hostname} is not one of this account's gateways: claim it (POST /v3/gateways/domains) or leave gateway out`,
+      )
+    }
+    return `${origin.protocol}//${origin.host}`
+  }
+
   return {
     async create(actor, request, baseUrl, options) {
       const sign = signer() // first: with the feature off, no file is looked up for nothing
       if (typeof request.url !== 'string') throw invalid('url must be a string')
-      const match = /\/(?:files|ipfs)\/([^/?#]+)/.exec(request.url)
-      if (!match) throw invalid('url must contain /files/<cid>')
+      const target = parseLinkUrl(request.url)
       const method = request.method ?? 'GET'
       if (typeof method !== 'string' || method.toUpperCase() !== 'GET') throw invalid('method must be GET')
       const expires = toInteger(request.expires, 'expires')
@@ -46,18 +68,20 @@ export function createDownloadLinkOperations(ctx: ServiceContext): DownloadLinkO
       const date = request.date === undefined || request.date === null ? nowSeconds : toInteger(request.date, 'date')
       // a link may not start in the future (that would stretch its life beyond `expires`)
       if (date > nowSeconds + 300) throw invalid('date must not be in the future')
-      const file = await heldFile(actor.tenantId, decodeURIComponent(match[1]!), options)
+      const base = await linkBase(actor.tenantId, target, baseUrl, options)
+      const file = await heldFile(actor.tenantId, target.cid, options)
       if (!file) throw notFound('file')
       const path = `/files/${file.cid}`
-      const params = new URLSearchParams({
-        'X-Algorithm': DOWNLOAD_LINK_ALGORITHM,
-        'X-Date': String(date),
-        'X-Expires': String(expires),
-        'X-Method': 'GET',
-        'X-User-ID': actor.tenantId,
-      })
+      const params = new URLSearchParams([
+        ...target.imageParams,
+        ['X-Algorithm', DOWNLOAD_LINK_ALGORITHM],
+        ['X-Date', String(date)],
+        ['X-Expires', String(expires)],
+        ['X-Method', 'GET'],
+        ['X-User-ID', actor.tenantId],
+      ])
       params.set(SIGNATURE_PARAM, sign.sign(path, params))
-      return `${baseUrl.replace(/\/+$/, '')}${path}?${params}`
+      return `${base.replace(/\/+$/, '')}${path}?${params}`
     },
 
     async open(cidText, params, options) {
@@ -99,6 +123,43 @@ export function createDownloadLinkOperations(ctx: ServiceContext): DownloadLinkO
       })
     },
   }
+}
+
+interface LinkTarget {
+  cid: string
+  /** The host the url names, if it names one. */
+  origin?: { protocol: string; host: string; hostname: string } | undefined
+  /** Its `img-*` query parameters, in order. */
+  imageParams: [string, string][]
+}
+
+/**
+ * The CID, host and image options of the url a link is asked for: `https://host/files/<cid>?img-…`
+ * as the SDK builds it, a path alone, or the SDK's `undefined/files/<cid>` when no gateway is
+ * configured. The SDK prefixes `https://` to whatever gateway it is given, so `https://http://…`
+ * is read as the `http://…` it stands for.
+ */
+function parseLinkUrl(text: string): LinkTarget {
+  const unprefixed = text.replace(/^https:\/\/(?=https?:\/\/)/i, '')
+  const match = /\/(?:files|ipfs)\/([^/?#]+)/.exec(unprefixed)
+  if (!match) throw invalid('url must contain /files/<cid>')
+  const query = unprefixed.includes('?') ? unprefixed.slice(unprefixed.indexOf('?') + 1).split('#')[0]! : ''
+  const imageParams = [...new URLSearchParams(query)].filter(([name]) => name.startsWith('img-'))
+  let cid: string
+  try {
+    cid = decodeURIComponent(match[1]!)
+  } catch {
+    throw invalid('url has malformed percent-encoding')
+  }
+  if (!/^https?:\/\//i.test(unprefixed)) return { cid, imageParams }
+  let url: URL
+  try {
+    url = new URL(unprefixed)
+  } catch {
+    throw invalid('url must be an absolute http(s) URL or a path')
+  }
+  const origin = { protocol: url.protocol, host: url.host.toLowerCase(), hostname: url.hostname.toLowerCase() }
+  return { cid, origin, imageParams }
 }
 
 function toInteger(value: unknown, field: string): number {

@@ -19,6 +19,8 @@ const FEATURES = {
   // the secret signs the link a payment buys: checked up front, so no nonce is burned for nothing
   paidRetrieval: { label: 'x402 paid retrieval is', needs: ['paymentSettings', 'payments', 'signingSecret'] },
   vectors: { label: 'semantic vectors are', needs: ['embedder', 'textExtractor'] },
+  // the secret signs the JWTs keys are issued with
+  apiKeys: { label: 'API keys are', needs: ['signingSecret'] },
 } as const satisfies Record<Feature, { label: string; needs: readonly (keyof FeaturePrerequisites)[] }>
 
 /** What a feature's operations may use once `require` let them through. */

@@ -23,6 +23,7 @@
 
 import type {
   Actor,
+  ApiKeyRecord,
   ByteRange,
   CallOptions,
   CidVersion,
@@ -41,10 +42,12 @@ import type {
   PinRequestFilter,
   PinRequestRecord,
   SignatureRecord,
+  StorageUsage,
   SwapRecord,
   VectorMatch,
 } from '@pinfold/interface'
 import type { CID } from 'multiformats/cid'
+import type { TokenActor } from '../auth/tokens.js'
 import type { Block } from '../dag/blocks.js'
 import type { ContentDag } from '../dag/content-dag.js'
 import type { DagScope, EntityBytes } from '../gateway/car-stream.js'
@@ -70,6 +73,8 @@ export interface FileService {
   maintenance: MaintenanceOperations
   uploads: UploadOperations
   health: HealthOperations
+  apiKeys: ApiKeyOperations
+  usage: UsageOperations
   pins: PinOperations
   /** Which optional features are on, decided once at construction (see `FileServiceOptions`). */
   readonly features: Readonly<Record<Feature, boolean>>
@@ -79,9 +84,16 @@ export interface FileService {
  * The optional features and what turns each on (`createFileService` options): `signedUploads` and
  * `downloadLinks` need `signingSecret`; `paymentInstructions` needs `paymentSettings`;
  * `paidRetrieval` needs `paymentSettings`, `payments` and `signingSecret`; `vectors` needs
- * `embedder` and `textExtractor`.
+ * `embedder` and `textExtractor`; `apiKeys` (issuing them and accepting their JWTs) needs
+ * `signingSecret`.
  */
-export type Feature = 'signedUploads' | 'downloadLinks' | 'paymentInstructions' | 'paidRetrieval' | 'vectors'
+export type Feature =
+  | 'signedUploads'
+  | 'downloadLinks'
+  | 'paymentInstructions'
+  | 'paidRetrieval'
+  | 'vectors'
+  | 'apiKeys'
 
 /** A keyset page as the service answers it: an empty `nextPageToken` on the last page. */
 interface ListResult {
@@ -343,6 +355,22 @@ export interface GatewayOperations {
    * stream; `UNPROCESSABLE` as for {@link entry}.
    */
   car(root: GatewayRoot, path: readonly string[], options?: GatewayCarOptions): Promise<GatewayCar>
+
+  /**
+   * One block of public content by its CID (any spelling of the multihash), checked against its
+   * multihash, for IPFS peers asking over bitswap: what `?format=raw` serves on the shared gateway,
+   * without a request around it. `undefined` when no unexpired public content holds the block: a
+   * block held only privately, only by expired files, or not at all is never returned.
+   * `INVALID_INPUT`: not a CID.
+   */
+  publicBlock(cid: string, options?: CallOptions): Promise<Uint8Array | undefined>
+
+  /**
+   * The CID of every content some unexpired public file references, each once, in CID order, read
+   * page by page as the caller iterates: what an IPFS node announces on the DHT. Private-only and
+   * expired contents are never listed.
+   */
+  publicRoots(options?: CallOptions): AsyncIterable<string>
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -373,13 +401,24 @@ export interface DownloadPresignOptions extends CallOptions {
 
 export interface DownloadLinkOperations {
   /**
-   * Signs a link `<baseUrl>/files/<cid>?X-…&X-Signature=…` to one of the actor's files (private
-   * network first); `baseUrl` is the API's public URL. The signature covers the tenant, so a link
-   * proves whose file it opens. `INVALID_INPUT`: a bad url, method, expires or date (a date more than
-   * five minutes ahead). `NOT_FOUND`: the actor holds no unexpired file with that CID.
-   * `UNAVAILABLE` without a signing secret.
+   * Signs a link `<base>/files/<cid>?X-…&X-Signature=…` to one of the actor's files (private
+   * network first). `base` is `baseUrl`, the API's public URL, unless the request's `url` names
+   * another host: then that host must be one of the actor's active gateways (a dedicated name or a
+   * verified custom domain) and the link is on it. The `img-*` parameters of `url` are carried into
+   * the link, under the signature. The signature covers the tenant, so a link proves whose file it
+   * opens. `INVALID_INPUT`: a bad url, method, expires or date (a date more than five minutes
+   * ahead), or a host that is not the actor's gateway. `NOT_FOUND`: the actor holds no unexpired
+   * file with that CID. `UNAVAILABLE` without a signing secret.
    */
-  create(actor: Actor, request: DownloadLinkRequest, baseUrl: string, options?: CallOptions): Promise<string>
+  create(
+    actor: Actor,
+    request: DownloadLinkRequest,
+    baseUrl: string,
+    options?: CallOptions & {
+      /** Host names that are the API's own (links on them use `baseUrl`). */
+      ownHostnames?: readonly string[] | undefined
+    },
+  ): Promise<string>
 
   /**
    * Checks the query of a link for `/files/<cid>` and returns the tenant's file it opens.
@@ -454,6 +493,7 @@ export interface GatewayPlugin {
   id: number
   name: string
   description: string
+  /** An absolute URL of the plugin's icon (`https:`, or a `data:` URL as the built-in ones). */
   image: string
   tags: string[]
 }
@@ -580,11 +620,17 @@ export interface HealthOperations {
  * claim one name; the first to verify owns it, and an unverified claim lapses after a week.
  */
 export interface DomainOperations {
+  /** `createFileService({ gatewayDomain })`: dedicated gateways are `{name}.{gatewayDomain}`. */
+  readonly gatewayDomain: string | undefined
+
   /**
    * Registers a pending claim. `reservedHosts`: the host names the deployment answers on itself (the
    * API's, the subdomain gateway's); neither they nor names under them can be claimed.
-   * `INVALID_INPUT`: not a public host name (an IP literal, an internal name, a reserved host).
-   * `CONFLICT`: the name is active for some tenant, or this tenant's claim to it has not lapsed.
+   * A name directly under `gatewayDomain` is a dedicated gateway: claimed `active` at once, with no
+   * TXT record (the deployment owns that domain); the first tenant to claim it keeps it.
+   * `INVALID_INPUT`: not a public host name (an IP literal, an internal name, a reserved host, a
+   * name deeper under `gatewayDomain`). `CONFLICT`: the name is active for some tenant, or this
+   * tenant's claim to it has not lapsed.
    */
   create(actor: Actor, domain: string, reservedHosts?: readonly string[], options?: CallOptions): Promise<DomainRecord>
 
@@ -869,6 +915,133 @@ export interface UploadOperations {
    * parts; returns how many. Several processes may sweep at once.
    */
   sweepExpiredSessions(now?: Date, options?: CallOptions): Promise<number>
+}
+
+// ---------------------------------------------------------------------------------------------
+// API keys
+// ---------------------------------------------------------------------------------------------
+
+/** A key as it is shown: everything but the hash of its secret. */
+export type ApiKeyInfo = Omit<ApiKeyRecord, 'secretHash'>
+
+export interface ApiKeyInput {
+  name: string
+  /** Pinata's permissions: `{admin: true}`, or `{endpoints: {pinning: {pinFileToIPFS: true}, …}}` and/or `{resources: [scope, …]}`. */
+  permissions: unknown
+  /** Uses allowed in all (every authenticated request is one); unset or `null`: unlimited. */
+  maxUses?: number | null | undefined
+}
+
+export interface CreatedApiKey {
+  key: ApiKeyInfo
+  /** The secret (`pinata_api_secret`): shown once, only its hash is stored. */
+  secret: string
+  /** A bearer token for the key (`JWT`): it names the key, so the key's revocation and `maxUses` apply to it. */
+  jwt: string
+}
+
+export interface ApiKeyListQuery {
+  offset?: number | undefined
+  name?: string | undefined
+  revoked?: boolean | undefined
+  limitedUse?: boolean | undefined
+  exhausted?: boolean | undefined
+}
+
+export interface ApiKeyOperations {
+  /**
+   * Creates a key of the actor's tenant. `INVALID_INPUT` for a bad name, permissions or `maxUses`;
+   * `FORBIDDEN` when the permissions grant a scope the actor does not hold (no key outranks its
+   * maker); `UNAVAILABLE` without a signing secret.
+   */
+  create(actor: TokenActor, input: ApiKeyInput, options?: CallOptions): Promise<CreatedApiKey>
+  /** A page of the tenant's keys, newest first, and how many match in all. */
+  list(actor: Actor, query: ApiKeyListQuery, options?: CallOptions): Promise<{ keys: ApiKeyInfo[]; total: number }>
+  /** Revokes the tenant's key with this public `key`, for every server sharing the store; `NOT_FOUND`. */
+  revoke(actor: Actor, key: string, options?: CallOptions): Promise<ApiKeyInfo>
+  /**
+   * The actor of a bearer token that is an API key's JWT — one use of the key (`UNAUTHENTICATED`
+   * when it is revoked, exhausted, unknown or the token is not valid) — or `undefined` for any
+   * other token, which the caller's token verifier decides.
+   */
+  authenticateToken(token: string, options?: CallOptions): Promise<TokenActor | undefined>
+  /** The actor of a key presented as key and secret (`pinata_api_key` / `pinata_secret_api_key`): one use of it. */
+  authenticateSecret(key: string, secret: string, options?: CallOptions): Promise<TokenActor>
+}
+
+// ---------------------------------------------------------------------------------------------
+// usage
+// ---------------------------------------------------------------------------------------------
+
+/** One gateway answer of a tenant's content, as the HTTP layer saw it go out. */
+export interface GatewayHit {
+  tenantId: string
+  /** The CID as requested. */
+  cid: string
+  /** The tenant's file name, when the handler knows it; else looked up when the counts are written. */
+  fileName?: string | undefined
+  status: number
+  /** Body bytes sent (fewer than the file's size when the client went away). */
+  bytes: number
+}
+
+/** Which of a tenant's gateway counts a query adds up; dates are UTC days, `YYYY-MM-DD`. */
+export interface GatewayUsageFilter {
+  /** Default: 30 days before `to`. */
+  from?: string | undefined
+  /** Default: today (UTC). */
+  to?: string | undefined
+  cid?: string | undefined
+  fileName?: string | undefined
+}
+
+export interface UsageRankingQuery extends GatewayUsageFilter {
+  by: 'cid' | 'fileName'
+  sortBy: 'requests' | 'bytes'
+  /** Default `desc`. */
+  order?: 'asc' | 'desc' | undefined
+  /** 1 to 1000, default 100. */
+  limit?: number | undefined
+}
+
+export interface UsageTimeSeriesQuery extends GatewayUsageFilter {
+  /** Periods of a day, or of an ISO week (starting on Monday). */
+  interval: 'day' | 'week'
+  /** Unset: periods in time order (`order: 'desc'` reverses it); set: ordered by that total. */
+  sortBy?: 'requests' | 'bytes' | undefined
+  order?: 'asc' | 'desc' | undefined
+  limit?: number | undefined
+}
+
+export interface UsageTimeSeries {
+  totalRequests: number
+  totalBytes: number
+  /** Only periods with counts; `start` is the period's first day. */
+  periods: { start: string; requests: number; bytes: number }[]
+}
+
+export interface UsageOperations {
+  /**
+   * Counts one gateway answer in memory; {@link UsageOperations.flush} writes the counts. Does no
+   * I/O, so there is nothing for a signal to stop (options are taken as by every operation).
+   */
+  recordGatewayHit(hit: GatewayHit, options?: CallOptions): void
+  /**
+   * Writes the counts held in memory to the record store in one batch and returns how many
+   * totals it wrote. The host calls it every few seconds and at shutdown; what a crash loses is
+   * what was counted since the last flush. On failure the counts are kept for the next one.
+   */
+  flush(options?: CallOptions): Promise<number>
+  /** The tenant's gateway totals grouped by CID or file name (this process's counts flushed first). */
+  rank(
+    actor: Actor,
+    query: UsageRankingQuery,
+    options?: CallOptions,
+  ): Promise<{ value: string; requests: number; bytes: number }[]>
+  /** The tenant's gateway totals per day or week. */
+  timeSeries(actor: Actor, query: UsageTimeSeriesQuery, options?: CallOptions): Promise<UsageTimeSeries>
+  /** How many files the tenant holds and their total size. */
+  storage(actor: Actor, options?: CallOptions): Promise<StorageUsage>
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ import type {
   TextExtractor,
   TxtResolver,
 } from '@pinfold/interface'
+import { createApiKeyOperations } from './api-keys.js'
 import type { PinSettings, ServiceContext } from './context.js'
 import { createDomainOperations } from './domains.js'
 import { createDownloadLinkOperations } from './download-links.js'
@@ -29,6 +30,7 @@ import { createSignatureOperations } from './signatures.js'
 import { createSignedUploadOperations } from './signed-uploads.js'
 import { createSwapOperations } from './swaps.js'
 import { createUploads } from './uploads.js'
+import { createUsageOperations } from './usage.js'
 import { createVectorOperations } from './vectors.js'
 
 export type { PinSettings } from './context.js'
@@ -54,6 +56,12 @@ export interface FileServiceOptions {
    * one, verifying a domain is `UNAVAILABLE`. `pinfold serve` passes node:dns.
    */
   resolveTxt?: TxtResolver | undefined
+  /**
+   * The domain dedicated gateways live under (`PINFOLD_GATEWAY_DOMAIN`): a tenant claims
+   * `{name}.{gatewayDomain}` and it is active at once, with no TXT record, since the deployment
+   * owns the domain (its DNS sends `*.{gatewayDomain}` here). Without it, only custom domains.
+   */
+  gatewayDomain?: string | undefined
   /** Turns text into vectors for semantic search (`@pinfold/embedders`); without it vectorize/query refuse. */
   embedder?: Embedder | undefined
   /** Reads a file's text for vectorizing: `extractPassages` from `@pinfold/text-extract`. */
@@ -87,14 +95,16 @@ export function createFileService(options: FileServiceOptions): FileService {
     signatures: createSignatureOperations(ctx),
     plugins: createPluginOperations(options.gatewayPlugins),
     expiry: createExpiryOperations(ctx),
-    domains: createDomainOperations(ctx, options.resolveTxt),
+    domains: createDomainOperations(ctx, options.resolveTxt, options.gatewayDomain?.toLowerCase()),
     payments: createPaymentOperations(ctx, downloadLinks),
     maintenance: createMaintenance(ctx),
     uploads: {
       signed: createSignedUploadOperations(ctx),
-      ...createResumableUploadOperations(ctx, uploads.upload),
+      ...createResumableUploadOperations(ctx, uploads),
     },
     health: createHealthOperations(ctx),
+    apiKeys: createApiKeyOperations(ctx),
+    usage: createUsageOperations(ctx),
     pins: createPinOperations(ctx),
     features: ctx.features.enabled,
   }

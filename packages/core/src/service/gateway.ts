@@ -20,6 +20,9 @@ import type {
   PathRoots,
 } from './file-service-api.js'
 
+/** Roots read per page when listing every public root (for DHT announcements). */
+const PUBLIC_ROOTS_PAGE = 500
+
 /** Longest swap chain followed; chains are acyclic by construction, this only bounds the work. */
 const MAX_SWAP_HOPS = 64
 
@@ -62,6 +65,23 @@ export function createGatewayOperations(ctx: ServiceContext): GatewayOperations 
   }
 
   return {
+    async publicBlock(cidText, options) {
+      const cid = parseCid(cidText)
+      if (isIdentity(cid)) return cid.multihash.digest
+      const dag = await findDag({ kind: 'public' }, cid, options)
+      return dag?.getBlock(cid, options)
+    },
+
+    async *publicRoots(options) {
+      let after: string | undefined
+      for (;;) {
+        const page = await ctx.records.listPublicRoots(after, PUBLIC_ROOTS_PAGE, ctx.clock.now(), options)
+        yield* page
+        if (page.length < PUBLIC_ROOTS_PAGE) return
+        after = page.at(-1)
+      }
+    },
+
     async resolve(scope, cidText, { swaps = false, signal } = {}) {
       const options = { signal }
       const requested = parseCid(cidText)

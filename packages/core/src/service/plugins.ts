@@ -1,4 +1,5 @@
 import type { GatewayPlugin, PluginOperations } from './file-service-api.js'
+import { ATTESTATION_ICON, HOT_SWAP_ICON } from './plugin-icons.js'
 
 /** The plugins Pinfold itself implements; the default catalog. */
 export const BUILT_IN_PLUGINS: readonly GatewayPlugin[] = [
@@ -7,14 +8,14 @@ export const BUILT_IN_PLUGINS: readonly GatewayPlugin[] = [
     name: 'Content Addressable Attestation',
     description:
       'Attach EIP-712 signatures to CIDs (POST /v3/files/{network}/signature/{cid}) to attest who published them.',
-    image: '',
+    image: ATTESTATION_ICON,
     tags: ['signatures', 'eip-712'],
   },
   {
     id: 2,
     name: 'Hot Swaps',
     description: 'Serve another CID in place of a CID through the gateway (PUT /v3/files/{network}/swap/{cid}).',
-    image: '',
+    image: HOT_SWAP_ICON,
     tags: ['gateway', 'swaps'],
   },
 ]

@@ -1,16 +1,27 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
-import type { CallOptions, SessionConstraints, SessionUploadOptions, UploadSessionRecord } from '@pinfold/interface'
+import type {
+  CallOptions,
+  SessionConstraints,
+  SessionStagedWrite,
+  SessionUploadOptions,
+  StagedBlobWrites,
+  UploadSessionRecord,
+} from '@pinfold/interface'
 import { conflict, invalid, notFound, PinfoldError, throwIfAborted } from '@pinfold/interface'
+import { deleteContentBlobs } from '../dag/car-blob.js'
+import { fileDagFromLeaves } from '../dag/file-dag-index.js'
+import { SNIFF_BYTES } from '../mime.js'
 import { meter } from '../streams/meter.js'
 import type { ServiceContext } from './context.js'
 import type {
-  FileOperations,
   UploadConstraints,
   UploadItem,
   UploadOperations,
   UploadOptions,
   UploadResult,
 } from './file-service-api.js'
+import { appendStagedPatch, leafDigests, parseEntry, partStart, type StagedEntry } from './staged-parts.js'
+import type { Uploads } from './uploads.js'
 import { validateCidVersion, validateExpiry, validateKeyvalues, validateName, validateNetwork } from './validate.js'
 
 /** How long a session lives after its creation or its last accepted PATCH. */
@@ -18,17 +29,26 @@ export const UPLOAD_SESSION_TTL_MS = 24 * 60 * 60 * 1000
 
 /**
  * Resumable uploads (tus 1.0 core + creation + termination), transport-free. Each accepted PATCH
- * streams straight into its own part blob and advances the session's offset with a
- * compare-and-set, so of two PATCHes at one offset exactly one counts; a PATCH that fails midway
- * leaves no part and no change (the client resumes from the offset HEAD reports). The PATCH that
- * reaches the announced length claims the completion (exactly once, see `claimUploadCompletion`) and
- * streams the parts, in order, through the ordinary upload pipeline:
- * CIDs, dedupe, `is_duplicate` and signed-URL constraints are exactly those of a multipart upload.
+ * is stored, then advances the session's offset with a compare-and-set, so of two PATCHes at one
+ * offset exactly one counts; a PATCH that fails midway leaves no change (the client resumes from
+ * the offset HEAD reports). The PATCH that reaches the announced length claims the completion
+ * (exactly once, see `claimUploadCompletion`) and records the file: CIDs, dedupe, `is_duplicate`
+ * and signed-URL constraints are exactly those of a multipart upload.
+ *
+ * Where the blob store has staged writes (memory, filesystem, S3), the session's bytes go into one
+ * staged blob as they arrive, each PATCH hashing its 256 KiB leaves on the way (`staged-parts.ts`),
+ * and the completion assembles the blob in the store and builds the CIDv1 DAG from the recorded
+ * leaf digests: it reads 4 KiB back (type sniffing), whatever the size. Everything it needs is in
+ * the session record and the store, so a restart or another instance finishes the same way.
+ * Options that need other leaves (`cid_version` v0, a CAR upload) read the assembled blob once, as
+ * a multipart upload with those options does. Without staged writes, each PATCH is a blob of its
+ * own and the completion streams them, in order, through the ordinary upload pipeline.
  */
 export function createResumableUploadOperations(
   ctx: ServiceContext,
-  upload: FileOperations['upload'],
+  uploads: Uploads,
 ): Omit<UploadOperations, 'signed'> {
+  const { upload } = uploads
   const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex')
 
   async function mustGet(id: string, token: string, options?: CallOptions): Promise<UploadSessionRecord> {
@@ -55,8 +75,8 @@ export function createResumableUploadOperations(
     body: AsyncIterable<Uint8Array>,
   ): Promise<boolean> {
     const last = session.parts.at(-1)
-    const start = last === undefined ? undefined : /\/(\d+)-[^/]*$/.exec(last)?.[1]
-    if (start === undefined || Number(start) !== offset) return false
+    const start = last === undefined ? undefined : partStart(last)
+    if (start !== offset) return false
     const expected = session.offset - offset
     let received = 0
     for await (const chunk of body) {
@@ -66,22 +86,116 @@ export function createResumableUploadOperations(
     return received === expected
   }
 
-  async function deleteParts(parts: readonly string[]) {
-    await Promise.all(parts.map((key) => ctx.blobs.delete(key).catch(() => {})))
+  async function deleteParts(parts: readonly string[], options?: CallOptions) {
+    await Promise.all(parts.map((key) => ctx.blobs.delete(key, options).catch(() => {})))
+  }
+
+  /** The store's staged writes, which a session begun with them needs to go on. */
+  function stagedWrites(): StagedBlobWrites {
+    if (!ctx.blobs.staged) {
+      throw new PinfoldError(
+        'UNAVAILABLE',
+        'this upload was begun on a blob store with staged writes; this one has none',
+      )
+    }
+    return ctx.blobs.staged
+  }
+
+  /** Deletes what a finished or abandoned session stored, except a blob a file record now owns. */
+  async function dropSessionBytes(session: UploadSessionRecord, options?: CallOptions) {
+    if (!session.staged) return deleteParts(session.parts, options)
+    const { key, handle } = session.staged
+    const carries = session.parts.flatMap((part) => {
+      const carry = parseEntry(part).carry
+      return carry ? [carry.key] : []
+    })
+    await deleteParts(carries, options)
+    await ctx.blobs.staged?.abort(key, handle, options).catch(() => {})
+    // cannot tell: keeping an orphan is recoverable, losing bytes is not
+    const owned = await ctx.records.isBlobReferenced(key, options).catch(() => true)
+    if (!owned) await deleteContentBlobs(ctx.blobs, key, options).catch(() => {})
+  }
+
+  /**
+   * PATCHes of one session take turns in this process: a staged write takes one part at a time,
+   * and a PATCH must see the offset the previous one left before it writes at it.
+   */
+  const turns = new Map<string, Promise<unknown>>()
+  async function inTurn<T>(id: string, run: () => Promise<T>): Promise<T> {
+    const mine = (turns.get(id) ?? Promise.resolve()).catch(() => {}).then(run)
+    const settled = mine.catch(() => {})
+    turns.set(id, settled)
+    try {
+      return await mine
+    } finally {
+      if (turns.get(id) === settled) turns.delete(id)
+    }
   }
 
   async function* concatenate(parts: readonly string[], signal: AbortSignal | undefined): AsyncGenerator<Uint8Array> {
     for (const key of parts) yield* await ctx.blobs.get(key, { signal })
   }
 
+  /** Completes a staged session: assembles its blob in the store and records it from its leaf digests. */
+  async function finishStaged(
+    session: UploadSessionRecord,
+    staged: SessionStagedWrite,
+    signal: AbortSignal | undefined,
+  ): Promise<UploadResult> {
+    const entries = session.parts.map(parseEntry)
+    const { key, handle } = staged
+    // a retried completion finds the blob assembled already
+    const size =
+      (await ctx.blobs.head(key, { signal }))?.size ??
+      (
+        await stagedWrites().complete(
+          key,
+          handle,
+          entries.flatMap((e) => (e.part === null ? [] : [e.part])),
+          { signal },
+        )
+      ).size
+    if (size !== session.length) {
+      throw new PinfoldError('INTERNAL', `the staged blob holds ${size} bytes, the upload ${session.length}`)
+    }
+    const { cid, innerNodes } = await fileDagFromLeaves(leafDigests(entries), size)
+    const head = await readHead(key, signal)
+    const result = await uploads.commitStored(
+      { tenantId: session.tenantId, userId: session.userId },
+      {
+        blobKey: key,
+        size,
+        head,
+        path: plainFileName(session.fileName),
+        mimeType: session.mimeType ?? undefined,
+        cidV1: cid.toString(),
+        innerNodes,
+      },
+      { name: session.fileName, ...fromSessionOptions(session.options) },
+      { constraints: fromSessionConstraints(session.constraints), signal },
+    )
+    const deleted = await ctx.records.deleteUploadSession(session.id).catch(() => undefined)
+    if (deleted) await dropSessionBytes(deleted)
+    return result
+  }
+
+  async function readHead(key: string, signal: AbortSignal | undefined): Promise<Uint8Array> {
+    const pieces: Uint8Array[] = []
+    for await (const piece of await ctx.blobs.get(key, { signal, range: { offset: 0, length: SNIFF_BYTES } })) {
+      pieces.push(piece)
+    }
+    return Buffer.concat(pieces)
+  }
+
   async function finish(session: UploadSessionRecord, signal: AbortSignal | undefined): Promise<UploadResult> {
+    if (session.staged) return finishStaged(session, session.staged, signal)
     const options = fromSessionOptions(session.options)
     const items: UploadItem[] = [
       { kind: 'options', options: { name: session.fileName, ...options } },
       // the name is an option; the path only needs to be a plain file name (a `/` would mean a folder)
       {
         kind: 'file',
-        path: session.fileName.replaceAll('/', '_').replaceAll('\\', '_') || 'file',
+        path: plainFileName(session.fileName),
         mimeType: session.mimeType ?? undefined,
         content: concatenate(session.parts, signal),
       },
@@ -93,6 +207,91 @@ export function createResumableUploadOperations(
     const deleted = await ctx.records.deleteUploadSession(session.id).catch(() => undefined)
     if (deleted) await deleteParts(deleted.parts)
     return result
+  }
+
+  /**
+   * Stores a PATCH's bytes and advances the session: `undefined` when the body was empty (nothing
+   * changes), else the advanced session. The part is removed again when the advance fails.
+   */
+  async function store(
+    session: UploadSessionRecord,
+    offset: number,
+    body: AsyncIterable<Uint8Array>,
+    options: CallOptions,
+  ): Promise<UploadSessionRecord | undefined> {
+    const { signal } = options
+    const metered = meter(body, { maxBytes: session.length - offset, headSize: 0, signal })
+    let stored: { part: string; size: number; drop: () => Promise<void>; replaced?: () => Promise<void> }
+    if (session.staged) {
+      const rest = await nonEmpty(metered.stream)
+      if (!rest) return undefined
+      const entries = session.parts.map(parseEntry)
+      const previous = entries.at(-1)
+      const carryKey = `tus/${session.id}/carry-${offset}-${ctx.ids.recordId()}`
+      let entry: StagedEntry
+      try {
+        entry = await appendStagedPatch(
+          ctx.blobs,
+          stagedWrites(),
+          session.staged,
+          previous,
+          entries.reduce((sum, e) => sum + e.stored, 0),
+          offset,
+          rest,
+          (received) => offset + received === session.length,
+          carryKey,
+          options,
+        )
+      } catch (error) {
+        await ctx.blobs.delete(carryKey).catch(() => {})
+        throw error
+      }
+      stored = {
+        part: JSON.stringify(entry),
+        size: metered.meter.bytes,
+        // a part appended but not recorded is replaced by the next one at this offset, or aborted with the write
+        drop: () => ctx.blobs.delete(carryKey).catch(() => {}),
+        replaced: async () => {
+          if (previous?.carry) await ctx.blobs.delete(previous.carry.key).catch(() => {})
+        },
+      }
+    } else {
+      const key = `tus/${session.id}/${offset}-${ctx.ids.recordId()}`
+      const drop = () => ctx.blobs.delete(key).catch(() => {})
+      let size: number
+      try {
+        size = (await ctx.blobs.put(key, metered.stream, { signal })).size
+      } catch (error) {
+        await drop()
+        throw error
+      }
+      if (size === 0) {
+        await drop()
+        return undefined
+      }
+      stored = { part: key, size, drop }
+    }
+    const advanced = await ctx.records
+      .advanceUploadSession(
+        session.id,
+        offset,
+        {
+          offset: offset + stored.size,
+          part: stored.part,
+          expiresAt: new Date(ctx.clock.now().getTime() + UPLOAD_SESSION_TTL_MS),
+        },
+        options,
+      )
+      .catch(async (error: unknown) => {
+        await stored.drop()
+        throw error
+      })
+    if (!advanced) {
+      await stored.drop()
+      throw conflict(`another request already wrote at offset ${offset}`)
+    }
+    await stored.replaced?.()
+    return advanced
   }
 
   return {
@@ -109,24 +308,37 @@ export function createResumableUploadOperations(
       const id = ctx.ids.recordId()
       const token = randomBytes(32).toString('base64url')
       const expiresAt = new Date(now.getTime() + UPLOAD_SESSION_TTL_MS)
-      await ctx.records.createUploadSession(
-        {
-          id,
-          tokenHash: tokenHash(token),
-          tenantId: actor.tenantId,
-          userId: actor.userId,
-          length,
-          offset: 0,
-          parts: [],
-          fileName,
-          mimeType: request.mimeType || null,
-          options: toSessionOptions(request.options),
-          constraints: request.constraints ? toSessionConstraints(request.constraints) : null,
-          createdAt: now,
-          expiresAt,
-        },
-        options,
-      )
+      let staged: SessionStagedWrite | null = null
+      if (ctx.blobs.staged) {
+        // A content blob's key, like any upload's. Its bytes are invisible until the completion
+        // assembles them, which a commit then follows at once; a completion that failed after
+        // assembling leaves it to the session's retry, unless the orphan sweep (which takes blobs no
+        // record owns an hour after their key was made) comes first: the retry then fails.
+        const key = ctx.ids.blobKey()
+        staged = { key, handle: await ctx.blobs.staged.begin(key, options) }
+      }
+      const record: UploadSessionRecord = {
+        id,
+        tokenHash: tokenHash(token),
+        tenantId: actor.tenantId,
+        userId: actor.userId,
+        length,
+        offset: 0,
+        parts: [],
+        fileName,
+        mimeType: request.mimeType || null,
+        options: toSessionOptions(request.options),
+        constraints: request.constraints ? toSessionConstraints(request.constraints) : null,
+        staged,
+        createdAt: now,
+        expiresAt,
+      }
+      try {
+        await ctx.records.createUploadSession(record, options)
+      } catch (error) {
+        await dropSessionBytes(record).catch(() => {})
+        throw error
+      }
       return { id, token, length, expiresAt }
     },
 
@@ -142,52 +354,23 @@ export function createResumableUploadOperations(
      */
     async append(id, token, offset, body, options = {}) {
       const { signal } = options
-      const session = await mustGet(id, token, options)
-      if (offset !== session.offset) {
-        if (await isRetryOfLastPart(session, offset, body)) {
-          return { offset: session.offset, length: session.length, expiresAt: session.expiresAt }
+      const written = await inTurn(id, async () => {
+        const session = await mustGet(id, token, options)
+        if (offset !== session.offset) {
+          if (await isRetryOfLastPart(session, offset, body)) return { session, current: session, retry: true }
+          throw conflict(`Upload-Offset ${offset} does not match the upload's offset ${session.offset}`)
         }
-        throw conflict(`Upload-Offset ${offset} does not match the upload's offset ${session.offset}`)
-      }
-      let current = session
-      if (session.offset < session.length) {
-        const key = `tus/${id}/${offset}-${ctx.ids.recordId()}`
-        const metered = meter(body, { maxBytes: session.length - offset, headSize: 0, signal })
-        let size: number
-        try {
-          size = (await ctx.blobs.put(key, metered.stream, { signal })).size
-        } catch (error) {
-          await ctx.blobs.delete(key).catch(() => {})
-          throw error
+        if (session.offset < session.length) {
+          return { session, current: (await store(session, offset, body, options)) ?? session, retry: false }
         }
-        if (size === 0) {
-          await ctx.blobs.delete(key).catch(() => {})
-          return { offset, length: session.length, expiresAt: session.expiresAt }
-        }
-        const advanced = await ctx.records
-          .advanceUploadSession(
-            id,
-            offset,
-            {
-              offset: offset + size,
-              part: key,
-              expiresAt: new Date(ctx.clock.now().getTime() + UPLOAD_SESSION_TTL_MS),
-            },
-            options,
-          )
-          .catch(async (error: unknown) => {
-            await ctx.blobs.delete(key).catch(() => {})
-            throw error
-          })
-        if (!advanced) {
-          await ctx.blobs.delete(key).catch(() => {})
-          throw conflict(`another request already wrote at offset ${offset}`)
-        }
-        current = advanced
-      } else {
         for await (const chunk of body) {
           if (chunk.length > 0) throw new PinfoldError('PAYLOAD_TOO_LARGE', 'the upload is already complete')
         }
+        return { session, current: session, retry: false }
+      })
+      const { session, current } = written
+      if (written.retry || (current === session && session.offset < session.length)) {
+        return { offset: session.offset, length: session.length, expiresAt: session.expiresAt }
       }
       const status = { offset: current.offset, length: current.length, expiresAt: current.expiresAt }
       if (current.offset < current.length) return status
@@ -210,7 +393,7 @@ export function createResumableUploadOperations(
     async terminate(id, token, options) {
       await mustGet(id, token, options)
       const deleted = await ctx.records.deleteUploadSession(id, options)
-      if (deleted) await deleteParts(deleted.parts)
+      if (deleted) await dropSessionBytes(deleted, options)
     },
 
     async sweepExpiredSessions(now = ctx.clock.now(), options) {
@@ -223,7 +406,7 @@ export function createResumableUploadOperations(
           if (!deleted) continue
           progressed = true
           swept++
-          await deleteParts(deleted.parts)
+          await dropSessionBytes(deleted, options)
         }
         if (expired.length < 100 || !progressed) return swept
       }
@@ -243,6 +426,25 @@ function checkOptions(options: Partial<UploadOptions>, now: Date): void {
 
 async function* toAsync<T>(items: readonly T[]): AsyncGenerator<T> {
   yield* items
+}
+
+/** The session's name as an upload path: a plain file name (a `/` would mean a folder). */
+function plainFileName(name: string): string {
+  return name.replaceAll('/', '_').replaceAll('\\', '_') || 'file'
+}
+
+/** The stream from its first non-empty chunk on, or `undefined` when it holds no byte. */
+async function nonEmpty(source: AsyncIterable<Uint8Array>): Promise<AsyncIterable<Uint8Array> | undefined> {
+  const iterator = source[Symbol.asyncIterator]()
+  for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+    const first = next.value
+    if (first.length > 0)
+      return (async function* () {
+        yield first
+        for (let more = await iterator.next(); !more.done; more = await iterator.next()) yield more.value
+      })()
+  }
+  return undefined
 }
 
 function toSessionOptions(options: Partial<UploadOptions>): SessionUploadOptions {

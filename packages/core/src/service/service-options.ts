@@ -42,9 +42,13 @@ export function checkServiceOptions(options: FileServiceOptions): ServiceContext
   if (embedder !== undefined) checkEmbedder(check, embedder)
   check.optionalFunction('textExtractor', options.textExtractor)
   check.optionalFunction('resolveTxt', options.resolveTxt)
+  check.optionalHostname('gatewayDomain', options.gatewayDomain)
   if (gatewayPlugins !== undefined) {
     const plugins = Array.isArray(gatewayPlugins) && gatewayPlugins.every((p) => typeof p === 'object' && p !== null)
     check.require('gatewayPlugins', plugins, 'must be an array of plugins')
+    // clients put `image` in an <img src>: a relative or empty one would point at their own origin
+    const images = gatewayPlugins.every((p) => typeof p.image === 'string' && URL.canParse(p.image))
+    check.require('gatewayPlugins', images, "must give each plugin's image as an absolute URL")
   }
   const fetchers = options.blockFetchers ?? []
   check.require(

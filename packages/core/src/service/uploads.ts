@@ -12,7 +12,7 @@ import { fork } from '../streams/fork.js'
 import { meter } from '../streams/meter.js'
 import { checkContentAllowed, checkMimeType, DIRECTORY_MIME_TYPE } from './allowed-mime-types.js'
 import type { ServiceContext } from './context.js'
-import type { FileOperations, UploadItem, UploadOptions } from './file-service-api.js'
+import type { FileOperations, UploadConstraints, UploadItem, UploadOptions, UploadResult } from './file-service-api.js'
 import { type FolderFile, type ImportedFolder, importFolder, isFolderPath, reimportFolder } from './folder-upload.js'
 import { validateCidVersion, validateExpiry, validateKeyvalues, validateName, validateNetwork } from './validate.js'
 
@@ -34,14 +34,45 @@ interface Staged {
   /** Where every block of a `car` content lies in its blob. */
   locations?: BlockLocation[] | undefined
   folder?: ImportedFolder | undefined
+  /**
+   * The blob belongs to a resumable upload session until a record owns it: a failed commit leaves
+   * it for the session's retry, and the session's end deletes it unless a record then owns it.
+   */
+  keep?: boolean | undefined
+}
+
+/** A file whose bytes are stored already (a resumable upload's assembled blob), with its CIDv1 DAG. */
+export interface StoredFile {
+  blobKey: string
+  size: number
+  /** Its first {@link SNIFF_BYTES} bytes, for type sniffing. */
+  head: Uint8Array
+  path: string
+  mimeType?: string | undefined
+  cidV1: string
+  innerNodes: Block[]
+}
+
+export interface Uploads extends Pick<FileOperations, 'upload'> {
+  /**
+   * Records a {@link StoredFile} exactly as `upload` records a file it staged itself: the same
+   * options, constraints, CAR handling and dedupe. The blob is never deleted here unless another
+   * content made it redundant (see `Staged.keep`).
+   */
+  commitStored(
+    actor: Actor,
+    file: StoredFile,
+    given: Partial<UploadOptions>,
+    options: { constraints?: UploadConstraints | undefined; signal?: AbortSignal | undefined },
+  ): Promise<UploadResult>
 }
 
 export const CAR_MIME_TYPE = 'application/vnd.ipld.car'
 
-export function createUploads(ctx: ServiceContext): Pick<FileOperations, 'upload'> {
-  /** Removes a staged content's blobs and any block entries recorded for them. */
+export function createUploads(ctx: ServiceContext): Uploads {
+  /** Removes a staged content's blobs (unless kept) and any block entries recorded for them. */
   const discard = async (staged: Staged) => {
-    await deleteContentBlobs(ctx.blobs, staged.blobKey)
+    if (!staged.keep) await deleteContentBlobs(ctx.blobs, staged.blobKey)
     await ctx.records.deleteBlockLocations(staged.blobKey).catch(() => {}) // else invisible until the orphan sweep
   }
 
@@ -302,6 +333,30 @@ export function createUploads(ctx: ServiceContext): Pick<FileOperations, 'upload
   }
 
   return {
+    async commitStored(actor, file, given, { constraints, signal }) {
+      const name = basename(file.path)
+      const allowed = constraints?.allowMimeTypes
+      if (allowed?.length) await checkContentAllowed(file.head, file.mimeType, name, allowed)
+      const staged: Staged = {
+        kind: 'file',
+        blobKey: file.blobKey,
+        blobSize: file.size,
+        size: file.size,
+        mimeType: await detectMimeType(file.head, file.mimeType, name),
+        numberOfFiles: 1,
+        defaultName: name.trim() ? name : 'file',
+        cidV1: file.cidV1,
+        innerNodes: file.innerNodes,
+        keep: true,
+      }
+      const resolved = resolveOptions({ ...given, ...constraints?.fixed }, staged)
+      if (resolved.car && resolved.network !== 'public')
+        throw invalid('CAR uploads are supported only on the public network')
+      checkMimeType(staged.mimeType, allowed)
+      const finished = resolved.car ? await finishCar(staged, signal) : staged
+      return await commit(actor, finished, resolved, signal)
+    },
+
     async upload(actor, items, options = {}) {
       const { signal, constraints } = options
       const maxBytes = Math.min(ctx.maxUploadBytes, constraints?.maxBytes ?? Number.POSITIVE_INFINITY)

@@ -1,4 +1,4 @@
-import type { DomainRecord } from '@pinfold/core'
+import { type DomainRecord, type FileService, invalid } from '@pinfold/core'
 import Type, { type Static } from 'typebox'
 import { DomainObject, okData, okNull } from '../openapi/schemas.js'
 import { data } from '../responses.js'
@@ -6,10 +6,12 @@ import { defineRoute } from '../router.js'
 import { named } from '../schema.js'
 
 /**
- * Custom gateway domains (shapes of Pinfold's own design, see the OpenAPI document):
+ * Custom gateway domains and dedicated gateways (shapes of Pinfold's own design, see the OpenAPI document):
  * - `POST /v3/gateways/domains` `{domain}` → the record, `status: "pending_ownership"`, with the
  *   TXT record to publish (`verification: {type: "TXT", name: "_service-verify.<domain>", value}`)
  *   and `expires_at`, when the claim lapses unless verified;
+ * - `POST /v3/gateways/domains` `{name}` (or a `{domain}` directly under `PINFOLD_GATEWAY_DOMAIN`)
+ *   → a dedicated gateway `{name}.{PINFOLD_GATEWAY_DOMAIN}`, `active` at once, `verification: null`;
  * - `GET /v3/gateways/domains`, `GET|DELETE /v3/gateways/domains/{id}`;
  * - `POST /v3/gateways/domains/{id}/verify` looks the TXT record up now; `active` once it matches.
  */
@@ -18,7 +20,10 @@ export function domainToWire(domain: DomainRecord): Static<typeof DomainObject> 
     id: domain.id,
     domain: domain.domain,
     status: domain.status,
-    verification: { type: 'TXT', name: `_service-verify.${domain.domain}`, value: domain.verificationToken },
+    verification:
+      domain.verificationToken === ''
+        ? null
+        : { type: 'TXT', name: `_service-verify.${domain.domain}`, value: domain.verificationToken },
     created_at: domain.createdAt.toISOString(),
     verified_at: domain.verifiedAt?.toISOString() ?? null,
     expires_at: domain.expiresAt?.toISOString() ?? null,
@@ -27,8 +32,23 @@ export function domainToWire(domain: DomainRecord): Static<typeof DomainObject> 
 
 const DomainInput = named(
   'DomainInput',
-  Type.Object({ domain: Type.String({ description: 'Host name, e.g. files.example.com' }) }),
+  Type.Object({
+    domain: Type.Optional(Type.String({ description: 'Host name, e.g. files.example.com' })),
+    name: Type.Optional(
+      Type.String({ description: 'A dedicated gateway: claims `{name}.{PINFOLD_GATEWAY_DOMAIN}`, active at once' }),
+    ),
+  }),
 )
+
+/** The host a registration names: `domain`, or a dedicated gateway's `{name}.{gatewayDomain}`. */
+function requestedDomain(service: FileService, body: Static<typeof DomainInput>): string {
+  if ((body.domain === undefined) === (body.name === undefined)) throw invalid('give either domain or name')
+  if (body.domain !== undefined) return body.domain
+  const gatewayDomain = service.domains.gatewayDomain
+  if (!gatewayDomain) throw invalid('dedicated gateways are off on this server (PINFOLD_GATEWAY_DOMAIN is unset)')
+  if (!/^[a-z0-9-]+$/i.test(body.name!)) throw invalid('name must be one label: letters, digits and hyphens')
+  return `${body.name}.${gatewayDomain}`
+}
 
 export const domainRoutes = [
   defineRoute({
@@ -40,7 +60,8 @@ export const domainRoutes = [
     request: { body: DomainInput },
     responses: okData(DomainObject, 'Registered', '201'),
     async handle({ service, actor, ownHostnames, signal }, { body }) {
-      return data(domainToWire(await service.domains.create(actor, body.domain, ownHostnames, { signal })), 201)
+      const domain = requestedDomain(service, body)
+      return data(domainToWire(await service.domains.create(actor, domain, ownHostnames, { signal })), 201)
     },
   }),
   defineRoute({

@@ -1,9 +1,9 @@
 import Type, { type Static } from 'typebox'
-import { contentDisposition, fileResponse } from '../gateway-responses.js'
 import { envelope, okData, SignedUrl } from '../openapi/schemas.js'
 import { data } from '../responses.js'
 import { defineRoute, type RequestContext } from '../router.js'
 import { named } from '../schema.js'
+import { servePrivateLink } from './private-link.js'
 
 /** Integers; digits as text are accepted too. */
 const Seconds = (description: string) =>
@@ -41,11 +41,11 @@ export const DownloadSignRequest = named(
 
 /** Signs a download link: `POST …/download_link`, and `POST /v3/files/sign` with a `{url, method}` body. */
 export async function signDownload(
-  { service, actor, publicUrl, signal }: RequestContext,
+  { service, actor, publicUrl, ownHostnames, signal }: RequestContext,
   body: Static<typeof DownloadLinkRequest> | Static<typeof DownloadSignRequest>,
 ) {
   const link = { ...body, expires: body.expires ?? 30 }
-  return data(await service.downloadLinks.create(actor, link, publicUrl, { signal }))
+  return data(await service.downloadLinks.create(actor, link, publicUrl, { ownHostnames, signal }))
 }
 
 /** A parameter of a signed link (the signature covers them all: core checks them together). */
@@ -73,7 +73,7 @@ export const downloadLinkRoutes = [
     summary: 'Download through a signed link',
     tags: ['Download links'],
     description:
-      'The query of a link made by `POST /v3/files/private/download_link`; refused (403) once expired, or when a parameter is missing or changed.',
+      "The query of a link made by `POST /v3/files/private/download_link`; refused (403) once expired, or when a parameter is missing or changed. `img-*` parameters of the url the link was made for (`optimizeImage()`: `img-width`, `img-height`, `img-dpr`, `img-fit`, `img-gravity`, `img-quality`, `img-format`, `img-anim`, `img-sharpen`, `img-metadata`) are signed into it and transform an image when the server has image optimisation. A tenant's gateway host (dedicated name or custom domain) serves that tenant's links too.",
     request: {
       query: Type.Object({
         'X-Algorithm': signedParam,
@@ -97,35 +97,10 @@ export const downloadLinkRoutes = [
       '302': { description: 'Redirect to a presigned URL of the blob store (S3)' },
     },
     /**
-     * A private download. Refused unless the signature is valid, unexpired and names a tenant that
-     * still holds the CID (checked over the whole query, which the signature covers). Where the blob
-     * store can presign (S3) and the content is a plain file, the client is redirected there.
+     * A private download: on the API's host, for any tenant's link (a tenant's own gateway host
+     * serves its links too, see `handlers/gateway.ts`).
      */
-    async handle({ request, url, service, signal }, { params }) {
-      const link = await service.downloadLinks.open(params.cid, url.searchParams, { signal })
-      const { file, expiresAt } = link
-      const disposition = contentDisposition('inline', file.name)
-      if (request.method === 'GET') {
-        const location = await service.downloadLinks.presign(link, { contentDisposition: disposition, signal })
-        if (location) {
-          return new Response(null, { status: 302, headers: { location, 'cache-control': 'private, no-store' } })
-        }
-      }
-      const secondsLeft = Math.max(1, Math.floor((expiresAt.getTime() - Date.now()) / 1000))
-      const root = await service.gateway.resolveHeld(file, { signal })
-      const entry = await service.gateway.entry(root, [], { signal })
-      if (entry.type !== 'file') {
-        return data({ cid: file.cid, name: file.name, type: 'directory' })
-      }
-      return fileResponse(request, entry, {
-        etag: `"${file.cid}"`,
-        headers: {
-          'cache-control': `private, max-age=${Math.min(secondsLeft, 3600)}`,
-          'x-ipfs-path': `/ipfs/${file.cid}`,
-        },
-        contentType: file.mimeType,
-        disposition,
-      })
-    },
+    handle: ({ request, url, service, images, signal }, { params }) =>
+      servePrivateLink(request, url, params.cid, { service, images, signal }),
   }),
 ]

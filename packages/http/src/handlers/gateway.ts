@@ -18,7 +18,10 @@ import {
   toStream,
 } from '../gateway-responses.js'
 import { subdomainCid } from '../gateway-subdomain.js'
+import { attributeGatewayUsage } from '../gateway-usage.js'
+import type { ImageVariants } from '../image-variants.js'
 import { errorBody } from '../responses.js'
+import { servePrivateLink } from './private-link.js'
 
 /** Cache lifetime of a response that a hot swap produced: the mapping can change at any time. */
 const SWAPPED_CACHE = 'public, max-age=60'
@@ -31,6 +34,8 @@ const MAX_PATH_SEGMENTS = 64
 
 export interface GatewayDispatchOptions {
   service: FileService
+  /** Image variants for `img-*` parameters, on tenants' gateways only; unset, they are ignored. */
+  images: ImageVariants | undefined
   /** Host name (no port) of the API itself: never a custom domain. */
   apiHostname: string
   /** Requests for `{cidv1}.ipfs.{subdomainHost}` are the subdomain gateway; unset, any `{cidv1}.ipfs.{host}`. */
@@ -46,15 +51,22 @@ export interface GatewayDispatchOptions {
 interface GatewayOrigin {
   scope: GatewayScope
   isolated: boolean
+  /** Transforms images (`img-*`): a tenant's own gateway only (see `dispatchGateway`). */
+  images?: ImageVariants | undefined
 }
 
 /**
  * The gateway's entry point, called by the fetch handler before the route table:
  * - `{cidv1}.ipfs.{subdomainHost}` serves that CID at the root of its own origin;
- * - a request whose `Host` is a verified custom domain is that tenant's gateway; while a domain
- *   is only claimed, its `/ipfs/` paths are refused and every other path is the API's, so a claim
- *   can never take the API away from that host name;
- * - `GET|HEAD /ipfs/{cid}[/path]` on the API's host is the shared public gateway.
+ * - a request whose `Host` is a verified custom domain or a claimed dedicated name
+ *   (`{name}.{gatewayDomain}`) is that tenant's gateway: `/ipfs/{cid}` with the tenant's swaps and
+ *   image options (`img-*`), and `/files/{cid}` for the tenant's own signed links; while a custom
+ *   domain is only claimed, its `/ipfs/` paths are refused and every other path is the API's, so a
+ *   claim can never take the API away from that host name; an unclaimed `{name}.{gatewayDomain}`
+ *   is nobody's gateway (404);
+ * - `GET|HEAD /ipfs/{cid}[/path]` on the API's host is the shared public gateway: every CID is
+ *   its own bytes there, never swapped nor transformed (one tenant must not decide what a CID
+ *   shows to everyone, and anonymous image work belongs to a tenant's gateway).
  * Returns `undefined` for every other request.
  */
 export async function dispatchGateway(
@@ -69,23 +81,60 @@ export async function dispatchGateway(
   if (subdomain !== undefined) {
     return serveGateway(request, url, `/ipfs/${subdomain}${url.pathname}`, { scope: PUBLIC, isolated: true }, service)
   }
-  if (hostname !== options.apiHostname && hostname !== options.subdomainHost) {
+  const gatewayDomain = service.domains.gatewayDomain
+  // a name under the gateway domain is a gateway even when the API knows no host of its own
+  const dedicated = gatewayDomain !== undefined && hostname.endsWith(`.${gatewayDomain}`)
+  if (dedicated || (hostname !== options.apiHostname && hostname !== options.subdomainHost)) {
     const routed = await service.domains.route(hostname, { signal: request.signal })
     if (routed?.status === 'active') {
-      // a custom domain serves at its root, whatever the API's mount prefix
-      if (!isIpfsPath(url.pathname)) throw new PinfoldError('NOT_FOUND', 'a gateway serves /ipfs/{cid} paths only')
+      // a tenant's gateway serves at its root, whatever the API's mount prefix
+      const link = /^\/files\/([^/]+)$/.exec(url.pathname)
+      if (link) return serveTenantLink(request, url, link[1]!, routed.tenantId, options)
+      if (!isIpfsPath(url.pathname)) {
+        throw new PinfoldError('NOT_FOUND', 'a gateway serves /ipfs/{cid} and /files/{cid} paths only')
+      }
       const scope: GatewayScope = { kind: 'tenant', tenantId: routed.tenantId }
-      return serveGateway(request, url, url.pathname, { scope, isolated: false }, service)
+      const response = await serveGateway(
+        request,
+        url,
+        url.pathname,
+        { scope, isolated: false, images: options.images },
+        service,
+      )
+      return attributeGatewayUsage(response, routed.tenantId, url.pathname)
     }
     if (routed && isIpfsPath(url.pathname)) {
       throw new PinfoldError('FORBIDDEN', 'this domain is not verified yet (pending_ownership)')
     }
+    if (dedicated) throw new PinfoldError('NOT_FOUND', `no gateway is named ${hostname}`)
   }
   if (apiPathname === undefined || !isIpfsPath(apiPathname)) return undefined
   return serveGateway(request, url, apiPathname, { scope: PUBLIC, isolated: false }, service)
 }
 
 const PUBLIC: GatewayScope = { kind: 'public' }
+
+/** A signed private link on the tenant's own gateway host: that tenant's links only. */
+async function serveTenantLink(
+  request: Request,
+  url: URL,
+  rawCid: string,
+  tenantId: string,
+  { service, images }: GatewayDispatchOptions,
+): Promise<Response> {
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    return errorBody(`method ${request.method} not allowed on the gateway`, 405, { allow: 'GET, HEAD' })
+  }
+  const cid = decodeSegment(rawCid)
+  const response = await servePrivateLink(request, url, cid, {
+    service,
+    images,
+    signal: request.signal,
+    hostTenant: tenantId,
+  })
+  for (const [name, value] of Object.entries(GATEWAY_SECURITY_HEADERS)) response.headers.set(name, value)
+  return response
+}
 
 function isIpfsPath(pathname: string): boolean {
   return pathname === '/ipfs' || pathname.startsWith('/ipfs/')
@@ -104,7 +153,7 @@ async function serveGateway(
   if (!origin.isolated && request.headers.get('service-worker') === 'script') {
     throw invalid('service workers cannot be registered on a shared gateway origin (use the subdomain gateway)')
   }
-  const response = await serveIpfs(request, url, pathname, origin.scope, service)
+  const response = await serveIpfs(request, url, pathname, origin, service)
   if (origin.isolated) response.headers.delete('content-security-policy')
   return response
 }
@@ -113,7 +162,7 @@ async function serveIpfs(
   request: Request,
   url: URL,
   pathname: string,
-  scope: GatewayScope,
+  { scope, images }: GatewayOrigin,
   service: FileService,
 ): Promise<Response> {
   const rawSegments = pathname.split('/').slice(2) // ['', 'ipfs', cid, ...path]
@@ -190,6 +239,15 @@ async function serveIpfs(
     filename || download
       ? contentDisposition(download ? 'attachment' : 'inline', name ?? entry.cid.toString())
       : undefined
+  // formats other than the file (raw, CAR) carry the CID's own verifiable bytes, never a variant
+  const variant = await images?.respond(request, url, {
+    cid: entry.cid.toString(),
+    entry,
+    name,
+    headers: common,
+    disposition,
+  })
+  if (variant) return variant
   return fileResponse(request, entry, { etag: `"${entry.cid}"`, headers: common, name, disposition })
 }
 

@@ -3,9 +3,23 @@ import { ErrorObject, Health, jsonResponse, Readiness } from '../openapi/schemas
 import { json } from '../responses.js'
 import { defineRoute, type RequestContext } from '../router.js'
 
-/** Liveness: the process answers. Touches nothing. */
-async function healthz() {
-  return json({ status: 'ok' }, 200, { 'cache-control': 'no-store' })
+/** Liveness: the process answers. Touches nothing; reports the embedded IPFS node when there is one. */
+async function healthz({ ipfsPeer }: RequestContext) {
+  const ipfs = ipfsPeer && {
+    peer_id: ipfsPeer.peerId,
+    addrs: ipfsPeer.addrs,
+    ...(ipfsPeer.dht && {
+      dht: {
+        mode: ipfsPeer.dht.mode,
+        reprovide_runs: ipfsPeer.dht.runs,
+        provided: ipfsPeer.dht.provided,
+        failed: ipfsPeer.dht.failed,
+        withdrawn: ipfsPeer.dht.withdrawn,
+        last_run_at: ipfsPeer.dht.lastRunAt?.toISOString() ?? null,
+      },
+    }),
+  }
+  return json({ status: 'ok', ...(ipfs && { ipfs }) }, 200, { 'cache-control': 'no-store' })
 }
 
 /**

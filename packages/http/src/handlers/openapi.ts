@@ -1,6 +1,6 @@
 import Type from 'typebox'
+import { docsPagePolicy, renderDocsPage } from '../openapi/docs-page.js'
 import { buildOpenApiDocument } from '../openapi/document.js'
-import { renderDocsHtml } from '../openapi/html.js'
 import { jsonResponse } from '../openapi/schemas.js'
 import { json } from '../responses.js'
 import { defineRoute, type RequestContext } from '../router.js'
@@ -13,13 +13,15 @@ async function openApiJson({ publicUrl }: RequestContext) {
   return json(documentFor(publicUrl), 200, { 'cache-control': 'no-cache' })
 }
 
-async function docs({ publicUrl }: RequestContext) {
-  return new Response(renderDocsHtml(documentFor(publicUrl)), {
+async function docs({ publicUrl, docsScriptUrl }: RequestContext) {
+  const page = { title: 'Pinfold', scriptUrl: docsScriptUrl, serverUrl: publicUrl }
+  return new Response(renderDocsPage(page), {
     headers: {
       'content-type': 'text/html; charset=utf-8',
       'cache-control': 'no-cache',
-      // the page is static: no script, styles inline
-      'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
+      'content-security-policy': docsPagePolicy(page),
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
     },
   })
 }
@@ -44,6 +46,8 @@ export const openApiRoutes = [
     path: '/docs',
     auth: 'public',
     summary: 'API reference (HTML)',
+    description:
+      'An interactive reference of this document (Scalar), with a curl example and a "try it" per operation. Without a viewer configured (`docsScriptUrl`), a page pointing to `/openapi.json`.',
     tags: ['Operations'],
     responses: { '200': { description: 'HTML page', content: { 'text/html': { schema: Type.String() } } } },
     handle: docs,

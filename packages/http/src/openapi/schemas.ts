@@ -91,7 +91,10 @@ export const GatewayPlugin = named(
     id: Type.Integer(),
     name: Type.String(),
     description: Type.String(),
-    image: Type.String(),
+    image: Type.String({
+      format: 'uri',
+      description: "The plugin's icon: an absolute URL (built-in plugins: a `data:` URL)",
+    }),
     tags: Type.Array(Type.String()),
   }),
 )
@@ -102,7 +105,10 @@ export const DomainObject = named(
     id: Type.String(),
     domain: Type.String(),
     status: Type.Enum(['pending_ownership', 'active']),
-    verification: Type.Object({ type: Type.Literal('TXT'), name: Type.String(), value: Type.String() }),
+    verification: Type.Union(
+      [Type.Object({ type: Type.Literal('TXT'), name: Type.String(), value: Type.String() }), Type.Null()],
+      { description: 'The TXT record proving ownership; null for a dedicated gateway name (active at once)' },
+    ),
     created_at: DateTime,
     verified_at: Type.Union([DateTime, Type.Null()]),
     expires_at: Type.Union([DateTime, Type.Null()], {
@@ -173,7 +179,31 @@ export const VectorQueryResult = named(
   }),
 )
 
-export const Health = named('Health', Type.Object({ status: Type.Literal('ok') }))
+export const Health = named(
+  'Health',
+  Type.Object({
+    status: Type.Literal('ok'),
+    ipfs: Type.Optional(
+      Type.Object(
+        {
+          peer_id: Type.String(),
+          addrs: Type.Array(Type.String(), { description: 'Multiaddrs IPFS peers reach the node at' }),
+          dht: Type.Optional(
+            Type.Object({
+              mode: Type.Enum(['client', 'server']),
+              reprovide_runs: Type.Integer({ description: 'Runs announcing every public root, since start' }),
+              provided: Type.Integer({ description: 'Roots announced by the last run' }),
+              failed: Type.Integer({ description: 'Roots the last run failed to announce' }),
+              withdrawn: Type.Integer({ description: 'Roots the last run stopped announcing (deleted, expired)' }),
+              last_run_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+            }),
+          ),
+        },
+        { description: 'The embedded IPFS node, when `PINFOLD_IPFS_LISTEN` starts one' },
+      ),
+    ),
+  }),
+)
 
 export const Readiness = named(
   'Readiness',

@@ -78,7 +78,7 @@ async function signedUpload(): Promise<URL> {
 async function downloadLink(): Promise<URL> {
   const res = await server.api('/v3/files/private/download_link', {
     method: 'POST',
-    body: JSON.stringify({ url: `https://x/files/${seeds.privateFile.cid}`, expires: 60 }),
+    body: JSON.stringify({ url: `/files/${seeds.privateFile.cid}`, expires: 60 }),
   })
   return new URL(((await res.json()) as { data: string }).data)
 }
@@ -138,6 +138,9 @@ async function resolvePath(pattern: string, values: string[], alt: boolean): Pro
         break
       case '@pinRequestId':
         out = seeds.pinRequestId
+        break
+      case '@apiKey':
+        out = seeds.apiKey
         break
       case '@network':
         out = alt ? 'private' : 'public'

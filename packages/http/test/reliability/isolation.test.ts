@@ -46,6 +46,7 @@ const MISSING: Seeds = {
   instructionId: NO_ID,
   domainId: NO_ID,
   pinRequestId: NO_ID,
+  apiKey: 'f00dfacef00dfacef00d',
 }
 
 /** A's identifiers that must never appear in an answer to B. */
@@ -57,6 +58,7 @@ const secretsOf = (s: Seeds) => [
   s.instructionId,
   s.domainId,
   s.pinRequestId,
+  s.apiKey,
 ]
 
 /** The path with A's resource for each parameter, chosen by the route's family. */
@@ -78,6 +80,8 @@ function pathFor(route: Route, s: Seeds, network: 'public' | 'private'): string 
         return family === 'groups' ? s.publicFile.id : file.id
       case 'groupId':
         return s.groupId
+      case 'key':
+        return s.apiKey
       case 'cid':
         return file.cid
       default:
@@ -95,7 +99,7 @@ function bodyFor(route: Route, s: Seeds): string | undefined {
     keyvalues: { k: 'v' },
     swap_cid: s.publicFile.cid,
     text: 'query',
-    url: 'https://x/files/whatever',
+    url: '/files/whatever',
     expires: 60,
   })
 }
@@ -193,7 +197,7 @@ describe('isolation matrix - gateway and public routes', () => {
   it("GET /files/{cid} - a download link re-targeted at another tenant's user id is refused", async () => {
     const res = await server.api('/v3/files/private/download_link', {
       method: 'POST',
-      body: JSON.stringify({ url: `https://x/files/${a.privateFile.cid}`, expires: 60 }),
+      body: JSON.stringify({ url: `/files/${a.privateFile.cid}`, expires: 60 }),
       auth: tokenA,
     })
     const link = new URL(((await res.json()) as { data: string }).data)

@@ -66,6 +66,28 @@ export function faultyBlobs(inner: BlobStore, plan: FaultPlan): BlobStore {
       return inner.delete(key, options)
     },
     ...(inner.list && { list: (options?: CallOptions & { prefix?: string }) => inner.list!(options) }),
+    // resumable uploads append to a staged write: its parts fail like a put's bytes
+    ...(inner.staged && { staged: faultyStagedWrites(inner.staged, plan) }),
+  }
+}
+
+function faultyStagedWrites(
+  inner: NonNullable<BlobStore['staged']>,
+  plan: FaultPlan,
+): NonNullable<BlobStore['staged']> {
+  return {
+    minPartBytes: inner.minPartBytes,
+    begin: (key, options) => inner.begin(key, options),
+    appendPart: (key, handle, offset, source, options) =>
+      inner.appendPart(
+        key,
+        handle,
+        offset,
+        plan.putFailsAfterBytes === undefined ? source : failingAfter(source, plan.putFailsAfterBytes, 'staged part'),
+        options,
+      ),
+    complete: (key, handle, parts, options) => inner.complete(key, handle, parts, options),
+    abort: (key, handle, options) => inner.abort(key, handle, options),
   }
 }
 

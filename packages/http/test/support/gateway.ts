@@ -23,7 +23,10 @@ export interface GatewayTestApi extends TestApi {
  * shortcuts. `publicHost`: the API's public URL is its own origin.
  */
 export async function startGatewayApi(
-  options: Pick<TestApiOptions, 'resolveTxt' | 'clock' | 'publicUrl' | 'subdomainHost' | 'blobs' | 'url'> & {
+  options: Pick<
+    TestApiOptions,
+    'resolveTxt' | 'clock' | 'publicUrl' | 'subdomainHost' | 'blobs' | 'url' | 'gatewayDomain' | 'images'
+  > & {
     publicHost?: boolean
   } = {},
 ): Promise<GatewayTestApi> {

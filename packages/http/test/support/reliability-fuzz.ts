@@ -16,6 +16,7 @@ export const PLACEHOLDERS = [
   '@instructionId',
   '@domainId',
   '@pinRequestId',
+  '@apiKey',
   '@network',
   '@tus',
   '@signedUpload',

@@ -109,6 +109,8 @@ export interface Seeds {
   domainId: string
   /** A pin-by-CID request still queued (nothing runs jobs in these tests). */
   pinRequestId: string
+  /** The public key (`pinata_api_key`) of an API key: what `PUT /v3/pinata/keys/:key` revokes. */
+  apiKey: string
 }
 
 /** Uploads and creates one of each resource for `org`, so fuzzed requests can hit real ids. */
@@ -153,9 +155,18 @@ export async function seed(server: ApiTarget, org = 'acme', salt = ''): Promise<
     method: 'POST',
     body: JSON.stringify({ cid: publicFile.cid, name: `pin-${org}` }),
   })
+  // the keys API answers unwrapped, as Pinata's does
+  const keyRes = await server.api('/v3/pinata/keys', {
+    method: 'POST',
+    auth,
+    body: JSON.stringify({ keyName: `key-${org}`, permissions: { admin: true } }),
+  })
+  if (keyRes.status !== 200) throw new Error(`seed /v3/pinata/keys: ${keyRes.status} ${await keyRes.text()}`)
+  const apiKey = ((await keyRes.json()) as { pinata_api_key: string }).pinata_api_key
   return {
     publicFile,
     privateFile,
+    apiKey,
     groupId: group.id as string,
     instructionId: instruction.id as string,
     domainId: domain.id as string,

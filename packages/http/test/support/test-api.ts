@@ -17,6 +17,7 @@ import {
   type TokenVerifier,
 } from '@pinfold/core'
 import { createLocalEmbedder } from '@pinfold/embedders'
+import { createSharpTransformer } from '@pinfold/image-sharp'
 import { createExtractionPool, type ExtractionPoolOptions } from '@pinfold/text-extract'
 import { createFacilitatorVerifier, createOfflineVerifier, findChain, X402_CHAINS } from '@pinfold/x402'
 import { createRemoteJWKSet } from 'jose'
@@ -76,7 +77,7 @@ export interface TestApiOptions
   extends Partial<Omit<FetchHandlerOptions, 'auth'>>,
     Pick<
       FileServiceOptions,
-      'clock' | 'resolveTxt' | 'maxUploadBytes' | 'textExtractor' | 'blockFetchers' | 'pinning'
+      'clock' | 'resolveTxt' | 'maxUploadBytes' | 'textExtractor' | 'blockFetchers' | 'pinning' | 'gatewayDomain'
     > {
   /** The origin requests are addressed to; default `TEST_ORIGIN`. */
   url?: string
@@ -108,8 +109,8 @@ export interface TestApiOptions
 /**
  * Pinfold's API in process: the service built from the adapters and the fetch handler built with
  * the options `pinfold serve` passes (server/src/server.ts: signing secret, x402 settings, the
- * local embedder, text extraction on worker threads, token verifier, public URL, subdomain host,
- * rate limits), on the storage `PINFOLD_TEST_STORAGE` names. `api` and `fetch` call the handler
+ * local embedder, text extraction on worker threads, image optimisation, token verifier, public
+ * URL, subdomain host, rate limits), on the storage `PINFOLD_TEST_STORAGE` names. `api` and `fetch` call the handler
  * directly: no socket, no node:http bridge. What the bridge does (Host checks, client addresses,
  * body idle timeouts, aborts on disconnect) is tested over real servers in packages/server/test.
  */
@@ -135,6 +136,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
       textExtractor,
       blockFetchers,
       pinning,
+      gatewayDomain,
       ...handlerOptions
     } = options
     const service = createFileService({
@@ -152,8 +154,11 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
       resolveTxt: resolveTxt ?? systemResolveTxt,
       blockFetchers,
       pinning,
+      gatewayDomain,
     })
     const handler = createFetchHandler(service, {
+      // image optimisation on sharp, as `pinfold serve` has it unless PINFOLD_IMAGES=off
+      images: { transformer: createSharpTransformer() },
       ...handlerOptions,
       auth: tokenVerifier(jwksUrl, jwtMaxLifetimeSeconds),
     })
@@ -295,7 +300,7 @@ export function form(
 }
 
 export async function upload(
-  server: ApiTarget,
+  server: Pick<ApiTarget, 'api'>,
   file: { bytes: Uint8Array | string; name?: string; type?: string },
   fields: Record<string, string> = {},
   auth?: string,

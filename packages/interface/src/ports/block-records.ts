@@ -80,6 +80,13 @@ export interface BlockRecordStore {
    */
   listUnindexedContents(after: string | undefined, limit: number, options?: CallOptions): Promise<ContentRecord[]>
 
+  /**
+   * Up to `limit` CIDs of contents that some file on the `public` network references and that has not
+   * expired at `at`, in `cid` order strictly after `after`: the roots a node announces to the IPFS
+   * network (a content held only privately, or only by expired files, is never listed).
+   */
+  listPublicRoots(after: string | undefined, limit: number, at: Date, options?: CallOptions): Promise<string[]>
+
   /** Removes every entry of a blob (a redundant or orphaned upload's). Idempotent. */
   deleteBlockLocations(blobKey: string, options?: CallOptions): Promise<void>
 }

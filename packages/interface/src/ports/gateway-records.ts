@@ -88,10 +88,12 @@ export interface GatewayRecordStore {
   // --- custom domains ------------------------------------------------------------------------
 
   /**
-   * Stores a pending claim. `CONFLICT` when the name is active for any tenant, when this tenant
-   * already holds a claim to it that has not lapsed at `domain.createdAt`, or when the id exists.
-   * Other tenants' pending claims never conflict. Lapsed pending claims of the name are removed
-   * first. Of concurrent registrations of one name by one tenant, exactly one succeeds.
+   * Stores a claim as given: pending, or already `active` (a dedicated gateway name, which the
+   * service vouches for itself). `CONFLICT` when the name is active for any tenant, when this
+   * tenant already holds a claim to it that has not lapsed at `domain.createdAt`, or when the id
+   * exists. Other tenants' pending claims never conflict. Lapsed pending claims of the name are
+   * removed first. Of concurrent registrations of one name by one tenant, exactly one succeeds; of
+   * concurrent `active` registrations of one name by any tenants, exactly one succeeds.
    */
   createDomain(domain: DomainRecord, options?: CallOptions): Promise<DomainRecord>
 

@@ -20,9 +20,19 @@ export interface SessionConstraints {
   fixed?: SessionUploadOptions | undefined
 }
 
+/** The staged blob write (see `StagedBlobWrites`) a resumable upload's bytes go into. */
+export interface SessionStagedWrite {
+  /** The blob key the upload's bytes will be stored under. */
+  key: string
+  /** The blob store's handle of the staged write. */
+  handle: string
+}
+
 /**
- * A resumable (tus) upload in progress. Its bytes are stored as one blob per accepted PATCH
- * (`parts`, in offset order); together they hold exactly `offset` bytes.
+ * A resumable (tus) upload in progress. Each accepted PATCH adds one entry to `parts`, in offset
+ * order: with `staged`, core's record of the part it appended to the staged write; without (a
+ * session begun on a blob store without staged writes, or before they existed), the key of a blob
+ * holding exactly the PATCH's bytes.
  */
 export interface UploadSessionRecord {
   id: string
@@ -39,6 +49,8 @@ export interface UploadSessionRecord {
   mimeType: string | null
   options: SessionUploadOptions
   constraints: SessionConstraints | null
+  /** Where the bytes are staged, or `null` when each part is a blob of its own. */
+  staged: SessionStagedWrite | null
   createdAt: Date
   /** Abandoned sessions past this moment are swept with their parts. */
   expiresAt: Date
@@ -47,7 +59,7 @@ export interface UploadSessionRecord {
 export interface UploadSessionAdvance {
   /** The new offset: the expected one plus the bytes of `part`. */
   offset: number
-  /** Blob key of the part holding the bytes between the expected and the new offset. */
+  /** The part holding the bytes between the expected and the new offset (see `parts`). */
   part: string
   expiresAt: Date
 }

@@ -1,18 +1,17 @@
 import { execFile } from 'node:child_process'
-import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, open, rm, writeFile } from 'node:fs/promises'
 import type { Server } from 'node:http'
-import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { consoleAssetsDir } from '@pinfold/console'
 import { createLexicalEmbedder } from '@pinfold/embedders'
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestApi, type TestApi } from '../../../http/test/support/test-api.js'
 import { withConsole } from '../../src/console-site.js'
+import { axeViolations, CHROMIUM, launchChromium } from '../support/browser.js'
 import { serveOverHttp } from '../support/over-http.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 
@@ -25,14 +24,6 @@ import { startTestServer, type TestServer } from '../support/server.js'
 
 const consoleDir = fileURLToPath(new URL('../../../console/', import.meta.url))
 export const ARTIFACTS = join(consoleDir, 'test-artifacts')
-
-const CHROMIUM = [process.env.PINFOLD_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
-  (path) => path && existsSync(path),
-)
-// CI installs chromium and sets PINFOLD_REQUIRE_CHROMIUM; elsewhere a machine without it skips.
-if (!CHROMIUM && process.env.PINFOLD_REQUIRE_CHROMIUM) throw new Error('chromium not found (PINFOLD_CHROMIUM)')
-
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
 
 const PLAIN_HTTP_HOST = 'pinfold.lan.test'
 
@@ -82,12 +73,8 @@ describe.skipIf(!CHROMIUM)('the web console in chromium', { timeout: 120_000 }, 
       env: { ...process.env, NODE_ENV: 'production' },
     })
     await mkdir(ARTIFACTS, { recursive: true })
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      // a name for the loopback server that is not a secure context, as a LAN address over http is
-      args: ['--no-sandbox', `--host-resolver-rules=MAP ${PLAIN_HTTP_HOST} 127.0.0.1`],
-    })
+    // a name for the loopback server that is not a secure context, as a LAN address over http is
+    browser = await launchChromium([`--host-resolver-rules=MAP ${PLAIN_HTTP_HOST} 127.0.0.1`])
   }, 120_000)
 
   afterAll(() => browser?.close())
@@ -583,14 +570,6 @@ describe.skipIf(!CHROMIUM)('the web console in chromium', { timeout: 120_000 }, 
     })
   })
 })
-
-/** What axe-core finds against WCAG 2.0 and 2.1, levels A and AA, on the page as it is. */
-async function axeViolations(page: Page): Promise<{ id: string; impact: string; nodes: string[] }[]> {
-  await page.addScriptTag({ path: AXE })
-  return page.evaluate(`axe
-    .run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
-    .then((result) => result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) })))`)
-}
 
 /** A file of `size` bytes without writing them all: zeros, as far as a reader can tell. */
 async function sparseFile(path: string, size: number): Promise<void> {

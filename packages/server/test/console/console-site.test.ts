@@ -8,6 +8,7 @@ const SECRET = 'the-secret-beside-the-assets'
 
 let dir: string
 let assets: string
+let viewer: string
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'pinfold-console-'))
@@ -17,6 +18,10 @@ beforeAll(async () => {
   await writeFile(join(assets, 'assets', 'index-AbC123.js'), 'console.log(1)')
   await writeFile(join(assets, 'assets', 'index-AbC123.css'), 'body{}')
   await writeFile(join(assets, '.env'), SECRET)
+  viewer = join(dir, 'api-reference')
+  await mkdir(viewer)
+  await writeFile(join(viewer, 'standalone.js'), 'window.viewer = 1')
+  await writeFile(join(viewer, '.hidden'), SECRET)
   await writeFile(join(dir, 'secret.txt'), SECRET)
 })
 
@@ -26,8 +31,9 @@ afterAll(() => rm(dir, { recursive: true, force: true }))
 const api = async (request: Request) =>
   Response.json({ api: `${request.method} ${new URL(request.url).pathname}` }, { status: 404 })
 
-const site = (options: { basePath?: string; apiHostname?: string; assetsDir?: string } = {}) =>
-  withConsole(api, { assetsDir: assets, ...options })
+const site = (
+  options: { basePath?: string; apiHostname?: string; assetsDir?: string; apiReferenceDir?: string } = {},
+) => withConsole(api, { assetsDir: assets, apiReferenceDir: viewer, ...options })
 
 const get = (path: string, headers: Record<string, string> = {}, method = 'GET', host = 'http://localhost:3000') =>
   site()(new Request(`${host}${path}`, { method, headers }))
@@ -147,5 +153,64 @@ describe('the console at /console', () => {
     const page = await unbuilt(new Request('http://localhost/console/'))
     expect(page.status).toBe(503)
     expect(((await page.json()) as { error: string }).error).toMatch(/pnpm build/)
+  })
+})
+
+describe('the API reference viewer at /docs/viewer/', () => {
+  it('serves the viewer script uncached but revalidated, and leaves /docs itself to the API', async () => {
+    const script = await get('/docs/viewer/standalone.js')
+    expect(script.status).toBe(200)
+    expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8')
+    expect(script.headers.get('cache-control')).toBe('no-cache')
+    expect(await script.text()).toBe('window.viewer = 1')
+    const etag = script.headers.get('etag')!
+    expect(etag).toMatch(/^W\/"/)
+
+    const again = await get('/docs/viewer/standalone.js', { 'if-none-match': etag })
+    expect(again.status).toBe(304)
+    expect(await again.text()).toBe('')
+    const changed = await get('/docs/viewer/standalone.js', { 'if-none-match': 'W/"other"' })
+    expect(changed.status).toBe(200)
+
+    expect(await (await get('/docs')).json()).toEqual({ api: 'GET /docs' })
+    expect(await (await get('/docs/')).json()).toEqual({ api: 'GET /docs/' })
+    expect(await (await get('/docs/viewerx')).json()).toEqual({ api: 'GET /docs/viewerx' })
+  })
+
+  it('never serves a file outside the viewer directory or a hidden one', async () => {
+    for (const path of [
+      '/docs/viewer/..%2fdist%2findex.html',
+      '/docs/viewer/..%2F..%2Fsecret.txt',
+      '/docs/viewer/%2e%2e%5csecret.txt',
+      '/docs/viewer/.hidden',
+      '/docs/viewer/%2ehidden',
+      '/docs/viewer/',
+    ]) {
+      const response = await get(path)
+      expect(response.status, path).toBe(404)
+      expect(await response.text(), path).not.toContain(SECRET)
+    }
+  })
+
+  it('lives under the mount prefix, on the API host only, and says how to build it when missing', async () => {
+    const mounted = site({ basePath: '/pinfold' })
+    expect((await mounted(new Request('http://localhost/pinfold/docs/viewer/standalone.js'))).status).toBe(200)
+    const outside = await mounted(new Request('http://localhost/docs/viewer/standalone.js'))
+    expect(await outside.json()).toEqual({ api: 'GET /docs/viewer/standalone.js' })
+
+    const cid = 'bafkreigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy'
+    const gateway = await get('/docs/viewer/standalone.js', {}, 'GET', `http://${cid}.ipfs.localhost:3000`)
+    expect(await gateway.json()).toEqual({ api: 'GET /docs/viewer/standalone.js' })
+
+    const unbuilt = site({ apiReferenceDir: join(dir, 'missing') })
+    const missing = await unbuilt(new Request('http://localhost/docs/viewer/standalone.js'))
+    expect(missing.status).toBe(503)
+    expect(((await missing.json()) as { error: string }).error).toMatch(/pnpm build/)
+  })
+
+  it('is not served where no viewer directory is given', async () => {
+    const bare = withConsole(api, { assetsDir: assets })
+    const response = await bare(new Request('http://localhost/docs/viewer/standalone.js'))
+    expect(await response.json()).toEqual({ api: 'GET /docs/viewer/standalone.js' })
   })
 })

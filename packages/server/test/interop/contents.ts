@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto'
 import { chacha } from '../../../http/test/support/gateway.js'
-import { upload } from '../../../http/test/support/test-api.js'
+import { type ApiTarget, upload } from '../../../http/test/support/test-api.js'
 import { folderForm } from '../../../http/test/support/uploads.js'
-import type { TestServer } from '../support/server.js'
 
 export const sha256Hex = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex')
 
@@ -40,7 +39,7 @@ export interface InteropContents {
 }
 
 /** Uploads every content through `POST /v3/files`, as an SDK would, and returns CIDs with the expected digests. */
-export async function uploadContents(server: TestServer): Promise<InteropContents> {
+export async function uploadContents(server: Pick<ApiTarget, 'api'>): Promise<InteropContents> {
   const put = async (bytes: Uint8Array | string, cidVersion: 'v1' | 'v0'): Promise<Uploaded> => {
     const res = await upload(server, { bytes }, { network: 'public', cid_version: cidVersion })
     if (res.status !== 200) throw new Error(`upload failed: ${res.status} ${res.body.error}`)

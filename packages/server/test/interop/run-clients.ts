@@ -1,9 +1,10 @@
-import { execFile } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
 import { accessSync, chmodSync, constants, existsSync } from 'node:fs'
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative } from 'node:path'
+import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { type Digest, sha256Hex } from './contents.js'
 
@@ -81,6 +82,69 @@ export async function fetchWithHelia(gateway: string, items: HeliaItem[], timeou
   if (out.results.length !== items.length)
     throw new Error(`helia client: ${out.results.length} results for ${items.length} items`)
   return out
+}
+
+export interface BitswapItem {
+  /** `bitswap`: @helia/unixfs over bitswap; `bitswap-block`: one block; `verified-fetch`: found through the router. */
+  via: 'bitswap' | 'bitswap-block' | 'verified-fetch'
+  cid: string
+  path?: string
+  /** This item's own bound (an item expected to fail need not wait as long). */
+  timeoutMs?: number
+}
+
+export type BitswapResult = (Digest & { status?: number }) | { error: string; status?: number }
+
+const bitswapClient = fileURLToPath(new URL('./bitswap-client.mjs', import.meta.url))
+
+/**
+ * Reads every item from a Pinfold server's IPFS node (`peer`, a multiaddr) with Helia over bitswap,
+ * or through its routing API (`router`) with @helia/verified-fetch, in one Node 22 process, one item
+ * after another, each bounded by `timeoutMs`.
+ */
+export async function fetchOverIpfs(peer: string, router: string, items: BitswapItem[], timeoutMs = 10_000) {
+  const input = JSON.stringify({ peer, router, timeoutMs, items })
+  // items run one after another, each bounded by the timeout
+  const stdout = await run(node22(), [bitswapClient], { input, timeoutMs: items.length * timeoutMs + 20_000 })
+  const out = JSON.parse(stdout) as { results: BitswapResult[]; refused: string[] }
+  if (out.results.length !== items.length)
+    throw new Error(`bitswap client: ${out.results.length} results for ${items.length} items`)
+  return out
+}
+
+export interface DhtPeer {
+  /** Its multiaddr, with `/p2p/<peer id>`: what the server under test bootstraps from. */
+  addr: string
+  /** The peer ids the DHT names as providers of `cid` (asked from this peer). */
+  providersOf(cid: string): Promise<string[]>
+  close(): Promise<void>
+}
+
+const dhtPeerScript = fileURLToPath(new URL('./dht-peer.mjs', import.meta.url))
+
+/** A DHT server peer on 127.0.0.1 (`dht-peer.mjs`, under Node 22): the other member of a private DHT. */
+export function startDhtPeer(): Promise<DhtPeer> {
+  const { NODE_OPTIONS: _, ...env } = process.env
+  const child = spawn(node22(), [dhtPeerScript], { env, stdio: ['pipe', 'pipe', 'inherit'] })
+  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]()
+  const nextLine = async () => {
+    const { value, done } = await lines.next()
+    if (done) throw new Error('dht peer: exited')
+    return JSON.parse(value) as Record<string, unknown>
+  }
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  return nextLine().then((first) => ({
+    addr: first.addr as string,
+    async providersOf(cid) {
+      child.stdin!.write(`${JSON.stringify({ providersOf: cid })}\n`)
+      return (await nextLine()).providers as string[]
+    },
+    async close() {
+      child.stdin!.end()
+      child.kill('SIGTERM')
+      await exited
+    },
+  }))
 }
 
 const ipfsCar = join(dirname(require.resolve('ipfs-car/package.json')), 'bin.js')

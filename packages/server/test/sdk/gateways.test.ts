@@ -50,6 +50,12 @@ describe('official SDK - gateways', () => {
     })
   })
 
+  it('gateways.private.get - works with a token that can read files but not write them', async () => {
+    const secret = await pinata.upload.private.file(new File(['read-only'], 'ro.txt', { type: 'text/plain' }))
+    const reader = pinataFor(server.url, await server.token({ scopes: ['org:files:read'] }))
+    expect(await reader.gateways.private.get(secret.cid)).toEqual({ data: 'read-only', contentType: 'text/plain' })
+  })
+
   it('gateways.*.get with pinataGatewayKey - the pinataGatewayToken query parameter is tolerated', async () => {
     const keyed = pinataFor(server.url, await server.token())
     keyed.config!.pinataGatewayKey = 'gateway-key'
@@ -74,13 +80,14 @@ describe('official SDK - gateways', () => {
     expect((await fetch(tampered)).status).toBe(403)
   })
 
-  it('gateways.private.createAccessLink().optimizeImage() - the link still opens the original bytes', async () => {
+  it('gateways.private.createAccessLink().optimizeImage() - content that is no image opens as stored', async () => {
     const bytes = patternBytes(20_000, 17)
     const secret = await pinata.upload.private.file(new File([bytes], 'image.bin'))
     const link = await pinata.gateways.private
       .createAccessLink({ cid: secret.cid, expires: 60 })
       .optimizeImage({ width: 100, format: 'webp' })
-    // Pinfold does not transform images: the img-* parameters are not carried into the signed link
+    // the options are signed into the link; bytes that are no image are served as they are
+    expect(new URL(link).searchParams.get('img-width')).toBe('100')
     const res = await fetch(link)
     expect(res.status).toBe(200)
     expect(Buffer.from(await res.arrayBuffer()).equals(bytes)).toBe(true)

@@ -21,6 +21,14 @@ describe('official SDK - x402 payment instructions', () => {
     description: 'one download',
   }
 
+  it('x402 - a token holding only the scopes the spec names (org:write among them) manages instructions', async () => {
+    const scopes = ['org:files:write', 'org:files:read', 'org:groups:write', 'org:groups:read', 'org:gateways:read']
+    const specToken = pinataFor(server.url, await server.token({ scopes: [...scopes, 'org:write'] }))
+    const created = await specToken.x402.createPaymentInstruction({ name: 'spec', payment_requirements: [requirement] })
+    expect((await specToken.x402.getPaymentInstruction(created.data.id)).data.name).toBe('spec')
+    await specToken.x402.deletePaymentInstruction(created.data.id)
+  })
+
   it('x402 - create, get, update, list (filters, pages), delete', async () => {
     const created = await pinata.x402.createPaymentInstruction({
       name: 'premium',

@@ -9,11 +9,16 @@ export interface ChildServer {
   url: string
   /** Everything the process wrote to stdout so far. */
   stdout(): string
+  /** The start-up log line (`pinfold listening`), parsed. */
+  listening: Record<string, unknown>
 }
 
-/** Runs `pinfold serve` in its own process and resolves once it logs that it listens. */
-export function startChildServer(env: Record<string, string>): Promise<ChildServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=source', cli, 'serve'], {
+/**
+ * Runs `pinfold serve` in its own process and resolves once it logs that it listens. `options.node`:
+ * another Node binary than this one (the IPFS node needs Node 22).
+ */
+export function startChildServer(env: Record<string, string>, options: { node?: string } = {}): Promise<ChildServer> {
+  const child = spawn(options.node ?? process.execPath, ['--import', 'tsx', '--conditions=source', cli, 'serve'], {
     env: { ...process.env, PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -30,7 +35,9 @@ export function startChildServer(env: Record<string, string>): Promise<ChildServ
     lines.on('line', (line) => {
       try {
         const entry = JSON.parse(line) as { message?: string; url?: string }
-        if (entry.message === 'pinfold listening' && entry.url) resolve({ child, url: entry.url, stdout: () => stdout })
+        if (entry.message === 'pinfold listening' && entry.url) {
+          resolve({ child, url: entry.url, stdout: () => stdout, listening: entry })
+        }
       } catch {}
     })
     child.once('exit', (code) =>

@@ -23,11 +23,12 @@ export interface TestServer extends ApiTarget {
 
 /**
  * `options.storage: 'memory'`: memory stores whatever `PINFOLD_TEST_STORAGE` says, for tests whose
- * point is not storage (a client library's requests).
+ * point is not storage (a client library's requests). `options.basePath` mounts the API (and the
+ * console) under a prefix; `url` stays the origin.
  */
 export async function startTestServer(
   env: Record<string, string> = {},
-  options: { storage?: 'memory' } = {},
+  options: { storage?: 'memory'; basePath?: string } = {},
 ): Promise<TestServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'pinfold-http-'))
   const storage = await prepareStorage(options.storage)
@@ -39,7 +40,7 @@ export async function startTestServer(
     ...env,
   })
   let stores = await openStorage(config)
-  let running = await startServer(config, { stores })
+  let running = await startServer(config, { stores, basePath: options.basePath })
   config.port = Number(new URL(running.url).port)
   const token = testTokens()
   const server: TestServer = {
@@ -58,7 +59,7 @@ export async function startTestServer(
       await running.close()
       await stores.close()
       stores = await openStorage(config)
-      running = await startServer(config, { stores })
+      running = await startServer(config, { stores, basePath: options.basePath })
       server.running = running
       server.stores = stores
     },

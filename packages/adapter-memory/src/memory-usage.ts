@@ -1,0 +1,83 @@
+import {
+  type GatewayUsageCount,
+  type GatewayUsageQuery,
+  type GatewayUsageTotal,
+  throwIfAborted,
+  type UsageRecordStore,
+} from '@pinfold/interface'
+import type { MemoryState } from './memory-state.js'
+
+type StoredCount = Omit<GatewayUsageCount, 'requests' | 'bytes'> & GatewayUsageTotal
+
+const countKey = (c: GatewayUsageCount) => JSON.stringify([c.tenantId, c.day, c.cid, c.fileName, c.status])
+
+/** Gateway totals in a Map keyed by (tenant, day, CID, file name, status); storage usage from the files. */
+export function memoryUsageRecords(state: MemoryState): UsageRecordStore {
+  const counts = new Map<string, StoredCount>()
+  const tick = (options?: { signal?: AbortSignal | undefined }) => {
+    throwIfAborted(options?.signal)
+    return Promise.resolve()
+  }
+  const matching = (tenantId: string, query: GatewayUsageQuery) =>
+    [...counts.values()].filter(
+      (c) =>
+        c.tenantId === tenantId &&
+        c.day >= query.from &&
+        c.day <= query.to &&
+        (query.cid === undefined || c.cid === query.cid) &&
+        (query.fileName === undefined || c.fileName === query.fileName),
+    )
+  const sumBy = (rows: StoredCount[], keyOf: (c: StoredCount) => string) => {
+    const sums = new Map<string, GatewayUsageTotal>()
+    for (const row of rows) {
+      const sum = sums.get(keyOf(row)) ?? { requests: 0, bytes: 0 }
+      sum.requests += row.requests
+      sum.bytes += row.bytes
+      sums.set(keyOf(row), sum)
+    }
+    return sums
+  }
+
+  return {
+    async addGatewayUsage(batch, options) {
+      await tick(options)
+      for (const count of batch) {
+        const key = countKey(count)
+        const stored = counts.get(key)
+        if (stored) {
+          stored.requests += count.requests
+          stored.bytes += count.bytes
+        } else counts.set(key, { ...count })
+      }
+    },
+
+    async rankGatewayUsage(tenantId, query, ranking, options) {
+      await tick(options)
+      const sums = sumBy(matching(tenantId, query), (c) => (ranking.by === 'cid' ? c.cid : c.fileName))
+      const sign = ranking.order === 'asc' ? 1 : -1
+      return [...sums]
+        .map(([value, sum]) => ({ value, ...sum }))
+        .sort((a, b) => sign * (a[ranking.sortBy] - b[ranking.sortBy]) || (a.value < b.value ? -1 : 1))
+        .slice(0, ranking.limit)
+    },
+
+    async gatewayUsageByDay(tenantId, query, options) {
+      await tick(options)
+      return [...sumBy(matching(tenantId, query), (c) => c.day)]
+        .map(([day, sum]) => ({ day, ...sum }))
+        .sort((a, b) => (a.day < b.day ? -1 : 1))
+    },
+
+    async storageUsage(tenantId, options) {
+      await tick(options)
+      let files = 0
+      let bytes = 0
+      for (const file of state.files.values()) {
+        if (file.tenantId !== tenantId) continue
+        files += 1
+        bytes += file.size
+      }
+      return { files, bytes }
+    },
+  }
+}

@@ -1,0 +1,123 @@
+import type { ApiKeyFilter, ApiKeyRecord, ApiKeyUse } from '@pinfold/interface'
+import type { Queryable, Row } from './queryable.js'
+import { toDate } from './rows.js'
+import { Params } from './sql.js'
+
+const COLUMNS =
+  'id, tenant_id, user_id, name, key, secret_hash, scopes, permissions, max_uses, uses, revoked, created_at, updated_at'
+
+function toApiKey(row: Row): ApiKeyRecord {
+  const permissions = typeof row.permissions === 'string' ? JSON.parse(row.permissions) : row.permissions
+  return {
+    id: String(row.id),
+    tenantId: String(row.tenant_id),
+    userId: String(row.user_id),
+    name: String(row.name),
+    key: String(row.key),
+    secretHash: String(row.secret_hash),
+    scopes: (row.scopes as unknown[]).map(String),
+    permissions: permissions as Record<string, unknown>,
+    maxUses: row.max_uses === null ? null : Number(row.max_uses),
+    uses: Number(row.uses),
+    revoked: row.revoked === true,
+    createdAt: toDate(row.created_at),
+    updatedAt: toDate(row.updated_at),
+  }
+}
+
+export async function createApiKey(db: Queryable, key: ApiKeyRecord): Promise<ApiKeyRecord> {
+  const { rows } = await db.query(
+    `insert into api_keys (${COLUMNS})
+     values ($1, $2, $3, $4, $5, $6, $7::text[], $8::jsonb, $9, $10, $11, $12::timestamptz, $13::timestamptz)
+     returning ${COLUMNS}`,
+    [
+      key.id,
+      key.tenantId,
+      key.userId,
+      key.name,
+      key.key,
+      key.secretHash,
+      key.scopes,
+      JSON.stringify(key.permissions),
+      key.maxUses,
+      key.uses,
+      key.revoked,
+      key.createdAt.toISOString(),
+      key.updatedAt.toISOString(),
+    ],
+  )
+  return toApiKey(rows[0]!)
+}
+
+export async function getApiKey(db: Queryable, tenantId: string, id: string): Promise<ApiKeyRecord | undefined> {
+  const { rows } = await db.query(`select ${COLUMNS} from api_keys where id = $1 and tenant_id = $2`, [id, tenantId])
+  return rows[0] && toApiKey(rows[0])
+}
+
+export async function findApiKey(db: Queryable, key: string): Promise<ApiKeyRecord | undefined> {
+  const { rows } = await db.query(`select ${COLUMNS} from api_keys where key = $1`, [key])
+  return rows[0] && toApiKey(rows[0])
+}
+
+export async function listApiKeys(
+  db: Queryable,
+  tenantId: string,
+  filter: ApiKeyFilter,
+  page: { offset: number; limit: number },
+): Promise<{ items: ApiKeyRecord[]; total: number }> {
+  const params = new Params()
+  const where = [`tenant_id = ${params.add(tenantId)}`]
+  // strpos on lower-cased text: a substring match with no LIKE wildcards to escape
+  if (filter.name !== undefined) where.push(`strpos(lower(name), lower(${params.add(filter.name)})) > 0`)
+  if (filter.revoked !== undefined) where.push(`revoked = ${params.add(filter.revoked)}`)
+  if (filter.limitedUse !== undefined) where.push(filter.limitedUse ? 'max_uses is not null' : 'max_uses is null')
+  if (filter.exhausted !== undefined) {
+    where.push(filter.exhausted ? 'uses >= max_uses' : '(max_uses is null or uses < max_uses)')
+  }
+  const { rows } = await db.query(
+    `select ${COLUMNS}, count(*) over () as total from api_keys where ${where.join(' and ')}
+     order by created_at desc, id desc offset ${params.add(page.offset)} limit ${params.add(page.limit)}`,
+    params.values,
+  )
+  if (rows.length > 0 || page.offset === 0) return { items: rows.map(toApiKey), total: Number(rows[0]?.total ?? 0) }
+  // a page past the end has no row to carry the total
+  const counted = await db.query(`select count(*) as total from api_keys where ${where.join(' and ')}`, [
+    ...params.values.slice(0, -2),
+  ])
+  return { items: [], total: Number(counted.rows[0]?.total ?? 0) }
+}
+
+export async function revokeApiKey(
+  db: Queryable,
+  tenantId: string,
+  key: string,
+  at: Date,
+): Promise<ApiKeyRecord | undefined> {
+  const { rows } = await db.query(
+    `update api_keys set revoked = true, updated_at = case when revoked then updated_at else $3::timestamptz end
+     where key = $1 and tenant_id = $2 returning ${COLUMNS}`,
+    [key, tenantId, at.toISOString()],
+  )
+  return rows[0] && toApiKey(rows[0])
+}
+
+/**
+ * Counts a use in one conditional update: the row lock makes concurrent uses queue, and each
+ * re-checks `uses < max_uses` on the row as the one before it left it. When no row was updated,
+ * a plain read says why.
+ */
+export async function useApiKey(db: Queryable, tenantId: string, id: string): Promise<ApiKeyUse> {
+  const counted = await db.query(
+    `update api_keys set uses = uses + 1
+     where id = $1 and tenant_id = $2 and not revoked and max_uses is not null and uses < max_uses
+     returning ${COLUMNS}`,
+    [id, tenantId],
+  )
+  if (counted.rows[0]) return { outcome: 'used', key: toApiKey(counted.rows[0]) }
+  const key = await getApiKey(db, tenantId, id)
+  if (!key) return { outcome: 'missing' }
+  if (key.revoked) return { outcome: 'revoked', key }
+  if (key.maxUses !== null && key.uses >= key.maxUses) return { outcome: 'exhausted', key }
+  // an unlimited key is not counted: using it writes nothing
+  return { outcome: 'used', key }
+}

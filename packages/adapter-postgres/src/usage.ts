@@ -1,0 +1,112 @@
+import type {
+  GatewayUsageCount,
+  GatewayUsageQuery,
+  GatewayUsageRanking,
+  GatewayUsageTotal,
+  StorageUsage,
+} from '@pinfold/interface'
+import type { Queryable, SqlClient } from './queryable.js'
+import { Params } from './sql.js'
+
+/** Rows per insert statement: well under PostgreSQL's 65535 parameters (7 per row). */
+const ROWS_PER_STATEMENT = 1000
+
+/**
+ * Adds a batch in one transaction, as multi-row upserts. Rows are sorted by their key first so
+ * that two servers flushing overlapping batches lock rows in the same order and never deadlock.
+ */
+export async function addGatewayUsage(client: SqlClient, counts: readonly GatewayUsageCount[]): Promise<void> {
+  if (counts.length === 0) return
+  const key = (c: GatewayUsageCount) => JSON.stringify([c.tenantId, c.day, c.cid, c.fileName, c.status])
+  const sorted = [...counts].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0))
+  await client.transaction(async (tx) => {
+    for (let start = 0; start < sorted.length; start += ROWS_PER_STATEMENT) {
+      await upsert(tx, mergeDuplicates(sorted.slice(start, start + ROWS_PER_STATEMENT), key))
+    }
+  })
+}
+
+/** One statement may not touch a row twice (`on conflict do update` refuses it): sum duplicates first. */
+function mergeDuplicates(counts: GatewayUsageCount[], key: (c: GatewayUsageCount) => string): GatewayUsageCount[] {
+  const merged = new Map<string, GatewayUsageCount>()
+  for (const count of counts) {
+    const held = merged.get(key(count))
+    if (held)
+      merged.set(key(count), { ...held, requests: held.requests + count.requests, bytes: held.bytes + count.bytes })
+    else merged.set(key(count), count)
+  }
+  return [...merged.values()]
+}
+
+async function upsert(tx: Queryable, counts: GatewayUsageCount[]): Promise<void> {
+  const params = new Params()
+  const values = counts.map(
+    (c) =>
+      `(${params.add(c.tenantId)}, ${params.add(c.day)}::date, ${params.add(c.cid)}, ${params.add(c.fileName)}, ` +
+      `${params.add(c.status)}::smallint, ${params.add(c.requests)}::bigint, ${params.add(c.bytes)}::bigint)`,
+  )
+  await tx.query(
+    `insert into gateway_usage (tenant_id, day, cid, file_name, status, requests, bytes) values ${values.join(', ')}
+     on conflict (tenant_id, day, cid, file_name, status) do update
+     set requests = gateway_usage.requests + excluded.requests, bytes = gateway_usage.bytes + excluded.bytes`,
+    params.values,
+  )
+}
+
+function whereOf(params: Params, tenantId: string, query: GatewayUsageQuery): string {
+  const where = [
+    `tenant_id = ${params.add(tenantId)}`,
+    `day >= ${params.add(query.from)}::date`,
+    `day <= ${params.add(query.to)}::date`,
+  ]
+  if (query.cid !== undefined) where.push(`cid = ${params.add(query.cid)}`)
+  if (query.fileName !== undefined) where.push(`file_name = ${params.add(query.fileName)}`)
+  return where.join(' and ')
+}
+
+const toTotal = (row: Record<string, unknown>): GatewayUsageTotal => ({
+  requests: Number(row.requests),
+  bytes: Number(row.bytes),
+})
+
+export async function rankGatewayUsage(
+  db: Queryable,
+  tenantId: string,
+  query: GatewayUsageQuery,
+  ranking: GatewayUsageRanking,
+): Promise<(GatewayUsageTotal & { value: string })[]> {
+  const params = new Params()
+  const where = whereOf(params, tenantId, query)
+  // column and direction come from closed unions, never from the caller's text
+  const column = ranking.by === 'cid' ? 'cid' : 'file_name'
+  const direction = ranking.order === 'asc' ? 'asc' : 'desc'
+  const sortBy = ranking.sortBy === 'requests' ? 'requests' : 'bytes'
+  const { rows } = await db.query(
+    `select ${column} as value, sum(requests) as requests, sum(bytes) as bytes from gateway_usage where ${where}
+     group by ${column} order by ${sortBy} ${direction}, ${column} collate "C" asc limit ${params.add(ranking.limit)}`,
+    params.values,
+  )
+  return rows.map((row) => ({ value: String(row.value), ...toTotal(row) }))
+}
+
+export async function gatewayUsageByDay(
+  db: Queryable,
+  tenantId: string,
+  query: GatewayUsageQuery,
+): Promise<(GatewayUsageTotal & { day: string })[]> {
+  const params = new Params()
+  const { rows } = await db.query(
+    `select to_char(day, 'YYYY-MM-DD') as day, sum(requests) as requests, sum(bytes) as bytes from gateway_usage
+     where ${whereOf(params, tenantId, query)} group by day order by day`,
+    params.values,
+  )
+  return rows.map((row) => ({ day: String(row.day), ...toTotal(row) }))
+}
+
+export async function storageUsage(db: Queryable, tenantId: string): Promise<StorageUsage> {
+  const { rows } = await db.query(
+    'select count(*) as files, coalesce(sum(size), 0) as bytes from files where tenant_id = $1',
+    [tenantId],
+  )
+  return { files: Number(rows[0]?.files ?? 0), bytes: Number(rows[0]?.bytes ?? 0) }
+}

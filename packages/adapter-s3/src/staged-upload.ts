@@ -1,0 +1,227 @@
+import {
+  AbortMultipartUploadCommand,
+  ChecksumAlgorithm,
+  type CompletedPart,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  PutObjectCommand,
+  type S3Client,
+  UploadPartCommand,
+} from '@aws-sdk/client-s3'
+import { abortable, PinfoldError, type StagedBlobWrites, throwIfAborted } from '@pinfold/interface'
+import { MAX_PARTS, PartReader } from './multipart-upload.js'
+import { s3Error } from './s3-errors.js'
+
+export interface StagedTarget {
+  client: S3Client
+  bucket: string
+  objectKey: (key: string) => string
+  partSize: number
+  queueSize: number
+  /** Tests lower it to reach the limit without uploading 50 GB. */
+  maxParts?: number | undefined
+}
+
+/**
+ * Staged writes as one S3 multipart upload: the handle is its UploadId, and each appended part is
+ * one or more S3 parts of `partSize` to `2 × partSize` bytes (a short rest joins the part before it,
+ * since S3 takes a part under 5 MiB only as the object's last), numbered by where they start in the
+ * object (`offset / partSize + 1`), so a part appended again at the same offset replaces the same
+ * S3 parts, and parts appended by different processes never need to know each other. A part's token
+ * lists its S3 parts and ETags; `complete` sends them all. Memory: at most `queueSize` buffers of
+ * `partSize` (one of them held back), plus one join of the last two buffers of an appended part.
+ *
+ * Two processes appending at the same offset at once (which the caller's compare-and-set resolves
+ * to one winner) write the same part numbers; if the loser's bytes land last, `complete` is refused
+ * (InvalidPart: the ETag it sends is the winner's) instead of storing the wrong bytes.
+ */
+export function s3StagedWrites(target: StagedTarget): StagedBlobWrites {
+  const { client, bucket, objectKey, partSize } = target
+  const maxParts = target.maxParts ?? MAX_PARTS
+
+  return {
+    minPartBytes: partSize,
+
+    async begin(key, options) {
+      const signal = options?.signal
+      throwIfAborted(signal)
+      const checksums = (await client.config.requestChecksumCalculation()) === 'WHEN_SUPPORTED'
+      try {
+        const created = await client.send(
+          new CreateMultipartUploadCommand({
+            Bucket: bucket,
+            Key: objectKey(key),
+            ...(checksums && { ChecksumAlgorithm: ChecksumAlgorithm.CRC32 }),
+          }),
+          { abortSignal: signal },
+        )
+        if (!created.UploadId) throw new Error('CreateMultipartUpload answered without an UploadId')
+        return created.UploadId
+      } catch (err) {
+        throw s3Error(err, `CreateMultipartUpload ${key}`, signal)
+      }
+    },
+
+    async appendPart(key, handle, offset, source, options) {
+      const signal = options?.signal
+      throwIfAborted(signal)
+      const stop = new AbortController()
+      const onAbort = () => stop.abort(signal?.reason)
+      signal?.addEventListener('abort', onAbort, { once: true })
+      const reader = new PartReader(abortable(source, stop.signal))
+      const sent: (CompletedPart & { size: number })[] = []
+      const inFlight = new Set<Promise<void>>()
+      let failure: { error: unknown } | undefined
+      const free: Buffer[] = []
+      let allocated = 0
+
+      const send = (body: Buffer, start: number, release: () => void) => {
+        const partNumber = Math.floor(start / partSize) + 1
+        if (partNumber > maxParts) {
+          throw new PinfoldError(
+            'PAYLOAD_TOO_LARGE',
+            `@pinfold/adapter-s3: ${key} needs more than ${maxParts} parts of ${partSize} bytes; raise partSize`,
+          )
+        }
+        const sending = client
+          .send(
+            new UploadPartCommand({
+              Bucket: bucket,
+              Key: objectKey(key),
+              UploadId: handle,
+              PartNumber: partNumber,
+              Body: body,
+              ContentLength: body.length,
+            }),
+            { abortSignal: stop.signal },
+          )
+          .then((result) => {
+            if (!result.ETag) throw new Error(`UploadPart ${partNumber} answered without an ETag`)
+            sent.push({
+              PartNumber: partNumber,
+              ETag: result.ETag,
+              size: body.length,
+              ...(result.ChecksumCRC32 && { ChecksumCRC32: result.ChecksumCRC32 }),
+            })
+          })
+          .catch((error: unknown) => {
+            failure ??= { error }
+            stop.abort()
+          })
+          .finally(() => {
+            inFlight.delete(sending)
+            release()
+          })
+        inFlight.add(sending)
+      }
+      const freeBuffer = async (): Promise<Buffer> => {
+        // one buffer may wait in `held` while the next fills: two at least, whatever `queueSize`
+        while (free.length === 0 && allocated >= Math.max(2, target.queueSize)) await Promise.race(inFlight)
+        const reused = free.pop()
+        if (reused) return reused
+        allocated++
+        return Buffer.allocUnsafeSlow(partSize)
+      }
+
+      try {
+        // A full buffer waits in `held` until the next one shows whether a short rest follows.
+        let held: { buffer: Buffer; start: number } | undefined
+        let position = offset
+        for (;;) {
+          const buffer = await freeBuffer()
+          const length = await reader.fill(buffer)
+          if (failure) break
+          if (length === partSize) {
+            if (held) send(held.buffer, held.start, freeing(held.buffer))
+            held = { buffer, start: position }
+            position += length
+            continue
+          }
+          const rest = buffer.subarray(0, length)
+          if (held && length > 0) {
+            const last = held.buffer
+            send(Buffer.concat([last, rest]), held.start, () => free.push(last, buffer))
+          } else {
+            if (held) send(held.buffer, held.start, freeing(held.buffer))
+            if (length > 0) send(rest, position, freeing(buffer))
+            else free.push(buffer)
+          }
+          held = undefined
+          break
+        }
+        await Promise.all(inFlight)
+        if (failure) throw failure.error
+        throwIfAborted(signal)
+        sent.sort((a, b) => (a.PartNumber ?? 0) - (b.PartNumber ?? 0))
+        return { size: reader.size, part: JSON.stringify(sent) }
+      } catch (err) {
+        stop.abort()
+        await Promise.all(inFlight)
+        if (reader.failed) throw reader.error
+        throw s3Error(err, `uploading a part of ${key}`, signal)
+      } finally {
+        signal?.removeEventListener('abort', onAbort)
+        reader.close()
+      }
+
+      function freeing(buffer: Buffer) {
+        return () => free.push(buffer)
+      }
+    },
+
+    async complete(key, handle, parts, options) {
+      const signal = options?.signal
+      throwIfAborted(signal)
+      const all = parts.flatMap(partsOf).sort((a, b) => (a.PartNumber ?? 0) - (b.PartNumber ?? 0))
+      try {
+        if (all.length === 0) {
+          // S3 completes no upload without parts: an empty blob is an empty object
+          await client.send(new PutObjectCommand({ Bucket: bucket, Key: objectKey(key), Body: new Uint8Array(0) }))
+          await abortUpload(key, handle)
+          return { size: 0 }
+        }
+        await client.send(
+          new CompleteMultipartUploadCommand({
+            Bucket: bucket,
+            Key: objectKey(key),
+            UploadId: handle,
+            MultipartUpload: { Parts: all.map(({ size: _, ...part }) => part) },
+          }),
+        )
+      } catch (err) {
+        throw s3Error(err, `completing ${key}`, signal)
+      }
+      return { size: all.reduce((sum, part) => sum + part.size, 0) }
+    },
+
+    async abort(key, handle, options) {
+      throwIfAborted(options?.signal)
+      await abortUpload(key, handle)
+    },
+  }
+
+  async function abortUpload(key: string, handle: string): Promise<void> {
+    try {
+      await client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: objectKey(key), UploadId: handle }))
+    } catch (err) {
+      const error = s3Error(err, `AbortMultipartUpload ${key}`)
+      // gone already (completed or aborted); s3rver implements no AbortMultipartUpload (405) and
+      // keeps no parts a blob could be read from
+      if (error.code !== 'NOT_FOUND' && (err as { name?: unknown }).name !== 'MethodNotAllowed') throw error
+    }
+  }
+}
+
+/** The S3 parts a token lists, each with its size (kept so `complete` can report the blob's). */
+function partsOf(token: string): (CompletedPart & { size: number })[] {
+  let parts: unknown
+  try {
+    parts = JSON.parse(token)
+  } catch {
+    parts = undefined
+  }
+  const valid = (p: CompletedPart & { size: number }) =>
+    Number.isSafeInteger(p?.PartNumber) && typeof p?.ETag === 'string' && Number.isSafeInteger(p?.size)
+  if (Array.isArray(parts) && parts.every(valid)) return parts
+  throw new PinfoldError('INVALID_INPUT', '@pinfold/adapter-s3: not a part token of this store')
+}

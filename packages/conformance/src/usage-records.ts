@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto'
+import type { GatewayUsageCount, GatewayUsageQuery, RecordStore } from '@pinfold/interface'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { contentFor, fileBuilder, newCid, OTHER_TENANT, TENANT } from './fixtures.js'
+import type { RecordStoreHarness } from './record-store.js'
+
+const newFile = fileBuilder()
+
+/** The UsageRecordStore contract: batched gateway counts that add up, their rankings, storage totals. */
+export function describeUsageRecords(name: string, create: () => Promise<RecordStoreHarness>): void {
+  describe(`UsageRecordStore conformance: ${name}`, () => {
+    let h: RecordStoreHarness
+    let store: RecordStore
+    beforeEach(async () => {
+      h = await create()
+      store = h.store
+    })
+    afterEach(async () => {
+      await h.close?.()
+    })
+
+    const A = newCid()
+    const B = newCid()
+    const count = (fields: Partial<GatewayUsageCount>): GatewayUsageCount => ({
+      tenantId: TENANT,
+      day: '2026-01-01',
+      cid: A,
+      fileName: 'a.png',
+      status: 200,
+      requests: 1,
+      bytes: 100,
+      ...fields,
+    })
+    const JANUARY: GatewayUsageQuery = { from: '2026-01-01', to: '2026-01-31' }
+
+    it('addGatewayUsage - counts of one key add up across calls and within a call', async () => {
+      await store.addGatewayUsage([count({}), count({ requests: 2, bytes: 50 })])
+      await store.addGatewayUsage([count({ requests: 3, bytes: 1 })])
+      expect(await store.gatewayUsageByDay(TENANT, JANUARY)).toEqual([{ day: '2026-01-01', requests: 6, bytes: 151 }])
+    })
+
+    it('addGatewayUsage - concurrent batches (several servers flushing) lose no count', async () => {
+      const batch = [count({}), count({ cid: B, fileName: 'b.png' }), count({ status: 206 })]
+      await Promise.all(Array.from({ length: 10 }, () => store.addGatewayUsage(batch)))
+      expect(await store.gatewayUsageByDay(TENANT, JANUARY)).toEqual([{ day: '2026-01-01', requests: 30, bytes: 3000 }])
+    })
+
+    it('addGatewayUsage - an empty batch changes nothing', async () => {
+      await store.addGatewayUsage([])
+      expect(await store.gatewayUsageByDay(TENANT, JANUARY)).toEqual([])
+    })
+
+    it('gatewayUsageByDay - one total per day, oldest first, inside [from, to], filtered by CID and file name', async () => {
+      await store.addGatewayUsage([
+        count({ day: '2026-01-03', bytes: 10 }),
+        count({ day: '2026-01-01', cid: B, fileName: 'b.png', bytes: 20 }),
+        count({ day: '2026-01-01', status: 404, bytes: 0 }),
+        count({ day: '2025-12-31', bytes: 99 }),
+        count({ day: '2026-02-01', bytes: 99 }),
+        count({ tenantId: OTHER_TENANT, bytes: 99 }),
+      ])
+      expect(await store.gatewayUsageByDay(TENANT, JANUARY)).toEqual([
+        { day: '2026-01-01', requests: 2, bytes: 20 },
+        { day: '2026-01-03', requests: 1, bytes: 10 },
+      ])
+      expect(await store.gatewayUsageByDay(TENANT, { ...JANUARY, cid: B })).toEqual([
+        { day: '2026-01-01', requests: 1, bytes: 20 },
+      ])
+      expect(await store.gatewayUsageByDay(TENANT, { ...JANUARY, fileName: 'a.png' })).toEqual([
+        { day: '2026-01-01', requests: 1, bytes: 0 },
+        { day: '2026-01-03', requests: 1, bytes: 10 },
+      ])
+      expect(await store.gatewayUsageByDay(TENANT, { from: '2026-01-02', to: '2026-01-02' })).toEqual([])
+    })
+
+    it('rankGatewayUsage - groups by CID or file name, sorts by requests or bytes either way, limits', async () => {
+      const C = newCid()
+      await store.addGatewayUsage([
+        count({ cid: A, fileName: 'a.png', requests: 5, bytes: 10 }),
+        count({ cid: B, fileName: 'b.png', requests: 1, bytes: 500 }),
+        count({ cid: C, fileName: 'a.png', requests: 2, bytes: 30, day: '2026-01-09' }),
+        count({ tenantId: OTHER_TENANT, cid: B, requests: 100, bytes: 1 }),
+      ])
+      const rank = (ranking: Parameters<RecordStore['rankGatewayUsage']>[2], query = JANUARY) =>
+        store.rankGatewayUsage(TENANT, query, ranking)
+      expect(await rank({ by: 'cid', sortBy: 'requests', order: 'desc', limit: 10 })).toEqual([
+        { value: A, requests: 5, bytes: 10 },
+        { value: C, requests: 2, bytes: 30 },
+        { value: B, requests: 1, bytes: 500 },
+      ])
+      expect(await rank({ by: 'cid', sortBy: 'bytes', order: 'asc', limit: 2 })).toEqual([
+        { value: A, requests: 5, bytes: 10 },
+        { value: C, requests: 2, bytes: 30 },
+      ])
+      expect(await rank({ by: 'fileName', sortBy: 'bytes', order: 'desc', limit: 10 })).toEqual([
+        { value: 'b.png', requests: 1, bytes: 500 },
+        { value: 'a.png', requests: 7, bytes: 40 },
+      ])
+      expect(
+        await rank({ by: 'fileName', sortBy: 'requests', order: 'desc', limit: 10 }, { ...JANUARY, cid: C }),
+      ).toEqual([{ value: 'a.png', requests: 2, bytes: 30 }])
+    })
+
+    it('rankGatewayUsage - ties are ordered by the grouped value, ascending', async () => {
+      const [first, second] = [A, B].sort()
+      await store.addGatewayUsage([count({ cid: second!, fileName: 'x' }), count({ cid: first!, fileName: 'x' })])
+      const ranked = await store.rankGatewayUsage(TENANT, JANUARY, {
+        by: 'cid',
+        sortBy: 'requests',
+        order: 'desc',
+        limit: 10,
+      })
+      expect(ranked.map((r) => r.value)).toEqual([first, second])
+    })
+
+    it("storageUsage - counts the tenant's files on both networks and sums their sizes", async () => {
+      expect(await store.storageUsage(TENANT)).toEqual({ files: 0, bytes: 0 })
+      for (const fields of [
+        { size: 100 },
+        { size: 2 ** 33, network: 'private' as const },
+        { size: 7, tenantId: OTHER_TENANT },
+      ]) {
+        const file = newFile({ ...fields, id: randomUUID() })
+        await store.createFile(file, contentFor(file))
+      }
+      expect(await store.storageUsage(TENANT)).toEqual({ files: 2, bytes: 100 + 2 ** 33 })
+      expect(await store.storageUsage(OTHER_TENANT)).toEqual({ files: 1, bytes: 7 })
+    })
+  })
+}

@@ -1,0 +1,87 @@
+import type { FileService, GatewayHit } from '@pinfold/core'
+
+type Attribution = Omit<GatewayHit, 'status' | 'bytes'> & {
+  /**
+   * Bytes served elsewhere on this answer's behalf, counted instead of its own body: a redirect to
+   * the blob store's presigned URL hands out the whole file (the most the client can fetch there).
+   */
+  servedElsewhere?: number | undefined
+}
+
+/** Answers of a tenant's content, marked by the handler that knows whose content it is. */
+const attributions = new WeakMap<Response, Attribution>()
+
+/** Marks a gateway answer as the tenant's, for its usage counts; returns the same response. */
+export function attributeUsage(response: Response, attribution: Attribution): Response {
+  attributions.set(response, attribution)
+  return response
+}
+
+/**
+ * Counts a marked answer in the service's usage: its status, and the body bytes that went out,
+ * counted as the client reads them and recorded when the body ends or the client goes away.
+ * Unmarked answers pass through untouched.
+ */
+export function meterUsage(service: FileService, request: Request, response: Response): Response {
+  const found = attributions.get(response)
+  if (!found) return response
+  const { servedElsewhere, ...attribution } = found
+  const record = (bytes: number) => service.usage.recordGatewayHit({ ...attribution, status: response.status, bytes })
+  const body = response.body
+  if (servedElsewhere !== undefined || !body || request.method === 'HEAD') {
+    record(request.method === 'HEAD' ? 0 : (servedElsewhere ?? 0))
+    return response
+  }
+  const reader = body.getReader()
+  // with a known length the hit is recorded as the last byte is handed on, before the client can
+  // have it: a client reading its analytics right after a download then always sees the download
+  const length = Number(response.headers.get('content-length') ?? Number.NaN)
+  let bytes = 0
+  let recorded = false
+  const finish = () => {
+    if (!recorded) record(bytes)
+    recorded = true
+  }
+  const counted = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const { value, done } = await reader.read()
+          if (done) {
+            finish()
+            controller.close()
+            return
+          }
+          bytes += value.byteLength
+          if (bytes >= length) finish()
+          controller.enqueue(value)
+        } catch (error) {
+          finish()
+          controller.error(error)
+        }
+      },
+      cancel(reason) {
+        finish()
+        return reader.cancel(reason)
+      },
+    },
+    // read the source only as the client reads: no chunk is held here
+    { highWaterMark: 0 },
+  )
+  return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers })
+}
+
+/**
+ * Marks an answer of a tenant's gateway (a host that serves one tenant) as that tenant's, for the
+ * CID its `/ipfs/{cid}/…` path names; the file name is looked up when the counts are written.
+ */
+export function attributeGatewayUsage(response: Response, tenantId: string, pathname: string): Response {
+  const segment = pathname.split('/')[2] ?? ''
+  let cid: string
+  try {
+    cid = decodeURIComponent(segment)
+  } catch {
+    return response
+  }
+  return cid === '' ? response : attributeUsage(response, { tenantId, cid })
+}

@@ -1,0 +1,198 @@
+import { availableParallelism } from 'node:os'
+import {
+  type CallOptions,
+  type ImageGravity,
+  type ImageTransform,
+  type ImageTransformer,
+  optionChecks,
+  PinfoldError,
+  type TransformedImage,
+  throwIfAborted,
+} from '@pinfold/interface'
+import pLimit from 'p-limit'
+import sharp, { type FitEnum, type Sharp } from 'sharp'
+
+export interface SharpTransformerOptions {
+  /** Transforms running at once; default CPUs − 1, at most 2 (see below). */
+  concurrency?: number
+  /** Transforms waiting for a slot at most; one more is `RATE_LIMITED`. Default 32. */
+  maxQueue?: number
+  /** Input pixels (width × height × frames) at most; default 40 000 000 (a 7 300 × 5 500 photo). */
+  maxInputPixels?: number
+  /** Input bytes read at most; default 32 MiB. */
+  maxInputBytes?: number
+  /** Output bytes at most; default 16 MiB. */
+  maxOutputBytes?: number
+  /** Largest width or height written; default 4096. */
+  maxDimension?: number
+  /** Wall-clock seconds one transform may take once started; default 20. */
+  timeoutSeconds?: number
+}
+
+/** What the gateway may ask sharp to read: raster formats only (SVG would run librsvg on user XML). */
+const INPUT_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif'])
+
+const MEDIA_TYPES: Record<string, string> = {
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+  gif: 'image/gif',
+  avif: 'image/avif',
+  heif: 'image/avif', // sharp reports AVIF output by its container
+}
+
+const POSITIONS: Record<Exclude<ImageGravity, 'auto'>, string> = {
+  center: 'centre',
+  left: 'west',
+  right: 'east',
+  top: 'north',
+  bottom: 'south',
+}
+
+/**
+ * An `ImageTransformer` on sharp (libvips, prebuilt binaries from npm).
+ *
+ * Why it cannot stall other requests: sharp decodes and encodes on libuv's thread pool, never on
+ * the event loop, and that pool (4 threads by default) also serves file reads and DNS. So at most
+ * `concurrency` transforms run at once (default 2 on a machine with 3+ CPUs), each with one libvips
+ * thread (`sharp.concurrency(1)`, a process-wide setting), leaving pool threads for the rest; more
+ * wait in a bounded queue, and past it a request is refused at once (`RATE_LIMITED`) rather than
+ * piling up memory. Bombs are refused from the header: `limitInputPixels` is checked before
+ * libvips decodes a pixel. libvips' own operation cache is off: results are cached by the caller,
+ * keyed by CID and options.
+ */
+export function createSharpTransformer(options: SharpTransformerOptions = {}): ImageTransformer {
+  const check = optionChecks('@pinfold/image-sharp', 'createSharpTransformer')
+  const concurrency = check.positiveInteger(
+    'concurrency',
+    options.concurrency ?? Math.max(1, Math.min(2, availableParallelism() - 1)),
+  )
+  const maxQueue = check.positiveInteger('maxQueue', options.maxQueue ?? 32)
+  const limits = {
+    maxInputPixels: check.positiveInteger('maxInputPixels', options.maxInputPixels ?? 40_000_000),
+    maxInputBytes: check.positiveInteger('maxInputBytes', options.maxInputBytes ?? 32 * 1024 * 1024),
+    maxOutputBytes: check.positiveInteger('maxOutputBytes', options.maxOutputBytes ?? 16 * 1024 * 1024),
+    maxDimension: check.positiveInteger('maxDimension', options.maxDimension ?? 4096),
+  }
+  const timeoutSeconds = check.positiveInteger('timeoutSeconds', options.timeoutSeconds ?? 20)
+  sharp.concurrency(1)
+  sharp.cache(false)
+  const running = pLimit(concurrency)
+
+  async function run(
+    input: AsyncIterable<Uint8Array>,
+    transform: ImageTransform,
+    signal: AbortSignal | undefined,
+  ): Promise<TransformedImage> {
+    // sharp gathers a streamed input into one buffer before libvips reads it; gathering it here
+    // instead, bounded, is the same memory and lets a refused input fail cleanly
+    const bytes = await gather(input, limits.maxInputBytes, signal)
+    const pipeline = sharp(bytes, {
+      limitInputPixels: limits.maxInputPixels,
+      animated: transform.animated,
+      failOn: 'error',
+      sequentialRead: true,
+    }).timeout({ seconds: timeoutSeconds })
+    configure(pipeline, transform, limits.maxDimension)
+    let result: { data: Buffer; info: sharp.OutputInfo }
+    try {
+      result = await pipeline.toBuffer({ resolveWithObject: true })
+    } catch (error) {
+      throw asTransformError(error, limits.maxInputPixels, timeoutSeconds)
+    }
+    if (result.data.length > limits.maxOutputBytes) {
+      throw new PinfoldError(
+        'UNPROCESSABLE',
+        `the transformed image would exceed ${limits.maxOutputBytes} bytes: ask for a smaller size`,
+      )
+    }
+    const contentType = MEDIA_TYPES[transform.format ?? result.info.format]
+    if (!contentType) throw new PinfoldError('UNPROCESSABLE', `cannot write ${result.info.format} images`)
+    return { bytes: new Uint8Array(result.data.buffer, result.data.byteOffset, result.data.length), contentType }
+  }
+
+  return {
+    limits,
+    inputTypes: INPUT_TYPES,
+    async transform(input, transform, callOptions?: CallOptions) {
+      throwIfAborted(callOptions?.signal)
+      if (running.pendingCount >= maxQueue) {
+        throw new PinfoldError('RATE_LIMITED', 'too many image transforms are waiting; try again shortly', {
+          details: { retryAfterSeconds: 1 },
+        })
+      }
+      return running(() => run(input, transform, callOptions?.signal))
+    },
+  }
+}
+
+/** Resize, sharpen, metadata and encoding, as the transform says. */
+function configure(pipeline: Sharp, transform: ImageTransform, maxDimension: number): void {
+  const { width, height, fit, gravity } = transform
+  if (width !== undefined || height !== undefined) {
+    const sharpFit: Record<ImageTransform['fit'], keyof FitEnum> = {
+      scaleDown: 'inside',
+      contain: 'inside',
+      cover: 'cover',
+      crop: 'cover',
+      pad: 'contain',
+    }
+    pipeline.resize({
+      width: width === undefined ? undefined : Math.min(width, maxDimension),
+      height: height === undefined ? undefined : Math.min(height, maxDimension),
+      fit: sharpFit[fit],
+      position: gravity === 'auto' ? sharp.strategy.attention : POSITIONS[gravity],
+      withoutEnlargement: fit === 'scaleDown' || fit === 'crop',
+      background: { r: 255, g: 255, b: 255, alpha: 0 },
+    })
+  } else {
+    // no size asked: still never write more than maxDimension on a side
+    pipeline.resize({ width: maxDimension, height: maxDimension, fit: 'inside', withoutEnlargement: true })
+  }
+  if (transform.sharpen) pipeline.sharpen({ sigma: 0.5 + transform.sharpen / 2 })
+  if (transform.keepMetadata) pipeline.keepMetadata()
+  if (transform.format) {
+    const quality = transform.quality === undefined ? {} : { quality: transform.quality }
+    // AVIF at sharp's default effort (4) takes tens of seconds for a large photo on a busy CPU
+    // (libheif reports no progress, so the time limit cannot stop it): effort 2 is ~3× faster
+    pipeline.toFormat(transform.format, transform.format === 'avif' ? { ...quality, effort: 2 } : quality)
+  } else if (transform.quality !== undefined) {
+    // the input's own format at another quality: every encoder sharp has takes `quality` but PNG's
+    // palette one, which `png({ quality })` turns on; the formats here all accept it
+    pipeline.jpeg({ quality: transform.quality, force: false })
+    pipeline.webp({ quality: transform.quality, force: false })
+    pipeline.avif({ quality: transform.quality, force: false })
+  }
+}
+
+/** The input in one buffer, refused past `maxBytes` (the gateway checks the stored size first; this is the backstop). */
+async function gather(input: AsyncIterable<Uint8Array>, maxBytes: number, signal: AbortSignal | undefined) {
+  const chunks: Uint8Array[] = []
+  let total = 0
+  for await (const chunk of input) {
+    throwIfAborted(signal)
+    total += chunk.length
+    if (total > maxBytes) {
+      throw new PinfoldError('PAYLOAD_TOO_LARGE', `images larger than ${maxBytes} bytes are not transformed`)
+    }
+    chunks.push(chunk)
+  }
+  return Buffer.concat(chunks, total)
+}
+
+/** sharp's failures in Pinfold's terms: every one is about this input, none is a server fault. */
+function asTransformError(error: unknown, maxPixels: number, timeoutSeconds: number): PinfoldError {
+  const message = (error as Error)?.message ?? String(error)
+  if (/pixel limit/i.test(message)) {
+    return new PinfoldError('UNPROCESSABLE', `the image has more than ${maxPixels} pixels`, { cause: error })
+  }
+  if (/timeout/i.test(message)) {
+    return new PinfoldError('UNPROCESSABLE', `the image could not be transformed within ${timeoutSeconds} s`, {
+      cause: error,
+    })
+  }
+  if (/unsupported image format|bad seek|corrupt|premature end|invalid/i.test(message)) {
+    return new PinfoldError('UNPROCESSABLE', 'the content is not an image that can be transformed', { cause: error })
+  }
+  return new PinfoldError('UNPROCESSABLE', `the image could not be transformed: ${message}`, { cause: error })
+}

@@ -1,0 +1,62 @@
+import { isLoopback, isPrivate } from '@libp2p/utils'
+import { type Multiaddr, multiaddr } from '@multiformats/multiaddr'
+import { type BlockFetcher, type BlockFetchOptions, invalid, PinfoldError } from '@pinfold/interface'
+import type { Blocks } from 'helia'
+import { CID } from 'multiformats/cid'
+
+/** How long one block is waited for when the caller gives no signal of its own. */
+export const DEFAULT_BLOCK_TIMEOUT_MS = 60_000
+
+/**
+ * Pin-by-CID's peer-to-peer source: asks for a block over bitswap, dialling first the multiaddrs the
+ * requester named (Pinata's `host_nodes`) and asking every peer the node is connected to. `blocks`
+ * is the node's Helia blockstore: it answers from public content Pinfold already holds, else races
+ * its block brokers (bitswap) and checks the bytes against the CID's multihash before returning them.
+ */
+export function createBitswapFetcher(
+  blocks: Pick<Blocks, 'get'>,
+  options: { timeoutMs?: number | undefined; privateAddresses?: boolean | undefined } = {},
+): BlockFetcher {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_BLOCK_TIMEOUT_MS
+  return {
+    name: 'bitswap',
+    async getBlock(cidText: string, { signal, hostNodes }: BlockFetchOptions) {
+      const cid = parseCid(cidText)
+      const named = (hostNodes ?? []).map(parseMultiaddr)
+      // a client names host nodes: unless the operator allows it, none inside private networks is dialled
+      const providers = options.privateAddresses ? named : named.filter((addr) => !isPrivate(addr) && !isLoopback(addr))
+      if (named.length > 0 && providers.length === 0) {
+        throw new PinfoldError(
+          'NOT_FOUND',
+          `host nodes on private or loopback addresses are not dialled (${named.join(', ')})`,
+        )
+      }
+      const bounded = AbortSignal.any([AbortSignal.timeout(timeoutMs), ...(signal ? [signal] : [])])
+      try {
+        const chunks: Uint8Array[] = []
+        for await (const chunk of blocks.get(cid, { signal: bounded, providers })) chunks.push(chunk)
+        return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)
+      } catch (cause) {
+        if (signal?.aborted) throw new PinfoldError('ABORTED', 'the block fetch was aborted', { cause })
+        const where = providers.length > 0 ? `the host nodes (${providers.join(', ')})` : 'any connected peer'
+        throw new PinfoldError('NOT_FOUND', `block ${cidText} was not sent over bitswap by ${where}`, { cause })
+      }
+    },
+  }
+}
+
+function parseCid(text: string): CID {
+  try {
+    return CID.parse(text)
+  } catch {
+    throw invalid(`${JSON.stringify(text.slice(0, 100))} is not a valid CID`)
+  }
+}
+
+function parseMultiaddr(text: string): Multiaddr {
+  try {
+    return multiaddr(text)
+  } catch {
+    throw invalid(`host node ${JSON.stringify(text.slice(0, 200))} is not a multiaddr`)
+  }
+}
