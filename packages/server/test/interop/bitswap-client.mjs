@@ -61,8 +61,21 @@ async function bitswapNode() {
     }),
   )
   await helia.start()
-  await helia.libp2p.dial(multiaddr(peer))
+  await dialWithRetries(helia, multiaddr(peer))
   return helia
+}
+
+// libp2p's inbound limits (a few new connections per second per host) may reset a dial made right
+// after the previous item's connection: a reset dial is tried again, a refusal of a block is not.
+async function dialWithRetries(helia, address) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await helia.libp2p.dial(address)
+    } catch (err) {
+      if (attempt >= 5 || !/ECONNRESET|EncryptionFailed|closed/i.test(`${err?.name} ${err?.message}`)) throw err
+      await new Promise((resolve) => setTimeout(resolve, 500 * attempt))
+    }
+  }
 }
 
 // One bounded attempt: a failure (a dial refused, a block never sent, a timeout) is a result.
@@ -85,7 +98,17 @@ const runners = {
       digestOf(unixfs(helia).cat(CID.parse(item.cid), { path: item.path, signal })),
     ),
   'bitswap-block': (item) =>
-    attempt(item, bitswapNode, (helia, signal) => digestOf(helia.blockstore.get(CID.parse(item.cid), { signal }))),
+    attempt(item, bitswapNode, async (helia, signal) => {
+      // the control block proves the connection works; its failure is reported as such
+      if (item.control) {
+        try {
+          await helia.blockstore.get(CID.parse(item.control), { signal: AbortSignal.timeout(timeoutMs) })
+        } catch (err) {
+          return { error: `control block not received: ${err?.name ?? 'Error'}: ${err?.message ?? err}` }
+        }
+      }
+      return digestOf(helia.blockstore.get(CID.parse(item.cid), { signal }))
+    }),
   'verified-fetch': ({ cid, path, ...item }) =>
     attempt(
       item,

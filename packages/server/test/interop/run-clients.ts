@@ -91,6 +91,11 @@ export interface BitswapItem {
   path?: string
   /** This item's own bound (an item expected to fail need not wait as long). */
   timeoutMs?: number
+  /**
+   * `bitswap-block`: a block the same connection must get first, so a failure of `cid` afterwards
+   * is the peer's answer to the want, not a connection that never worked.
+   */
+  control?: string
 }
 
 export type BitswapResult = (Digest & { status?: number }) | { error: string; status?: number }
