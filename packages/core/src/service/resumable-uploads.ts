@@ -159,7 +159,7 @@ export function createResumableUploadOperations(
       throw new PinfoldError('INTERNAL', `the staged blob holds ${size} bytes, the upload ${session.length}`)
     }
     const { cid, innerNodes } = await fileDagFromLeaves(leafDigests(entries), size)
-    const head = await readHead(key, signal)
+    const head = await readHead(key, size, signal)
     const result = await uploads.commitStored(
       { tenantId: session.tenantId, userId: session.userId },
       {
@@ -179,9 +179,12 @@ export function createResumableUploadOperations(
     return result
   }
 
-  async function readHead(key: string, signal: AbortSignal | undefined): Promise<Uint8Array> {
+  async function readHead(key: string, size: number, signal: AbortSignal | undefined): Promise<Uint8Array> {
+    // an empty blob has no range to read (S3 answers a range on it with an error)
+    if (size === 0) return new Uint8Array(0)
     const pieces: Uint8Array[] = []
-    for await (const piece of await ctx.blobs.get(key, { signal, range: { offset: 0, length: SNIFF_BYTES } })) {
+    const range = { offset: 0, length: Math.min(SNIFF_BYTES, size) }
+    for await (const piece of await ctx.blobs.get(key, { signal, range })) {
       pieces.push(piece)
     }
     return Buffer.concat(pieces)
