@@ -72,7 +72,9 @@ describe.runIf(process.platform === 'linux')('CAR uploads - declared section len
     // 96 MiB of the declared section really sent: an unguarded reader gathers all of it (twice) in memory
     const res = await upload(await carDeclaring(400 * MiB, 96 * MiB))
     expect(res.status).toBe(400)
-    expect((await rss(server.child.pid!, 'VmHWM')) - before).toBeLessThan(40 * MiB)
+    // well under the 96 MiB sent (an unguarded reader holds it twice): Node 20 and 22 grew < 40 MiB
+    // here, Node 24's runtime 55 MiB for the same request
+    expect((await rss(server.child.pid!, 'VmHWM')) - before).toBeLessThan(64 * MiB)
     expect(res.body.error).toMatch(/block declares \d+ bytes, more than the 2097152 allowed/)
   })
 })
