@@ -51,18 +51,16 @@ export async function fetchDag(
   const shape = fetchedShape()
   // a stack: links are taken depth first, so a file's blocks are written near each other
   const pending: { cid: CID; role: BlockRole }[] = [{ cid: root, role: 'root' }]
+  // every distinct block met, fetched or still to fetch: capped at `maxBlocks` as links are read,
+  // so neither it nor `pending` outgrows the cap whatever the blocks link to
   const seen = new Set<string>([blockKey(root)])
-  let blocks = 0
   let bytes = 0
 
   async function visit(cid: CID, role: BlockRole): Promise<void> {
     // an identity CID carries its bytes in itself: nothing to fetch or store, but it may link on
     const block = isIdentity(cid) ? cid.multihash.digest : await fetchVerified(cid)
     if (!isIdentity(cid)) {
-      blocks++
       bytes += block.length
-      if (blocks > limits.maxBlocks)
-        throw new DagFetchFailure('too_large', `the DAG has more than ${limits.maxBlocks} blocks`)
       if (bytes > limits.maxBytes)
         throw new DagFetchFailure('too_large', `the DAG is larger than ${limits.maxBytes} bytes`)
     }
@@ -80,6 +78,8 @@ export async function fetchDag(
       const id = blockKey(link)
       if (seen.has(id)) continue
       seen.add(id)
+      if (seen.size > limits.maxBlocks)
+        throw new DagFetchFailure('too_large', `the DAG has more than ${limits.maxBlocks} blocks`)
       pending.push({ cid: link, role: roles[i] ?? 'inner' })
     }
   }
