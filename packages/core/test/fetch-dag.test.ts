@@ -1,10 +1,13 @@
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 import { CarBlockIterator } from '@ipld/car/iterator'
 import * as dagCbor from '@ipld/dag-cbor'
+import * as dagPb from '@ipld/dag-pb'
 import { CID } from 'multiformats/cid'
 import { identity } from 'multiformats/hashes/identity'
 import { sha256 } from 'multiformats/hashes/sha2'
 import { describe, expect, it } from 'vitest'
-import { createCarBlobWriter } from '../src/dag/car-blob.js'
+import { type CarBlobWriter, createCarBlobWriter } from '../src/dag/car-blob.js'
 import { DagFetchFailure, fetchDag } from '../src/dag/fetch-dag.js'
 import { type BlockFetcher, PinfoldError } from '../src/index.js'
 import { blobStore } from './support/blob-store.js'
@@ -117,5 +120,58 @@ describe('fetchDag', () => {
     await expect(fetching).rejects.toMatchObject({ failure: 'too_large' })
     expect(fetcher.calls).toEqual([root.cid.toString()])
     await writer.abort(new Error('test over'))
+  })
+
+  it('links still to fetch do not keep the blocks that listed them in memory', async () => {
+    setFlagsFromString('--expose-gc')
+    const gc = runInNewContext('gc') as () => void
+    // a chain of 1 MiB dag-pb nodes, each linking the next and a leaf; depth first, the leaves wait
+    // on the stack while the chain is walked, and each must hold only its CID, not its parent node
+    const depth = 24
+    const blocks = new Map<string, Uint8Array>()
+    const leaves = await Promise.all(
+      Array.from({ length: depth }, async (_, i) => {
+        const bytes = new TextEncoder().encode(`leaf ${i}`)
+        const cid = CID.create(1, 0x55, await sha256.digest(bytes))
+        blocks.set(cid.toString(), bytes)
+        return cid
+      }),
+    )
+    let next: CID | undefined
+    for (let i = depth - 1; i >= 0; i--) {
+      const links = [...(next ? [{ Hash: next, Tsize: 0 }] : []), { Hash: leaves[i]!, Tsize: 0 }]
+      const bytes = dagPb.encode(dagPb.prepare({ Data: new Uint8Array(1024 * 1024).fill(i), Links: links }))
+      next = CID.create(1, dagPb.code, await sha256.digest(bytes))
+      blocks.set(next.toString(), bytes)
+    }
+    const chain = new Set([...blocks.keys()].filter((cid) => cid.startsWith('bafybei')))
+    // the memory itself (a view of it is a separate object that may be collected on its own)
+    const handedOut: WeakRef<ArrayBufferLike>[] = []
+    let alive = -1
+    const fetcher: BlockFetcher = {
+      name: 'map',
+      async getBlock(cid) {
+        if (chain.has(cid) && handedOut.length === depth - 1) {
+          // the last node of the chain: every leaf is on the stack now
+          await new Promise((resolve) => setTimeout(resolve, 0))
+          gc()
+          alive = handedOut.filter((ref) => ref.deref() !== undefined).length
+        }
+        const bytes = blocks.get(cid)!.slice()
+        if (chain.has(cid)) handedOut.push(new WeakRef(bytes.buffer))
+        return bytes
+      },
+    }
+    // written nowhere: only what fetchDag itself keeps is measured
+    const writer: CarBlobWriter = {
+      put: async () => {},
+      close: async () => ({ size: 0, dagSize: 0, locations: [] }),
+      abort: async () => {},
+    }
+    await fetchDag(next!, [fetcher], writer, { maxBytes: 1e9, maxBlocks: 100, concurrency: 1 }, { signal: signal() })
+
+    // measured at the last node (-1 if never); the one being visited may still be referenced, not the 22 above
+    expect(alive).toBeGreaterThanOrEqual(0)
+    expect(alive).toBeLessThanOrEqual(1)
   })
 })

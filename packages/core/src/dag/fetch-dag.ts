@@ -1,6 +1,6 @@
 import type { BlockFetcher, PinFailure } from '@pinfold/interface'
 import { abortError } from '@pinfold/interface'
-import type { CID } from 'multiformats/cid'
+import { CID } from 'multiformats/cid'
 import { blockKey, blockLinks, isIdentity, unkeepable, verifyBlock } from './blocks.js'
 import type { CarBlobWriter } from './car-blob.js'
 import { type BlockRole, type FetchedShape, fetchedShape } from './fetched-shape.js'
@@ -80,7 +80,9 @@ export async function fetchDag(
       seen.add(id)
       if (seen.size > limits.maxBlocks)
         throw new DagFetchFailure('too_large', `the DAG has more than ${limits.maxBlocks} blocks`)
-      pending.push({ cid: link, role: roles[i] ?? 'inner' })
+      // a copy: a decoded link's multihash is a view of its block (dag-pb), which would keep every
+      // block with a link still to fetch in memory, up to the whole DAG
+      pending.push({ cid: CID.decode(link.bytes.slice()), role: roles[i] ?? 'inner' })
     }
   }
 
