@@ -90,6 +90,37 @@ describe('createGatewayFetcher', () => {
     }
   })
 
+  it('a gateway answering with an endless body is cut off at the 2 MiB block limit: NOT_FOUND, not buffered', async () => {
+    let sent = 0
+    const chunk = new Uint8Array(64 * 1024).fill(7)
+    const endless = createServer((_req, res) => {
+      // no Content-Length: only counting what is read can stop it
+      res.writeHead(200, { 'content-type': 'application/vnd.ipld.raw' })
+      const pump = () => {
+        while (!res.destroyed && sent < 1024 ** 3) {
+          sent += chunk.length
+          if (!res.write(chunk)) return void res.once('drain', pump)
+        }
+      }
+      res.on('close', () => res.removeAllListeners('drain'))
+      pump()
+    })
+    await new Promise<void>((resolve) => endless.listen(0, '127.0.0.1', resolve))
+    try {
+      const fetcher = createGatewayFetcher({
+        gateways: [`http://127.0.0.1:${(endless.address() as AddressInfo).port}`],
+      })
+      const error = await fetcher.getBlock(hello.cid, {}).catch((e: unknown) => e)
+      expect(error).toMatchObject({ code: 'NOT_FOUND' })
+      expect((error as Error).message).toContain('greater than the limit (2097152)')
+      // what the socket buffers held besides: far from the gigabyte the server was ready to send
+      expect(sent).toBeLessThan(64 * 1024 ** 2)
+    } finally {
+      endless.closeAllConnections()
+      await new Promise<void>((resolve) => endless.close(() => resolve()))
+    }
+  })
+
   it('refuses an empty list or a URL that is not http(s) at construction', () => {
     expect(() => createGatewayFetcher({ gateways: [] })).toThrow(/gateways` must list at least one URL/)
     expect(() => createGatewayFetcher({ gateways: ['ftp://example.com'] })).toThrow(
