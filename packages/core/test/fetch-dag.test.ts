@@ -1,8 +1,10 @@
+import { createCipheriv, createHash } from 'node:crypto'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { CarBlockIterator } from '@ipld/car/iterator'
 import * as dagCbor from '@ipld/dag-cbor'
 import * as dagPb from '@ipld/dag-pb'
+import { importer } from 'ipfs-unixfs-importer'
 import { CID } from 'multiformats/cid'
 import { identity } from 'multiformats/hashes/identity'
 import { sha256 } from 'multiformats/hashes/sha2'
@@ -10,6 +12,7 @@ import { describe, expect, it } from 'vitest'
 import { type CarBlobWriter, createCarBlobWriter } from '../src/dag/car-blob.js'
 import { DagFetchFailure, fetchDag } from '../src/dag/fetch-dag.js'
 import { type BlockFetcher, PinfoldError } from '../src/index.js'
+import { kuboImporterOptions } from '../src/unixfs/profiles.js'
 import { blobStore } from './support/blob-store.js'
 
 /**
@@ -44,6 +47,11 @@ async function carBlocks(bytes: Uint8Array): Promise<Map<string, Uint8Array>> {
 }
 
 const signal = () => new AbortController().signal
+
+function chacha(seed: string, size: number): Uint8Array {
+  const key = createHash('sha256').update(seed).digest()
+  return new Uint8Array(createCipheriv('chacha20', key, Buffer.alloc(16)).update(Buffer.alloc(size)))
+}
 
 describe('fetchDag', () => {
   it('a ladder of 40 levels, each linking the next twice (2^40 paths): each block fetched once and stored once', async () => {
@@ -173,5 +181,84 @@ describe('fetchDag', () => {
     // measured at the last node (-1 if never); the one being visited may still be referenced, not the 22 above
     expect(alive).toBeGreaterThanOrEqual(0)
     expect(alive).toBeLessThanOrEqual(1)
+  })
+
+  it('DAGs made by ipfs-unixfs-importer (files at chunk boundaries, a nested folder): stored block for block', async () => {
+    const drawn = Buffer.from(chacha('sizes', 16))
+    const chunk = 256 * 1024
+    const lengths = [1, chunk - 1, chunk, chunk + 1, 174 * chunk + 1]
+    for (let i = 0; i < 4; i++) lengths.push(drawn.readUInt32LE(i * 4) % (3 * 1024 * 1024))
+    const inputs = [
+      ...lengths.map((length, i) => ({ name: `file ${length}`, entries: [{ content: chacha(`f${i}`, length) }] })),
+      {
+        name: 'nested folder',
+        entries: lengths.slice(0, 4).map((length, i) => ({
+          path: `site/${'d/'.repeat(i)}f${i}.bin`,
+          content: chacha(`d${i}`, length),
+        })),
+      },
+    ]
+    for (const input of inputs) {
+      const blocks = new Map<string, Uint8Array>()
+      const capture = {
+        put: async (cid: CID, bytes: Uint8Array) => {
+          blocks.set(cid.toString(), bytes)
+          return cid
+        },
+      }
+      let root: CID | undefined
+      for await (const entry of importer(input.entries, capture, kuboImporterOptions('v1'))) {
+        if (!entry.path?.includes('/')) root = entry.cid
+      }
+      const fetcher = mapFetcher(blocks)
+      const { store, blobs } = blobStore()
+      const writer = createCarBlobWriter(store, 'car', root!)
+      const shape = await fetchDag(
+        root!,
+        [fetcher],
+        writer,
+        { maxBytes: 1e9, maxBlocks: 1e4, concurrency: 8 },
+        {
+          signal: signal(),
+        },
+      )
+      const written = await writer.close()
+
+      const stored = await carBlocks(blobs.get('car')!)
+      // Compared block by block with Buffer.equals: a deep equality over 44 MiB of typed arrays takes minutes.
+      expect([...stored.keys()].sort(), input.name).toEqual([...blocks.keys()].sort())
+      for (const [cid, bytes] of blocks) expect(Buffer.from(bytes).equals(stored.get(cid)!), cid).toBe(true)
+      expect(written.dagSize, input.name).toBe([...blocks.values()].reduce((sum, bytes) => sum + bytes.length, 0))
+      if (input.entries.length === 1) {
+        expect(shape.kind, input.name).toBe('file')
+        expect(
+          Buffer.from(shape.head).equals(Buffer.from(input.entries[0]!.content.subarray(0, 4100))),
+          input.name,
+        ).toBe(true)
+      } else {
+        expect([shape.kind, shape.files]).toEqual(['directory', input.entries.length])
+      }
+    }
+  })
+
+  it('a dag-cbor block nested two million deep ends invalid_object, not a crash', async () => {
+    const bytes = new Uint8Array(2_000_001).fill(0x81) // [[[[…null…]]]]
+    bytes[2_000_000] = 0xf6
+    const cid = CID.create(1, dagCbor.code, await sha256.digest(bytes))
+    const fetcher = mapFetcher(new Map([[cid.toString(), bytes]]))
+    const { store } = blobStore()
+    const writer = createCarBlobWriter(store, 'car', cid)
+    const fetching = fetchDag(
+      cid,
+      [fetcher],
+      writer,
+      { maxBytes: 1e9, maxBlocks: 10, concurrency: 1 },
+      {
+        signal: signal(),
+      },
+    )
+
+    await expect(fetching).rejects.toMatchObject({ failure: 'invalid_object' })
+    await writer.abort(new Error('test over'))
   })
 })
