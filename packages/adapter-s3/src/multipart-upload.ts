@@ -7,6 +7,7 @@ import {
   PutObjectCommand,
   type S3Client,
   UploadPartCommand,
+  type UploadPartCommandOutput,
 } from '@aws-sdk/client-s3'
 import { abortable, abortError, PinfoldError, throwIfAborted } from '@pinfold/interface'
 import { s3Error } from './s3-errors.js'
@@ -61,8 +62,7 @@ export async function uploadObject(
     stop.abort()
   }
 
-  const free: Buffer[] = []
-  let allocated = 0
+  const buffers = new PartBuffers(partSize, queueSize)
   const inFlight = new Set<Promise<void>>()
   const parts: CompletedPart[] = []
   let uploadId: string | undefined
@@ -82,36 +82,18 @@ export async function uploadObject(
         requestOptions,
       )
       .then((result) => {
-        if (!result.ETag) throw new Error(`UploadPart ${partNumber} answered without an ETag`)
-        parts.push({
-          PartNumber: partNumber,
-          ETag: result.ETag,
-          ...(result.ChecksumCRC32 && { ChecksumCRC32: result.ChecksumCRC32 }),
-          ...(result.ChecksumCRC32C && { ChecksumCRC32C: result.ChecksumCRC32C }),
-          ...(result.ChecksumSHA1 && { ChecksumSHA1: result.ChecksumSHA1 }),
-          ...(result.ChecksumSHA256 && { ChecksumSHA256: result.ChecksumSHA256 }),
-        })
+        parts.push(completedPart(result, partNumber))
       })
       .catch((error: unknown) => fail(error, false))
       .finally(() => {
         inFlight.delete(sending)
-        free.push(buffer)
+        buffers.give(buffer)
       })
     inFlight.add(sending)
   }
 
-  /** A buffer no part in flight is using; waits for one when `queueSize` parts are in flight. */
-  async function freeBuffer(): Promise<Buffer> {
-    while (free.length === 0 && allocated >= queueSize) await Promise.race(inFlight)
-    const reused = free.pop()
-    if (reused) return reused
-    allocated++
-    // Not zero-filled: every byte sent is written first. Pages never written are never resident.
-    return Buffer.allocUnsafeSlow(partSize)
-  }
-
   try {
-    let buffer = await freeBuffer()
+    let buffer = await buffers.take(inFlight)
     let length = await reader.fill(buffer)
     if (!(await reader.hasMore())) {
       // Last chance to honour an abort: the request that commits the object is not cancelled, so a
@@ -128,18 +110,7 @@ export async function uploadObject(
       return { size: reader.size }
     }
 
-    const checksums = (await client.config.requestChecksumCalculation()) === 'WHEN_SUPPORTED'
-    const created = await client.send(
-      new CreateMultipartUploadCommand({
-        Bucket: bucket,
-        Key: objectKey,
-        // As lib-storage does: the SDK then sends a CRC32 with each part, and Complete repeats them.
-        ...(checksums && { ChecksumAlgorithm: ChecksumAlgorithm.CRC32 }),
-      }),
-      requestOptions,
-    )
-    if (!created.UploadId) throw new Error('CreateMultipartUpload answered without an UploadId')
-    uploadId = created.UploadId
+    uploadId = await createMultipartUpload(client, bucket, objectKey, stop.signal)
     let partNumber = 1
     while (true) {
       uploadPart(buffer, length, partNumber, uploadId)
@@ -150,7 +121,7 @@ export async function uploadObject(
           `@pinfold/adapter-s3: ${key} needs more than ${maxParts} parts of ${partSize} bytes; raise partSize`,
         )
       }
-      buffer = await freeBuffer()
+      buffer = await buffers.take(inFlight)
       if (failure) break
       length = await reader.fill(buffer)
     }
@@ -187,6 +158,67 @@ export async function uploadObject(
   } finally {
     signal?.removeEventListener('abort', onAbort)
     reader.close()
+  }
+}
+
+/** Starts a multipart upload of `objectKey` and resolves with its UploadId. */
+export async function createMultipartUpload(
+  client: S3Client,
+  bucket: string,
+  objectKey: string,
+  abortSignal: AbortSignal | undefined,
+): Promise<string> {
+  const checksums = (await client.config.requestChecksumCalculation()) === 'WHEN_SUPPORTED'
+  const created = await client.send(
+    new CreateMultipartUploadCommand({
+      Bucket: bucket,
+      Key: objectKey,
+      // As lib-storage does: the SDK then sends a CRC32 with each part, and Complete repeats them.
+      ...(checksums && { ChecksumAlgorithm: ChecksumAlgorithm.CRC32 }),
+    }),
+    { abortSignal },
+  )
+  if (!created.UploadId) throw new Error('CreateMultipartUpload answered without an UploadId')
+  return created.UploadId
+}
+
+/** What CompleteMultipartUpload needs of one UploadPart's answer: its ETag and the checksums it reported. */
+export function completedPart(result: UploadPartCommandOutput, partNumber: number): CompletedPart {
+  if (!result.ETag) throw new Error(`UploadPart ${partNumber} answered without an ETag`)
+  return {
+    PartNumber: partNumber,
+    ETag: result.ETag,
+    ...(result.ChecksumCRC32 && { ChecksumCRC32: result.ChecksumCRC32 }),
+    ...(result.ChecksumCRC32C && { ChecksumCRC32C: result.ChecksumCRC32C }),
+    ...(result.ChecksumSHA1 && { ChecksumSHA1: result.ChecksumSHA1 }),
+    ...(result.ChecksumSHA256 && { ChecksumSHA256: result.ChecksumSHA256 }),
+  }
+}
+
+/**
+ * Part buffers of `partSize` bytes, allocated as needed up to `limit` and reused: `take` waits for
+ * a part in flight to settle when all of them are out.
+ */
+export class PartBuffers {
+  private readonly free: Buffer[] = []
+  private allocated = 0
+
+  constructor(
+    private readonly partSize: number,
+    private readonly limit: number,
+  ) {}
+
+  async take(inFlight: ReadonlySet<Promise<void>>): Promise<Buffer> {
+    while (this.free.length === 0 && this.allocated >= this.limit) await Promise.race(inFlight)
+    const reused = this.free.pop()
+    if (reused) return reused
+    this.allocated++
+    // Not zero-filled: every byte sent is written first. Pages never written are never resident.
+    return Buffer.allocUnsafeSlow(this.partSize)
+  }
+
+  give(...buffers: Buffer[]): void {
+    this.free.push(...buffers)
   }
 }
 

@@ -71,6 +71,13 @@ export function createS3BlobStore(options: S3BlobStoreOptions): S3BlobStore {
           new GetObjectCommand({ Bucket: bucket, Key: objectKey(key), Range: rangeHeader(range) }),
           { abortSignal: signal },
         )
+        // An object of 0 bytes has no byte to send, whatever the answer's length says (s3rver
+        // answers a range on it 206 with `Content-Range: bytes 0-0/0` and a length of 1, then
+        // closes the connection; S3 answers 416, handled below).
+        if (range && res.ContentRange?.endsWith('/0')) {
+          ;(res.Body as Readable).destroy()
+          return nothing()
+        }
         return bodyOf(res.Body as Readable, key, signal)
       } catch (err) {
         const error = s3Error(err, `GetObject ${key}`, signal)

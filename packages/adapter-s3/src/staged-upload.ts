@@ -1,15 +1,13 @@
 import {
   AbortMultipartUploadCommand,
-  ChecksumAlgorithm,
   type CompletedPart,
   CompleteMultipartUploadCommand,
-  CreateMultipartUploadCommand,
   PutObjectCommand,
   type S3Client,
   UploadPartCommand,
 } from '@aws-sdk/client-s3'
 import { abortable, PinfoldError, type StagedBlobWrites, throwIfAborted } from '@pinfold/interface'
-import { MAX_PARTS, PartReader } from './multipart-upload.js'
+import { completedPart, createMultipartUpload, MAX_PARTS, PartBuffers, PartReader } from './multipart-upload.js'
 import { s3Error } from './s3-errors.js'
 
 export interface StagedTarget {
@@ -45,18 +43,8 @@ export function s3StagedWrites(target: StagedTarget): StagedBlobWrites {
     async begin(key, options) {
       const signal = options?.signal
       throwIfAborted(signal)
-      const checksums = (await client.config.requestChecksumCalculation()) === 'WHEN_SUPPORTED'
       try {
-        const created = await client.send(
-          new CreateMultipartUploadCommand({
-            Bucket: bucket,
-            Key: objectKey(key),
-            ...(checksums && { ChecksumAlgorithm: ChecksumAlgorithm.CRC32 }),
-          }),
-          { abortSignal: signal },
-        )
-        if (!created.UploadId) throw new Error('CreateMultipartUpload answered without an UploadId')
-        return created.UploadId
+        return await createMultipartUpload(client, bucket, objectKey(key), signal)
       } catch (err) {
         throw s3Error(err, `CreateMultipartUpload ${key}`, signal)
       }
@@ -72,8 +60,8 @@ export function s3StagedWrites(target: StagedTarget): StagedBlobWrites {
       const sent: (CompletedPart & { size: number })[] = []
       const inFlight = new Set<Promise<void>>()
       let failure: { error: unknown } | undefined
-      const free: Buffer[] = []
-      let allocated = 0
+      // one buffer may wait in `held` while the next fills: two at least, whatever `queueSize`
+      const buffers = new PartBuffers(partSize, Math.max(2, target.queueSize))
 
       const send = (body: Buffer, start: number, release: () => void) => {
         const partNumber = Math.floor(start / partSize) + 1
@@ -96,13 +84,7 @@ export function s3StagedWrites(target: StagedTarget): StagedBlobWrites {
             { abortSignal: stop.signal },
           )
           .then((result) => {
-            if (!result.ETag) throw new Error(`UploadPart ${partNumber} answered without an ETag`)
-            sent.push({
-              PartNumber: partNumber,
-              ETag: result.ETag,
-              size: body.length,
-              ...(result.ChecksumCRC32 && { ChecksumCRC32: result.ChecksumCRC32 }),
-            })
+            sent.push({ ...completedPart(result, partNumber), size: body.length })
           })
           .catch((error: unknown) => {
             failure ??= { error }
@@ -114,21 +96,13 @@ export function s3StagedWrites(target: StagedTarget): StagedBlobWrites {
           })
         inFlight.add(sending)
       }
-      const freeBuffer = async (): Promise<Buffer> => {
-        // one buffer may wait in `held` while the next fills: two at least, whatever `queueSize`
-        while (free.length === 0 && allocated >= Math.max(2, target.queueSize)) await Promise.race(inFlight)
-        const reused = free.pop()
-        if (reused) return reused
-        allocated++
-        return Buffer.allocUnsafeSlow(partSize)
-      }
 
       try {
         // A full buffer waits in `held` until the next one shows whether a short rest follows.
         let held: { buffer: Buffer; start: number } | undefined
         let position = offset
         for (;;) {
-          const buffer = await freeBuffer()
+          const buffer = await buffers.take(inFlight)
           const length = await reader.fill(buffer)
           if (failure) break
           if (length === partSize) {
@@ -140,11 +114,11 @@ export function s3StagedWrites(target: StagedTarget): StagedBlobWrites {
           const rest = buffer.subarray(0, length)
           if (held && length > 0) {
             const last = held.buffer
-            send(Buffer.concat([last, rest]), held.start, () => free.push(last, buffer))
+            send(Buffer.concat([last, rest]), held.start, () => buffers.give(last, buffer))
           } else {
             if (held) send(held.buffer, held.start, freeing(held.buffer))
             if (length > 0) send(rest, position, freeing(buffer))
-            else free.push(buffer)
+            else buffers.give(buffer)
           }
           held = undefined
           break
@@ -165,7 +139,7 @@ export function s3StagedWrites(target: StagedTarget): StagedBlobWrites {
       }
 
       function freeing(buffer: Buffer) {
-        return () => free.push(buffer)
+        return () => buffers.give(buffer)
       }
     },
 

@@ -132,6 +132,16 @@ export function describeBlobStore(
       expect(atEnd.length).toBe(0)
     })
 
+    it('get - any range starting at 0 of an empty blob reads nothing', async () => {
+      await h.store.put('empty-ranged', chunked(new Uint8Array(0), 1))
+      for (const range of [{ offset: 0 }, { offset: 0, length: 0 }, { offset: 0, length: 4096 }]) {
+        expect((await collect(await h.store.get('empty-ranged', { range }))).length).toBe(0)
+      }
+      await expect(h.store.get('empty-ranged', { range: { offset: 1 } })).rejects.toMatchObject({
+        code: 'RANGE_NOT_SATISFIABLE',
+      })
+    })
+
     it('get - a range starting past the end rejects with RANGE_NOT_SATISFIABLE', async () => {
       await h.store.put('short', chunked(patternBytes(10, 21), 10))
       await expect(h.store.get('short', { range: { offset: 11 } })).rejects.toMatchObject({

@@ -26,6 +26,19 @@ describe('resumable uploads (tus 1.0)', () => {
     expect(refused.status).toBe(400)
   })
 
+  it('empty - an upload of 0 bytes completes on its one empty PATCH and reads back empty', async () => {
+    const created = await createSdkStyle(server, 0, `filename ${b64('empty.txt')},network ${b64('public')}`)
+    expect(created.status).toBe(201)
+    const done = await patchAt(server, created.headers.get('location')!, 0, new Uint8Array(0))
+    expect(done.status).toBe(204)
+    const cid = done.headers.get('upload-cid')
+    expect(cid).toBe(await cidOf(new Uint8Array(0)))
+    expect(await findByCid(server, cid!)).toMatchObject({ name: 'empty.txt', size: 0 })
+    const read = await server.fetch(`${server.url}/ipfs/${cid}`)
+    expect(read.status).toBe(200)
+    expect((await read.arrayBuffer()).byteLength).toBe(0)
+  })
+
   it('SDK shape - creation, chunked PATCHes, a retried chunk, and a final 204 with upload-cid', async () => {
     const bytes = randomBytes(600_000)
     const metadata = [

@@ -180,8 +180,6 @@ export function createResumableUploadOperations(
   }
 
   async function readHead(key: string, size: number, signal: AbortSignal | undefined): Promise<Uint8Array> {
-    // an empty blob has no range to read (S3 answers a range on it with an error)
-    if (size === 0) return new Uint8Array(0)
     const pieces: Uint8Array[] = []
     const range = { offset: 0, length: Math.min(SNIFF_BYTES, size) }
     for await (const piece of await ctx.blobs.get(key, { signal, range })) {
