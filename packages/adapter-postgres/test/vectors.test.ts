@@ -97,6 +97,62 @@ describe.each(targets)('PostgreSQL vectors on %s', (_target, freshSchema) => {
     }
   })
 
+  it('queryVectors - an index walk cut short by maxScanTuples is never the answer: the exact top 10, every query', async () => {
+    const schema = await freshSchema()
+    try {
+      await migrate(schema.client)
+      // A sparse graph (m 2) walks inexactly, and maxScanTuples 40 stops each walk after its first
+      // batch with 20–40 of the group's rows: more than the 10 asked for, fewer than the 100
+      // candidates it wanted. Such a walk's best rows are only the best of what it visited (on 100k
+      // GloVe vectors, recall 0.75), so the store must answer from the exact scan instead.
+      const store = createPostgresRecordStore({
+        client: schema.client,
+        vectors: { exactSearchMaxVectors: 0, maxScanTuples: 40, hnswM: 2, hnswEfConstruction: 4 },
+      })
+      const group = async (tenantId: string) =>
+        store.createGroup({
+          id: randomUUID(),
+          tenantId,
+          network: 'private',
+          name: 'g',
+          isPublic: false,
+          createdAt: new Date(),
+        })
+      const embedding: VectorEmbedding = { embedderId: 'pg-test-early-stop@1', dimensions: 64 }
+      const random = seededRandom(7)
+      const unitVector = () => {
+        const v = Array.from({ length: 64 }, () => random() - 0.5)
+        const norm = Math.hypot(...v)
+        return v.map((x) => x / norm)
+      }
+      const [crowd, mine] = [await group('crowd'), await group('me')]
+      const files: { id: string; vector: number[] }[] = []
+      for (let i = 0; i < 1500; i++) {
+        // one file in five is ours, spread through the index
+        const [tenantId, groupId] = i % 5 === 0 ? ['me', mine.id] : ['crowd', crowd.id]
+        const file = await addFile(store, tenantId, groupId)
+        const vector = unitVector()
+        await store.upsertFileVectors(tenantId, 'private', file.id, embedding, [new Float32Array(vector)])
+        if (tenantId === 'me') files.push({ id: file.id, vector })
+      }
+      for (let q = 0; q < 12; q++) {
+        const query = unitVector()
+        const exact = files
+          .map((f) => ({ id: f.id, score: f.vector.reduce((sum, x, d) => sum + x * query[d]!, 0) }))
+          .sort((a, b) => b.score - a.score)
+          .slice(0, 10)
+          .map((f) => f.id)
+        const matches = await store.queryVectors(
+          { tenantId: 'me', network: 'private', groupId: mine.id, vector: new Float32Array(query), limit: 10 },
+          embedding,
+        )
+        expect(matches.map((m) => m.fileId)).toEqual(exact)
+      }
+    } finally {
+      await schema.drop()
+    }
+  }, 120_000)
+
   it('migrate - creates the vector tables and the embedder index where pgvector is available', async () => {
     const schema = await freshSchema()
     try {
@@ -151,3 +207,15 @@ describe('PostgreSQL without pgvector', () => {
     }
   })
 })
+
+/** A small deterministic generator (mulberry32), so a failing case can be run again as it was. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let t = state
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32
+  }
+}
