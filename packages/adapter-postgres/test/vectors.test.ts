@@ -162,14 +162,14 @@ describe.each(targets)('PostgreSQL vectors on %s', (_target, freshSchema) => {
       const file = await addFile(store, 't', null)
       await store.upsertFileVectors('t', 'private', file.id, EMBEDDER, [new Float32Array([1, 0, 0, 0])])
       const { rows } = await schema.client.query(
-        `select indexdef from pg_indexes where tablename = 'file_vectors' and indexname = 'file_vectors_hnsw'`,
+        `select indexdef from pg_indexes where schemaname = current_schema() and indexname = 'file_vectors_hnsw'`,
       )
       expect(String(rows[0]?.indexdef)).toMatch(
         /hnsw[\s\S]*vector\(4\)[\s\S]*vector_cosine_ops[\s\S]*m='16'[\s\S]*ef_construction='64'/,
       )
       await store.resetVectorIndex()
       const after = await schema.client.query(
-        `select count(*) as n from pg_indexes where indexname = 'file_vectors_hnsw'`,
+        `select count(*) as n from pg_indexes where schemaname = current_schema() and indexname = 'file_vectors_hnsw'`,
       )
       expect(Number(after.rows[0]?.n)).toBe(0)
       // the next embedder's index is built with the deployment's parameters
@@ -178,7 +178,9 @@ describe.each(targets)('PostgreSQL vectors on %s', (_target, freshSchema) => {
         vectors: { hnswM: 24, hnswEfConstruction: 100 },
       })
       await tuned.upsertFileVectors('t', 'private', file.id, EMBEDDER, [new Float32Array([0, 1, 0, 0])])
-      const rebuilt = await schema.client.query(`select indexdef from pg_indexes where indexname = 'file_vectors_hnsw'`)
+      const rebuilt = await schema.client.query(
+        `select indexdef from pg_indexes where schemaname = current_schema() and indexname = 'file_vectors_hnsw'`,
+      )
       expect(String(rebuilt.rows[0]?.indexdef)).toMatch(/m='24'[\s\S]*ef_construction='100'/)
     } finally {
       await schema.drop()
