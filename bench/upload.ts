@@ -6,6 +6,8 @@
  * `servers/receive-hash-sink.mjs`; goal: upload ≥ 0.75 of it), and into one that also parses the
  * multipart body with busboy (the parser floor, `servers/multipart-hash-sink.mjs`).
  * `BENCH_UPLOAD_ROUNDS` alternates the three that many times (min–max and median reported);
+ * `BENCH_UPLOAD_BASELINE=/path/to/other/checkout` (built) uploads into its server too, in every
+ * round, the two builds in alternating order, for before/after ratios against the same floors;
  * `BENCH_CPU_PROF=1` profiles the Pinfold server and prints where its busy time went.
  */
 import { createReadStream, rmSync } from 'node:fs'
@@ -20,6 +22,8 @@ import { startBenchS3 } from './lib/s3.js'
 import { sha256File } from './lib/sha256-file.js'
 
 export interface UploadFigures {
+  /** Which build's server took the upload: `this build`, or `baseline` (`BENCH_UPLOAD_BASELINE`). */
+  build: string
   store: string
   sizeMiB: number
   uploadMBps: number
@@ -83,66 +87,102 @@ async function importerMBps(path: string, size: number): Promise<number> {
   return size / MB / since(start)
 }
 
-export async function benchUpload(store: 'fs' | 's3', size: number, rounds = 1): Promise<UploadFigures> {
+/** A build whose server takes the upload: a built checkout (this one by default). */
+export interface UploadBuild {
+  name: string
+  checkout?: string | undefined
+}
+
+export async function benchUpload(
+  store: 'fs' | 's3',
+  size: number,
+  rounds = 1,
+  builds: UploadBuild[] = [{ name: 'this build' }],
+): Promise<UploadFigures[]> {
   const path = await benchFile(size)
   const s3 = store === 's3' ? await startBenchS3() : undefined
   try {
     const sha = await sha256File(path, size)
     const importer = await importerMBps(path, size)
-    const runs: { upload: number; floor: number; receive: number; peak: number; growth: number }[] = []
+    const runs = new Map<string, RoundFigures[]>(builds.map((build) => [build.name, []]))
     for (let round = 0; round < rounds; round++) {
       const receive = await receiveFloorMBps(path, size)
       const floor = await floorMBps(path, size, sha.hex)
-      const server = await startBenchServer(
-        'upload-server.mjs',
-        { BENCH_BLOBS: store, ...s3?.env },
-        profiling ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
-      )
-      try {
-        const idle = rssMb(server.pid)
-        const res = await curlUpload(server.url, server.token, path, { network: 'public' })
-        if (res.status !== 200) throw new Error(`upload failed: ${JSON.stringify(res.body)}`)
-        const peak = peakRssMb(server.pid)
-        runs.push({ upload: size / MB / res.seconds, floor, receive, peak, growth: peak - idle })
-      } finally {
-        await server.stop()
+      // alternate which build goes first, so neither always follows the floors
+      for (const build of round % 2 === 0 ? builds : [...builds].reverse()) {
+        const server = await startBenchServer(
+          'upload-server.mjs',
+          { BENCH_BLOBS: store, ...s3?.env },
+          profiling ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+          build.checkout,
+        )
+        try {
+          const idle = rssMb(server.pid)
+          const res = await curlUpload(server.url, server.token, path, { network: 'public' })
+          if (res.status !== 200) throw new Error(`upload failed: ${JSON.stringify(res.body)}`)
+          const peak = peakRssMb(server.pid)
+          runs.get(build.name)!.push({ upload: size / MB / res.seconds, floor, receive, peak, growth: peak - idle })
+        } finally {
+          await server.stop()
+        }
       }
     }
-    const upload = median(runs.map((r) => r.upload))
-    const floor = median(runs.map((r) => r.floor))
-    const receive = median(runs.map((r) => r.receive))
-    const receiveRatios = runs.map((r) => r.upload / r.receive)
-    return {
-      store,
-      sizeMiB: size / 1024 / 1024,
-      uploadMBps: upload,
-      sha256MBps: sha.MBps,
-      importerMBps: importer,
-      floorMBps: floor,
-      receiveFloorMBps: receive,
-      ratioToSha256: upload / sha.MBps,
-      ratioToFloor: median(runs.map((r) => r.upload / r.floor)),
-      ratioToReceiveFloor: median(receiveRatios),
-      overheadVsImporter: importer / upload,
-      serverPeakRssMb: Math.max(...runs.map((r) => r.peak)),
-      serverRssGrowthMb: Math.max(...runs.map((r) => r.growth)),
-      rounds,
-      receiveRatios,
-      load: loadavg()[0]!,
-    }
+    return builds.map((build) => figures(build.name, store, size, rounds, sha.MBps, importer, runs.get(build.name)!))
   } finally {
     await s3?.close()
+  }
+}
+
+interface RoundFigures {
+  upload: number
+  floor: number
+  receive: number
+  peak: number
+  growth: number
+}
+
+function figures(
+  build: string,
+  store: string,
+  size: number,
+  rounds: number,
+  sha256MBps: number,
+  importer: number,
+  runs: RoundFigures[],
+): UploadFigures {
+  const upload = median(runs.map((r) => r.upload))
+  const floor = median(runs.map((r) => r.floor))
+  const receive = median(runs.map((r) => r.receive))
+  const receiveRatios = runs.map((r) => r.upload / r.receive)
+  return {
+    build,
+    store,
+    sizeMiB: size / 1024 / 1024,
+    uploadMBps: upload,
+    sha256MBps,
+    importerMBps: importer,
+    floorMBps: floor,
+    receiveFloorMBps: receive,
+    ratioToSha256: upload / sha256MBps,
+    ratioToFloor: median(runs.map((r) => r.upload / r.floor)),
+    ratioToReceiveFloor: median(receiveRatios),
+    overheadVsImporter: importer / upload,
+    serverPeakRssMb: Math.max(...runs.map((r) => r.peak)),
+    serverRssGrowthMb: Math.max(...runs.map((r) => r.growth)),
+    rounds,
+    receiveRatios,
+    load: loadavg()[0]!,
   }
 }
 
 export function uploadTable(rows: UploadFigures[]): string {
   const fixed = (n: number, digits = 0) => n.toFixed(digits)
   return [
-    '| store | size | rounds | upload MB/s | SHA-256 MB/s | importer MB/s | receive floor MB/s (receive + hash only) | parser floor MB/s (busboy + hash) | upload ÷ receive floor (goal ≥ 0.75), median (min–max) | parser floor ÷ receive floor | upload ÷ parser floor | upload ÷ SHA-256 (target ≥ 0.5) | importer ÷ upload (target ≤ 1.5) | server peak RSS MB (target ≤ 200) | RSS growth MB (goal ≤ 100) | load |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| build | store | size | rounds | upload MB/s | SHA-256 MB/s | importer MB/s | receive floor MB/s (receive + hash only) | parser floor MB/s (busboy + hash) | upload ÷ receive floor (goal ≥ 0.75), median (min–max) | parser floor ÷ receive floor | upload ÷ parser floor | upload ÷ SHA-256 (target ≥ 0.5) | importer ÷ upload (target ≤ 1.5) | server peak RSS MB (target ≤ 200) | RSS growth MB (goal ≤ 100) | load |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map(
       (r) =>
-        `| ${r.store} | ${r.sizeMiB} MiB | ${r.rounds} | ${fixed(r.uploadMBps)} | ${fixed(r.sha256MBps)} | ${fixed(r.importerMBps)} | ${fixed(r.receiveFloorMBps)} | ${fixed(r.floorMBps)} | ${fixed(r.ratioToReceiveFloor, 2)} (${fixed(Math.min(...r.receiveRatios), 2)}–${fixed(Math.max(...r.receiveRatios), 2)}) | ${fixed(r.floorMBps / r.receiveFloorMBps, 2)} | ${fixed(r.ratioToFloor, 2)} | ${fixed(r.ratioToSha256, 2)} | ${fixed(r.overheadVsImporter, 2)} | ${fixed(r.serverPeakRssMb)} | ${fixed(r.serverRssGrowthMb)} | ${r.load.toFixed(1)} |`,
+        `| ${r.build} | ${r.store} | ${r.sizeMiB} MiB | ${r.rounds} | ${fixed(r.uploadMBps)} | ${fixed(r.sha256MBps)} | ${fixed(r.importerMBps)} | ${fixed(r.receiveFloorMBps)} | ${fixed(r.floorMBps)} | ${fixed(r.ratioToReceiveFloor, 2)} (${fixed(Math.min(...r.receiveRatios), 2)}–${fixed(Math.max(...r.receiveRatios), 2)}) | ${fixed(r.floorMBps / r.receiveFloorMBps, 2)} | ${fixed(r.ratioToFloor, 2)} | ${fixed(r.ratioToSha256, 2)} | ${fixed(r.overheadVsImporter, 2)} | ${fixed(r.serverPeakRssMb)} | ${fixed(r.serverRssGrowthMb)} | ${r.load.toFixed(1)} |`,
     ),
   ].join('\n')
 }
@@ -153,7 +193,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const stores = (process.env.BENCH_UPLOAD_STORES ?? 'fs,s3').split(',') as ('fs' | 's3')[]
   const rounds = Number(process.env.BENCH_UPLOAD_ROUNDS ?? 1)
   if (profiling) rmSync(profileDir, { recursive: true, force: true })
-  for (const store of stores) for (const size of sizes) rows.push(await benchUpload(store, size, rounds))
+  const builds: UploadBuild[] = [{ name: 'this build' }]
+  if (process.env.BENCH_UPLOAD_BASELINE) builds.push({ name: 'baseline', checkout: process.env.BENCH_UPLOAD_BASELINE })
+  for (const store of stores) for (const size of sizes) rows.push(...(await benchUpload(store, size, rounds, builds)))
   console.log(uploadTable(rows))
   if (profiling) {
     const { functions, places } = hotSpots(profileDir, 20)

@@ -8,12 +8,11 @@ import { importFileDag, writeFileDagIndex } from '../dag/file-dag-index.js'
 import { importCar } from '../dag/import-car.js'
 import { detectMimeType, SNIFF_BYTES } from '../mime.js'
 import { checkedHead } from '../streams/checked-head.js'
-import { fork } from '../streams/fork.js'
-import { meter } from '../streams/meter.js'
 import { checkContentAllowed, checkMimeType, DIRECTORY_MIME_TYPE } from './allowed-mime-types.js'
 import type { ServiceContext } from './context.js'
 import type { FileOperations, UploadConstraints, UploadItem, UploadOptions, UploadResult } from './file-service-api.js'
 import { type FolderFile, type ImportedFolder, importFolder, isFolderPath, reimportFolder } from './folder-upload.js'
+import { storeFileOnePass } from './one-pass-file.js'
 import { validateCidVersion, validateExpiry, validateKeyvalues, validateName, validateNetwork } from './validate.js'
 
 /** Bytes in the blob store, not yet recorded. `discard` removes every blob it holds. */
@@ -102,29 +101,19 @@ export function createUploads(ctx: ServiceContext): Uploads {
           checkContentAllowed(head, item.mimeType, basename(item.path), allowed),
         )
       : item.content
-    const metered = meter(content, { maxBytes, headSize: SNIFF_BYTES, signal: internal.signal })
-    const [toBlob, toImporter] = fork(metered.stream, 2)
     try {
-      const [, { cid, innerNodes }] = await Promise.all([
-        ctx.blobs.put(blobKey, toBlob!, { signal: internal.signal }),
-        importFileDag(toImporter!, 'v1'),
-      ]).catch((error: unknown) => {
-        // Stop the sibling branch at once instead of letting it drain the rest of the body.
-        internal.abort(error)
-        throw error
-      })
-      const mimeType = await detectMimeType(metered.meter.head, item.mimeType, basename(item.path))
-      const size = metered.meter.bytes
+      const file = await storeFileOnePass(ctx.blobs, blobKey, content, { maxBytes, controller: internal })
+      const mimeType = await detectMimeType(file.head, item.mimeType, basename(item.path))
       return {
         kind: 'file',
         blobKey,
-        blobSize: size,
-        size,
+        blobSize: file.size,
+        size: file.size,
         mimeType,
         numberOfFiles: 1,
         defaultName: basename(item.path).trim() ? basename(item.path) : 'file',
-        cidV1: cid.toString(),
-        innerNodes,
+        cidV1: file.cid.toString(),
+        innerNodes: file.innerNodes,
       }
     } catch (error) {
       await ctx.blobs.delete(blobKey).catch(() => {})

@@ -5,18 +5,28 @@ import { abortError, throwIfAborted } from '../errors.js'
  * still waiting for its next chunk (a stalled upload must not pin a temp file or a multipart
  * upload until it resumes).
  *
- * Each wait races against a promise made for that wait alone: racing every chunk against one
- * long-lived "aborted" promise would attach a reaction per chunk to it, and those reactions keep
- * every chunk alive until the signal settles — the whole upload, held in memory.
+ * Each wait is a promise made for that wait alone: racing every chunk against one long-lived
+ * "aborted" promise would attach a reaction per chunk to it, and those reactions keep every chunk
+ * alive until the signal settles — the whole upload, held in memory. The abort listener, though,
+ * is one for the whole iteration (it rejects whichever wait is current): adding and removing one
+ * per 64 KiB chunk showed in an upload's CPU profile.
  */
 export async function* abortable<T>(source: AsyncIterable<T>, signal: AbortSignal | undefined): AsyncGenerator<T> {
   if (!signal) return yield* source
   throwIfAborted(signal)
   const iterator = source[Symbol.asyncIterator]()
+  let rejectWait: ((error: unknown) => void) | undefined
+  const onAbort = () => rejectWait?.(abortError(signal))
+  signal.addEventListener('abort', onAbort, { once: true })
   let exhausted = false
   try {
     while (true) {
-      const next = await nextOrAbort(iterator, signal)
+      // the signal is checked before each wait (below and on entry): the listener fires only once
+      const next = await new Promise<IteratorResult<T>>((resolve, reject) => {
+        rejectWait = reject
+        iterator.next().then(resolve, reject)
+      })
+      rejectWait = undefined
       if (next.done) {
         exhausted = true
         return
@@ -25,25 +35,10 @@ export async function* abortable<T>(source: AsyncIterable<T>, signal: AbortSigna
       throwIfAborted(signal)
     }
   } finally {
+    rejectWait = undefined
+    signal.removeEventListener('abort', onAbort)
     // Let the source release what it holds. Not awaited: it may be stuck waiting for data, and its
     // own failure to close changes nothing for a consumer that has already stopped.
     if (!exhausted) iterator.return?.()?.catch(() => {})
   }
-}
-
-function nextOrAbort<T>(iterator: AsyncIterator<T>, signal: AbortSignal): Promise<IteratorResult<T>> {
-  return new Promise((resolve, reject) => {
-    const onAbort = () => reject(abortError(signal))
-    signal.addEventListener('abort', onAbort, { once: true })
-    iterator.next().then(
-      (result) => {
-        signal.removeEventListener('abort', onAbort)
-        resolve(result)
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort)
-        reject(error)
-      },
-    )
-  })
 }
