@@ -149,11 +149,14 @@ export class StagedDag {
     })()
   }
 
-  /** Blob keys a session's DAG state refers to (for the session's cleanup). */
+  /** Blob keys a session's DAG state refers to (for the session's cleanup; an unreadable state names none). */
   static blobKeys(staged: SessionStagedWrite): string[] {
-    if (staged.dag === undefined) return []
-    const { nodes } = JSON.parse(staged.dag) as StagedDagState
-    return nodes ? [nodes] : []
+    try {
+      const nodes = staged.dag === undefined ? null : (JSON.parse(staged.dag) as StagedDagState).nodes
+      return nodes ? [nodes] : []
+    } catch {
+      return []
+    }
   }
 }
 
