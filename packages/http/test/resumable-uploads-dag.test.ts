@@ -183,4 +183,41 @@ describe('resumable uploads - the DAG built PATCH by PATCH', () => {
       await Promise.all([a.close(), b.close()])
     }
   }, 120_000)
+
+  it('a session saved before the frontier existed (every digest in its parts, no staged.dag) completes with the same CAR', async () => {
+    const records = createMemoryRecordStore()
+    const blobs = createMemoryBlobStore()
+    const server = await startTestApi({ records, blobs })
+    try {
+      const bytes = bytesOf(190 * LEAF + 77, 3, false)
+      const firstEnd = 180 * LEAF + 5
+      const created = await createSdkStyle(server, bytes.length, `filename ${b64('old.bin')},network ${b64('public')}`)
+      const location = created.headers.get('location')!
+      expect((await patchAt(server, location, 0, bytes.subarray(0, firstEnd))).status).toBe(204)
+      // rewrite the session as the build before left it: its one part records the digests of the
+      // 180 whole leaves it stored, and the staged write has no DAG state
+      const id = new URL(location).pathname.split('/')[3]!
+      const session = (await records.deleteUploadSession(id))!
+      const entry = JSON.parse(session.parts[0]!) as Record<string, unknown>
+      const leaves = Array.from({ length: 180 }, (_, i) =>
+        createHash('sha256')
+          .update(bytes.subarray(i * LEAF, (i + 1) * LEAF))
+          .digest(),
+      )
+      const legacy = { ...entry, leaves: Buffer.concat(leaves).toString('base64') }
+      const { dag: _, ...staged } = session.staged!
+      await records.createUploadSession({ ...session, parts: [JSON.stringify(legacy)], staged })
+      const done = await patchAt(server, location, firstEnd, bytes.subarray(firstEnd))
+      expect(done.status).toBe(204)
+      const expected = await oneRequestCar(bytes)
+      expect(done.headers.get('upload-cid')).toBe(expected.cid)
+      const car = await carOf(server, expected.cid)
+      expect(Buffer.from(car).equals(Buffer.from(expected.car))).toBe(true)
+      for await (const { cid } of await CarBlockIterator.fromBytes(car)) {
+        expect((await server.fetch(`${server.url}/ipfs/${cid}?format=raw`)).status, `${cid}`).toBe(200)
+      }
+    } finally {
+      await server.close()
+    }
+  }, 120_000)
 })
