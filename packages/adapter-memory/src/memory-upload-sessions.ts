@@ -32,6 +32,7 @@ export function memoryUploadSessionRecords(): UploadSessionRecordStore {
       session.offset = advance.offset
       session.parts.push(advance.part)
       session.expiresAt = new Date(advance.expiresAt)
+      if (advance.staged) session.staged = { ...advance.staged }
       if (session.offset === session.length) completing.add(id)
       return copy(session)
     },

@@ -42,10 +42,17 @@ export async function advanceUploadSession(
   const { rows } = await db.query(
     `update upload_sessions
      set upload_offset = $3, parts = array_append(parts, $4::text), expires_at = $5::timestamptz,
-         completion_claimed = completion_claimed or $3 = length
+         staged = coalesce($6::jsonb, staged), completion_claimed = completion_claimed or $3 = length
      where id = $1 and upload_offset = $2
      returning ${COLUMNS}`,
-    [id, expectedOffset, advance.offset, advance.part, advance.expiresAt.toISOString()],
+    [
+      id,
+      expectedOffset,
+      advance.offset,
+      advance.part,
+      advance.expiresAt.toISOString(),
+      advance.staged ? JSON.stringify(advance.staged) : null,
+    ],
   )
   return rows[0] && toSession(rows[0])
 }

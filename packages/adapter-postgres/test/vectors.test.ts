@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto'
+import { createCipheriv, randomUUID } from 'node:crypto'
 import { PGlite } from '@electric-sql/pglite'
 import { describeVectorRecords } from '@pinfold/conformance'
 import type { RecordStore, VectorEmbedding } from '@pinfold/interface'
@@ -119,9 +119,10 @@ describe.each(targets)('PostgreSQL vectors on %s', (_target, freshSchema) => {
           createdAt: new Date(),
         })
       const embedding: VectorEmbedding = { embedderId: 'pg-test-early-stop@1', dimensions: 64 }
-      const random = seededRandom(7)
+      // deterministic bytes (a ChaCha20 key stream), so a failure can be run again as it was
+      const stream = createCipheriv('chacha20', Buffer.alloc(32, 7), Buffer.alloc(16))
       const unitVector = () => {
-        const v = Array.from({ length: 64 }, () => random() - 0.5)
+        const v = [...stream.update(Buffer.alloc(64))].map((byte) => byte - 127.5)
         const norm = Math.hypot(...v)
         return v.map((x) => x / norm)
       }
@@ -209,15 +210,3 @@ describe('PostgreSQL without pgvector', () => {
     }
   })
 })
-
-/** A small deterministic generator (mulberry32), so a failing case can be run again as it was. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32
-  }
-}

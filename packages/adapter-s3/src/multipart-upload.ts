@@ -196,28 +196,28 @@ export function completedPart(result: UploadPartCommandOutput, partNumber: numbe
 }
 
 /**
- * Part buffers of `partSize` bytes, allocated as needed up to `limit` and reused: `take` waits for
- * a part in flight to settle when all of them are out.
+ * Part buffers of `partSize` bytes, allocated as needed and reused, at most `limit` out at once:
+ * `take` waits for a part in flight to settle when all of them are out. `free` may be a list shared
+ * with later uploads (see `s3StagedWrites`), which then reuse what this one gave back.
  */
 export class PartBuffers {
-  private readonly free: Buffer[] = []
-  private allocated = 0
+  private out = 0
 
   constructor(
     private readonly partSize: number,
     private readonly limit: number,
+    private readonly free: Buffer[] = [],
   ) {}
 
   async take(inFlight: ReadonlySet<Promise<void>>): Promise<Buffer> {
-    while (this.free.length === 0 && this.allocated >= this.limit) await Promise.race(inFlight)
-    const reused = this.free.pop()
-    if (reused) return reused
-    this.allocated++
+    while (this.out >= this.limit) await Promise.race(inFlight)
+    this.out++
     // Not zero-filled: every byte sent is written first. Pages never written are never resident.
-    return Buffer.allocUnsafeSlow(this.partSize)
+    return this.free.pop() ?? Buffer.allocUnsafeSlow(this.partSize)
   }
 
   give(...buffers: Buffer[]): void {
+    this.out -= buffers.length
     this.free.push(...buffers)
   }
 }

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto'
 import { collect, patternBytes } from '@pinfold/conformance'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createS3BlobStore, type S3BlobStore } from '../src/index.js'
 import { uploadObject } from '../src/multipart-upload.js'
 import { countObjects } from './s3-harness.js'
@@ -219,6 +219,26 @@ describe('S3BlobStore', () => {
     parked.release()
     expect(await put).toEqual({ size: bytes.length })
     expect(sha(await collect(await store.get('bounded')))).toBe(sha(bytes))
+  })
+
+  it('staged - successive appends reuse one set of part buffers instead of allocating a set each', async () => {
+    const { store } = setup({ queueSize: 2 })
+    const allocate = vi.spyOn(Buffer, 'allocUnsafeSlow')
+    try {
+      const handle = await store.staged.begin('reused')
+      const bytes = patternBytes(3 * 15 * MIB, 13)
+      const tokens: string[] = []
+      for (let at = 0; at < bytes.length; at += 15 * MIB) {
+        const part = bytes.subarray(at, at + 15 * MIB)
+        tokens.push((await store.staged.appendPart('reused', handle, at, chunks(part, MIB))).part)
+      }
+      // three appends of three parts each: the first allocates the two buffers, the others reuse them
+      expect(allocate.mock.calls.filter(([size]) => size === 5 * MIB)).toHaveLength(2)
+      expect(await store.staged.complete('reused', handle, tokens)).toEqual({ size: bytes.length })
+      expect(sha(await collect(await store.get('reused')))).toBe(sha(bytes))
+    } finally {
+      allocate.mockRestore()
+    }
   })
 
   it('put - a blob needing more parts than S3 allows rejects with PAYLOAD_TOO_LARGE and aborts the upload', async () => {

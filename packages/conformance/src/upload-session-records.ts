@@ -76,6 +76,27 @@ export function describeUploadSessionRecords(name: string, create: () => Promise
       expect(await store.getUploadSession(session.id)).toEqual(second)
     })
 
+    it("advanceUploadSession - a given staged write replaces the session's with the offset; none keeps it", async () => {
+      const session = newSession()
+      await store.createUploadSession(session)
+      const staged = { ...session.staged!, dag: '{"levels":[{"cids":"AXA=","tsizes":[1],"fileSizes":[1]}]}' }
+      const first = await store.advanceUploadSession(session.id, 0, {
+        offset: 40,
+        part: 'a',
+        expiresAt: at(200),
+        staged,
+      })
+      expect(first?.staged).toEqual(staged)
+      const second = await store.advanceUploadSession(session.id, 40, { offset: 50, part: 'b', expiresAt: at(200) })
+      expect(second?.staged).toEqual(staged)
+      // a stale advance changes the staged write no more than the offset
+      const stale = { ...staged, dag: 'stale' }
+      expect(
+        await store.advanceUploadSession(session.id, 40, { offset: 60, part: 'c', expiresAt: at(200), staged: stale }),
+      ).toBeUndefined()
+      expect((await store.getUploadSession(session.id))?.staged).toEqual(staged)
+    })
+
     it('advanceUploadSession - a stale offset or an unknown session changes nothing', async () => {
       const session = newSession()
       await store.createUploadSession(session)

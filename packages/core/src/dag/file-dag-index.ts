@@ -4,7 +4,7 @@ import * as dagPb from '@ipld/dag-pb'
 import type { BlobStore, BlockLocation, CallOptions, CidVersion } from '@pinfold/interface'
 import { isPinfoldError, PinfoldError } from '@pinfold/interface'
 import type { CID } from 'multiformats/cid'
-import { computeFileCid, computeFileCidFromLeaves } from '../unixfs/compute-cid.js'
+import { computeFileCid } from '../unixfs/compute-cid.js'
 import { type Block, blockKey, DAG_PB_CODE } from './blocks.js'
 import { indexKeyOf, readAll } from './car-blob.js'
 import { carBytes } from './car-bytes.js'
@@ -35,18 +35,6 @@ export async function importFileDag(
 ): Promise<{ cid: CID; innerNodes: Block[] }> {
   const innerNodes: Block[] = []
   const cid = await computeFileCid(content, profile, (node) => {
-    if (isInnerNode(node)) innerNodes.push(node)
-  })
-  return { cid, innerNodes }
-}
-
-/** {@link importFileDag} (CIDv1) of a file whose leaves were hashed earlier, from their digests alone. */
-export async function fileDagFromLeaves(
-  digests: readonly Uint8Array[],
-  size: number,
-): Promise<{ cid: CID; innerNodes: Block[] }> {
-  const innerNodes: Block[] = []
-  const cid = await computeFileCidFromLeaves(digests, size, (node) => {
     if (isInnerNode(node)) innerNodes.push(node)
   })
   return { cid, innerNodes }

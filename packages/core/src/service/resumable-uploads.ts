@@ -8,8 +8,8 @@ import type {
   UploadSessionRecord,
 } from '@pinfold/interface'
 import { conflict, invalid, notFound, PinfoldError, throwIfAborted } from '@pinfold/interface'
+import type { Block } from '../dag/blocks.js'
 import { deleteContentBlobs } from '../dag/car-blob.js'
-import { fileDagFromLeaves } from '../dag/file-dag-index.js'
 import { SNIFF_BYTES } from '../mime.js'
 import { meter } from '../streams/meter.js'
 import type { ServiceContext } from './context.js'
@@ -20,7 +20,8 @@ import type {
   UploadOptions,
   UploadResult,
 } from './file-service-api.js'
-import { appendStagedPatch, leafDigests, parseEntry, partStart, type StagedEntry } from './staged-parts.js'
+import { StagedDag } from './staged-dag.js'
+import { appendStagedPatch, parseEntry, partStart, STAGED_LEAF_BYTES, type StagedEntry } from './staged-parts.js'
 import type { Uploads } from './uploads.js'
 import { validateCidVersion, validateExpiry, validateKeyvalues, validateName, validateNetwork } from './validate.js'
 
@@ -37,9 +38,11 @@ export const UPLOAD_SESSION_TTL_MS = 24 * 60 * 60 * 1000
  *
  * Where the blob store has staged writes (memory, filesystem, S3), the session's bytes go into one
  * staged blob as they arrive, each PATCH hashing its 256 KiB leaves on the way (`staged-parts.ts`),
- * and the completion assembles the blob in the store and builds the CIDv1 DAG from the recorded
- * leaf digests: it reads 4 KiB back (type sniffing), whatever the size. Everything it needs is in
- * the session record and the store, so a restart or another instance finishes the same way.
+ * adding them to the CIDv1 DAG (`staged-dag.ts`: only the open node of each level is kept) and
+ * indexing the leaves of the PATCH before it; the completion assembles the blob in the store,
+ * closes the DAG and indexes its file nodes and its own leaves: it reads 4 KiB back (type
+ * sniffing), and its work does not grow with the file. Everything it needs is in the session
+ * record and the store, so a restart or another instance finishes the same way.
  * Options that need other leaves (`cid_version` v0, a CAR upload) read the assembled blob once, as
  * a multipart upload with those options does. Without staged writes, each PATCH is a blob of its
  * own and the completion streams them, in order, through the ordinary upload pipeline.
@@ -109,11 +112,15 @@ export function createResumableUploadOperations(
       const carry = parseEntry(part).carry
       return carry ? [carry.key] : []
     })
-    await deleteParts(carries, options)
+    await deleteParts([...carries, ...StagedDag.blobKeys(session.staged)], options)
     await ctx.blobs.staged?.abort(key, handle, options).catch(() => {})
     // cannot tell: keeping an orphan is recoverable, losing bytes is not
     const owned = await ctx.records.isBlobReferenced(key, options).catch(() => true)
-    if (!owned) await deleteContentBlobs(ctx.blobs, key, options).catch(() => {})
+    if (!owned) {
+      await deleteContentBlobs(ctx.blobs, key, options).catch(() => {})
+      // the leaves its PATCHes indexed (invisible while no record owns the blob)
+      await ctx.records.deleteBlockLocations(key, options).catch(() => {})
+    }
   }
 
   /**
@@ -158,7 +165,16 @@ export function createResumableUploadOperations(
     if (size !== session.length) {
       throw new PinfoldError('INTERNAL', `the staged blob holds ${size} bytes, the upload ${session.length}`)
     }
-    const { cid, innerNodes } = await fileDagFromLeaves(leafDigests(entries), size)
+    const dag = StagedDag.open(staged, entries, STAGED_LEAF_BYTES)
+    const { root, nodes } = dag.close()
+    const indexed = indexesLeaves(session)
+    if (indexed) {
+      const leaves = dag.leafLocations(STAGED_LEAF_BYTES, size, true, root)
+      await ctx.records.putBlockLocations(key, leaves, { signal })
+    }
+    const innerNodes: Block[] = []
+    for await (const node of dag.savedNodeBlocks(ctx.blobs, { signal })) innerNodes.push(node)
+    innerNodes.push(...nodes)
     const head = await readHead(key, size, signal)
     const result = await uploads.commitStored(
       { tenantId: session.tenantId, userId: session.userId },
@@ -168,8 +184,9 @@ export function createResumableUploadOperations(
         head,
         path: plainFileName(session.fileName),
         mimeType: session.mimeType ?? undefined,
-        cidV1: cid.toString(),
+        cidV1: root.toString(),
         innerNodes,
+        leavesIndexed: indexed,
       },
       { name: session.fileName, ...fromSessionOptions(session.options) },
       { constraints: fromSessionConstraints(session.constraints), signal },
@@ -222,38 +239,70 @@ export function createResumableUploadOperations(
   ): Promise<UploadSessionRecord | undefined> {
     const { signal } = options
     const metered = meter(body, { maxBytes: session.length - offset, headSize: 0, signal })
-    let stored: { part: string; size: number; drop: () => Promise<void>; replaced?: () => Promise<void> }
+    let stored: {
+      part: string
+      size: number
+      staged?: SessionStagedWrite
+      drop: () => Promise<void>
+      replaced?: () => Promise<void>
+    }
     if (session.staged) {
       const rest = await nonEmpty(metered.stream)
       if (!rest) return undefined
       const entries = session.parts.map(parseEntry)
       const previous = entries.at(-1)
       const carryKey = `tus/${session.id}/carry-${offset}-${ctx.ids.recordId()}`
+      const nodesKey = `tus/${session.id}/nodes-${offset}-${ctx.ids.recordId()}`
+      const storedBefore = entries.reduce((sum, e) => sum + e.stored, 0)
+      const dag = StagedDag.open(session.staged, entries, STAGED_LEAF_BYTES)
       let entry: StagedEntry
       try {
-        entry = await appendStagedPatch(
-          ctx.blobs,
-          stagedWrites(),
-          session.staged,
-          previous,
-          entries.reduce((sum, e) => sum + e.stored, 0),
-          offset,
-          rest,
-          (received) => offset + received === session.length,
-          carryKey,
-          options,
+        // the last accepted PATCH's leaves, indexed while this one streams
+        const indexing = indexesLeaves(session)
+          ? ctx.records.putBlockLocations(
+              session.staged.key,
+              dag.leafLocations(STAGED_LEAF_BYTES, session.length, false),
+              options,
+            )
+          : Promise.resolve()
+        const [appended, indexed] = await Promise.allSettled([
+          appendStagedPatch(
+            ctx.blobs,
+            stagedWrites(),
+            session.staged,
+            previous,
+            storedBefore,
+            offset,
+            rest,
+            (received) => offset + received === session.length,
+            carryKey,
+            options,
+          ),
+          indexing,
+        ])
+        if (appended.status === 'rejected') throw appended.reason
+        if (indexed.status === 'rejected') throw indexed.reason
+        entry = appended.value.entry
+        dag.addLeaves(storedBefore, appended.value.digests, (i) =>
+          Math.min(STAGED_LEAF_BYTES, session.length - storedBefore - i * STAGED_LEAF_BYTES),
         )
+        await dag.saveNodes(ctx.blobs, nodesKey, options)
       } catch (error) {
-        await ctx.blobs.delete(carryKey).catch(() => {})
+        await Promise.all([ctx.blobs.delete(carryKey).catch(() => {}), ctx.blobs.delete(nodesKey).catch(() => {})])
         throw error
       }
       stored = {
         part: JSON.stringify(entry),
         size: metered.meter.bytes,
+        staged: { ...session.staged, dag: dag.serialize() },
         // a part appended but not recorded is replaced by the next one at this offset, or aborted with the write
-        drop: () => ctx.blobs.delete(carryKey).catch(() => {}),
+        drop: async () => {
+          await ctx.blobs.delete(carryKey).catch(() => {})
+          if (dag.written) await ctx.blobs.delete(dag.written).catch(() => {})
+        },
         replaced: async () => {
           if (previous?.carry) await ctx.blobs.delete(previous.carry.key).catch(() => {})
+          if (dag.superseded) await ctx.blobs.delete(dag.superseded).catch(() => {})
         },
       }
     } else {
@@ -280,6 +329,7 @@ export function createResumableUploadOperations(
           offset: offset + stored.size,
           part: stored.part,
           expiresAt: new Date(ctx.clock.now().getTime() + UPLOAD_SESSION_TTL_MS),
+          staged: stored.staged,
         },
         options,
       )
@@ -427,6 +477,16 @@ function checkOptions(options: Partial<UploadOptions>, now: Date): void {
 
 async function* toAsync<T>(items: readonly T[]): AsyncGenerator<T> {
   yield* items
+}
+
+/**
+ * Whether the session's PATCHes index the raw leaves they store: when the file is to be recorded
+ * under its CIDv1 (any other CID version, or a CAR upload, gets its DAG from the blob at the end).
+ */
+function indexesLeaves(session: UploadSessionRecord): boolean {
+  const fixed = session.constraints?.fixed
+  const version = fixed?.cidVersion ?? session.options.cidVersion ?? 'v1'
+  return version === 'v1' && !(fixed?.car ?? session.options.car)
 }
 
 /** The session's name as an upload path: a plain file name (a `/` would mean a folder). */

@@ -20,8 +20,11 @@ export interface StagedEntry {
   part: string | null
   /** Bytes of that part. */
   stored: number
-  /** SHA-256 digests of the leaves in that part, base64, 32 bytes each. */
-  leaves: string
+  /**
+   * SHA-256 digests of the leaves in that part, base64, 32 bytes each: in sessions saved before
+   * their DAG was built as the PATCHes came (`staged-dag.ts`), which replays them once.
+   */
+  leaves?: string | undefined
   /** Bytes received but not yet in the staged write, for the next PATCH to send first. */
   carry: { key: string; bytes: number } | null
 }
@@ -43,13 +46,16 @@ export function partStart(part: string): number | undefined {
   return start === undefined ? undefined : Number(start)
 }
 
-/** Every leaf digest of a staged session, in order. */
+/** Every leaf digest recorded in a staged session's parts (see {@link StagedEntry.leaves}), in order. */
 export function leafDigests(entries: readonly StagedEntry[]): Uint8Array[] {
+  return entries.flatMap((entry) => splitDigests(entry.leaves ?? ''))
+}
+
+/** SHA-256 digests stored one after another, base64. */
+export function splitDigests(base64: string): Uint8Array[] {
+  const bytes = Buffer.from(base64, 'base64')
   const digests: Uint8Array[] = []
-  for (const entry of entries) {
-    const bytes = Buffer.from(entry.leaves, 'base64')
-    for (let at = 0; at < bytes.length; at += 32) digests.push(bytes.subarray(at, at + 32))
-  }
+  for (let at = 0; at < bytes.length; at += 32) digests.push(bytes.subarray(at, at + 32))
   return digests
 }
 
@@ -57,7 +63,8 @@ export function leafDigests(entries: readonly StagedEntry[]): Uint8Array[] {
  * Streams one PATCH into the staged write: the previous carry first, then the body, cut into
  * leaves and hashed as they pass; complete leaves go to one part (started once at least
  * `minPartBytes` are there, or the upload's last byte came), the rest to a new carry blob.
- * Nothing is recorded here: the caller advances the session with the answer, or calls `drop`.
+ * Nothing is recorded here: the caller advances the session with the entry and builds the DAG
+ * from the digests of the leaves the part holds, in order.
  * `final`: whether the body is to end exactly at the upload's length (decided by the caller's
  * meter, which refuses more); a body that ends earlier is not final.
  */
@@ -72,7 +79,7 @@ export async function appendStagedPatch(
   isFinal: (received: number) => boolean,
   carryKey: string,
   options: CallOptions,
-): Promise<StagedEntry> {
+): Promise<{ entry: StagedEntry; digests: Uint8Array[] }> {
   const { signal } = options
   const cutter = new LeafCutter(STAGED_LEAF_BYTES)
   const carryIn = previous?.carry ?? null
@@ -127,13 +134,7 @@ export async function appendStagedPatch(
     await blobs.put(carryKey, toAsync(tail), { signal })
     carry = { key: carryKey, bytes: carryBytes }
   }
-  return {
-    at,
-    part: part?.part ?? null,
-    stored: part?.size ?? 0,
-    leaves: Buffer.concat(cutter.digests).toString('base64'),
-    carry,
-  }
+  return { entry: { at, part: part?.part ?? null, stored: part?.size ?? 0, carry }, digests: cutter.digests }
 }
 
 async function* toAsync(pieces: Uint8Array[]): AsyncGenerator<Uint8Array> {

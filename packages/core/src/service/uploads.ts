@@ -4,7 +4,7 @@ import { CID } from 'multiformats/cid'
 import type { Block } from '../dag/blocks.js'
 import { deleteContentBlobs } from '../dag/car-blob.js'
 import { fileBlockLocations } from '../dag/file-blocks.js'
-import { importFileDag, writeFileDagIndex } from '../dag/file-dag-index.js'
+import { importFileDag, sidecarLocations, writeFileDagIndex } from '../dag/file-dag-index.js'
 import { importCar } from '../dag/import-car.js'
 import { detectMimeType, SNIFF_BYTES } from '../mime.js'
 import { checkedHead } from '../streams/checked-head.js'
@@ -38,6 +38,8 @@ interface Staged {
    * it for the session's retry, and the session's end deletes it unless a record then owns it.
    */
   keep?: boolean | undefined
+  /** Every leaf of the file's CIDv1 DAG is in the block index already (see {@link StoredFile}). */
+  leavesIndexed?: boolean | undefined
 }
 
 /** A file whose bytes are stored already (a resumable upload's assembled blob), with its CIDv1 DAG. */
@@ -50,6 +52,11 @@ export interface StoredFile {
   mimeType?: string | undefined
   cidV1: string
   innerNodes: Block[]
+  /**
+   * Whether the session wrote the block-index entries of every leaf (as its PATCHes came): if the
+   * file is recorded under this CIDv1, only its inner nodes are left to index.
+   */
+  leavesIndexed?: boolean | undefined
 }
 
 export interface Uploads extends Pick<FileOperations, 'upload'> {
@@ -69,9 +76,13 @@ export interface Uploads extends Pick<FileOperations, 'upload'> {
 export const CAR_MIME_TYPE = 'application/vnd.ipld.car'
 
 export function createUploads(ctx: ServiceContext): Uploads {
-  /** Removes a staged content's blobs (unless kept) and any block entries recorded for them. */
+  /**
+   * Removes a staged content's blobs and any block entries recorded for them, unless kept: a kept
+   * blob's session indexed some of its blocks itself, and removes them with the blob at its end.
+   */
   const discard = async (staged: Staged) => {
-    if (!staged.keep) await deleteContentBlobs(ctx.blobs, staged.blobKey)
+    if (staged.keep) return
+    await deleteContentBlobs(ctx.blobs, staged.blobKey)
     await ctx.records.deleteBlockLocations(staged.blobKey).catch(() => {}) // else invisible until the orphan sweep
   }
 
@@ -247,7 +258,11 @@ export function createUploads(ctx: ServiceContext): Uploads {
       const sidecar = innerNodes.length
         ? await writeFileDagIndex(ctx.blobs, staged.blobKey, root, innerNodes, { signal })
         : []
-      locations = fileBlockLocations(root, sidecar, staged.blobSize)
+      locations =
+        // a file of one leaf is only its root (an empty file's never was a leaf of any PATCH)
+        staged.leavesIndexed && cid === staged.cidV1 && sidecar.length > 0
+          ? sidecarLocations(root, sidecar)
+          : fileBlockLocations(root, sidecar, staged.blobSize)
     }
     await ctx.records.putBlockLocations(staged.blobKey, locations, { signal })
   }
@@ -337,6 +352,7 @@ export function createUploads(ctx: ServiceContext): Uploads {
         cidV1: file.cidV1,
         innerNodes: file.innerNodes,
         keep: true,
+        leavesIndexed: file.leavesIndexed,
       }
       const resolved = resolveOptions({ ...given, ...constraints?.fixed }, staged)
       if (resolved.car && resolved.network !== 'public')

@@ -26,6 +26,11 @@ export interface SessionStagedWrite {
   key: string
   /** The blob store's handle of the staged write. */
   handle: string
+  /**
+   * Core's own record of what the PATCHes so far built of the upload's DAG (opaque JSON): saved
+   * with each advance, so it always matches the offset. Absent in sessions begun before it existed.
+   */
+  dag?: string | undefined
 }
 
 /**
@@ -62,6 +67,8 @@ export interface UploadSessionAdvance {
   /** The part holding the bytes between the expected and the new offset (see `parts`). */
   part: string
   expiresAt: Date
+  /** When given, replaces the session's `staged` in the same atomic step (its `dag` moves with the offset). */
+  staged?: SessionStagedWrite | undefined
 }
 
 /** Resumable upload sessions. Sessions are addressed by id; core checks the token itself. */
