@@ -1,4 +1,3 @@
-import { createCipheriv, createHash } from 'node:crypto'
 import type { CidVersion } from '@pinfold/interface'
 import { importer } from 'ipfs-unixfs-importer'
 import type { CID } from 'multiformats/cid'
@@ -7,28 +6,9 @@ import { BalancedDagFrontier } from '../src/unixfs/balanced-dag.js'
 import { computeFileCid } from '../src/unixfs/compute-cid.js'
 import { LeafCutter } from '../src/unixfs/leaf-cutter.js'
 import { kuboImporterOptions, LEAF_BYTES } from '../src/unixfs/profiles.js'
+import { chacha, pieces, stream } from './support/pseudo-random-bytes.js'
 
 const LEAF = LEAF_BYTES.v1
-
-function chacha(seed: string, size: number): Uint8Array {
-  const key = createHash('sha256').update(seed).digest()
-  return new Uint8Array(createCipheriv('chacha20', key, Buffer.alloc(16)).update(Buffer.alloc(size)))
-}
-
-/** Cuts `bytes` into pieces of pseudo-random sizes in [1, maxPiece], reproducibly from `seed`. */
-function* pieces(bytes: Uint8Array, seed: string, maxPiece: number): Generator<Uint8Array> {
-  const sizes = chacha(`${seed}/sizes`, 4 * (bytes.length + 1))
-  const view = new DataView(sizes.buffer)
-  for (let at = 0, i = 0; at < bytes.length; i++) {
-    const size = 1 + (view.getUint32(4 * i) % maxPiece)
-    yield bytes.subarray(at, at + size)
-    at += size
-  }
-}
-
-async function* stream(chunks: Iterable<Uint8Array>): AsyncGenerator<Uint8Array> {
-  yield* chunks
-}
 
 /** The stock importer with Kubo's settings: its fixed-size chunker assembles every leaf. */
 async function stockCid(bytes: Uint8Array, version: CidVersion): Promise<CID> {

@@ -1,4 +1,3 @@
-import { createCipheriv, createHash } from 'node:crypto'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { CarBlockIterator } from '@ipld/car/iterator'
@@ -14,6 +13,7 @@ import { DagFetchFailure, fetchDag } from '../src/dag/fetch-dag.js'
 import { type BlockFetcher, PinfoldError } from '../src/index.js'
 import { kuboImporterOptions } from '../src/unixfs/profiles.js'
 import { blobStore } from './support/blob-store.js'
+import { chacha } from './support/pseudo-random-bytes.js'
 
 /**
  * fetchDag against DAGs a requester controls: what it may make the job fetch and hold is bounded
@@ -47,11 +47,6 @@ async function carBlocks(bytes: Uint8Array): Promise<Map<string, Uint8Array>> {
 }
 
 const signal = () => new AbortController().signal
-
-function chacha(seed: string, size: number): Uint8Array {
-  const key = createHash('sha256').update(seed).digest()
-  return new Uint8Array(createCipheriv('chacha20', key, Buffer.alloc(16)).update(Buffer.alloc(size)))
-}
 
 describe('fetchDag', () => {
   it('a ladder of 40 levels, each linking the next twice (2^40 paths): each block fetched once and stored once', async () => {

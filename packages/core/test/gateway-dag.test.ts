@@ -1,4 +1,4 @@
-import { createCipheriv, createHash } from 'node:crypto'
+import { createHash } from 'node:crypto'
 import { CarWriter } from '@ipld/car/writer'
 import type { CidVersion } from '@pinfold/interface'
 import { importer } from 'ipfs-unixfs-importer'
@@ -16,11 +16,7 @@ import { createGatewayOperations } from '../src/service/gateway.js'
 import { computeFileCid } from '../src/unixfs/compute-cid.js'
 import { kuboImporterOptions } from '../src/unixfs/profiles.js'
 import { blobStore } from './support/blob-store.js'
-
-function chacha(seed: string, size: number): Uint8Array {
-  const key = createHash('sha256').update(seed).digest()
-  return new Uint8Array(createCipheriv('chacha20', key, Buffer.alloc(16)).update(Buffer.alloc(size)))
-}
+import { chacha } from './support/pseudo-random-bytes.js'
 
 /** The block index of one blob, as the record store would answer for it. */
 function blockIndex(locations: readonly BlockLocation[]) {

@@ -1,4 +1,3 @@
-import { createCipheriv, createHash } from 'node:crypto'
 import { importer } from 'ipfs-unixfs-importer'
 import type { CID } from 'multiformats/cid'
 import { describe, expect, it } from 'vitest'
@@ -8,28 +7,9 @@ import { PinfoldError } from '../src/index.js'
 import { BLOB_FEED_AHEAD_BYTES, storeFileOnePass } from '../src/service/one-pass-file.js'
 import { kuboImporterOptions, LEAF_BYTES } from '../src/unixfs/profiles.js'
 import { blobStore } from './support/blob-store.js'
+import { chacha, pieces, stream } from './support/pseudo-random-bytes.js'
 
 const LEAF = LEAF_BYTES.v1
-
-function chacha(seed: string, size: number): Uint8Array {
-  const key = createHash('sha256').update(seed).digest()
-  return new Uint8Array(createCipheriv('chacha20', key, Buffer.alloc(16)).update(Buffer.alloc(size)))
-}
-
-/** `bytes` in pieces of pseudo-random sizes in [1, maxPiece], reproducibly from `seed`. */
-function* pieces(bytes: Uint8Array, seed: string, maxPiece: number): Generator<Uint8Array> {
-  const sizes = chacha(`${seed}/sizes`, 4 * (bytes.length + 1))
-  const view = new DataView(sizes.buffer)
-  for (let at = 0, i = 0; at < bytes.length; i++) {
-    const size = 1 + (view.getUint32(4 * i) % maxPiece)
-    yield bytes.subarray(at, at + size)
-    at += size
-  }
-}
-
-async function* stream(chunks: Iterable<Uint8Array>): AsyncGenerator<Uint8Array> {
-  yield* chunks
-}
 
 /** The stock importer with Kubo's CIDv1 settings (its chunker assembles every leaf), and the inner nodes it stores. */
 async function stock(bytes: Uint8Array): Promise<{ cid: CID; inner: string[] }> {
