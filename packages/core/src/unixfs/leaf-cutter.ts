@@ -1,4 +1,4 @@
-import { createHash, type Hash } from 'node:crypto'
+import { RawLeafHasher } from './raw-leaf-hasher.js'
 
 /**
  * Cuts a byte stream into raw leaves of `leafBytes` and hashes each as its bytes pass, without
@@ -10,12 +10,21 @@ import { createHash, type Hash } from 'node:crypto'
 export class LeafCutter {
   /** SHA-256 digests of the leaves completed so far, in order. */
   readonly digests: Uint8Array[] = []
-  /** Chunks of the open leaf, and their total size. */
+  /** Pieces of the open (incomplete) leaf, and their total size. */
   private open: Uint8Array[] = []
   private openBytes = 0
-  private hash: Hash = createHash('sha256')
+  /** Pieces of the leaves completed by the current `push` or `finish`. */
+  private completed: Uint8Array[] = []
+  private readonly hasher: RawLeafHasher
 
-  constructor(private readonly leafBytes: number) {}
+  constructor(leafBytes: number) {
+    this.hasher = new RawLeafHasher(leafBytes, ({ digest }) => {
+      this.digests.push(digest)
+      this.completed.push(...this.open)
+      this.open = []
+      this.openBytes = 0
+    })
+  }
 
   /** Bytes of the open (incomplete) leaf held back. */
   get heldBytes(): number {
@@ -24,36 +33,27 @@ export class LeafCutter {
 
   /** Feeds a chunk; answers the pieces of every leaf it completed, in order. */
   push(chunk: Uint8Array): Uint8Array[] {
-    const complete: Uint8Array[] = []
-    for (let at = 0; at < chunk.length; ) {
-      const take = Math.min(this.leafBytes - this.openBytes, chunk.length - at)
-      const piece = take === chunk.length ? chunk : chunk.subarray(at, at + take)
-      this.hash.update(piece)
+    this.hasher.update(chunk, (piece) => {
       this.open.push(piece)
-      this.openBytes += take
-      at += take
-      if (this.openBytes === this.leafBytes) {
-        this.digests.push(this.hash.digest())
-        complete.push(...this.open)
-        this.open = []
-        this.openBytes = 0
-        this.hash = createHash('sha256')
-      }
-    }
-    return complete
+      this.openBytes += piece.length
+    })
+    return this.takeCompleted()
   }
 
   /**
    * Ends the stream. As the file's last leaf (`last`), the open leaf is completed, however short,
    * and its pieces answered; otherwise they are answered unhashed, for the caller to keep and feed
-   * first next time.
+   * first next time. The cutter is spent afterwards.
    */
   finish(last: boolean): Uint8Array[] {
-    const open = this.open
-    if (last && this.openBytes > 0) this.digests.push(this.hash.digest())
-    this.open = []
-    this.openBytes = 0
-    this.hash = createHash('sha256')
-    return open
+    if (!last || this.openBytes === 0) return this.open
+    this.hasher.finish()
+    return this.takeCompleted()
+  }
+
+  private takeCompleted(): Uint8Array[] {
+    const completed = this.completed
+    this.completed = []
+    return completed
   }
 }

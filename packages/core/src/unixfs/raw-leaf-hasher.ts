@@ -28,12 +28,18 @@ export class RawLeafHasher {
     private readonly onLeaf: (leaf: RawLeaf) => void,
   ) {}
 
-  update(chunk: Uint8Array): void {
+  /**
+   * Feeds a chunk. `onPiece` hears of each piece of it that falls within one leaf (a view of the
+   * chunk, no copy), before the leaf it ends, if any, is announced.
+   */
+  update(chunk: Uint8Array, onPiece?: (piece: Uint8Array) => void): void {
     for (let at = 0; at < chunk.length; ) {
       const take = Math.min(this.leafBytes - this.filled, chunk.length - at)
-      this.hash.update(take === chunk.length ? chunk : chunk.subarray(at, at + take))
+      const piece = take === chunk.length ? chunk : chunk.subarray(at, at + take)
+      this.hash.update(piece)
       this.filled += take
       at += take
+      onPiece?.(piece)
       if (this.filled === this.leafBytes) this.completeLeaf()
     }
   }
