@@ -15,7 +15,6 @@
 // - verified-fetch: @helia/verified-fetch with `routers: [router]` as its only way to find providers,
 //   no gateways, no bootstrap peers: it finds Pinfold through Pinfold's /routing/v1/providers.
 // Every item gets a fresh node, so nothing fetched for one is served to another from a local blockstore.
-import { createHash } from 'node:crypto'
 import { text } from 'node:stream/consumers'
 import { withBitswap } from '@helia/bitswap'
 import { withLibp2pLight } from '@helia/libp2p'
@@ -28,6 +27,7 @@ import { yamux } from '@libp2p/yamux'
 import { multiaddr } from '@multiformats/multiaddr'
 import { createHeliaLight } from 'helia'
 import { CID } from 'multiformats/cid'
+import { digestOf } from './digest.mjs'
 
 const { peer, router, timeoutMs, items } = JSON.parse(await text(process.stdin))
 
@@ -39,16 +39,6 @@ globalThis.fetch = (input, init) => {
   if (router && url.origin === new URL(router).origin) return realFetch(input, init)
   refused.push(url.href)
   return Promise.reject(new Error(`interop client: refused a request off the router: ${url.href}`))
-}
-
-async function digestOf(chunks) {
-  const hash = createHash('sha256')
-  let size = 0
-  for await (const chunk of chunks) {
-    hash.update(chunk)
-    size += chunk.byteLength
-  }
-  return { sha256: hash.digest('hex'), size }
 }
 
 async function bitswapNode() {

@@ -11,7 +11,6 @@
 //
 // Every fetch gets a fresh Helia node, so nothing one client or item fetched is served to another from a
 // local blockstore: each result proves its blocks came over HTTP from the gateway.
-import { createHash } from 'node:crypto'
 import { text } from 'node:stream/consumers'
 import { trustlessGateway } from '@helia/block-brokers'
 import { httpGatewayRouting } from '@helia/routers'
@@ -19,6 +18,7 @@ import { unixfs } from '@helia/unixfs'
 import { createVerifiedFetch } from '@helia/verified-fetch'
 import { createHeliaLight } from 'helia'
 import { CID } from 'multiformats/cid'
+import { digestOf } from './digest.mjs'
 
 const { gateway, timeoutMs, items } = JSON.parse(await text(process.stdin))
 
@@ -44,16 +44,6 @@ async function startHelia() {
   })
   await helia.start()
   return helia
-}
-
-async function digestOf(chunks) {
-  const hash = createHash('sha256')
-  let size = 0
-  for await (const chunk of chunks) {
-    hash.update(chunk)
-    size += chunk.byteLength
-  }
-  return { sha256: hash.digest('hex'), size }
 }
 
 // One bounded attempt: a failure (404 → LoadBlockFailedError, a hash mismatch, a timeout) is a result.
