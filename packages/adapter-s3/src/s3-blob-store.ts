@@ -12,6 +12,7 @@ import {
 } from '@pinfold/interface'
 import { uploadObject } from './multipart-upload.js'
 import { resolveS3Options, type S3BlobStoreOptions } from './options.js'
+import { type RangeWindow, rangeWindow, windowOf } from './range-window.js'
 import { s3Error } from './s3-errors.js'
 import { s3StagedWrites } from './staged-upload.js'
 
@@ -71,14 +72,20 @@ export function createS3BlobStore(options: S3BlobStoreOptions): S3BlobStore {
           new GetObjectCommand({ Bucket: bucket, Key: objectKey(key), Range: rangeHeader(range) }),
           { abortSignal: signal },
         )
-        // An object of 0 bytes has no byte to send, whatever the answer's length says (s3rver
-        // answers a range on it 206 with `Content-Range: bytes 0-0/0` and a length of 1, then
-        // closes the connection; S3 answers 416, handled below).
-        if (range && res.ContentRange?.endsWith('/0')) {
-          ;(res.Body as Readable).destroy()
+        const raw = res.Body as Readable
+        let window: RangeWindow | undefined
+        try {
+          window = range && rangeWindow(range, res, key)
+        } catch (err) {
+          raw.destroy()
+          throw err
+        }
+        if (window?.take === 0) {
+          raw.destroy()
           return nothing()
         }
-        return bodyOf(res.Body as Readable, key, signal)
+        const body = bodyOf(raw, key, signal)
+        return window ? windowOf(body, window) : body
       } catch (err) {
         const error = s3Error(err, `GetObject ${key}`, signal)
         if (error.code === 'NOT_FOUND') throw new PinfoldError('NOT_FOUND', `blob ${key} not found`, { cause: err })

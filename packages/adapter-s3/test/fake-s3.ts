@@ -6,8 +6,10 @@ import { testClient } from './s3-test-server.js'
 
 export interface FakeAnswer {
   status: number
-  /** XML body; omitted for HEAD requests, which have none. */
-  body?: string
+  /** XML body, or an object's bytes; omitted for HEAD requests, which have none. */
+  body?: string | Uint8Array
+  /** Headers beside `content-type: application/xml`. */
+  headers?: Record<string, string>
 }
 
 /** A scripted S3 on 127.0.0.1: every request, once its body is read, gets `answer(request)`. */
@@ -15,8 +17,8 @@ export async function startFakeS3(answer: (req: IncomingMessage) => FakeAnswer) 
   const server = createServer((req, res) => {
     req.resume()
     req.on('end', () => {
-      const { status, body } = answer(req)
-      res.writeHead(status, { 'content-type': 'application/xml' })
+      const { status, body, headers } = answer(req)
+      res.writeHead(status, { 'content-type': 'application/xml', ...headers })
       res.end(req.method === 'HEAD' ? undefined : body)
     })
   })
