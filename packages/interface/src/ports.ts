@@ -201,7 +201,9 @@ export interface BlobStore {
 
   /**
    * Streams a blob, or the given range of it. Rejects with `NOT_FOUND` when the key is absent and
-   * `RANGE_NOT_SATISFIABLE` when `range.offset` exceeds the size. Reads only the bytes asked for.
+   * `RANGE_NOT_SATISFIABLE` when `range.offset` exceeds the size. Reads only the bytes asked for,
+   * and yields exactly them: `range.length` bytes from `range.offset`, fewer only where the blob
+   * ends (the gateway serves them as they come, so a byte more is a corrupt answer).
    */
   get(key: string, options?: CallOptions & { range?: ByteRange | undefined }): Promise<AsyncIterable<Uint8Array>>
 
