@@ -1,10 +1,14 @@
 import type { FileHandle } from 'node:fs/promises'
+import { chunkWeight } from '@pinfold/interface'
 
 /** Bytes that may wait for the write in flight before `write` makes its caller wait too. */
 export const WRITE_AHEAD_BYTES = 4 * 1024 * 1024
 
 export interface AppendWriter {
-  /** Queues `chunk` after everything before it; waits only while {@link WRITE_AHEAD_BYTES} are queued. */
+  /**
+   * Queues `chunk` after everything before it; waits only while {@link WRITE_AHEAD_BYTES} are queued,
+   * chunks weighed by `chunkWeight` (a million 1-byte chunks must not fit).
+   */
   write(chunk: Uint8Array): Promise<void>
   /** Resolves once every queued byte is written; rejects with the first failure. */
   finish(): Promise<void>
@@ -19,6 +23,7 @@ export interface AppendWriter {
 export function appendWriter(handle: FileHandle, onWritten: (bytes: number) => void, start = 0): AppendWriter {
   let queue: Uint8Array[] = []
   let queued = 0
+  let queuedWeight = 0
   let position = start
   let inFlight: Promise<void> | undefined
   let failure: { error: unknown } | undefined
@@ -28,6 +33,7 @@ export function appendWriter(handle: FileHandle, onWritten: (bytes: number) => v
     const bytes = queued
     queue = []
     queued = 0
+    queuedWeight = 0
     await writeAllAt(handle, batch, position)
     position += bytes
     onWritten(bytes)
@@ -53,8 +59,9 @@ export function appendWriter(handle: FileHandle, onWritten: (bytes: number) => v
       throwIfFailed()
       queue.push(chunk)
       queued += chunk.length
+      queuedWeight += chunkWeight(chunk)
       if (!inFlight) startWriting()
-      while (queued >= WRITE_AHEAD_BYTES && inFlight) await inFlight
+      while (queuedWeight >= WRITE_AHEAD_BYTES && inFlight) await inFlight
       throwIfFailed()
     },
     async finish() {

@@ -3,6 +3,7 @@ import { mkdtemp, open, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { patternBytes } from '@pinfold/conformance'
+import { MIN_CHUNK_WEIGHT } from '@pinfold/interface'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { appendWriter, WRITE_AHEAD_BYTES } from '../src/append-writer.js'
 
@@ -73,6 +74,36 @@ describe('appendWriter', () => {
     // the first chunks return at once; a full queue has to wait for the disk
     expect(resolvedAtOnce).toBeGreaterThan(0)
     expect(resolvedAtOnce).toBeLessThan((2 * WRITE_AHEAD_BYTES) / chunk.length)
+  })
+
+  it('counts each queued chunk as at least MIN_CHUNK_WEIGHT: 1-byte chunks fill the queue by the thousand, not the million', async () => {
+    const { handle } = await recordedHandle()
+    let release!: () => void
+    const released = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    const writev = handle.writev.bind(handle)
+    handle.writev = (async (buffers: Uint8Array[], position?: number) => {
+      await released // a disk that does not answer
+      return writev(buffers, position)
+    }) as FileHandle['writev']
+    const writer = appendWriter(handle, () => {})
+    let accepted = 0
+    for (;;) {
+      let done = false
+      const writing = writer.write(new Uint8Array(1)).then(() => (done = true))
+      await Promise.resolve()
+      await Promise.resolve()
+      if (!done) break
+      accepted++
+      await writing
+    }
+    release()
+    await writer.finish()
+    await handle.close()
+    // the first chunk is in the writev that hangs; the rest wait for it up to the weight bound
+    expect(accepted).toBeLessThanOrEqual(WRITE_AHEAD_BYTES / MIN_CHUNK_WEIGHT)
+    expect(accepted).toBeGreaterThan(0)
   })
 
   it('continues a short write from where it stopped', async () => {

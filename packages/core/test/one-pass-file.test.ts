@@ -3,7 +3,7 @@ import type { CID } from 'multiformats/cid'
 import { describe, expect, it } from 'vitest'
 import { isInnerNode } from '../src/dag/file-dag-index.js'
 import type { BlobStore } from '../src/index.js'
-import { PinfoldError } from '../src/index.js'
+import { MIN_CHUNK_WEIGHT, PinfoldError } from '../src/index.js'
 import { BLOB_FEED_AHEAD_BYTES, storeFileOnePass } from '../src/service/one-pass-file.js'
 import { kuboImporterOptions, LEAF_BYTES } from '../src/unixfs/profiles.js'
 import { blobStore } from './support/blob-store.js'
@@ -115,6 +115,40 @@ describe('storeFileOnePass', () => {
     expect(file.size).toBe(200 * chunk)
     expect(lead).toBeGreaterThan(0)
     expect(lead).toBeLessThanOrEqual(BLOB_FEED_AHEAD_BYTES + chunk)
+  })
+
+  it('a body of 1-byte chunks while the store stalls: the read-ahead is bounded in chunks too, not only in bytes', async () => {
+    let read = 0
+    const body = (async function* () {
+      for (;;) {
+        read++
+        yield new Uint8Array(1)
+      }
+    })()
+    let release!: () => void
+    const released = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    const stalled: BlobStore = {
+      ...blobStore().store,
+      async put(_key, source) {
+        await released
+        for await (const _chunk of source) break
+        return { size: 0 }
+      },
+    }
+    const controller = new AbortController()
+    const upload = storeFileOnePass(stalled, 'blob', body, { maxBytes: Number.POSITIVE_INFINITY, controller })
+    // let the body run until reading it waits for the store
+    for (let before = -1; read !== before; ) {
+      before = read
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    // a byte bound alone let 2,097,153 of them (500 MB of heap) wait here
+    expect(read).toBeLessThanOrEqual(BLOB_FEED_AHEAD_BYTES / MIN_CHUNK_WEIGHT + 1)
+    controller.abort(new PinfoldError('ABORTED', 'the test is over'))
+    release()
+    await expect(upload).rejects.toMatchObject({ code: 'ABORTED' })
   })
 
   it('an abort stops the upload while the body waits, and the store sees it', async () => {

@@ -1,5 +1,5 @@
 import type { BlobStore } from '@pinfold/interface'
-import { abortable, PinfoldError } from '@pinfold/interface'
+import { abortable, chunkWeight, PinfoldError } from '@pinfold/interface'
 import type { CID } from 'multiformats/cid'
 import type { Block } from '../dag/blocks.js'
 import { SNIFF_BYTES } from '../mime.js'
@@ -11,7 +11,8 @@ import { RawLeafHasher } from '../unixfs/raw-leaf-hasher.js'
 
 /**
  * Bytes the blob store may lag behind the request before reading the request waits for it (the
- * filesystem store's own writer gathers up to 4 MiB more into its next `writev`).
+ * filesystem store's own writer gathers up to 4 MiB more into its next `writev`). Chunks are
+ * weighed by {@link chunkWeight}, so tiny ones cannot pile up by the million.
  */
 export const BLOB_FEED_AHEAD_BYTES = 2 * 1024 * 1024
 
@@ -45,7 +46,7 @@ export async function storeFileOnePass(
   content: AsyncIterable<Uint8Array>,
   { maxBytes, controller }: { maxBytes: number; controller: AbortController },
 ): Promise<OnePassFile> {
-  const toBlob = new PushQueue<Uint8Array>((chunk) => chunk.length)
+  const toBlob = new PushQueue<Uint8Array>(chunkWeight)
   const dag = BalancedDagFrontier.empty()
   const innerNodes: Block[] = []
   const keep = (nodes: Block[]) => {
