@@ -87,3 +87,15 @@ describe('LeafCutter into BalancedDagFrontier', () => {
     })
   }
 })
+
+describe('LeafCutter', () => {
+  it('a leaf made of one-byte pieces is answered whole (pieces are not spread into one call)', () => {
+    const bytes = chacha('leaves/one-byte', LEAF + 1)
+    const cutter = new LeafCutter(LEAF)
+    let passed = 0
+    for (let at = 0; at < bytes.length; at++) passed += cutter.push(bytes.subarray(at, at + 1)).length
+    expect(passed).toBe(LEAF)
+    expect(cutter.finish(true)).toHaveLength(1)
+    expect(cutter.digests).toHaveLength(2)
+  })
+})

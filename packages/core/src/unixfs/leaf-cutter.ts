@@ -20,7 +20,8 @@ export class LeafCutter {
   constructor(leafBytes: number) {
     this.hasher = new RawLeafHasher(leafBytes, ({ digest }) => {
       this.digests.push(digest)
-      this.completed.push(...this.open)
+      // not push(...open): a leaf may be thousands of pieces, past what a call's arguments hold
+      for (const piece of this.open) this.completed.push(piece)
       this.open = []
       this.openBytes = 0
     })
