@@ -1,10 +1,18 @@
 import type { BlobStore, CallOptions, SessionStagedWrite, StagedBlobWrites } from '@pinfold/interface'
 import { PinfoldError } from '@pinfold/interface'
+import { coalesce } from '../streams/coalesce.js'
 import { LeafCutter } from '../unixfs/leaf-cutter.js'
 import { LEAF_BYTES } from '../unixfs/profiles.js'
 
 /** Leaves of the profile whose DAG a resumable upload builds as it goes (CIDv1; others re-read the blob). */
 export const STAGED_LEAF_BYTES = LEAF_BYTES.v1
+
+/**
+ * A PATCH body's chunks are joined to at least this size before they are cut into leaves: the
+ * cutter and the read-ahead keep chunks by the piece, up to a leaf and a store's minimum part
+ * (5 MiB on S3), and a body of 1-byte chunks would make that millions of them.
+ */
+const MIN_PIECE_BYTES = 16 * 1024
 
 /**
  * One accepted PATCH of a staged session, as recorded in its `parts` (JSON). The staged write holds
@@ -86,7 +94,7 @@ export async function appendStagedPatch(
   let received = 0
   const input = (async function* () {
     if (carryIn) yield* await blobs.get(carryIn.key, { signal })
-    for await (const chunk of body) {
+    for await (const chunk of coalesce(body, MIN_PIECE_BYTES)) {
       received += chunk.length
       yield chunk
     }
