@@ -13,6 +13,7 @@ import { createReadStream } from 'node:fs'
 import { request } from 'node:http'
 import { loadavg } from 'node:os'
 import { benchFile } from './lib/bench-file.js'
+import { type BenchBuild, buildsToCompare } from './lib/builds.js'
 import { curlUpload } from './lib/curl.js'
 import { peakRssMb, rssMb, startBenchServer } from './lib/process.js'
 import { startBenchS3 } from './lib/s3.js'
@@ -122,12 +123,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.le
 const range = (values: number[], digits: number) =>
   `${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)} (${median(values).toFixed(digits)})`
 
-export async function benchTus(
-  store: 'fs' | 's3',
-  size: number,
-  rounds: number,
-  builds: { name: string; checkout: string | undefined }[],
-) {
+export async function benchTus(store: 'fs' | 's3', size: number, rounds: number, builds: BenchBuild[]) {
   const path = await benchFile(size)
   const rows = []
   const runs = new Map(builds.map((b) => [b.name, { ratios: [] as number[], tus: [] as Run[], single: [] as Run[] }]))
@@ -174,8 +170,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const sizes = (process.env.BENCH_TUS_MIB ?? '1024,2048').split(',').map((mib) => Number(mib) * 1024 * 1024)
   const stores = (process.env.BENCH_TUS_STORES ?? 'fs,s3').split(',') as ('fs' | 's3')[]
   const rounds = Number(process.env.BENCH_TUS_ROUNDS ?? 1)
-  const builds = [{ name: 'this build', checkout: undefined as string | undefined }]
-  if (process.env.BENCH_TUS_BASELINE) builds.push({ name: 'baseline', checkout: process.env.BENCH_TUS_BASELINE })
+  const builds = buildsToCompare('BENCH_TUS_BASELINE')
   const rows: string[] = []
   for (const store of stores) for (const size of sizes) rows.push(...(await benchTus(store, size, rounds, builds)))
   console.log(TUS_HEADER)

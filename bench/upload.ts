@@ -15,6 +15,7 @@ import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import { computeFileCid } from '@pinfold/core'
 import { benchFile, WORK_DIR } from './lib/bench-file.js'
+import { type BenchBuild, buildsToCompare } from './lib/builds.js'
 import { hotSpots } from './lib/cpu-profile.js'
 import { curlUpload } from './lib/curl.js'
 import { peakRssMb, rssMb, startBenchServer } from './lib/process.js'
@@ -87,17 +88,11 @@ async function importerMBps(path: string, size: number): Promise<number> {
   return size / MB / since(start)
 }
 
-/** A build whose server takes the upload: a built checkout (this one by default). */
-export interface UploadBuild {
-  name: string
-  checkout?: string | undefined
-}
-
 export async function benchUpload(
   store: 'fs' | 's3',
   size: number,
   rounds = 1,
-  builds: UploadBuild[] = [{ name: 'this build' }],
+  builds: BenchBuild[] = [{ name: 'this build' }],
 ): Promise<UploadFigures[]> {
   const path = await benchFile(size)
   const s3 = store === 's3' ? await startBenchS3() : undefined
@@ -193,8 +188,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const stores = (process.env.BENCH_UPLOAD_STORES ?? 'fs,s3').split(',') as ('fs' | 's3')[]
   const rounds = Number(process.env.BENCH_UPLOAD_ROUNDS ?? 1)
   if (profiling) rmSync(profileDir, { recursive: true, force: true })
-  const builds: UploadBuild[] = [{ name: 'this build' }]
-  if (process.env.BENCH_UPLOAD_BASELINE) builds.push({ name: 'baseline', checkout: process.env.BENCH_UPLOAD_BASELINE })
+  const builds = buildsToCompare('BENCH_UPLOAD_BASELINE')
   for (const store of stores) for (const size of sizes) rows.push(...(await benchUpload(store, size, rounds, builds)))
   console.log(uploadTable(rows))
   if (profiling) {

@@ -27,6 +27,7 @@ import { vector } from '@electric-sql/pglite-pgvector'
 import { createMemoryRecordStore } from '@pinfold/adapter-memory'
 import { createPostgresRecordStore, fromPGlite, migrate } from '@pinfold/adapter-postgres'
 import type { RecordStore, VectorEmbedding, VectorMatch, VectorQuery } from '@pinfold/core'
+import { seededRandom } from './lib/seeded-random.js'
 
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1]
 const SIZES = (arg('sizes') ?? '10000,100000').split(',').map(Number)
@@ -37,16 +38,9 @@ const TOP_K = 10
 const TENANT = 'bench'
 const EMBEDDING: VectorEmbedding = { embedderId: 'bench-random@1', dimensions: DIMENSIONS }
 
-/** Seeded PRNG (mulberry32) and Gaussian unit vectors, so every run indexes the same data. */
+/** Gaussian unit vectors from a seeded generator, so every run indexes the same data. */
 function random(seed: number) {
-  let a = seed >>> 0
-  const uniform = () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
+  const uniform = seededRandom(seed)
   return () => {
     const v = new Float32Array(DIMENSIONS)
     let norm = 0

@@ -49,6 +49,7 @@ import {
 import type { RecordStore, VectorEmbedding, VectorMatch } from '@pinfold/core'
 import pg from 'pg'
 import { WORK_DIR } from './lib/bench-file.js'
+import { seededRandom } from './lib/seeded-random.js'
 
 const arg = (name: string, fallback: string) =>
   process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback
@@ -130,18 +131,6 @@ async function gloveWords(count: number): Promise<DataSet> {
     documents,
     queries,
     queryKinds: queries.map((_, i) => (i < wordQueries.length ? 'word' : 'phrase')),
-  }
-}
-
-/** A small deterministic generator (mulberry32): the same phrases in every run, so a database can be reused. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32
   }
 }
 
