@@ -1,9 +1,10 @@
-import { createCipheriv, createHash } from 'node:crypto'
+import { createHash } from 'node:crypto'
 import { CarBlockIterator } from '@ipld/car/iterator'
 import { createMemoryBlobStore, createMemoryRecordStore } from '@pinfold/adapter-memory'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runs } from './properties/support/round-trip.js'
+import { chacha } from './support/gateway.js'
 import { startTestApi, type TestApi } from './support/test-api.js'
 import { b64, cidOf, createSdkStyle, patchAt } from './support/tus.js'
 
@@ -28,13 +29,7 @@ describe('resumable uploads - the DAG built PATCH by PATCH', () => {
 
   /** Pseudo-random bytes from a seed; `zeros` makes every leaf the same (one leaf block, repeated nodes). */
   const bytesOf = (size: number, seed: number, zeros: boolean) =>
-    zeros
-      ? new Uint8Array(size)
-      : new Uint8Array(
-          createCipheriv('chacha20', createHash('sha256').update(`tus-dag/${seed}`).digest(), Buffer.alloc(16)).update(
-            Buffer.alloc(size),
-          ),
-        )
+    zeros ? new Uint8Array(size) : chacha(`tus-dag/${seed}`, size)
 
   async function uploadByTus(bytes: Uint8Array, cuts: number[]): Promise<string> {
     const created = await createSdkStyle(tus, bytes.length, `filename ${b64('dag.bin')},network ${b64('public')}`)
