@@ -1,8 +1,8 @@
-import { isLoopback, isPrivate } from '@libp2p/utils'
 import { type Multiaddr, multiaddr } from '@multiformats/multiaddr'
 import { type BlockFetcher, type BlockFetchOptions, invalid, PinfoldError } from '@pinfold/interface'
 import type { Blocks } from 'helia'
 import { CID } from 'multiformats/cid'
+import { createDialGuard, type DialGuard } from './dial-guard.js'
 
 /** How long one block is waited for when the caller gives no signal of its own. */
 export const DEFAULT_BLOCK_TIMEOUT_MS = 60_000
@@ -12,24 +12,26 @@ export const DEFAULT_BLOCK_TIMEOUT_MS = 60_000
  * requester named (Pinata's `host_nodes`) and asking every peer the node is connected to. `blocks`
  * is the node's Helia blockstore: it answers from public content Pinfold already holds, else races
  * its block brokers (bitswap) and checks the bytes against the CID's multihash before returning them.
+ *
+ * A host node is a client's choice of address: its name is resolved by `guard` (the node's own, the
+ * same one its libp2p gates every dial with), each address is checked, and only the checked IPs
+ * are handed to bitswap, so the address dialled is the address checked. Default: a guard that
+ * dials public addresses only.
  */
 export function createBitswapFetcher(
   blocks: Pick<Blocks, 'get'>,
-  options: { timeoutMs?: number | undefined; privateAddresses?: boolean | undefined } = {},
+  options: { timeoutMs?: number | undefined; guard?: DialGuard | undefined } = {},
 ): BlockFetcher {
   const timeoutMs = options.timeoutMs ?? DEFAULT_BLOCK_TIMEOUT_MS
+  const guard = options.guard ?? createDialGuard()
   return {
     name: 'bitswap',
     async getBlock(cidText: string, { signal, hostNodes }: BlockFetchOptions) {
       const cid = parseCid(cidText)
       const named = (hostNodes ?? []).map(parseMultiaddr)
-      // a client names host nodes: unless the operator allows it, none inside private networks is dialled
-      const providers = options.privateAddresses ? named : named.filter((addr) => !isPrivate(addr) && !isLoopback(addr))
+      const { providers, refused } = await dialableHostNodes(named, guard)
       if (named.length > 0 && providers.length === 0) {
-        throw new PinfoldError(
-          'NOT_FOUND',
-          `host nodes on private or loopback addresses are not dialled (${named.join(', ')})`,
-        )
+        throw new PinfoldError('NOT_FOUND', `no host node may be dialled (${refused.join('; ')})`)
       }
       const bounded = AbortSignal.any([AbortSignal.timeout(timeoutMs), ...(signal ? [signal] : [])])
       try {
@@ -43,6 +45,23 @@ export function createBitswapFetcher(
       }
     },
   }
+}
+
+/** The host nodes' addresses that may be dialled, as IPs, and why each other one may not. */
+async function dialableHostNodes(named: Multiaddr[], guard: DialGuard) {
+  const providers: Multiaddr[] = []
+  const refused: string[] = []
+  const resolved = await Promise.all(named.map((node) => guard.resolve(node)))
+  named.forEach((node, index) => {
+    const addresses = resolved[index]!
+    if (addresses.length === 0) refused.push(`${node}: its name resolves to no address`)
+    for (const address of addresses) {
+      const why = guard.refusal(address)
+      if (why === undefined) providers.push(address)
+      else refused.push(`${node}: ${why}`)
+    }
+  })
+  return { providers, refused }
 }
 
 function parseCid(text: string): CID {

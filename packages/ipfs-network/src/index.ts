@@ -1,5 +1,7 @@
+export { type AddressPolicy, createAddressPolicy } from './address-policy.js'
 export { AMINO_BOOTSTRAP_PEERS } from './amino.js'
 export { createBitswapFetcher, DEFAULT_BLOCK_TIMEOUT_MS } from './bitswap-fetcher.js'
+export { createDialGuard, type DialGuard, type DialGuardOptions, type HostLookup } from './dial-guard.js'
 export {
   type DhtOptions,
   type IpfsNode,

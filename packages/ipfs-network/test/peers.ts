@@ -3,9 +3,18 @@
 //
 //   fetcher: a Helia peer holds a block; the node's bitswap fetcher gets it given the peer's multiaddr as
 //            `hostNodes`; a block nobody has fails within the signal; a bad multiaddr is INVALID_INPUT.
+//   guard:   a plain TCP listener on every interface and a Unix socket count the connections they
+//            get; a node as deployed on the internet is asked for a block with host nodes that all
+//            lead back to this machine (names, mapped and NAT64 IPv6, 0.0.0.0, the socket) or into
+//            private, link-local and multicast ranges, and must open none; a node with private
+//            addresses allowed must dial the same listener by its name.
 //   dht:     a DHT server peer on loopback is the node's only bootstrap peer; the node announces the public
 //            roots it is given, and the peer then finds the node as their provider (and no provider for a
 //            root it was not given).
+import { mkdtemp, rm } from 'node:fs/promises'
+import { createServer, type Server } from 'node:net'
+import { hostname, tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { withBitswap } from '@helia/bitswap'
 import { withLibp2pLight } from '@helia/libp2p'
 import { identify } from '@libp2p/identify'
@@ -81,6 +90,105 @@ async function fetcher() {
   }
 }
 
+/** A listener that only counts who connects, and hangs up: no libp2p peer answers behind it. */
+async function countingListener(listen: (server: Server) => void) {
+  const seen: string[] = []
+  const server = createServer((socket) => {
+    seen.push(socket.remoteAddress ?? 'unix socket')
+    socket.destroy()
+  })
+  await new Promise<void>((resolve) => {
+    server.once('listening', resolve)
+    listen(server)
+  })
+  return { server, seen }
+}
+
+async function guard() {
+  const dir = await mkdtemp(join(tmpdir(), 'pinfold-dial-guard-'))
+  // every interface, IPv4 and IPv6: whatever local address a host node leads to ends up here
+  const tcp = await countingListener((server) => server.listen(0, '::'))
+  const port = (tcp.server.address() as { port: number }).port
+  const socketPath = join(dir, 'local.sock')
+  const unix = await countingListener((server) => server.listen(socketPath))
+  const cid = await rawCid('nobody has this either')
+  const node = await startIpfsNode({
+    listen: ['/ip4/127.0.0.1/tcp/0'],
+    peerKeyFile: keyFile,
+    publicBlock: async () => undefined,
+  })
+  const allowing = await startIpfsNode({
+    listen: ['/ip4/127.0.0.1/tcp/0'],
+    peerKeyFile: `${keyFile}-allowing`,
+    publicBlock: async () => undefined,
+    privateAddresses: true,
+  })
+  // a real peer id (the other node's; libp2p never dials its own): only the address is wrong
+  const peer = `/p2p/${allowing.peerId}`
+  const otherPeer = `/p2p/${node.peerId}`
+  const local = [
+    `/dns4/LOCALHOST/tcp/${port}${peer}`,
+    `/dns4/localhost/tcp/${port}${peer}`,
+    `/dns4/${hostname()}/tcp/${port}${peer}`,
+    `/dns/${hostname().toUpperCase()}/tcp/${port}${peer}`,
+    `/dns6/localhost/tcp/${port}${peer}`,
+    `/ip4/0.0.0.0/tcp/${port}${peer}`,
+    `/ip4/127.0.0.2/tcp/${port}${peer}`,
+    `/ip6/::ffff:127.0.0.1/tcp/${port}${peer}`,
+    `/ip6/::ffff:0.0.0.0/tcp/${port}${peer}`,
+    `/ip6/64:ff9b::7f00:1/tcp/${port}${peer}`,
+    `/ip6/::/tcp/${port}${peer}`,
+    `/ip6/::1/tcp/${port}${peer}`,
+    `/ip4/127.0.0.1/tcp/${port}/ws${peer}`,
+    `/unix/${encodeURIComponent(socketPath)}${peer}`,
+  ]
+  const elsewhere = [
+    `/ip4/10.0.0.1/tcp/${port}${peer}`,
+    `/ip4/172.16.0.1/tcp/${port}${peer}`,
+    `/ip4/192.168.0.1/tcp/${port}${peer}`,
+    `/ip4/169.254.169.254/tcp/${port}${peer}`,
+    `/ip6/fe80::1/tcp/${port}${peer}`,
+    `/ip6/fd00::2/tcp/${port}${peer}`,
+    `/ip4/224.0.0.1/tcp/${port}${peer}`,
+    `/ip6/ff02::1/tcp/${port}${peer}`,
+  ]
+  const ask = (fetcher: typeof node.fetcher, hostNodes: string[], ms: number) =>
+    fetcher
+      .getBlock(cid.toString(), { hostNodes, signal: AbortSignal.timeout(ms) })
+      .then(() => ({ code: 'FOUND', message: '' }), failure)
+  try {
+    const all = [...local, ...elsewhere]
+    const answers = await Promise.all(all.map((hostNode) => ask(node.fetcher, [hostNode], 3_000)))
+    const refused = Object.fromEntries(all.map((hostNode, i) => [hostNode, answers[i]]))
+    // all at once too: one refused node must not let another through
+    const together = await ask(node.fetcher, [...local, ...elsewhere], 3_000)
+    // a dial that was let through would have reached the listener by now
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    const seenWhileRefused = { tcp: [...tcp.seen], unix: [...unix.seen] }
+    const allowedByName = await ask(allowing.fetcher, [`/dns4/LOCALHOST/tcp/${port}${otherPeer}`], 3_000)
+    const allowedUnix = await ask(allowing.fetcher, [`/unix/${encodeURIComponent(socketPath)}${otherPeer}`], 3_000)
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    return {
+      hostNodes: all,
+      refused,
+      together,
+      seenWhileRefused,
+      allowedByName,
+      allowedUnix,
+      seenWhenAllowed: {
+        tcp: tcp.seen.slice(seenWhileRefused.tcp.length),
+        unix: unix.seen.slice(seenWhileRefused.unix.length),
+      },
+    }
+  } finally {
+    await node.stop()
+    await allowing.stop()
+    tcp.server.close()
+    unix.server.close()
+    await rm(dir, { recursive: true, force: true })
+  }
+}
+
 async function dht() {
   // the only other DHT peer: a server on loopback that keeps private addresses, as a LAN DHT would
   const bootstrapPeer = await createLibp2p({
@@ -139,6 +247,6 @@ async function dht() {
   }
 }
 
-const result = scenario === 'fetcher' ? await fetcher() : await dht()
+const result = scenario === 'fetcher' ? await fetcher() : scenario === 'guard' ? await guard() : await dht()
 process.stdout.write(JSON.stringify(result))
 process.exit(0)
