@@ -211,6 +211,51 @@ describe('pin by CID', () => {
     expect((await queue('', token)).jobs).toEqual([])
   })
 
+  it('host_nodes must be multiaddrs of a host and a peer id, at most 20 of 512 characters: else 400 naming the entry, nothing queued', async () => {
+    const token = await server.token({ org: 'bad-host-nodes' })
+    const peer = '/p2p/12D3KooWGRUVh8ZmaFDsg6UKaRv9bCZNwmtRJ3bmQf3xs2AB4qnE'
+    const good = `/ip4/203.0.113.7/tcp/4001${peer}`
+    const cases: [unknown, string][] = [
+      // 20 KiB of text that starts with a slash was stored as given
+      [Array.from({ length: 20 }, (_, i) => `/${String(i).padEnd(1023, 'x')}`), 'host_nodes[0] is longer than 512'],
+      [[good, `/${'x'.repeat(300)}`], 'host_nodes[1] must be a multiaddr'],
+      [['/junk/junk'], 'host_nodes[0] must be a multiaddr'],
+      [['/ip4/999.1.1.1/tcp/1' + peer], 'host_nodes[0] must be a multiaddr'],
+      [['/ip4/203.0.113.7/tcp/4001'], "host_nodes[0] must end with the peer's id"],
+      [['/ip4/203.0.113.7/tcp/4001/p2p/abc'], 'host_nodes[0] ends with /p2p/abc, not a peer id'],
+      [[`/unix/${encodeURIComponent('/var/run/docker.sock')}${peer}`], "host_nodes[0] must start with the peer's host"],
+      [[peer], "host_nodes[0] must start with the peer's host"],
+      [[`/dnsaddr/bootstrap.libp2p.io${peer}`], "host_nodes[0] must start with the peer's host"],
+      [[`/dns4/a b/tcp/1${peer}`], 'host_nodes[0] names "a b", which is not a host name'],
+      [[good, good.replace('/p2p/', '/ipfs/')], 'host_nodes[1] repeats host_nodes[0]'],
+      [[`/ip4/203.0.113.7/tcp/4001/p2p/1${'1'.repeat(600)}`], 'host_nodes[0] is longer than 512'],
+      [Array.from({ length: 21 }, (_, i) => `/ip4/203.0.113.${i}/tcp/4001${peer}`), 'at most 20 multiaddrs'],
+      [[good, 42], 'host_nodes must be an array'],
+    ]
+    for (const [hostNodes, message] of cases) {
+      const res = await pin({ cid: MISSING_CID, host_nodes: hostNodes }, token)
+      expect(res.status, message).toBe(400)
+      expect(res.body.error, message).toContain(message)
+    }
+    expect((await queue('', token)).jobs).toEqual([])
+  })
+
+  it('host_nodes are kept in canonical form; names are kept as names, to be resolved when dialled', async () => {
+    const token = await server.token({ org: 'good-host-nodes' })
+    const peer = '/p2p/QmYyQSo1c1Ym7orWxLYvCrM2EmxFTANf8wXmmE7DWjhx5N'
+    const given = [
+      `/ip4/203.0.113.7/tcp/4001/ipfs/QmYyQSo1c1Ym7orWxLYvCrM2EmxFTANf8wXmmE7DWjhx5N`,
+      `/ip6/2001:db8::1/udp/4001/quic-v1${peer}`,
+      `/dns4/peer.example.com/tcp/443/wss${peer}`,
+      `/dns4/LOCALHOST/tcp/4001/p2p/12D3KooWGRUVh8ZmaFDsg6UKaRv9bCZNwmtRJ3bmQf3xs2AB4qnE`,
+      `/ip4/203.0.113.8/tcp/4001/p2p/bafzaajaiaejcbxfrzf6rjbiivyqdqzg4mulqffmvmjcpdbrxscwlhcgevtw3gunm`,
+    ]
+    const { status, body } = await pin({ cid: MISSING_CID, host_nodes: given }, token)
+    expect(status, body.error).toBe(200)
+    expect(body.data.host_nodes).toEqual([`/ip4/203.0.113.7/tcp/4001${peer}`, ...given.slice(1)])
+    expect((await queue('', token)).jobs.map((j) => j.host_nodes)).toEqual([body.data.host_nodes])
+  })
+
   it('the private network has no pending files', async () => {
     const res = await server.api('/v3/files/private?cidPending=true')
     expect(((await res.json()) as { data: { files: unknown[] } }).data.files).toEqual([])

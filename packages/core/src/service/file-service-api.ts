@@ -1055,7 +1055,12 @@ export interface PinInput {
   name?: string | undefined
   groupId?: string | null | undefined
   keyvalues?: KeyValueInput | undefined
-  /** Multiaddrs of peers that hold the content (at most 20, each at most 1024 characters). */
+  /**
+   * Multiaddrs of peers that hold the content: at most 20, each at most 512 characters, naming a
+   * host (`/ip4`, `/ip6`, `/dns`, `/dns4`, `/dns6`) and ending with the peer's id (`/p2p/…`),
+   * none twice; kept in canonical form. Whether one may be dialled is decided at dial time, on
+   * the addresses its name resolves to then.
+   */
   hostNodes?: readonly string[] | undefined
 }
 

@@ -7,12 +7,9 @@ import { nextPageToken, resolvePage } from '../pagination.js'
 import type { ServiceContext } from './context.js'
 import type { PinOperations } from './file-service-api.js'
 import { parseCid } from './gateway.js'
+import { checkHostNodes } from './host-nodes.js'
 import { runPinJob, STOP } from './pin-job.js'
 import { validateKeyvalues, validateName } from './validate.js'
-
-/** The Pinning Service API's bound on delegates, applied to Pinata's `host_nodes`. */
-const MAX_HOST_NODES = 20
-const MAX_HOST_NODE_CHARS = 1024
 
 export function createPinOperations(ctx: ServiceContext): PinOperations {
   // names this service's claims; a restarted process is a new worker and resumes by lease expiry
@@ -89,15 +86,4 @@ async function checkPinnableCid(value: unknown): Promise<string> {
   const problem = await unkeepable(cid)
   if (problem) throw invalid(`cid ${problem}`)
   return value
-}
-
-function checkHostNodes(value: unknown): string[] {
-  if (!Array.isArray(value)) throw invalid('host_nodes must be an array of multiaddrs')
-  if (value.length > MAX_HOST_NODES) throw invalid(`host_nodes may list at most ${MAX_HOST_NODES} multiaddrs`)
-  return value.map((node, index) => {
-    if (typeof node !== 'string' || !node.startsWith('/') || node.length > MAX_HOST_NODE_CHARS) {
-      throw invalid(`host_nodes[${index}] must be a multiaddr such as /ip4/203.0.113.7/tcp/4001/p2p/12D3KooW…`)
-    }
-    return node
-  })
 }

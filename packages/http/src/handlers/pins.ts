@@ -101,7 +101,8 @@ const PinByCidInput = named(
     keyvalues: Type.Optional(Keyvalues),
     host_nodes: Type.Optional(
       Type.Union([Type.Array(Type.String()), Type.Null()], {
-        description: 'Multiaddrs of peers holding the content, dialled first by a bitswap source',
+        description:
+          'Multiaddrs of peers holding the content, dialled first by a bitswap source: at most 20, each at most 512 characters, starting with the host (`/ip4`, `/ip6`, `/dns`, `/dns4`, `/dns6`) and ending with the peer id (`/p2p/…`). Only public addresses are dialled, checked after name resolution, unless the operator allows private ones.',
       }),
     ),
   }),
