@@ -353,6 +353,14 @@ describe('pin by CID', () => {
       [{ cid, keyvalues: { k: {} as unknown as string } }, 'INVALID_INPUT', 'keyvalues.k'],
       [{ cid, hostNodes: ['example.com:4001'] }, 'INVALID_INPUT', 'host_nodes[0] must be a multiaddr'],
       [{ cid, hostNodes: Array.from({ length: 21 }, () => '/ip4/127.0.0.1/tcp/1') }, 'INVALID_INPUT', 'at most 20'],
+      // a slash and 1023 bytes of junk, twenty times, was stored as given
+      [{ cid, hostNodes: Array.from({ length: 20 }, () => `/${'x'.repeat(511)}`) }, 'INVALID_INPUT', 'host_nodes[0]'],
+      [{ cid, hostNodes: ['/ip4/203.0.113.7/tcp/4001/p2p/abc'] }, 'INVALID_INPUT', 'not a peer id'],
+      [
+        { cid, hostNodes: ['/unix/%2Ftmp%2Fs/p2p/QmYyQSo1c1Ym7orWxLYvCrM2EmxFTANf8wXmmE7DWjhx5N'] },
+        'INVALID_INPUT',
+        'host',
+      ],
       [{ cid, groupId: 'no-such-group' }, 'NOT_FOUND', 'group not found'],
     ]
     for (const [input, code, message] of bad) {
