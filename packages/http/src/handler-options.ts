@@ -61,10 +61,11 @@ export function checkHandlerOptions(service: FileService, options: FetchHandlerO
   }
   const subdomainHost = check.optionalHostname('subdomainHost', options.subdomainHost)?.toLowerCase()
 
+  const gatewayDomain = service.domains.gatewayDomain
   let last: { given: unknown; checked: PublicUrl | undefined } | undefined
   const publicUrl = () => {
     const given = options.publicUrl
-    if (!last || last.given !== given) last = { given, checked: checkPublicUrl(given) }
+    if (!last || last.given !== given) last = { given, checked: checkPublicUrl(given, gatewayDomain) }
     return last.checked
   }
   publicUrl()
@@ -76,11 +77,19 @@ function isOrigin(value: unknown): boolean {
   return typeof value === 'string' && URL.canParse(value) && new URL(value).origin === value
 }
 
-function checkPublicUrl(value: unknown): PublicUrl | undefined {
+function checkPublicUrl(value: unknown, gatewayDomain: string | undefined): PublicUrl | undefined {
   const url = check.optionalHttpUrl('publicUrl', value)
   if (!url) return undefined
   // links are built by appending paths: a query or fragment would end up in the middle of them
   check.require('publicUrl', url.search === '' && url.hash === '', 'must have no query or fragment')
+  // every host under the gateway domain is a dedicated gateway (dispatchGateway): the API would
+  // answer nowhere, and its host name would be a name any tenant could claim
+  const underGateways = gatewayDomain !== undefined && url.hostname.toLowerCase().endsWith(`.${gatewayDomain}`)
+  check.require(
+    'publicUrl',
+    !underGateways,
+    `must not be a host under the service's gatewayDomain (${gatewayDomain}): every such host is a dedicated gateway`,
+  )
   return { href: String(value).replace(/\/+$/, ''), hostname: url.hostname }
 }
 

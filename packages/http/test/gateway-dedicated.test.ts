@@ -172,3 +172,60 @@ describe('dedicated gateways - off without a gateway domain', () => {
     }
   })
 })
+
+/**
+ * Issue 29: "a dedicated gateway name that equals the API's own host when PINFOLD_PUBLIC_URL is
+ * unset". Without a public URL the API's host is whatever a request names, so a tenant can claim
+ * `{name}.{gatewayDomain}` even when that is a host the API was reached on. It takes nothing:
+ * every host under the gateway domain is a gateway, never the API, claimed or not. With a public
+ * URL, its host is refused as a claim, and a public URL under the gateway domain (where the API
+ * would answer nowhere) is refused at construction.
+ */
+describe('dedicated gateways - the API host', () => {
+  it('without a public URL, a host under the gateway domain is never the API, before or after a claim of it', async () => {
+    const server = await startGatewayApi({ gatewayDomain: GATEWAY_DOMAIN, url: `http://${host('api')}` })
+    try {
+      const apiHere = () => server.api('/v3/files/public')
+      expect((await apiHere()).status).toBe(404)
+      // the claim is made on another host the server answers: the request's host is all it knows
+      const token = await server.token({ org: 'claimer' })
+      const claimed = await server.fetch('http://pinfold.test/v3/gateways/domains', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'api' }),
+      })
+      expect(claimed.status).toBe(201)
+      const after = await apiHere()
+      expect(after.status).toBe(404)
+      expect(((await after.json()) as { error: string }).error).toContain('a gateway serves /ipfs/{cid}')
+      // the API on a host outside the gateway domain is untouched
+      const elsewhere = await server.fetch('http://pinfold.test/v3/files/public', {
+        headers: { authorization: `Bearer ${token}` },
+      })
+      expect(elsewhere.status).toBe(200)
+    } finally {
+      await server.close()
+    }
+  })
+
+  it('a public URL under the gateway domain is refused at construction; its own host cannot be claimed', async () => {
+    await expect(
+      startGatewayApi({ gatewayDomain: GATEWAY_DOMAIN, url: `http://${host('api')}`, publicHost: true }),
+    ).rejects.toThrow(/option `publicUrl` must not be a host under the service's gatewayDomain \(gw\.pinfold\.test\)/)
+    const server = await startGatewayApi({
+      gatewayDomain: GATEWAY_DOMAIN,
+      url: `http://${GATEWAY_DOMAIN}`,
+      publicHost: true,
+    })
+    try {
+      expect((await server.api('/v3/files/public')).status).toBe(200)
+      const res = await server.api('/v3/gateways/domains', {
+        method: 'POST',
+        body: JSON.stringify({ domain: GATEWAY_DOMAIN }),
+      })
+      expect(res.status).toBe(400)
+    } finally {
+      await server.close()
+    }
+  })
+})
