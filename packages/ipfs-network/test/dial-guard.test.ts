@@ -136,7 +136,9 @@ describe('dial guard', () => {
     expect(guard.resolver.canResolve(multiaddr(`/dns6/localhost/tcp/1${PEER}`))).toBe(true)
     expect(guard.resolver.canResolve(multiaddr(`/dnsaddr/bootstrap.libp2p.io${PEER}`))).toBe(false)
     expect(guard.resolver.canResolve(multiaddr(`/ip4/8.8.8.8/tcp/1${PEER}`))).toBe(false)
-    const resolved = await guard.resolver.resolve(multiaddr(`/dns4/localhost/tcp/1${PEER}`), {})
+    // libp2p passes its logger; the guard's resolver needs none
+    const libp2pOptions = {} as Parameters<typeof guard.resolver.resolve>[1]
+    const resolved = await guard.resolver.resolve(multiaddr(`/dns4/localhost/tcp/1${PEER}`), libp2pOptions)
     expect(resolved.map(String)).toEqual([`/ip4/127.0.0.1/tcp/1${PEER}`])
   })
 })
