@@ -220,7 +220,7 @@ describe('pin by CID', () => {
       [Array.from({ length: 20 }, (_, i) => `/${String(i).padEnd(1023, 'x')}`), 'host_nodes[0] is longer than 512'],
       [[good, `/${'x'.repeat(300)}`], 'host_nodes[1] must be a multiaddr'],
       [['/junk/junk'], 'host_nodes[0] must be a multiaddr'],
-      [['/ip4/999.1.1.1/tcp/1' + peer], 'host_nodes[0] must be a multiaddr'],
+      [[`/ip4/999.1.1.1/tcp/1${peer}`], 'host_nodes[0] must be a multiaddr'],
       [['/ip4/203.0.113.7/tcp/4001'], "host_nodes[0] must end with the peer's id"],
       [['/ip4/203.0.113.7/tcp/4001/p2p/abc'], 'host_nodes[0] ends with /p2p/abc, not a peer id'],
       [[`/unix/${encodeURIComponent('/var/run/docker.sock')}${peer}`], "host_nodes[0] must start with the peer's host"],
