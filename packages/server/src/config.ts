@@ -94,7 +94,8 @@ export interface IpfsConfig {
   bootstrap: string[] | undefined
   /**
    * `PINFOLD_IPFS_PRIVATE_ADDRESSES`: a LAN or test network: keep private and loopback addresses in
-   * DHT records and dial pin-by-CID host nodes on them.
+   * DHT records and dial them (host nodes, DHT and bootstrap peers). Off, the node dials public IPs
+   * only, each checked after name resolution.
    */
   privateAddresses: boolean
   /** `PINFOLD_IPFS_REPROVIDE_INTERVAL_MS` (default 22 h) and `PINFOLD_IPFS_PROVIDE_CONCURRENCY` (default 8). */
