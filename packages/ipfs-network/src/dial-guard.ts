@@ -31,9 +31,10 @@ export interface DialGuard {
   /** `address` with its host name resolved: one multiaddr per address (itself when it names no host). */
   resolve(address: Multiaddr): Promise<Multiaddr[]>
   /**
-   * Why `address` may not be dialled, or `undefined`. Only an IP address the policy allows may be
-   * dialled: a name not yet resolved, a Unix socket path (which `@libp2p/tcp` would dial), any
-   * other kind of address is refused.
+   * Why `address` may not be dialled, or `undefined`. Only an address that starts with an IP and
+   * holds no IP the policy refuses and no host name may be dialled: a name not yet resolved, a TLS
+   * name (`/tls/sni/…`, where `@libp2p/websockets` would connect), a Unix socket path (which
+   * `@libp2p/tcp` would dial), any other kind of address is refused.
    */
   refusal(address: Multiaddr): string | undefined
 }
@@ -44,6 +45,9 @@ const NAME_FAMILY = new Map<string, 0 | 4 | 6>([
   ['dns4', 4],
   ['dns6', 6],
 ])
+
+/** Components that name a host: a transport given one would resolve it itself, unchecked. */
+const HOST_NAMES = new Set([...NAME_FAMILY.keys(), 'dnsaddr', 'sni'])
 
 export function createDialGuard(options: DialGuardOptions = {}): DialGuard {
   const policy: AddressPolicy = createAddressPolicy({ allowPrivate: options.allowPrivate })
@@ -68,14 +72,20 @@ export function createDialGuard(options: DialGuardOptions = {}): DialGuard {
   }
 
   function refusal(address: Multiaddr): string | undefined {
-    const first = address.getComponents()[0]
-    if (first?.name === 'ip4' || first?.name === 'ip6') {
-      return policy.refusal(first.value ?? '')
+    const components = address.getComponents()
+    // every component a transport could connect to: a TLS name (`/tls/sni/localhost/ws`) is where
+    // the WebSocket transport connects, whatever IP comes first
+    for (const { name, value } of components) {
+      if (name === 'ip4' || name === 'ip6') {
+        const why = policy.refusal(value ?? '')
+        if (why) return why
+      } else if (HOST_NAMES.has(name)) {
+        return `${value} is a name: only the addresses it resolves to may be dialled`
+      }
     }
-    if (first && (NAME_FAMILY.has(first.name) || first.name === 'dnsaddr')) {
-      return `${first.value} is a name: only the addresses it resolves to may be dialled`
-    }
-    return `${first?.name ?? 'an empty'} address: only IP addresses are dialled`
+    const first = components[0]?.name
+    if (first !== 'ip4' && first !== 'ip6') return `${first ?? 'an empty'} address: only IP addresses are dialled`
+    return undefined
   }
 
   return {

@@ -115,7 +115,7 @@ describe('dial guard', () => {
     expect(await failing.resolve(multiaddr(`/dns4/nowhere.invalid/tcp/1${PEER}`))).toEqual([])
   })
 
-  it('refusal - names not yet resolved, dnsaddr, Unix sockets are refused even with private addresses allowed', () => {
+  it('refusal - names not yet resolved, dnsaddr, TLS names, Unix sockets are refused even with private addresses allowed', () => {
     const lax = createDialGuard({ allowPrivate: true })
     for (const g of [guard, lax]) {
       expect(g.refusal(multiaddr(`/dns4/example.com/tcp/1${PEER}`))).toContain('is a name')
@@ -124,6 +124,8 @@ describe('dial guard', () => {
         'only IP addresses are dialled',
       )
       expect(g.refusal(multiaddr(PEER))).toContain('only IP addresses are dialled')
+      // @libp2p/websockets connects to the TLS name, not to the IP in front of it
+      expect(g.refusal(multiaddr(`/ip4/8.8.8.8/tcp/443/tls/sni/localhost/ws${PEER}`))).toContain('localhost is a name')
     }
     expect(lax.refusal(multiaddr(`/ip4/127.0.0.1/tcp/1${PEER}`))).toBeUndefined()
     expect(guard.refusal(multiaddr(`/ip4/8.8.8.8/tcp/1${PEER}`))).toBeUndefined()

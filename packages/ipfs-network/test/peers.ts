@@ -140,6 +140,9 @@ async function guard() {
     `/ip6/::/tcp/${port}${peer}`,
     `/ip6/::1/tcp/${port}${peer}`,
     `/ip4/127.0.0.1/tcp/${port}/ws${peer}`,
+    // a public IP, but the WebSocket transport connects to the TLS name (wss://localhost:port)
+    `/ip4/8.8.8.8/tcp/${port}/tls/sni/localhost/ws${peer}`,
+    `/ip4/8.8.8.8/tcp/${port}/tls/sni/LOCALHOST/ws${peer}`,
     `/unix/${encodeURIComponent(socketPath)}${peer}`,
   ]
   const elsewhere = [
