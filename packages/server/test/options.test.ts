@@ -39,6 +39,7 @@ const BAD_ENV: [string, NodeJS.ProcessEnv, string][] = [
   ['PINFOLD_IMAGE_MAX_INPUT_PIXELS', { PINFOLD_IMAGE_MAX_INPUT_PIXELS: '0' }, 'readConfig'],
   ['PINFOLD_IMAGE_CONCURRENCY', { PINFOLD_IMAGE_CONCURRENCY: 'two' }, 'readConfig'],
   ['PINFOLD_IMAGE_CACHE_BYTES', { PINFOLD_IMAGE_CACHE_BYTES: '-1' }, 'readConfig'],
+  ['PINFOLD_IMAGE_TENANT_QUEUE', { PINFOLD_IMAGE_TENANT_QUEUE: '0' }, 'readConfig'],
   ['PINFOLD_X402_PAY_TO', { PINFOLD_X402_PAY_TO: '0x12' }, 'paymentOptionsFromEnv'],
   ['PINFOLD_X402_NETWORK', { PINFOLD_X402_NETWORK: 'mainnet-ish' }, 'paymentOptionsFromEnv'],
   [
@@ -57,9 +58,17 @@ describe('http-node options', () => {
       PINFOLD_IMAGE_MAX_INPUT_PIXELS: '1000000',
       PINFOLD_IMAGE_CACHE_BYTES: '0',
       PINFOLD_IMAGE_CONCURRENCY: '3',
+      PINFOLD_IMAGE_TENANT_QUEUE: '5',
+      PINFOLD_IMAGE_TENANT_JOBS: '2',
     })
     expect(config.gatewayDomain).toBe('GW.Example.com')
-    expect(config.images).toEqual({ maxInputPixels: 1_000_000, cacheBytes: 0, concurrency: 3 })
+    expect(config.images).toEqual({
+      maxInputPixels: 1_000_000,
+      cacheBytes: 0,
+      concurrency: 3,
+      maxPerTenant: 5,
+      maxRunningPerTenant: 2,
+    })
     expect(readConfig({ PINFOLD_IMAGES: 'off', PINFOLD_IMAGE_CONCURRENCY: '3' }).images).toBeUndefined()
   })
 
