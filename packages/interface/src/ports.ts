@@ -47,6 +47,11 @@ export interface CreatedFile {
   content: ContentRecord
 }
 
+export interface CreateFileOptions extends CallOptions {
+  /** Only reference an existing content record, never store `content` (see `createFile`). */
+  requireContent?: boolean | undefined
+}
+
 export interface DeletedFile {
   file: FileRecord
   /**
@@ -84,8 +89,13 @@ export interface FileRecordStore {
    * - `file.groupId`, when set, must name a group of the same tenant and network, else `NOT_FOUND`
    *   and nothing is written.
    * - `file.id` is new; reusing an id is a `CONFLICT`.
+   * - With `requireContent`, the caller wrote no blob and shares the content other files
+   *   reference: if no content record exists for `content.cid` (its last file was deleted, and
+   *   its blob goes with it), nothing is written and the answer is `NOT_FOUND`. Against a
+   *   concurrent `deleteFile` of the last file either this call comes first (the file is made and
+   *   the content is no longer released) or it answers `NOT_FOUND`: never a file on a released blob.
    */
-  createFile(file: NewFile, content: ContentRecord, options?: CallOptions): Promise<CreatedFile>
+  createFile(file: NewFile, content: ContentRecord, options?: CreateFileOptions): Promise<CreatedFile>
 
   /** Tenant-scoped lookup. */
   getFile(tenantId: string, network: Network, id: string, options?: CallOptions): Promise<FileRecord | undefined>
