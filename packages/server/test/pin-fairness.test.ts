@@ -137,7 +137,7 @@ describe('pin by CID against a source that never answers', { timeout: 120_000 },
     })
     expect(ended.map((job) => job.id)).toEqual(ids)
     for (const job of ended)
-      expect(job.reason).toMatch(/^block \w+ was not found \(gateways: no answer within 300 ms\)$/)
+      expect(job.reason).toMatch(/^block \w+ was not found \(gateway 127\.0\.0\.1:\d+: no answer within 300 ms\)$/)
   })
 
   it('a job past the per-job budget ends expired, whatever the per-block budget', async () => {
@@ -155,5 +155,32 @@ describe('pin by CID against a source that never answers', { timeout: 120_000 },
       return all[0]?.status === 'expired' ? all : undefined
     })
     expect(job).toMatchObject({ id, status: 'expired', reason: 'not done within 400 ms' })
+  })
+
+  it('a silent gateway listed first is given up on each block: the next gateway serves the DAG', async () => {
+    const origin = await startTestServer()
+    try {
+      const bytes = new Uint8Array(600_000).map((_, i) => (i * 13) % 251) // three blocks and a root
+      const upload = await origin.api('/v3/files', {
+        method: 'POST',
+        body: form({ network: 'public' }, { bytes, name: 'held.bin' }),
+      })
+      const { cid } = ((await upload.json()) as { data: { cid: string } }).data
+      server = await startTestServer({
+        PINFOLD_IPFS_GATEWAYS: `${silent.url},${origin.url}`,
+        PINFOLD_PIN_POLL_MS: '50',
+        PINFOLD_PIN_BLOCK_TIMEOUT_MS: '300',
+      })
+      const token = await server.token({ org: 'two-sources' })
+      const id = await pin(server, token, cid, 'held elsewhere')
+      await waitFor('the pin', async () => {
+        const res = await server!.api(`/v3/files/public/${id}`, { auth: token })
+        return res.status === 200 ? true : undefined
+      })
+      const served = await fetch(`${server.url}/ipfs/${cid}`)
+      expect(Buffer.from(await served.arrayBuffer()).equals(Buffer.from(bytes))).toBe(true)
+    } finally {
+      await origin.close()
+    }
   })
 })
