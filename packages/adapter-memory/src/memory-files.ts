@@ -1,8 +1,9 @@
 import {
-  type CallOptions,
+  type CreateFileOptions,
   type FileFilter,
   type FileRecord,
   type FileRecordStore,
+  notFound,
   PinfoldError,
   throwIfAborted,
 } from '@pinfold/interface'
@@ -12,10 +13,11 @@ import { copyFile, type MemoryState } from './memory-state.js'
 export function memoryFileRecords(state: MemoryState): FileRecordStore {
   const { files, contents, visibleFile, requireGroup } = state
   return {
-    async createFile(file, content, options?: CallOptions) {
+    async createFile(file, content, options?: CreateFileOptions) {
       throwIfAborted(options?.signal)
       if (files.has(file.id)) throw new PinfoldError('CONFLICT', `file id ${file.id} already exists`)
       requireGroup(file.tenantId, file.network, file.groupId)
+      if (options?.requireContent && !contents.has(content.cid)) throw notFound('content')
       const isDuplicate = [...files.values()].some(
         (f) => f.tenantId === file.tenantId && f.network === file.network && f.cid === file.cid,
       )

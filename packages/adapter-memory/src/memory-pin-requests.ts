@@ -4,11 +4,15 @@ import { paginate } from './memory-paging.js'
 /** The pin-by-CID queue in a private Map; each method's checks and writes run without an await between them. */
 export function memoryPinRequestRecords(): PinRequestRecordStore {
   const requests = new Map<string, PinRequestRecord>()
+  /** Each tenant's last turn: the value of `turns` when a claim last went to it. */
+  const lastServed = new Map<string, number>()
+  let turns = 0
   const copy = (r: PinRequestRecord): PinRequestRecord => structuredClone(r)
   const heldBy = (id: string, owner: string) => {
     const request = requests.get(id)
     return request?.state === 'retrieving' && request.leaseOwner === owner ? request : undefined
   }
+  const isOpen = (r: PinRequestRecord) => r.state === 'queued' || r.state === 'retrieving'
   const byAge = (a: PinRequestRecord, b: PinRequestRecord) =>
     a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
 
@@ -16,6 +20,12 @@ export function memoryPinRequestRecords(): PinRequestRecordStore {
     async createPinRequest(request, options) {
       throwIfAborted(options?.signal)
       if (requests.has(request.id)) throw new PinfoldError('CONFLICT', `pin request ${request.id} already exists`)
+      const cap = options?.maxOpenPerTenant
+      if (cap !== undefined) {
+        const open = [...requests.values()].filter((r) => r.tenantId === request.tenantId && isOpen(r)).length
+        if (open >= cap)
+          throw new PinfoldError('RATE_LIMITED', `tenant ${request.tenantId} has ${cap} pin requests open`)
+      }
       requests.set(request.id, copy(request))
     },
 
@@ -39,14 +49,26 @@ export function memoryPinRequestRecords(): PinRequestRecordStore {
 
     async claimPinRequest(owner, now, leaseMs, options) {
       throwIfAborted(options?.signal)
-      const claimable = [...requests.values()]
-        .filter(
-          (r) =>
-            r.state === 'queued' ||
-            (r.state === 'retrieving' && r.leaseExpiresAt !== null && r.leaseExpiresAt.getTime() <= now.getTime()),
-        )
-        .sort(byAge)[0]
+      const live = (r: PinRequestRecord) =>
+        r.state === 'retrieving' && r.leaseExpiresAt !== null && r.leaseExpiresAt.getTime() > now.getTime()
+      const running = new Map<string, number>()
+      const oldest = new Map<string, PinRequestRecord>()
+      for (const r of requests.values()) {
+        if (live(r)) running.set(r.tenantId, (running.get(r.tenantId) ?? 0) + 1)
+        else if (isOpen(r)) {
+          const first = oldest.get(r.tenantId)
+          if (!first || byAge(r, first) < 0) oldest.set(r.tenantId, r)
+        }
+      }
+      const cap = options?.maxRunningPerTenant ?? Number.POSITIVE_INFINITY
+      const runningOf = (r: PinRequestRecord) => running.get(r.tenantId) ?? 0
+      const servedOf = (r: PinRequestRecord) => lastServed.get(r.tenantId) ?? 0
+      // each tenant's oldest claimable request, in turn order
+      const claimable = [...oldest.values()]
+        .filter((r) => runningOf(r) < cap)
+        .sort((a, b) => runningOf(a) - runningOf(b) || servedOf(a) - servedOf(b) || byAge(a, b))[0]
       if (!claimable) return undefined
+      lastServed.set(claimable.tenantId, ++turns)
       claimable.state = 'retrieving'
       claimable.leaseOwner = owner
       claimable.leaseExpiresAt = new Date(now.getTime() + leaseMs)

@@ -2,6 +2,7 @@ import {
   type CallOptions,
   type ContentRecord,
   type CreatedFile,
+  type CreateFileOptions,
   type DeletedFile,
   type FileFilter,
   type FilePatch,
@@ -29,19 +30,23 @@ export async function createFile(
   client: SqlClient,
   file: NewFile,
   content: ContentRecord,
-  { signal }: CallOptions = {},
+  { signal, requireContent }: CreateFileOptions = {},
 ): Promise<CreatedFile> {
   if (file.groupId !== null && !isUuid(file.groupId)) throw notFound('group')
   return client.transaction(async (tx) => {
     // Inserts the content row, or (another upload got there first) locks and returns the existing
     // one; the no-op update is what takes the lock. If a concurrent deleteFile holds the row and
-    // deletes it, this waits for it and then inserts afresh.
-    const stored = await tx.query(
-      `insert into contents (${CONTENT_COLUMNS}) values ($1, $2, $3, $4, $5)
-       on conflict (cid) do update set blob_key = contents.blob_key
-       returning ${CONTENT_COLUMNS}`,
-      [content.cid, content.blobKey, content.size, content.kind, content.profile],
-    )
+    // deletes it, this waits for it and then inserts afresh — or, with `requireContent`, finds
+    // no row once the deletion committed, and writes nothing.
+    const stored = requireContent
+      ? await tx.query(`select ${CONTENT_COLUMNS} from contents where cid = $1 for update`, [content.cid])
+      : await tx.query(
+          `insert into contents (${CONTENT_COLUMNS}) values ($1, $2, $3, $4, $5)
+           on conflict (cid) do update set blob_key = contents.blob_key
+           returning ${CONTENT_COLUMNS}`,
+          [content.cid, content.blobKey, content.size, content.kind, content.profile],
+        )
+    if (stored.rows.length === 0) throw notFound('content')
     const duplicate = await tx.query(
       'select exists (select 1 from files where cid = $1 and tenant_id = $2 and network = $3) as duplicate',
       [file.cid, file.tenantId, file.network],

@@ -8,15 +8,39 @@ import type {
   PinRequestRecord,
   PinRequestState,
 } from '@pinfold/interface'
+import { PinfoldError } from '@pinfold/interface'
 import { keyset, toPage } from './paging.js'
-import type { Queryable, Row } from './queryable.js'
+import type { Queryable, Row, SqlClient } from './queryable.js'
 import { toDate } from './rows.js'
 import { isUuid, Params } from './sql.js'
 
 const COLUMNS =
   'id, tenant_id, user_id, cid, name, group_id, keyvalues, host_nodes, state, failure, reason, created_at, attempts, lease_owner, lease_expires_at'
 
-export async function createPinRequest(db: Queryable, r: PinRequestRecord): Promise<void> {
+/**
+ * With a cap, the count and the insert run under a transaction-scoped advisory lock on the tenant,
+ * so concurrent creates for one tenant count one after the other and never overshoot it.
+ */
+export async function createPinRequest(
+  client: SqlClient,
+  r: PinRequestRecord,
+  maxOpenPerTenant: number | undefined,
+): Promise<void> {
+  if (maxOpenPerTenant === undefined) return insertPinRequest(client, r)
+  await client.transaction(async (tx) => {
+    await tx.query(`select pg_advisory_xact_lock(hashtextextended('pinfold_pin_queue:' || $1, 0))`, [r.tenantId])
+    const { rows } = await tx.query(
+      `select count(*)::int as open from pin_requests where tenant_id = $1 and state in ('queued', 'retrieving')`,
+      [r.tenantId],
+    )
+    if (Number(rows[0]?.open) >= maxOpenPerTenant) {
+      throw new PinfoldError('RATE_LIMITED', `tenant ${r.tenantId} has ${maxOpenPerTenant} pin requests open`)
+    }
+    await insertPinRequest(tx, r)
+  })
+}
+
+async function insertPinRequest(db: Queryable, r: PinRequestRecord): Promise<void> {
   await db.query(
     `insert into pin_requests (${COLUMNS})
      values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::text[], $9, $10, $11, $12::timestamptz, $13, $14, $15::timestamptz)`,
@@ -74,30 +98,61 @@ export async function listPinRequests(
 }
 
 /**
- * One statement: the inner SELECT locks the oldest claimable row and skips rows other claimers
- * hold locked, so concurrent claimers in any process each take a different request (or none).
+ * Claims decide one after the other: a transaction-scoped advisory lock serialises them across
+ * processes, so each reads the running counts and turns the claims before it left. Under it one
+ * statement ranks the tenants (fewest running, served longest ago, oldest waiting request), takes
+ * the chosen tenant's oldest claimable row (skipping a row a deletion holds locked) and records
+ * the tenant's turn.
  */
 export async function claimPinRequest(
-  db: Queryable,
+  client: SqlClient,
   owner: string,
   now: Date,
   leaseMs: number,
+  maxRunningPerTenant: number | undefined,
 ): Promise<PinRequestRecord | undefined> {
-  const { rows } = await db.query(
-    `update pin_requests
-     set state = 'retrieving', lease_owner = $1, lease_expires_at = $2::timestamptz + make_interval(secs => $3::double precision / 1000),
-         attempts = attempts + 1
-     where id = (
-       select id from pin_requests
-       where state = 'queued' or (state = 'retrieving' and lease_expires_at <= $2::timestamptz)
-       order by created_at, id
-       for update skip locked
-       limit 1
-     )
-     returning ${COLUMNS}`,
-    [owner, now.toISOString(), leaseMs],
-  )
-  return rows[0] && toPinRequest(rows[0])
+  return client.transaction(async (tx) => {
+    await tx.query(`select pg_advisory_xact_lock(hashtext('pinfold_pin_claims'))`)
+    const { rows } = await tx.query(
+      `with open_requests as (
+         select tenant_id, created_at, (state = 'retrieving' and lease_expires_at > $2::timestamptz) as running
+         from pin_requests where state in ('queued', 'retrieving')
+       ),
+       tenants as (
+         select tenant_id, count(*) filter (where running) as running, min(created_at) filter (where not running) as oldest
+         from open_requests group by tenant_id
+       ),
+       chosen as (
+         select tenants.tenant_id from tenants left join pin_tenant_turns turns using (tenant_id)
+         where tenants.oldest is not null and ($4::int is null or tenants.running < $4::int)
+         order by tenants.running, coalesce(turns.turn, 0), tenants.oldest, tenants.tenant_id
+         limit 1
+       ),
+       claimed as (
+         update pin_requests
+         set state = 'retrieving', lease_owner = $1,
+             lease_expires_at = $2::timestamptz + make_interval(secs => $3::double precision / 1000),
+             attempts = attempts + 1
+         where id = (
+           select id from pin_requests
+           where tenant_id = (select tenant_id from chosen)
+             and (state = 'queued' or (state = 'retrieving' and lease_expires_at <= $2::timestamptz))
+           order by created_at, id
+           for update skip locked
+           limit 1
+         )
+         returning ${COLUMNS}
+       ),
+       turned as (
+         insert into pin_tenant_turns (tenant_id, turn)
+         select tenant_id, (select coalesce(max(turn), 0) + 1 from pin_tenant_turns) from claimed
+         on conflict (tenant_id) do update set turn = excluded.turn
+       )
+       select * from claimed`,
+      [owner, now.toISOString(), leaseMs, maxRunningPerTenant ?? null],
+    )
+    return rows[0] && toPinRequest(rows[0])
+  })
 }
 
 const HELD = `id = $1 and state = 'retrieving' and lease_owner = $2`

@@ -165,13 +165,15 @@ export function createPostgresRecordStore({ client, vectors: vectorOptions }: Po
       run('gatewayUsageByDay', options, () => usage.gatewayUsageByDay(client, tenantId, query)),
     storageUsage: (tenantId, options) => run('storageUsage', options, () => usage.storageUsage(client, tenantId)),
     createPinRequest: (request, options) =>
-      run('createPinRequest', options, () => pinRequests.createPinRequest(client, request)),
+      run('createPinRequest', options, () => pinRequests.createPinRequest(client, request, options?.maxOpenPerTenant)),
     getPinRequest: (tenantId, id, options) =>
       run('getPinRequest', options, () => pinRequests.getPinRequest(client, tenantId, id)),
     listPinRequests: (tenantId, filter, page, options) =>
       run('listPinRequests', options, () => pinRequests.listPinRequests(client, tenantId, filter, page)),
     claimPinRequest: (owner, now, leaseMs, options) =>
-      run('claimPinRequest', options, () => pinRequests.claimPinRequest(client, owner, now, leaseMs)),
+      run('claimPinRequest', options, () =>
+        pinRequests.claimPinRequest(client, owner, now, leaseMs, options?.maxRunningPerTenant),
+      ),
     renewPinLease: (id, owner, until, options) =>
       run('renewPinLease', options, () => pinRequests.renewPinLease(client, id, owner, until)),
     finishPinRequest: (id, owner, outcome, options) =>

@@ -72,7 +72,8 @@ export function describePinRequestRecords(name: string, create: () => Promise<Re
         newRequest({ createdAt: at(i), cid: i % 2 ? 'bafy-odd' : 'bafy-even' }),
       )
       for (const r of requests) await store.createPinRequest(r)
-      await store.createPinRequest(newRequest({ tenantId: 'tenant-b', createdAt: at(9) }))
+      // pinned: never claimed, so the claims below take tenant-a's requests in order
+      await store.createPinRequest(newRequest({ tenantId: 'tenant-b', createdAt: at(9), state: 'pinned' }))
       const ids = (page: { items: PinRequestRecord[] }) => page.items.map((r) => r.id)
       const all = requests.map((r) => r.id)
       expect(ids(await store.listPinRequests('tenant-a', {}, firstPage))).toEqual(all)
@@ -138,6 +139,81 @@ export function describePinRequestRecords(name: string, create: () => Promise<Re
       expect(won.map((c) => c.id).sort()).toEqual(requests.map((r) => r.id).sort())
       for (const claim of won)
         expect((await store.getPinRequest('tenant-a', claim.id))?.leaseOwner).toBe(claim.leaseOwner)
+    })
+
+    it("claimPinRequest - tenants take turns: another tenant's newer request is claimed before the first tenant's later ones", async () => {
+      const backlog = [0, 1, 2, 3, 4].map((i) => newRequest({ createdAt: at(i) }))
+      for (const r of backlog) await store.createPinRequest(r)
+      const other = newRequest({ tenantId: 'tenant-b', createdAt: at(9) })
+      await store.createPinRequest(other)
+      // one worker that finishes each job before claiming the next: running counts stay equal, turns decide
+      const order: string[] = []
+      for (;;) {
+        const claimed = await store.claimPinRequest('worker', at(10), LEASE_MS)
+        if (!claimed) break
+        order.push(claimed.id)
+        await store.finishPinRequest(claimed.id, 'worker', { state: 'pinned' })
+      }
+      expect(order).toEqual([backlog[0]!.id, other.id, ...backlog.slice(1).map((r) => r.id)])
+    })
+
+    it("claimPinRequest - concurrent claims go to the tenant with the fewest running: one tenant's backlog never holds every claim", async () => {
+      const backlog = [0, 1, 2, 3, 4].map((i) => newRequest({ createdAt: at(i) }))
+      for (const r of backlog) await store.createPinRequest(r)
+      const b = newRequest({ tenantId: 'tenant-b', createdAt: at(8) })
+      const c = newRequest({ tenantId: 'tenant-c', createdAt: at(9) })
+      await store.createPinRequest(b)
+      await store.createPinRequest(c)
+      const claims = await Promise.all(
+        Array.from({ length: 4 }, (_, i) => store.claimPinRequest(`worker-${i}`, at(10), LEASE_MS)),
+      )
+      const ids = claims.map((claim) => claim?.id)
+      // every tenant got one before tenant-a got a second, and tenant-a's second is its next oldest
+      expect([...ids].sort()).toEqual([backlog[0]!.id, backlog[1]!.id, b.id, c.id].sort())
+      // while they run, tenant-a (2 running) waits behind a newcomer with none
+      const d = newRequest({ tenantId: 'tenant-d', createdAt: at(20) })
+      await store.createPinRequest(d)
+      expect((await store.claimPinRequest('worker-5', at(11), LEASE_MS))?.id).toBe(d.id)
+    })
+
+    it('claimPinRequest - a tenant with maxRunningPerTenant running is passed over; an expired lease no longer counts', async () => {
+      const mine = [0, 1, 2].map((i) => newRequest({ createdAt: at(i) }))
+      for (const r of mine) await store.createPinRequest(r)
+      const long = LEASE_MS * 10
+      expect((await store.claimPinRequest('worker-1', at(10), LEASE_MS, { maxRunningPerTenant: 1 }))?.id).toBe(
+        mine[0]!.id,
+      )
+      expect(await store.claimPinRequest('worker-2', at(10), long, { maxRunningPerTenant: 1 })).toBeUndefined()
+      const other = newRequest({ tenantId: 'tenant-b', createdAt: at(5) })
+      await store.createPinRequest(other)
+      expect((await store.claimPinRequest('worker-2', at(10), long, { maxRunningPerTenant: 1 }))?.id).toBe(other.id)
+      // with room for two, tenant-a's next one is claimable
+      expect((await store.claimPinRequest('worker-3', at(10), long, { maxRunningPerTenant: 2 }))?.id).toBe(mine[1]!.id)
+      expect(await store.claimPinRequest('worker-4', at(39), long, { maxRunningPerTenant: 2 })).toBeUndefined()
+      // worker-1's lease runs out: its request no longer counts as running, and is claimable again
+      const retaken = await store.claimPinRequest('worker-4', at(40), long, { maxRunningPerTenant: 2 })
+      expect(retaken).toMatchObject({ id: mine[0]!.id, leaseOwner: 'worker-4', attempts: 2 })
+    })
+
+    it('createPinRequest - over maxOpenPerTenant is RATE_LIMITED and stores nothing; of concurrent creates exactly the room left are stored', async () => {
+      const cap = { maxOpenPerTenant: 3 }
+      const first = newRequest({ createdAt: at(0) })
+      await store.createPinRequest(first, cap)
+      const attempts = Array.from({ length: 8 }, (_, i) => newRequest({ createdAt: at(i + 1) }))
+      const results = await Promise.allSettled(attempts.map((r) => store.createPinRequest(r, cap)))
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(2)
+      for (const result of results.filter((r) => r.status === 'rejected'))
+        expect((result as PromiseRejectedResult).reason).toMatchObject({ code: 'RATE_LIMITED' })
+      expect((await store.listPinRequests('tenant-a', {}, firstPage)).items).toHaveLength(3)
+      // another tenant has its own room
+      await store.createPinRequest(newRequest({ tenantId: 'tenant-b', createdAt: at(30) }), cap)
+      // a finished request frees its place; a running one does not
+      await store.claimPinRequest('worker', at(20), LEASE_MS)
+      await expect(store.createPinRequest(newRequest(), cap)).rejects.toMatchObject({ code: 'RATE_LIMITED' })
+      await store.finishPinRequest(first.id, 'worker', { state: 'failed', failure: 'not_found', reason: 'gone' })
+      await store.createPinRequest(newRequest(), cap)
+      await expect(store.createPinRequest(newRequest(), cap)).rejects.toMatchObject({ code: 'RATE_LIMITED' })
+      expect((await store.listPinRequests('tenant-a', {}, firstPage)).items).toHaveLength(4)
     })
 
     it("claimPinRequest - a lease that ran out is taken over; the old owner's renew and finish then fail", async () => {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type {
+  CreatedFile,
   FileFilter,
   FileRecord,
   GroupFilter,
@@ -281,6 +282,57 @@ export function describeRecordStore(name: string, create: () => Promise<RecordSt
           if (deleted?.releasedContent) expect(deleted.releasedContent.blobKey).not.toBe(created.content.blobKey)
         }
         await expectCounts(10, 10)
+      })
+      it('createFile - requireContent shares an existing content record; with none it is NOT_FOUND and writes nothing', async () => {
+        const held = await addFile()
+        const reuse = newFile({ cid: held.cid, tenantId: OTHER_TENANT, name: 'pinned' })
+        // the caller's own blob key is never stored: the existing record is what backs the file
+        const created = await store.createFile(
+          reuse,
+          { ...contentFor(reuse), blobKey: 'never-written' },
+          {
+            requireContent: true,
+          },
+        )
+        expect(created.content).toEqual(await store.getContent(held.cid))
+        expect(created.content.blobKey).not.toBe('never-written')
+        const orphan = newFile({ name: 'nothing to share' })
+        await expect(store.createFile(orphan, contentFor(orphan), { requireContent: true })).rejects.toMatchObject({
+          code: 'NOT_FOUND',
+        })
+        expect(await store.getFile(TENANT, 'public', orphan.id)).toBeUndefined()
+        expect(await store.getContent(orphan.cid)).toBeUndefined()
+        await expectCounts(1, 2)
+      })
+
+      it('createFile - requireContent racing deleteFile of the last file: the file keeps the content alive, or NOT_FOUND', async () => {
+        const rounds = await Promise.all(
+          Array.from({ length: 10 }, async () => {
+            const old = await addFile()
+            const next = newFile({ cid: old.cid, name: 'pinned' })
+            const [deleted, created] = await Promise.all([
+              store.deleteFile(TENANT, 'public', old.id),
+              store.createFile(next, contentFor(next), { requireContent: true }).catch((error: unknown) => error),
+            ])
+            return { cid: old.cid, next, deleted, created }
+          }),
+        )
+        let files = 0
+        for (const { cid, next, deleted, created } of rounds) {
+          expect(deleted?.file.cid).toBe(cid)
+          if ((created as { code?: string }).code === 'NOT_FOUND') {
+            // the deletion came first: its content was released, and no file was made on it
+            expect(deleted?.releasedContent?.cid).toBe(cid)
+            expect(await store.getFile(TENANT, 'public', next.id)).toBeUndefined()
+            expect(await store.getContent(cid)).toBeUndefined()
+          } else {
+            // the file came first: the deletion released nothing, the content is still held
+            expect(deleted?.releasedContent).toBeUndefined()
+            expect(await store.getContent(cid)).toEqual((created as CreatedFile).content)
+            files++
+          }
+        }
+        await expectCounts(files, files)
       })
     })
 

@@ -40,6 +40,25 @@ function mapFetcher(blocks: Map<string, Uint8Array>): BlockFetcher & { calls: st
   }
 }
 
+/** A source that takes every request and never answers: its call ends only when its signal aborts. */
+function silentFetcher(): BlockFetcher & { calls: string[]; released: number } {
+  const fetcher = {
+    name: 'silent',
+    calls: [] as string[],
+    released: 0,
+    getBlock(cid: string, { signal }: { signal?: AbortSignal }) {
+      fetcher.calls.push(cid)
+      return new Promise<Uint8Array>((_, reject) =>
+        signal?.addEventListener('abort', () => {
+          fetcher.released++
+          reject(new PinfoldError('ABORTED', 'aborted'))
+        }),
+      )
+    },
+  }
+  return fetcher
+}
+
 async function carBlocks(bytes: Uint8Array): Promise<Map<string, Uint8Array>> {
   const found = new Map<string, Uint8Array>()
   for await (const block of await CarBlockIterator.fromBytes(bytes)) found.set(block.cid.toString(), block.bytes)
@@ -67,7 +86,7 @@ describe('fetchDag', () => {
       root,
       [fetcher],
       writer,
-      { maxBytes: distinctBytes, maxBlocks: blocks.size, concurrency: 4 },
+      { maxBytes: distinctBytes, maxBlocks: blocks.size, concurrency: 4, blockTimeoutMs: 60_000 },
       {
         signal: signal(),
       },
@@ -91,7 +110,13 @@ describe('fetchDag', () => {
     const fetcher = mapFetcher(blocks)
     const { store, blobs } = blobStore()
     const writer = createCarBlobWriter(store, 'car', root.cid)
-    await fetchDag(root.cid, [fetcher], writer, { maxBytes: 1e6, maxBlocks: 10, concurrency: 2 }, { signal: signal() })
+    await fetchDag(
+      root.cid,
+      [fetcher],
+      writer,
+      { maxBytes: 1e6, maxBlocks: 10, concurrency: 2, blockTimeoutMs: 60_000 },
+      { signal: signal() },
+    )
     await writer.close()
 
     expect(fetcher.calls.toSorted()).toEqual([...blocks.keys()].toSorted())
@@ -113,7 +138,7 @@ describe('fetchDag', () => {
       root.cid,
       [fetcher],
       writer,
-      { maxBytes: 1e9, maxBlocks: 100, concurrency: 8 },
+      { maxBytes: 1e9, maxBlocks: 100, concurrency: 8, blockTimeoutMs: 60_000 },
       {
         signal: signal(),
       },
@@ -171,7 +196,13 @@ describe('fetchDag', () => {
       close: async () => ({ size: 0, dagSize: 0, locations: [] }),
       abort: async () => {},
     }
-    await fetchDag(next!, [fetcher], writer, { maxBytes: 1e9, maxBlocks: 100, concurrency: 1 }, { signal: signal() })
+    await fetchDag(
+      next!,
+      [fetcher],
+      writer,
+      { maxBytes: 1e9, maxBlocks: 100, concurrency: 1, blockTimeoutMs: 60_000 },
+      { signal: signal() },
+    )
 
     // measured at the last node (-1 if never); the one being visited may still be referenced, not the 22 above
     expect(alive).toBeGreaterThanOrEqual(0)
@@ -212,7 +243,7 @@ describe('fetchDag', () => {
         root!,
         [fetcher],
         writer,
-        { maxBytes: 1e9, maxBlocks: 1e4, concurrency: 8 },
+        { maxBytes: 1e9, maxBlocks: 1e4, concurrency: 8, blockTimeoutMs: 60_000 },
         {
           signal: signal(),
         },
@@ -236,6 +267,47 @@ describe('fetchDag', () => {
     }
   })
 
+  it('a source that never answers is given up on each block after blockTimeoutMs; the next source serves the DAG', async () => {
+    const leaves = [await cborBlock({ leaf: 1 }), await cborBlock({ leaf: 2 })]
+    const root = await cborBlock({ leaves: leaves.map((l) => l.cid) })
+    const blocks = new Map([root, ...leaves].map((b) => [b.cid.toString(), b.bytes]))
+    const silent = silentFetcher()
+    const fetcher = mapFetcher(blocks)
+    const { store, blobs } = blobStore()
+    const writer = createCarBlobWriter(store, 'car', root.cid)
+    // the job's own signal never fires: only the per-block budget can move past the silent source
+    await fetchDag(
+      root.cid,
+      [silent, fetcher],
+      writer,
+      { maxBytes: 1e6, maxBlocks: 10, concurrency: 2, blockTimeoutMs: 50 },
+      { signal: signal() },
+    )
+    await writer.close()
+    expect(silent.calls.toSorted()).toEqual([...blocks.keys()].toSorted())
+    expect(silent.released).toBe(blocks.size)
+    expect(await carBlocks(blobs.get('car')!)).toEqual(blocks)
+  })
+
+  it('a block only a silent source is asked for ends not_found, naming the budget', async () => {
+    const root = await cborBlock({ alone: true })
+    const silent = silentFetcher()
+    const { store } = blobStore()
+    const writer = createCarBlobWriter(store, 'car', root.cid)
+    const fetching = fetchDag(
+      root.cid,
+      [silent],
+      writer,
+      { maxBytes: 1e6, maxBlocks: 10, concurrency: 1, blockTimeoutMs: 50 },
+      { signal: signal() },
+    )
+    await expect(fetching).rejects.toMatchObject({
+      failure: 'not_found',
+      message: `block ${root.cid} was not found (silent: no answer within 50 ms)`,
+    })
+    await writer.abort(new Error('test over'))
+  })
+
   it('a dag-cbor block nested two million deep ends invalid_object, not a crash', async () => {
     const bytes = new Uint8Array(2_000_001).fill(0x81) // [[[[…null…]]]]
     bytes[2_000_000] = 0xf6
@@ -247,7 +319,7 @@ describe('fetchDag', () => {
       cid,
       [fetcher],
       writer,
-      { maxBytes: 1e9, maxBlocks: 10, concurrency: 1 },
+      { maxBytes: 1e9, maxBlocks: 10, concurrency: 1, blockTimeoutMs: 60_000 },
       {
         signal: signal(),
       },

@@ -20,6 +20,11 @@ export interface VariantTarget {
   contentType?: string | undefined
   headers: Record<string, string>
   disposition?: string | undefined
+  /**
+   * The tenant the transform counts against: the owner of the gateway or link, whoever is asking
+   * (anonymous visitors included), so one tenant's traffic cannot take every tenant's slots.
+   */
+  tenantId: string | undefined
 }
 
 export interface ImageVariants {
@@ -109,7 +114,7 @@ export function createImageVariants(options: ImageOptions): ImageVariants {
       // shared by identical requests, so no one request's signal stops it: it ends within the
       // transformer's time limit and its result is cached
       const result = await variant(`${target.cid}|${canonical}`, async () =>
-        transformer.transform(await target.entry.read(), transform),
+        transformer.transform(await target.entry.read(), transform, { tenant: target.tenantId }),
       )
       headers.set('content-type', result.contentType)
       headers.set('accept-ranges', 'bytes')

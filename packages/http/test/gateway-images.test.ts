@@ -209,7 +209,7 @@ describe('image optimisation - without a transformer', () => {
 
 describe('image optimisation - bounded work', () => {
   it('a slow transform does not hold up a concurrent small request; past the queue, 429 at once', async () => {
-    const server = await startWithGateway(createSharpTransformer({ concurrency: 1, maxQueue: 1 }))
+    const server = await startWithGateway(createSharpTransformer({ concurrency: 1, maxQueue: 1, maxPerTenant: 2 }))
     try {
       // 1600² of noise to 1500 px of WebP: about 2 s at load 17 on 2 cores
       const large = await noise(1600, 1600).png({ compressionLevel: 1 }).toBuffer()
@@ -245,4 +245,55 @@ describe('image optimisation - bounded work', () => {
       await server.close()
     }
   }, 120_000)
+
+  it("a tenant whose gateway holds its share of transforms gets 429, while another tenant's gateway still transforms", async () => {
+    const transformer = createSharpTransformer({ concurrency: 2, maxQueue: 8, maxPerTenant: 2 })
+    const server = await startWithGateway(transformer)
+    let release!: () => void
+    try {
+      const claimed = await server.api('/v3/gateways/domains', {
+        method: 'POST',
+        body: JSON.stringify({ name: 'globex' }),
+        org: 'globex',
+      })
+      expect(claimed.status).toBe(201)
+      const png = await noise(64, 64).png().toBuffer()
+      const mine = (await server.upload(png, { network: 'public', name: 'a.png' })).cid as string
+      const theirs = (await server.upload(png, { network: 'public', name: 'b.png' }, 'globex')).cid as string
+      // tenant acme's share is taken: two of its transforms wait for input that has not arrived
+      const released = new Promise<void>((resolve) => {
+        release = resolve
+      })
+      async function* stalled(): AsyncGenerator<Uint8Array> {
+        await released
+        yield png
+      }
+      const held = [1, 2].map(() =>
+        transformer.transform(
+          stalled(),
+          { fit: 'scaleDown', gravity: 'center', animated: true, keepMetadata: false },
+          {
+            tenant: 'acme',
+          },
+        ),
+      )
+
+      const refused = await onGateway(server, `/ipfs/${mine}?img-width=20`)
+      expect(refused.status).toBe(429)
+      expect(refused.headers.get('retry-after')).toBe('1')
+      expect(((await refused.json()) as { error: string }).error).toBe(
+        'too many image transforms of this account are running or waiting (at most 2); try again shortly',
+      )
+      const served = await server.fetch(`http://globex.gw.pinfold.test/ipfs/${theirs}?img-width=20`)
+      expect(served.status).toBe(200)
+      expect((await imageOf(served)).meta.width).toBe(20)
+      release()
+      await Promise.all(held)
+      // its share back, acme's gateway transforms again
+      expect((await imageOf(await onGateway(server, `/ipfs/${mine}?img-width=20`))).meta.width).toBe(20)
+    } finally {
+      release?.()
+      await server.close()
+    }
+  })
 })

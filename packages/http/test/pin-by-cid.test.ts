@@ -261,3 +261,51 @@ describe('pin by CID', () => {
     expect(((await res.json()) as { data: { files: unknown[] } }).data.files).toEqual([])
   })
 })
+
+describe('pin by CID - each tenant has its share of the queue', () => {
+  let server: TestApi
+  beforeAll(async () => {
+    server = await startTestApi({ embedder: null, pinning: { maxQueuedPerTenant: 3 } })
+  })
+  afterAll(async () => {
+    await server?.close()
+  })
+
+  const pin = async (auth: string, name: string) => {
+    const res = await server.api('/v3/files/public/pin_by_cid', {
+      method: 'POST',
+      body: JSON.stringify({ cid: MISSING_CID, name }),
+      auth,
+    })
+    return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as never }
+  }
+  const queued = async (auth: string) => {
+    const res = await server.api('/v3/files/public/pin_by_cid', { auth })
+    return ((await res.json()) as { data: { jobs: { id: string; name: string }[] } }).data.jobs
+  }
+
+  it('over the share a request is 429 with a clear error and queues nothing; other tenants and a freed place are unaffected', async () => {
+    const greedy = await server.token({ org: 'greedy' })
+    const polite = await server.token({ org: 'polite' })
+    // concurrent requests: exactly the share is queued
+    const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => pin(greedy, `n${i}`)))
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 429, 429, 429])
+    for (const refused of answers.filter((a) => a.status === 429)) {
+      expect(refused.body).toEqual({
+        error:
+          'pin queue full: 3 pin requests of this account are queued or running; wait for some to finish or delete some',
+      })
+      expect(Number(refused.retryAfter)).toBeGreaterThan(0)
+    }
+    const mine = await queued(greedy)
+    expect(mine).toHaveLength(3)
+    expect((await pin(polite, 'mine')).status).toBe(200)
+    // a deleted request frees its place
+    expect(
+      (await server.api(`/v3/files/public/pin_by_cid/${mine[0]!.id}`, { method: 'DELETE', auth: greedy })).status,
+    ).toBe(200)
+    expect((await pin(greedy, 'again')).status).toBe(200)
+    expect((await pin(greedy, 'one more')).status).toBe(429)
+    expect((await queued(greedy)).map((job) => job.name)).not.toContain('one more')
+  })
+})

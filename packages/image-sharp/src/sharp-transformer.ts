@@ -1,15 +1,15 @@
 import { availableParallelism } from 'node:os'
 import {
-  type CallOptions,
+  createFairSlots,
   type ImageGravity,
   type ImageTransform,
   type ImageTransformer,
+  type ImageTransformOptions,
   optionChecks,
   PinfoldError,
   type TransformedImage,
   throwIfAborted,
 } from '@pinfold/interface'
-import pLimit from 'p-limit'
 import sharp, { type FitEnum, type Sharp } from 'sharp'
 
 export interface SharpTransformerOptions {
@@ -17,6 +17,13 @@ export interface SharpTransformerOptions {
   concurrency?: number
   /** Transforms waiting for a slot at most; one more is `RATE_LIMITED`. Default 32. */
   maxQueue?: number
+  /**
+   * Transforms one tenant may have running or waiting; one more is `RATE_LIMITED` while other
+   * tenants' still run. Default a quarter of the queue, at least 1.
+   */
+  maxPerTenant?: number
+  /** Transforms of one tenant running at once; default one fewer than `concurrency`, at least 1. */
+  maxRunningPerTenant?: number
   /** Input pixels (width × height × frames) at most; default 40 000 000 (a 7 300 × 5 500 photo). */
   maxInputPixels?: number
   /** Input bytes read at most; default 32 MiB. */
@@ -57,7 +64,9 @@ const POSITIONS: Record<Exclude<ImageGravity, 'auto'>, string> = {
  * `concurrency` transforms run at once (default 2 on a machine with 3+ CPUs), each with one libvips
  * thread (`sharp.concurrency(1)`, a process-wide setting), leaving pool threads for the rest; more
  * wait in a bounded queue, and past it a request is refused at once (`RATE_LIMITED`) rather than
- * piling up memory. Bombs are refused from the header: `limitInputPixels` is checked before
+ * piling up memory. The slots are shared fairly between tenants (`createFairSlots`): one tenant
+ * holds at most `maxPerTenant` of them and the queue together and runs at most
+ * `maxRunningPerTenant`, so its anonymous visitors cannot get every tenant's transforms refused. Bombs are refused from the header: `limitInputPixels` is checked before
  * libvips decodes a pixel. libvips' own operation cache is off: results are cached by the caller,
  * keyed by CID and options.
  */
@@ -68,6 +77,16 @@ export function createSharpTransformer(options: SharpTransformerOptions = {}): I
     options.concurrency ?? Math.max(1, Math.min(2, availableParallelism() - 1)),
   )
   const maxQueue = check.positiveInteger('maxQueue', options.maxQueue ?? 32)
+  const slots = createFairSlots({
+    concurrency,
+    maxQueue,
+    maxPerParty: check.positiveInteger('maxPerTenant', options.maxPerTenant ?? Math.max(1, Math.floor(maxQueue / 4))),
+    maxRunningPerParty: check.positiveInteger(
+      'maxRunningPerTenant',
+      options.maxRunningPerTenant ?? Math.max(1, concurrency - 1),
+    ),
+    what: 'image transforms',
+  })
   const limits = {
     maxInputPixels: check.positiveInteger('maxInputPixels', options.maxInputPixels ?? 40_000_000),
     maxInputBytes: check.positiveInteger('maxInputBytes', options.maxInputBytes ?? 32 * 1024 * 1024),
@@ -77,7 +96,6 @@ export function createSharpTransformer(options: SharpTransformerOptions = {}): I
   const timeoutSeconds = check.positiveInteger('timeoutSeconds', options.timeoutSeconds ?? 20)
   sharp.concurrency(1)
   sharp.cache(false)
-  const running = pLimit(concurrency)
 
   async function run(
     input: AsyncIterable<Uint8Array>,
@@ -114,14 +132,10 @@ export function createSharpTransformer(options: SharpTransformerOptions = {}): I
   return {
     limits,
     inputTypes: INPUT_TYPES,
-    async transform(input, transform, callOptions?: CallOptions) {
+    async transform(input, transform, callOptions?: ImageTransformOptions) {
       throwIfAborted(callOptions?.signal)
-      if (running.pendingCount >= maxQueue) {
-        throw new PinfoldError('RATE_LIMITED', 'too many image transforms are waiting; try again shortly', {
-          details: { retryAfterSeconds: 1 },
-        })
-      }
-      return running(() => run(input, transform, callOptions?.signal))
+      const signal = callOptions?.signal
+      return slots.run(callOptions?.tenant ?? '', () => run(input, transform, signal), signal)
     },
   }
 }

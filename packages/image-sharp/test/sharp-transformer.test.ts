@@ -108,11 +108,40 @@ describe('createSharpTransformer', () => {
   })
 
   it('beyond concurrency and queue: RATE_LIMITED at once, the rest complete', async () => {
-    const transformer = createSharpTransformer({ concurrency: 1, maxQueue: 2 })
+    const transformer = createSharpTransformer({ concurrency: 1, maxQueue: 2, maxPerTenant: 4 })
     const png = await noise(600, 600).png({ compressionLevel: 0 }).toBuffer()
     const work = () => transformer.transform(chunks(png), { ...PLAIN, width: 500, format: 'webp' })
     const results = await Promise.allSettled([work(), work(), work(), work()])
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'rejected'])
     expect((results[3] as PromiseRejectedResult).reason).toMatchObject({ code: 'RATE_LIMITED' })
+  })
+
+  it("one tenant holding its share of slots and queue is RATE_LIMITED, while another tenant's transform runs", async () => {
+    const transformer = createSharpTransformer({ concurrency: 2, maxQueue: 8, maxPerTenant: 3 })
+    const png = await noise(64, 64).png().toBuffer()
+    // tenant-a's inputs arrive only when the test lets them: its transforms hold their slots meanwhile
+    let release!: () => void
+    const released = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    async function* stalled(): AsyncGenerator<Uint8Array> {
+      await released
+      yield* chunks(png)
+    }
+    const mine = [1, 2, 3].map(() =>
+      transformer.transform(stalled(), { ...PLAIN, width: 32, format: 'png' }, { tenant: 'tenant-a' }),
+    )
+    await expect(
+      transformer.transform(chunks(png), { ...PLAIN, width: 32 }, { tenant: 'tenant-a' }),
+    ).rejects.toMatchObject({ code: 'RATE_LIMITED', message: expect.stringContaining('of this account') })
+    const theirs = await transformer.transform(
+      chunks(png),
+      { ...PLAIN, width: 16, format: 'png' },
+      { tenant: 'tenant-b' },
+    )
+    expect(theirs.contentType).toBe('image/png')
+    expect((await sharp(theirs.bytes).metadata()).width).toBe(16)
+    release()
+    for (const image of await Promise.all(mine)) expect((await sharp(image.bytes).metadata()).width).toBe(32)
   })
 })

@@ -13,6 +13,7 @@
 export * from './call-options.js'
 export * from './cid-version.js'
 export * from './errors.js'
+export * from './fair-slots.js'
 export * from './model.js'
 export * from './options.js'
 export * from './payments/model.js'

@@ -47,6 +47,11 @@ export interface CreatedFile {
   content: ContentRecord
 }
 
+export interface CreateFileOptions extends CallOptions {
+  /** Only reference an existing content record, never store `content` (see `createFile`). */
+  requireContent?: boolean | undefined
+}
+
 export interface DeletedFile {
   file: FileRecord
   /**
@@ -84,8 +89,13 @@ export interface FileRecordStore {
    * - `file.groupId`, when set, must name a group of the same tenant and network, else `NOT_FOUND`
    *   and nothing is written.
    * - `file.id` is new; reusing an id is a `CONFLICT`.
+   * - With `requireContent`, the caller wrote no blob and shares the content other files
+   *   reference: if no content record exists for `content.cid` (its last file was deleted, and
+   *   its blob goes with it), nothing is written and the answer is `NOT_FOUND`. Against a
+   *   concurrent `deleteFile` of the last file either this call comes first (the file is made and
+   *   the content is no longer released) or it answers `NOT_FOUND`: never a file on a released blob.
    */
-  createFile(file: NewFile, content: ContentRecord, options?: CallOptions): Promise<CreatedFile>
+  createFile(file: NewFile, content: ContentRecord, options?: CreateFileOptions): Promise<CreatedFile>
 
   /** Tenant-scoped lookup. */
   getFile(tenantId: string, network: Network, id: string, options?: CallOptions): Promise<FileRecord | undefined>
@@ -361,7 +371,9 @@ export interface PaymentVerifier {
 
 /**
  * A file's bytes in, passages of readable text out (`extractPassages` of `@pinfold/text-extract`
- * fits). Reads at most `maxBytes`; content it cannot read is `INVALID_INPUT`.
+ * fits). Reads at most `maxBytes`; content it cannot read is `INVALID_INPUT`. An extractor with
+ * bounded slots shares them fairly between tenants (`tenant`: whose file it is): past a tenant's
+ * share its next extraction is `RATE_LIMITED` while other tenants' still run.
  */
 export type TextExtractor = (
   source: AsyncIterable<Uint8Array>,
@@ -369,6 +381,7 @@ export type TextExtractor = (
     mimeType: string
     fileName?: string | undefined
     maxBytes?: number | undefined
+    tenant?: string | undefined
     signal?: AbortSignal | undefined
   },
 ) => Promise<string[]>

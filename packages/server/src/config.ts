@@ -46,6 +46,12 @@ export interface ServerConfig {
     maxBytes: number | undefined
     maxBlocks: number
     jobTimeoutMs: number
+    /** How long one source may take over one block before the next is asked. */
+    blockTimeoutMs: number
+    /** Requests one tenant may have queued or running; more are refused with 429. */
+    maxQueuedPerTenant: number
+    /** Requests of one tenant running at once across the deployment. */
+    maxRunningPerTenant: number
     /** Blocks one job fetches at the same time. */
     concurrency: number
     /** How long an idle worker waits before asking the queue again; 0 runs no worker. */
@@ -147,6 +153,14 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       maxBytes: env.PINFOLD_PIN_MAX_BYTES ? integer(env.PINFOLD_PIN_MAX_BYTES, 'PINFOLD_PIN_MAX_BYTES', 0) : undefined,
       maxBlocks: integer(env.PINFOLD_PIN_MAX_BLOCKS, 'PINFOLD_PIN_MAX_BLOCKS', 1_000_000),
       jobTimeoutMs: integer(env.PINFOLD_PIN_TIMEOUT_MS, 'PINFOLD_PIN_TIMEOUT_MS', 30 * 60_000),
+      blockTimeoutMs: positiveInteger(env.PINFOLD_PIN_BLOCK_TIMEOUT_MS, 'PINFOLD_PIN_BLOCK_TIMEOUT_MS', 20_000),
+      maxQueuedPerTenant: positiveInteger(env.PINFOLD_PIN_TENANT_QUEUE, 'PINFOLD_PIN_TENANT_QUEUE', 100),
+      // one worker short of all of them, so another tenant's request always finds one free
+      maxRunningPerTenant: positiveInteger(
+        env.PINFOLD_PIN_TENANT_JOBS,
+        'PINFOLD_PIN_TENANT_JOBS',
+        Math.max(1, integer(env.PINFOLD_PIN_JOBS, 'PINFOLD_PIN_JOBS', 2) - 1),
+      ),
       concurrency: integer(env.PINFOLD_PIN_CONCURRENCY, 'PINFOLD_PIN_CONCURRENCY', 8),
       pollIntervalMs: integer(env.PINFOLD_PIN_POLL_MS, 'PINFOLD_PIN_POLL_MS', 2_000),
       jobs: integer(env.PINFOLD_PIN_JOBS, 'PINFOLD_PIN_JOBS', 2),
@@ -219,6 +233,11 @@ function ipfsConfig(env: NodeJS.ProcessEnv): IpfsConfig | undefined {
 function integer(value: string | undefined, name: string, fallback: number): number {
   if (value === undefined || value === '') return fallback
   return check.nonNegativeInteger(name, Number(value))
+}
+
+function positiveInteger(value: string | undefined, name: string, fallback: number): number {
+  if (value === undefined || value === '') return fallback
+  return check.positiveInteger(name, Number(value))
 }
 
 function optionalInteger(value: string | undefined, name: string): number | undefined {

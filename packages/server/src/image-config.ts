@@ -16,6 +16,8 @@ const LIMITS: [keyof ImageConfig, string][] = [
   ['maxDimension', 'PINFOLD_IMAGE_MAX_DIMENSION'],
   ['concurrency', 'PINFOLD_IMAGE_CONCURRENCY'],
   ['maxQueue', 'PINFOLD_IMAGE_MAX_QUEUE'],
+  ['maxPerTenant', 'PINFOLD_IMAGE_TENANT_QUEUE'],
+  ['maxRunningPerTenant', 'PINFOLD_IMAGE_TENANT_JOBS'],
   ['timeoutSeconds', 'PINFOLD_IMAGE_TIMEOUT_SECONDS'],
   ['cacheBytes', 'PINFOLD_IMAGE_CACHE_BYTES'],
 ]

@@ -30,12 +30,16 @@ const BAD_ENV: [string, NodeJS.ProcessEnv, string][] = [
   ['PINFOLD_IPFS_GATEWAYS', { PINFOLD_IPFS_GATEWAYS: 'trustless-gateway.link' }, 'readConfig'],
   ['PINFOLD_PIN_TIMEOUT_MS', { PINFOLD_PIN_TIMEOUT_MS: 'soon' }, 'readConfig'],
   ['PINFOLD_PIN_JOBS', { PINFOLD_PIN_JOBS: '-1' }, 'readConfig'],
+  ['PINFOLD_PIN_TENANT_QUEUE', { PINFOLD_PIN_TENANT_QUEUE: '0' }, 'readConfig'],
+  ['PINFOLD_PIN_TENANT_JOBS', { PINFOLD_PIN_TENANT_JOBS: 'all' }, 'readConfig'],
+  ['PINFOLD_PIN_BLOCK_TIMEOUT_MS', { PINFOLD_PIN_BLOCK_TIMEOUT_MS: '0' }, 'readConfig'],
   ['PINFOLD_VECTOR_EF_SEARCH', { PINFOLD_VECTOR_EF_SEARCH: 'high' }, 'readConfig'],
   ['PINFOLD_GATEWAY_DOMAIN', { PINFOLD_GATEWAY_DOMAIN: 'https://gw.example.com' }, 'readConfig'],
   ['PINFOLD_IMAGES', { PINFOLD_IMAGES: 'yes' }, 'readConfig'],
   ['PINFOLD_IMAGE_MAX_INPUT_PIXELS', { PINFOLD_IMAGE_MAX_INPUT_PIXELS: '0' }, 'readConfig'],
   ['PINFOLD_IMAGE_CONCURRENCY', { PINFOLD_IMAGE_CONCURRENCY: 'two' }, 'readConfig'],
   ['PINFOLD_IMAGE_CACHE_BYTES', { PINFOLD_IMAGE_CACHE_BYTES: '-1' }, 'readConfig'],
+  ['PINFOLD_IMAGE_TENANT_QUEUE', { PINFOLD_IMAGE_TENANT_QUEUE: '0' }, 'readConfig'],
   ['PINFOLD_X402_PAY_TO', { PINFOLD_X402_PAY_TO: '0x12' }, 'paymentOptionsFromEnv'],
   ['PINFOLD_X402_NETWORK', { PINFOLD_X402_NETWORK: 'mainnet-ish' }, 'paymentOptionsFromEnv'],
   [
@@ -54,9 +58,17 @@ describe('http-node options', () => {
       PINFOLD_IMAGE_MAX_INPUT_PIXELS: '1000000',
       PINFOLD_IMAGE_CACHE_BYTES: '0',
       PINFOLD_IMAGE_CONCURRENCY: '3',
+      PINFOLD_IMAGE_TENANT_QUEUE: '5',
+      PINFOLD_IMAGE_TENANT_JOBS: '2',
     })
     expect(config.gatewayDomain).toBe('GW.Example.com')
-    expect(config.images).toEqual({ maxInputPixels: 1_000_000, cacheBytes: 0, concurrency: 3 })
+    expect(config.images).toEqual({
+      maxInputPixels: 1_000_000,
+      cacheBytes: 0,
+      concurrency: 3,
+      maxPerTenant: 5,
+      maxRunningPerTenant: 2,
+    })
     expect(readConfig({ PINFOLD_IMAGES: 'off', PINFOLD_IMAGE_CONCURRENCY: '3' }).images).toBeUndefined()
   })
 
@@ -78,11 +90,17 @@ describe('http-node options', () => {
       maxBytes: undefined,
       maxBlocks: 1_000_000,
       jobTimeoutMs: 1_800_000,
+      blockTimeoutMs: 20_000,
+      maxQueuedPerTenant: 100,
+      maxRunningPerTenant: 1,
       concurrency: 8,
       pollIntervalMs: 2000,
       jobs: 2,
       leaseMs: 60_000,
     })
+    // a tenant runs one job fewer than the instance's workers, unless told otherwise
+    expect(readConfig({ PINFOLD_PIN_JOBS: '6' }).pinning.maxRunningPerTenant).toBe(5)
+    expect(readConfig({ PINFOLD_PIN_JOBS: '6', PINFOLD_PIN_TENANT_JOBS: '6' }).pinning.maxRunningPerTenant).toBe(6)
   })
 
   it('readConfig - PINFOLD_VECTOR_* reach the record store options; unset, the adapter defaults', () => {

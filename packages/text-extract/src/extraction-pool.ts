@@ -1,7 +1,6 @@
 import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
-import { abortError, optionChecks, PinfoldError, throwIfAborted } from '@pinfold/interface'
-import pLimit from 'p-limit'
+import { abortError, createFairSlots, optionChecks, PinfoldError, throwIfAborted } from '@pinfold/interface'
 import { Piscina } from 'piscina'
 import { type ExtractionTask, type ExtractOptions, readExtractionTask } from './extraction-task.js'
 import type { ExtractionReply } from './extraction-worker.js'
@@ -11,6 +10,13 @@ export interface ExtractionPoolOptions {
   threads?: number
   /** Extractions waiting for a thread at most; one more is refused with `RATE_LIMITED`. Default 100. */
   maxQueue?: number
+  /**
+   * Extractions one tenant (`ExtractOptions.tenant`) may have running or waiting; one more is
+   * refused with `RATE_LIMITED` while other tenants' still run. Default a quarter of the queue.
+   */
+  maxPerTenant?: number
+  /** Extractions of one tenant running at once; default one fewer than `threads`, at least 1. */
+  maxRunningPerTenant?: number
   /** Wall-clock time one extraction may run (waiting excluded); its worker is then terminated. Default 20 s. */
   timeoutMs?: number
   /** V8 heap of a worker, in MiB; a worker that needs more is terminated. Default 256. */
@@ -49,8 +55,18 @@ export function createExtractionPool(options: ExtractionPoolOptions = {}): Extra
     niceIncrement: 10,
   })
   // Our own queue in front of piscina's, so the time limit starts when a thread takes the task, not
-  // when it is queued: an honest file waiting behind a slow one must not time out.
-  const running = pLimit(threads)
+  // when it is queued: an honest file waiting behind a slow one must not time out. Fair between
+  // tenants, so one tenant's files cannot hold every thread and fill the queue.
+  const slots = createFairSlots({
+    concurrency: threads,
+    maxQueue,
+    maxPerParty: check.positiveInteger('maxPerTenant', options.maxPerTenant ?? Math.max(1, Math.floor(maxQueue / 4))),
+    maxRunningPerParty: check.positiveInteger(
+      'maxRunningPerTenant',
+      options.maxRunningPerTenant ?? Math.max(1, threads - 1),
+    ),
+    what: 'text extractions',
+  })
 
   async function run(task: ExtractionTask, signal: AbortSignal | undefined): Promise<string[]> {
     throwIfAborted(signal)
@@ -74,12 +90,8 @@ export function createExtractionPool(options: ExtractionPoolOptions = {}): Extra
   return {
     async extract(source, extractOptions) {
       const task = await readExtractionTask(source, extractOptions)
-      if (running.pendingCount >= maxQueue) {
-        throw new PinfoldError('RATE_LIMITED', 'too many text extractions are waiting; try again shortly', {
-          details: { retryAfterSeconds: 1 },
-        })
-      }
-      return running(() => run(task, extractOptions.signal))
+      const { signal } = extractOptions
+      return slots.run(extractOptions.tenant ?? '', () => run(task, signal), signal)
     },
     close: () => pool.destroy(),
   }

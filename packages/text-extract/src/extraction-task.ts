@@ -19,6 +19,8 @@ export interface ExtractOptions {
   maxTextChars?: number
   /** Bytes a PDF's deflated streams may inflate to, all together; a PDF beyond is refused. Default 50 MiB. */
   maxInflatedBytes?: number
+  /** Whose file it is: an extraction pool shares its threads fairly between tenants. */
+  tenant?: string | undefined
   signal?: AbortSignal | undefined
 }
 

@@ -88,7 +88,7 @@ describe('createExtractionPool', () => {
   })
 
   it('maxQueue - an extraction beyond the queue is refused with RATE_LIMITED', async () => {
-    const busy = createExtractionPool({ threads: 1, maxQueue: 1 })
+    const busy = createExtractionPool({ threads: 1, maxQueue: 1, maxPerTenant: 3 })
     try {
       const text = { mimeType: 'text/plain' }
       const results = await Promise.allSettled([1, 2, 3].map(() => busy.extract(chunks('Some text.'), text)))
@@ -96,6 +96,31 @@ describe('createExtractionPool', () => {
       expect(results[2]).toMatchObject({ reason: { code: 'RATE_LIMITED' } })
     } finally {
       await busy.close()
+    }
+  })
+
+  it("maxPerTenant - a tenant holding its share is refused with RATE_LIMITED, another tenant's extraction still runs", async () => {
+    const shared = createExtractionPool({ threads: 1, maxQueue: 10, maxPerTenant: 1 })
+    try {
+      const text = (tenant: string) => ({ mimeType: 'text/plain', tenant })
+      const [first, second, other] = await Promise.allSettled([
+        shared.extract(chunks('First text.'), text('tenant-a')),
+        shared.extract(chunks('Second text.'), text('tenant-a')),
+        shared.extract(chunks('Other text.'), text('tenant-b')),
+      ])
+      expect(first).toEqual({ status: 'fulfilled', value: ['First text.'] })
+      expect(second).toMatchObject({
+        status: 'rejected',
+        reason: {
+          code: 'RATE_LIMITED',
+          message: 'too many text extractions of this account are running or waiting (at most 1); try again shortly',
+        },
+      })
+      expect(other).toEqual({ status: 'fulfilled', value: ['Other text.'] })
+      // once its extraction is done, the tenant has its share again
+      expect(await shared.extract(chunks('Third text.'), text('tenant-a'))).toEqual(['Third text.'])
+    } finally {
+      await shared.close()
     }
   })
 })

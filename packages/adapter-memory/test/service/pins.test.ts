@@ -249,6 +249,32 @@ describe('pin by CID', () => {
     })
   })
 
+  it('pinning a CID whose only file is being deleted never leaves a listed file the gateway cannot serve', async () => {
+    // the deletion starts 0, 1, 2 … microtasks after the job: every interleaving of the job's
+    // reuse of the held content with the deletion releasing it
+    for (let offset = 0; offset < 300; offset += 3) {
+      const test = createTestService()
+      const bytes = patterned(2000, offset)
+      const { file: held } = await uploadFile(test.service, mallory, bytes, { network: 'public' }, { path: 'a.bin' })
+      const { id } = await test.service.pins.add(alice, { cid: held.cid })
+      const deletion = (async () => {
+        for (let turn = 0; turn < offset; turn++) await Promise.resolve()
+        await test.service.files.delete(mallory, 'public', held.id)
+      })()
+      while (await test.service.pins.runNext()) {}
+      await deletion
+      const request = await onlyRequest(test)
+      const listed = (await test.service.files.list(alice, 'public')).files.map((f) => f.id)
+      if (request.state === 'pinned') {
+        expect(listed, `offset ${offset}`).toEqual([id])
+        expect(digest(await gatewayBytes(test.service, held.cid)), `offset ${offset}`).toBe(digest(bytes))
+      } else {
+        expect(request, `offset ${offset}`).toMatchObject({ state: 'failed', failure: 'not_found' })
+        expect(listed, `offset ${offset}`).toEqual([])
+      }
+    }
+  })
+
   it("private content here is never reused: a CID known from someone's private file is fetched", async () => {
     const src = source()
     await uploadFile(src.service, alice, FILE_BYTES, { network: 'public' })

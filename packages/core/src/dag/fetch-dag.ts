@@ -12,6 +12,8 @@ export interface DagFetchLimits {
   maxBlocks: number
   /** Blocks fetched at the same time. */
   concurrency: number
+  /** How long one fetcher may take over one block; then it counts as a miss and the next is asked. */
+  blockTimeoutMs: number
 }
 
 /** A fetch that ended for one of the reasons a pin request can fail for. */
@@ -93,12 +95,21 @@ export async function fetchDag(
     let refused: string | undefined
     for (const fetcher of fetchers) {
       let block: Uint8Array
+      // a source that accepts and never answers is given up on this block, not waited on for the job
+      const budget = new AbortController()
+      const timer = setTimeout(() => budget.abort(), limits.blockTimeoutMs)
+      const stop = () => budget.abort(signal.reason)
+      signal.addEventListener('abort', stop, { once: true })
       try {
-        block = await fetcher.getBlock(cid.toString(), { signal, hostNodes: options.hostNodes })
+        block = await fetcher.getBlock(cid.toString(), { signal: budget.signal, hostNodes: options.hostNodes })
       } catch (error) {
         if (signal.aborted) throw abortError(signal)
-        misses.push(`${fetcher.name}: ${(error as Error).message}`)
+        const why = budget.signal.aborted ? `no answer within ${limits.blockTimeoutMs} ms` : (error as Error).message
+        misses.push(`${fetcher.name}: ${why}`)
         continue
+      } finally {
+        clearTimeout(timer)
+        signal.removeEventListener('abort', stop)
       }
       try {
         await verifyBlock(cid, block)

@@ -26,10 +26,19 @@ export interface PinSettings {
   maxBlocks: number
   /** A job still running after this long ends `timed_out`. */
   jobTimeoutMs: number
+  /**
+   * How long one source may take to answer for one block before the next source is asked (a
+   * source that accepts and never answers must not hold the worker until the job's own limit).
+   */
+  blockTimeoutMs: number
   /** Blocks a job fetches at the same time. */
   concurrency: number
   /** How long a claim lasts without renewal; a crashed worker's job is taken over after it. */
   leaseMs: number
   /** Claims of one request before it is given up (each crash of the process running it is one). */
   maxAttempts: number
+  /** Requests one tenant may have queued or running; over it `add` is `RATE_LIMITED`. */
+  maxQueuedPerTenant: number
+  /** Requests of one tenant running at once, across every process sharing the queue. */
+  maxRunningPerTenant: number
 }

@@ -1075,7 +1075,8 @@ export interface PinOperations {
   /**
    * Queues a request. `INVALID_INPUT` for a CID that does not parse or whose codec or hash Pinfold
    * cannot keep (raw, dag-pb and dag-cbor; sha2-256 and sha2-512), bad names, keyvalues or host
-   * nodes; `NOT_FOUND` for a group that is not the tenant's public group.
+   * nodes; `NOT_FOUND` for a group that is not the tenant's public group; `RATE_LIMITED` when the
+   * tenant already has `pinning.maxQueuedPerTenant` requests queued or running.
    */
   add(actor: Actor, input: PinInput, options?: CallOptions): Promise<PinRequestRecord>
 
@@ -1093,8 +1094,9 @@ export interface PinOperations {
   remove(actor: Actor, id: string, options?: CallOptions): Promise<void>
 
   /**
-   * Claims the oldest runnable request (queued, or abandoned by a worker whose lease ran out) and
-   * runs its job to the end; false when there was none. When `signal` fires mid-job the request goes
+   * Claims the next runnable request (queued, or abandoned by a worker whose lease ran out), tenants
+   * taking turns and none running more than `pinning.maxRunningPerTenant` at once, and runs its job
+   * to the end; false when there was none. When `signal` fires mid-job the request goes
    * back to the queue. Rejects only when the store fails; the job's own failures end the request.
    */
   runNext(options?: CallOptions): Promise<boolean>

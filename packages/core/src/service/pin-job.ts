@@ -55,25 +55,32 @@ export async function runPinJob(
       return
     }
     const root = CID.parse(request.cid)
+    /** Makes the file, unless the request was deleted meanwhile; answers the blob key backing it. */
+    const makeFile = async (content: ContentRecord, shape: FileShape, reused: boolean) => {
+      // the last moment to learn the request was deleted before a file appears
+      const until = new Date(ctx.clock.now().getTime() + settings.leaseMs)
+      if (!(await ctx.records.renewPinLease(request.id, owner, until))) controller.abort(STOP.gone)
+      throwIfAborted(signal)
+      return createPinnedFile(ctx, request, content, shape, reused)
+    }
     const held = await heldPublicContent(ctx, root, request.cid)
-    let content: ContentRecord
-    let shape: FileShape
+    let made = false
     if (held) {
-      content = held.content
-      shape = await heldShape(ctx, held, root, request.name)
-    } else {
+      try {
+        await makeFile(held.content, await heldShape(ctx, held, root, request.name), true)
+        made = true
+      } catch (error) {
+        // its last file was deleted meanwhile, and its blob goes with it: fetched like any CID
+        if (signal.aborted || !hasCode(error, 'NOT_FOUND')) throw error
+      }
+    }
+    if (!made) {
       blobKey = ctx.ids.blobKey()
       const fetched = await fetchAndStore(ctx, request, root, blobKey, signal)
-      content = fetched.content
-      shape = await fileShape(fetched.shape, fetched.dagSize, request.name)
+      const shape = await fileShape(fetched.shape, fetched.dagSize, request.name)
+      if ((await makeFile(fetched.content, shape, false)) !== blobKey) await discard(ctx, blobKey)
+      blobKey = undefined
     }
-    // the last moment to learn the request was deleted before a file appears
-    if (!(await ctx.records.renewPinLease(request.id, owner, new Date(ctx.clock.now().getTime() + settings.leaseMs)))) {
-      controller.abort(STOP.gone)
-    }
-    throwIfAborted(signal)
-    if ((await createPinnedFile(ctx, request, content, shape)) !== blobKey) await discard(ctx, blobKey)
-    blobKey = undefined
     if (!(await finish({ state: 'pinned' })) && !(await ctx.records.getPinRequest(request.tenantId, request.id))) {
       // deleted while the file was being made: the deletion wins
       await removeFile(ctx, request)
@@ -177,8 +184,8 @@ async function heldShape(ctx: ServiceContext, held: LocatedBlock, root: CID, nam
 }
 
 /**
- * Makes the file record and returns the blob key of the content that backs it. The record has the
- * request's id, so a job resumed after a crash that came after the record was made finds it
+ * Makes the file record and returns the blob key of the content that backs it; `reused` content
+ * (held here already) must still be held, else `NOT_FOUND`. The record has the request's id, so a job resumed after a crash that came after the record was made finds it
  * (`CONFLICT`) instead of making a second one. A group deleted since the
  * request was queued leaves the file in no group, as deleting a group does to its files.
  */
@@ -187,6 +194,7 @@ async function createPinnedFile(
   request: PinRequestRecord,
   content: ContentRecord,
   shape: FileShape,
+  reused: boolean,
 ): Promise<string | undefined> {
   const file = {
     id: request.id,
@@ -204,9 +212,12 @@ async function createPinnedFile(
     expiresAt: null,
   }
   try {
-    const created = await ctx.records.createFile(file, content).catch((error: unknown) => {
+    // reused content is only referenced, never recreated: a file on a blob being deleted would be
+    // listed while the gateway answers 404
+    const options = { requireContent: reused }
+    const created = await ctx.records.createFile(file, content, options).catch((error: unknown) => {
       if (!hasCode(error, 'NOT_FOUND') || file.groupId === null) throw error
-      return ctx.records.createFile({ ...file, groupId: null }, content)
+      return ctx.records.createFile({ ...file, groupId: null }, content, options)
     })
     return created.content.blobKey
   } catch (error) {

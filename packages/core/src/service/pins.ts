@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { PinRequestRecord } from '@pinfold/interface'
-import { invalid, notFound } from '@pinfold/interface'
+import { hasCode, invalid, notFound, PinfoldError } from '@pinfold/interface'
 import type { CID } from 'multiformats/cid'
 import { isIdentity, unkeepable } from '../dag/blocks.js'
 import { nextPageToken, resolvePage } from '../pagination.js'
@@ -41,7 +41,12 @@ export function createPinOperations(ctx: ServiceContext): PinOperations {
       if (groupId !== null && !(await ctx.records.getGroup(actor.tenantId, 'public', groupId, options))) {
         throw notFound('group')
       }
-      await ctx.records.createPinRequest(request, options)
+      try {
+        await ctx.records.createPinRequest(request, { ...options, maxOpenPerTenant: ctx.pinning.maxQueuedPerTenant })
+      } catch (error) {
+        if (!hasCode(error, 'RATE_LIMITED')) throw error
+        throw pinQueueFull(ctx.pinning.maxQueuedPerTenant, error)
+      }
       return request
     },
 
@@ -60,7 +65,10 @@ export function createPinOperations(ctx: ServiceContext): PinOperations {
 
     async runNext(options = {}) {
       const { signal } = options
-      const request = await ctx.records.claimPinRequest(owner, ctx.clock.now(), ctx.pinning.leaseMs, { signal })
+      const request = await ctx.records.claimPinRequest(owner, ctx.clock.now(), ctx.pinning.leaseMs, {
+        signal,
+        maxRunningPerTenant: ctx.pinning.maxRunningPerTenant,
+      })
       if (!request) return false
       const controller = new AbortController()
       const stop = () => controller.abort(signal?.reason)
@@ -76,6 +84,15 @@ export function createPinOperations(ctx: ServiceContext): PinOperations {
       return true
     },
   }
+}
+
+/** Pinata's plans refuse with 429 past their rate; a full share of the queue is answered alike. */
+function pinQueueFull(cap: number, cause: unknown): PinfoldError {
+  return new PinfoldError(
+    'RATE_LIMITED',
+    `pin queue full: ${cap} pin requests of this account are queued or running; wait for some to finish or delete some`,
+    { cause, details: { retryAfterSeconds: 60 } },
+  )
 }
 
 /** The CID as given, once it is one whose blocks Pinfold can verify, walk and keep. */

@@ -74,10 +74,14 @@ function checkPinSettings(check: OptionChecks, given: Partial<PinSettings>, maxU
     maxBytes: check.positiveInteger('pinning.maxBytes', given.maxBytes ?? maxUploadBytes),
     maxBlocks: check.positiveInteger('pinning.maxBlocks', given.maxBlocks ?? 1_000_000),
     jobTimeoutMs: check.positiveInteger('pinning.jobTimeoutMs', given.jobTimeoutMs ?? 30 * 60_000),
+    blockTimeoutMs: check.positiveInteger('pinning.blockTimeoutMs', given.blockTimeoutMs ?? 20_000),
     concurrency: check.integerBetween('pinning.concurrency', given.concurrency ?? 8, 1, 256),
     // long enough to ride out a slow store, short enough that a crashed worker's job resumes soon
     leaseMs: check.integerBetween('pinning.leaseMs', given.leaseMs ?? 60_000, 300, 3_600_000),
     maxAttempts: check.positiveInteger('pinning.maxAttempts', given.maxAttempts ?? 5),
+    maxQueuedPerTenant: check.positiveInteger('pinning.maxQueuedPerTenant', given.maxQueuedPerTenant ?? 100),
+    // one, so a second tenant always finds a worker free in a deployment running two (the default)
+    maxRunningPerTenant: check.positiveInteger('pinning.maxRunningPerTenant', given.maxRunningPerTenant ?? 1),
   }
 }
 

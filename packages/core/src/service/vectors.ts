@@ -75,6 +75,7 @@ export function createVectorOperations(ctx: ServiceContext): VectorOperations {
         mimeType: file.mimeType,
         fileName: file.name,
         maxBytes: VECTORIZE_MAX_BYTES,
+        tenant: actor.tenantId,
         signal: options.signal,
       })
       if (passages.length === 0) throw invalid('the file holds no text to vectorize')

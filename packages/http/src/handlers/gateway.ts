@@ -246,6 +246,7 @@ async function serveIpfs(
     name,
     headers: common,
     disposition,
+    tenantId: scope.kind === 'tenant' ? scope.tenantId : undefined,
   })
   if (variant) return variant
   return fileResponse(request, entry, { etag: `"${entry.cid}"`, headers: common, name, disposition })

@@ -1,6 +1,6 @@
 import type { PinFailure, PinRequestFilter, PinRequestRecord } from '@pinfold/core'
 import Type, { type Static } from 'typebox'
-import { okData, okNull } from '../openapi/schemas.js'
+import { errorResponse, okData, okNull } from '../openapi/schemas.js'
 import { data } from '../responses.js'
 import { defineRoute } from '../router.js'
 import { Keyvalues, named, pageQuery } from '../schema.js'
@@ -137,7 +137,12 @@ export const pinRoutes = [
     description:
       'Queues a request to fetch a DAG from the IPFS network (the configured trustless gateways, the given host nodes), verify every block and keep it as a public file whose id is the request id.',
     request: { body: PinByCidInput },
-    responses: okData(PinJob, 'Queued'),
+    responses: {
+      ...okData(PinJob, 'Queued'),
+      '429': errorResponse(
+        "Pin queue full: the account's share of the queue is taken (`Retry-After` says when to retry)",
+      ),
+    },
     async handle({ service, actor, signal }, { body }) {
       const request = await service.pins.add(
         actor,

@@ -50,7 +50,7 @@ export async function servePrivateLink(
     'cache-control': `private, max-age=${Math.min(secondsLeft, 3600)}`,
     'x-ipfs-path': `/ipfs/${file.cid}`,
   }
-  const target = { cid: file.cid, entry, contentType: file.mimeType, headers, disposition }
+  const target = { cid: file.cid, entry, contentType: file.mimeType, headers, disposition, tenantId: file.tenantId }
   const variant = await images?.respond(request, url, target)
   if (variant) return counted(variant)
   return counted(

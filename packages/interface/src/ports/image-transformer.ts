@@ -44,6 +44,15 @@ export interface TransformedImage {
   contentType: string
 }
 
+export interface ImageTransformOptions extends CallOptions {
+  /**
+   * The tenant whose work this is: the owner of the gateway or the download link the request
+   * came through, anonymous requests included. Tenants share the slots fairly; absent, the
+   * transform counts for one shared anonymous party.
+   */
+  tenant?: string | undefined
+}
+
 /**
  * Resizes and re-encodes images for the gateway (`img-*` query parameters). Implemented in
  * `@pinfold/image-sharp`; without one, the gateway serves images as stored.
@@ -53,7 +62,9 @@ export interface TransformedImage {
  * header (`UNPROCESSABLE`), before any pixel is decoded; input that is not an image it reads is
  * `UNPROCESSABLE`; an output above `limits.maxOutputBytes` is `UNPROCESSABLE`; work beyond the
  * implementation's concurrency waits in a bounded queue and, when that is full, is `RATE_LIMITED`
- * at once. Transforms never block the caller's thread for the time of the work.
+ * at once. One tenant cannot take every slot: past its share of the slots and the queue its
+ * next transform is `RATE_LIMITED` while other tenants' still run, and freed slots go to tenants
+ * in turn. Transforms never block the caller's thread for the time of the work.
  */
 export interface ImageTransformer {
   readonly limits: {
@@ -68,6 +79,6 @@ export interface ImageTransformer {
   transform(
     input: AsyncIterable<Uint8Array>,
     transform: ImageTransform,
-    options?: CallOptions,
+    options?: ImageTransformOptions,
   ): Promise<TransformedImage>
 }

@@ -53,6 +53,24 @@ export interface PinRequestFilter {
   cid?: string | undefined
 }
 
+/** How `createPinRequest` bounds one tenant's share of the queue. */
+export interface PinCreateOptions extends CallOptions {
+  /**
+   * Most requests one tenant may have `queued` or `retrieving` at once, the new one included;
+   * undefined: no cap. Over it the request is refused with `RATE_LIMITED`.
+   */
+  maxOpenPerTenant?: number | undefined
+}
+
+/** How `claimPinRequest` shares the workers between tenants. */
+export interface PinClaimOptions extends CallOptions {
+  /**
+   * Most requests of one tenant running (`retrieving` under a live lease) at once across every
+   * process; a tenant at the cap is passed over. Undefined: no cap.
+   */
+  maxRunningPerTenant?: number | undefined
+}
+
 /** How a worker ends the request it holds. */
 export type PinOutcome = { state: 'pinned' } | { state: 'failed'; failure: PinFailure; reason: string }
 
@@ -62,8 +80,13 @@ export type PinOutcome = { state: 'pinned' } | { state: 'failed'; failure: PinFa
  * runs out (its process died) lets another worker take the request over.
  */
 export interface PinRequestRecordStore {
-  /** Stores a new request (state `queued`, no lease); reusing an id is a `CONFLICT`. */
-  createPinRequest(request: PinRequestRecord, options?: CallOptions): Promise<void>
+  /**
+   * Stores a new request (state `queued`, no lease); reusing an id is a `CONFLICT`. When its tenant
+   * already has `maxOpenPerTenant` requests `queued` or `retrieving`, nothing is stored and the
+   * answer is `RATE_LIMITED`; the check and the insert are one atomic step, so of concurrent
+   * creates for one tenant with room for k more, exactly k are stored.
+   */
+  createPinRequest(request: PinRequestRecord, options?: PinCreateOptions): Promise<void>
 
   /** Tenant-scoped lookup. */
   getPinRequest(tenantId: string, id: string, options?: CallOptions): Promise<PinRequestRecord | undefined>
@@ -77,15 +100,22 @@ export interface PinRequestRecordStore {
   ): Promise<Page<PinRequestRecord>>
 
   /**
-   * Takes the oldest request that is `queued`, or `retrieving` with a lease expired at `now`: sets
-   * it `retrieving`, leased to `owner` until `now + leaseMs`, and counts the attempt. Of concurrent
+   * Takes a claimable request — `queued`, or `retrieving` with a lease expired at `now` — sets it
+   * `retrieving`, leased to `owner` until `now + leaseMs`, and counts the attempt. Of concurrent
    * claimers (in any process) each request goes to exactly one. `undefined` when none is claimable.
+   *
+   * Tenants take turns, so one tenant's backlog never holds every worker while another waits:
+   * among tenants with a claimable request and fewer than `maxRunningPerTenant` running, the
+   * claim goes to the tenant with the fewest running (`retrieving` under a live lease at `now`),
+   * then the one served longest ago (never served first), then the one whose oldest claimable
+   * request is oldest; of that tenant's requests it takes the oldest, by `(createdAt, id)`.
+   * Concurrent claims decide one after the other, each seeing the claims before it.
    */
   claimPinRequest(
     owner: string,
     now: Date,
     leaseMs: number,
-    options?: CallOptions,
+    options?: PinClaimOptions,
   ): Promise<PinRequestRecord | undefined>
 
   /**
