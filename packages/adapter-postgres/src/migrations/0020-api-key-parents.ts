@@ -6,7 +6,7 @@ import type { Migration } from './index.js'
  * by a deployment's own token.
  */
 export const apiKeyParents: Migration = {
-  version: 18,
+  version: 20,
   name: 'api-key-parents',
   statements: [
     'alter table api_keys add column parent_id text',
