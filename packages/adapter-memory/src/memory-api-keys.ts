@@ -9,8 +9,30 @@ const copyKey = (key: ApiKeyRecord): ApiKeyRecord => ({
 const exhausted = (key: ApiKeyRecord) => key.maxUses !== null && key.uses >= key.maxUses
 
 /**
- * API keys in a Map. `useApiKey` checks and counts in one synchronous step after its first await,
- * so of concurrent uses exactly those with uses left are counted.
+ * The uses a new key takes from its limited parent (its whole `maxUses`), or `FORBIDDEN` when the
+ * parent has not that many left; an unlimited parent gives any key and counts nothing.
+ */
+function parentSpends(parent: ApiKeyRecord, key: ApiKeyRecord): number {
+  if (parent.maxUses === null) return 0
+  const left = parent.maxUses - parent.uses
+  if (key.maxUses === null || key.maxUses > left) throw usesLeftError(left)
+  return key.maxUses
+}
+
+/** The refusal of a key asking for more uses than its parent has left. */
+function usesLeftError(left: number): PinfoldError {
+  return new PinfoldError(
+    'FORBIDDEN',
+    left === 0
+      ? 'the key creating this key has no uses left to give'
+      : `the key creating this key has ${left} uses left: the new key needs a maxUses of at most ${left}`,
+  )
+}
+
+/**
+ * API keys in a Map. Every method checks and writes in one synchronous step after its first
+ * await: of concurrent uses exactly those with uses left are counted, a creation spends its
+ * parent's uses in the step that checks them, and a revocation reaches every key created before it.
  */
 export function memoryApiKeyRecords(): ApiKeyRecordStore {
   const keys = new Map<string, ApiKeyRecord>()
@@ -24,6 +46,14 @@ export function memoryApiKeyRecords(): ApiKeyRecordStore {
     async createApiKey(key, options) {
       await tick(options)
       if (keys.has(key.id) || byPublicKey(key.key)) throw new PinfoldError('CONFLICT', 'this API key exists already')
+      if (key.parentId !== null) {
+        const parent = keys.get(key.parentId)
+        if (!parent || parent.tenantId !== key.tenantId || parent.revoked) {
+          throw new PinfoldError('FORBIDDEN', 'the key creating this key has been revoked')
+        }
+        const spent = parentSpends(parent, key)
+        parent.uses += spent
+      }
       keys.set(key.id, copyKey(key))
       return copyKey(key)
     },
@@ -60,9 +90,17 @@ export function memoryApiKeyRecords(): ApiKeyRecordStore {
       await tick(options)
       const found = byPublicKey(key)
       if (!found || found.tenantId !== tenantId) return undefined
-      if (!found.revoked) {
-        found.revoked = true
-        found.updatedAt = at
+      // the tree below it, level by level (a key is created after its parent: no cycles)
+      let level = [found]
+      while (level.length > 0) {
+        for (const revoking of level) {
+          if (!revoking.revoked) {
+            revoking.revoked = true
+            revoking.updatedAt = at
+          }
+        }
+        const parents = new Set(level.map((k) => k.id))
+        level = [...keys.values()].filter((k) => k.parentId !== null && parents.has(k.parentId))
       }
       return copyKey(found)
     },

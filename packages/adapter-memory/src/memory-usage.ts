@@ -2,6 +2,7 @@ import {
   type GatewayUsageCount,
   type GatewayUsageQuery,
   type GatewayUsageTotal,
+  OTHER_USAGE_CID,
   throwIfAborted,
   type UsageRecordStore,
 } from '@pinfold/interface'
@@ -10,10 +11,14 @@ import type { MemoryState } from './memory-state.js'
 type StoredCount = Omit<GatewayUsageCount, 'requests' | 'bytes'> & GatewayUsageTotal
 
 const countKey = (c: GatewayUsageCount) => JSON.stringify([c.tenantId, c.day, c.cid, c.fileName, c.status])
+const dayKey = (c: GatewayUsageCount) => JSON.stringify([c.tenantId, c.day])
+const asOther = (c: GatewayUsageCount): GatewayUsageCount => ({ ...c, cid: OTHER_USAGE_CID, fileName: '', status: 0 })
 
 /** Gateway totals in a Map keyed by (tenant, day, CID, file name, status); storage usage from the files. */
 export function memoryUsageRecords(state: MemoryState): UsageRecordStore {
   const counts = new Map<string, StoredCount>()
+  /** Rows of each (tenant, day) besides its "other" row: the cap is checked without a scan. */
+  const rowsOfDay = new Map<string, number>()
   const tick = (options?: { signal?: AbortSignal | undefined }) => {
     throwIfAborted(options?.signal)
     return Promise.resolve()
@@ -39,9 +44,15 @@ export function memoryUsageRecords(state: MemoryState): UsageRecordStore {
   }
 
   return {
-    async addGatewayUsage(batch, options) {
+    async addGatewayUsage(batch, { rowsPerTenantDay }, options) {
       await tick(options)
-      for (const count of batch) {
+      for (const given of batch) {
+        let count = given.cid === OTHER_USAGE_CID ? asOther(given) : given
+        if (count.cid !== OTHER_USAGE_CID && !counts.has(countKey(count))) {
+          const rows = rowsOfDay.get(dayKey(count)) ?? 0
+          if (rows >= rowsPerTenantDay) count = asOther(count)
+          else rowsOfDay.set(dayKey(count), rows + 1)
+        }
         const key = countKey(count)
         const stored = counts.get(key)
         if (stored) {

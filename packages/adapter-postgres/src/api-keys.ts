@@ -1,10 +1,10 @@
-import type { ApiKeyFilter, ApiKeyRecord, ApiKeyUse } from '@pinfold/interface'
-import type { Queryable, Row } from './queryable.js'
+import { type ApiKeyFilter, type ApiKeyRecord, type ApiKeyUse, PinfoldError } from '@pinfold/interface'
+import type { Queryable, Row, SqlClient } from './queryable.js'
 import { toDate } from './rows.js'
 import { Params } from './sql.js'
 
 const COLUMNS =
-  'id, tenant_id, user_id, name, key, secret_hash, scopes, permissions, max_uses, uses, revoked, created_at, updated_at'
+  'id, tenant_id, user_id, name, key, secret_hash, scopes, permissions, max_uses, uses, revoked, parent_id, created_at, updated_at'
 
 function toApiKey(row: Row): ApiKeyRecord {
   const permissions = typeof row.permissions === 'string' ? JSON.parse(row.permissions) : row.permissions
@@ -20,15 +20,51 @@ function toApiKey(row: Row): ApiKeyRecord {
     maxUses: row.max_uses === null ? null : Number(row.max_uses),
     uses: Number(row.uses),
     revoked: row.revoked === true,
+    parentId: row.parent_id === null ? null : String(row.parent_id),
     createdAt: toDate(row.created_at),
     updatedAt: toDate(row.updated_at),
   }
 }
 
-export async function createApiKey(db: Queryable, key: ApiKeyRecord): Promise<ApiKeyRecord> {
+/**
+ * A key with a parent is created in one transaction with the update that spends the parent's
+ * uses: that update takes the parent's row lock, so a revocation walking the tree (which updates
+ * the parent's row) either waits for this key to be committed and then sees it, or ran first and
+ * this update finds the parent revoked.
+ */
+export async function createApiKey(client: SqlClient, key: ApiKeyRecord): Promise<ApiKeyRecord> {
+  const { parentId } = key
+  if (parentId === null) return insertApiKey(client, key)
+  return client.transaction(async (tx) => {
+    await spendParentUses(tx, key, parentId)
+    return insertApiKey(tx, key)
+  })
+}
+
+async function spendParentUses(tx: Queryable, key: ApiKeyRecord, parentId: string): Promise<void> {
+  const { rows } = await tx.query(
+    `update api_keys set uses = case when max_uses is null then uses else uses + $3 end
+     where id = $1 and tenant_id = $2 and not revoked
+       and (max_uses is null or ($3::integer is not null and uses + $3 <= max_uses))
+     returning id`,
+    [parentId, key.tenantId, key.maxUses],
+  )
+  if (rows.length > 0) return
+  const parent = await getApiKey(tx, key.tenantId, parentId)
+  if (!parent || parent.revoked) throw new PinfoldError('FORBIDDEN', 'the key creating this key has been revoked')
+  const left = parent.maxUses! - parent.uses
+  throw new PinfoldError(
+    'FORBIDDEN',
+    left === 0
+      ? 'the key creating this key has no uses left to give'
+      : `the key creating this key has ${left} uses left: the new key needs a maxUses of at most ${left}`,
+  )
+}
+
+async function insertApiKey(db: Queryable, key: ApiKeyRecord): Promise<ApiKeyRecord> {
   const { rows } = await db.query(
     `insert into api_keys (${COLUMNS})
-     values ($1, $2, $3, $4, $5, $6, $7::text[], $8::jsonb, $9, $10, $11, $12::timestamptz, $13::timestamptz)
+     values ($1, $2, $3, $4, $5, $6, $7::text[], $8::jsonb, $9, $10, $11, $12, $13::timestamptz, $14::timestamptz)
      returning ${COLUMNS}`,
     [
       key.id,
@@ -42,6 +78,7 @@ export async function createApiKey(db: Queryable, key: ApiKeyRecord): Promise<Ap
       key.maxUses,
       key.uses,
       key.revoked,
+      key.parentId,
       key.createdAt.toISOString(),
       key.updatedAt.toISOString(),
     ],
@@ -87,18 +124,37 @@ export async function listApiKeys(
   return { items: [], total: Number(counted.rows[0]?.total ?? 0) }
 }
 
+/**
+ * Revokes the key, then the keys it created level by level, each level one statement in the same
+ * transaction. Under READ COMMITTED each statement sees what was committed when it started, and
+ * updating a row waits for a creation holding that row's lock (`createApiKey`): by the time the
+ * statement revoking a level has locked every key of it, a child created under any of them is
+ * committed, so the next statement sees it; a creation after that finds its parent revoked.
+ */
 export async function revokeApiKey(
-  db: Queryable,
+  client: SqlClient,
   tenantId: string,
   key: string,
   at: Date,
 ): Promise<ApiKeyRecord | undefined> {
-  const { rows } = await db.query(
-    `update api_keys set revoked = true, updated_at = case when revoked then updated_at else $3::timestamptz end
-     where key = $1 and tenant_id = $2 returning ${COLUMNS}`,
-    [key, tenantId, at.toISOString()],
-  )
-  return rows[0] && toApiKey(rows[0])
+  return client.transaction(async (tx) => {
+    const { rows } = await tx.query(
+      `update api_keys set revoked = true, updated_at = case when revoked then updated_at else $3::timestamptz end
+       where key = $1 and tenant_id = $2 returning ${COLUMNS}`,
+      [key, tenantId, at.toISOString()],
+    )
+    if (!rows[0]) return undefined
+    let level = [String(rows[0].id)]
+    while (level.length > 0) {
+      const children = await tx.query(
+        `update api_keys set revoked = true, updated_at = case when revoked then updated_at else $3::timestamptz end
+         where parent_id = any($1::text[]) and tenant_id = $2 returning id`,
+        [level, tenantId, at.toISOString()],
+      )
+      level = children.rows.map((row) => String(row.id))
+    }
+    return toApiKey(rows[0])
+  })
 }
 
 /**

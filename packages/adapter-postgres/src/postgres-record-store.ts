@@ -158,7 +158,8 @@ export function createPostgresRecordStore({ client, vectors: vectorOptions }: Po
     revokeApiKey: (tenantId, key, at, options) =>
       run('revokeApiKey', options, () => apiKeys.revokeApiKey(client, tenantId, key, at)),
     useApiKey: (tenantId, id, options) => run('useApiKey', options, () => apiKeys.useApiKey(client, tenantId, id)),
-    addGatewayUsage: (counts, options) => run('addGatewayUsage', options, () => usage.addGatewayUsage(client, counts)),
+    addGatewayUsage: (counts, { rowsPerTenantDay }, options) =>
+      run('addGatewayUsage', options, () => usage.addGatewayUsage(client, counts, rowsPerTenantDay)),
     rankGatewayUsage: (tenantId, query, ranking, options) =>
       run('rankGatewayUsage', options, () => usage.rankGatewayUsage(client, tenantId, query, ranking)),
     gatewayUsageByDay: (tenantId, query, options) =>

@@ -1,9 +1,10 @@
-import type {
-  GatewayUsageCount,
-  GatewayUsageQuery,
-  GatewayUsageRanking,
-  GatewayUsageTotal,
-  StorageUsage,
+import {
+  type GatewayUsageCount,
+  type GatewayUsageQuery,
+  type GatewayUsageRanking,
+  type GatewayUsageTotal,
+  OTHER_USAGE_CID,
+  type StorageUsage,
 } from '@pinfold/interface'
 import type { Queryable, SqlClient } from './queryable.js'
 import { Params } from './sql.js'
@@ -11,18 +12,91 @@ import { Params } from './sql.js'
 /** Rows per insert statement: well under PostgreSQL's 65535 parameters (7 per row). */
 const ROWS_PER_STATEMENT = 1000
 
+const key = (c: GatewayUsageCount) => JSON.stringify([c.tenantId, c.day, c.cid, c.fileName, c.status])
+const dayKey = (c: { tenantId: string; day: string }) => JSON.stringify([c.tenantId, c.day])
+const asOther = (c: GatewayUsageCount): GatewayUsageCount => ({ ...c, cid: OTHER_USAGE_CID, fileName: '', status: 0 })
+
 /**
  * Adds a batch in one transaction, as multi-row upserts. Rows are sorted by their key first so
  * that two servers flushing overlapping batches lock rows in the same order and never deadlock.
+ *
+ * The cap on rows per (tenant, day): the transaction first takes an advisory lock on each of the
+ * batch's (tenant, day), in one order, so servers flushing the same day queue there; under the
+ * lock the rows it has and the batch's rows that exist are read, and new rows past the cap are
+ * sent to the day's "other" row before anything is written.
  */
-export async function addGatewayUsage(client: SqlClient, counts: readonly GatewayUsageCount[]): Promise<void> {
+export async function addGatewayUsage(
+  client: SqlClient,
+  counts: readonly GatewayUsageCount[],
+  rowsPerTenantDay: number,
+): Promise<void> {
   if (counts.length === 0) return
-  const key = (c: GatewayUsageCount) => JSON.stringify([c.tenantId, c.day, c.cid, c.fileName, c.status])
-  const sorted = [...counts].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0))
   await client.transaction(async (tx) => {
+    const capped = await capRows(tx, counts, rowsPerTenantDay)
+    const sorted = [...capped].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0))
     for (let start = 0; start < sorted.length; start += ROWS_PER_STATEMENT) {
       await upsert(tx, mergeDuplicates(sorted.slice(start, start + ROWS_PER_STATEMENT), key))
     }
+  })
+}
+
+/** The batch with each count that would make a row past the cap turned into its day's "other" count. */
+async function capRows(
+  tx: Queryable,
+  counts: readonly GatewayUsageCount[],
+  rowsPerTenantDay: number,
+): Promise<GatewayUsageCount[]> {
+  const named = counts.map((c) => (c.cid === OTHER_USAGE_CID ? asOther(c) : c))
+  const days = [...new Set(named.map(dayKey))].sort()
+  const tenants = days.map((d) => JSON.parse(d)[0] as string)
+  const dates = days.map((d) => JSON.parse(d)[1] as string)
+  // a subquery's ORDER BY is kept (PostgreSQL does not flatten a sorted subquery): locks in key order
+  await tx.query(
+    `select pg_advisory_xact_lock(hashtextextended('gateway_usage ' || k, 0))
+     from (select k from unnest($1::text[]) as k order by k) as days`,
+    [days],
+  )
+  const rows = await tx.query(
+    `select tenant_id, to_char(day, 'YYYY-MM-DD') as day, count(*) as rows from gateway_usage
+     where (tenant_id, day) in (select * from unnest($1::text[], $2::date[])) and cid <> $3
+     group by tenant_id, day`,
+    [tenants, dates, OTHER_USAGE_CID],
+  )
+  const rowsOfDay = new Map(
+    rows.rows.map((r) => [dayKey({ tenantId: String(r.tenant_id), day: String(r.day) }), Number(r.rows)]),
+  )
+  const held = await tx.query(
+    `select tenant_id, to_char(day, 'YYYY-MM-DD') as day, cid, file_name, status from gateway_usage
+     where (tenant_id, day, cid, file_name, status) in
+       (select * from unnest($1::text[], $2::date[], $3::text[], $4::text[], $5::smallint[]))`,
+    [
+      named.map((c) => c.tenantId),
+      named.map((c) => c.day),
+      named.map((c) => c.cid),
+      named.map((c) => c.fileName),
+      named.map((c) => c.status),
+    ],
+  )
+  const existing = new Set(
+    held.rows.map((r) =>
+      key({
+        tenantId: String(r.tenant_id),
+        day: String(r.day),
+        cid: String(r.cid),
+        fileName: String(r.file_name),
+        status: Number(r.status),
+        requests: 0,
+        bytes: 0,
+      }),
+    ),
+  )
+  return named.map((count) => {
+    if (count.cid === OTHER_USAGE_CID || existing.has(key(count))) return count
+    const taken = rowsOfDay.get(dayKey(count)) ?? 0
+    if (taken >= rowsPerTenantDay) return asOther(count)
+    rowsOfDay.set(dayKey(count), taken + 1)
+    existing.add(key(count))
+    return count
   })
 }
 

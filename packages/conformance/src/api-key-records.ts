@@ -17,6 +17,7 @@ function newKey(fields: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
     maxUses: null,
     uses: 0,
     revoked: false,
+    parentId: null,
     createdAt: at(0),
     updatedAt: at(0),
     ...fields,
@@ -134,6 +135,91 @@ export function describeApiKeyRecords(name: string, create: () => Promise<Record
       expect(outcomes.filter((o) => o.outcome === 'used')).toHaveLength(7)
       expect(outcomes.filter((o) => o.outcome === 'exhausted')).toHaveLength(13)
       expect((await store.getApiKey(TENANT, key.id))?.uses).toBe(7)
+    })
+
+    it("createApiKey - a child of a key is stored with its parentId; an unlimited parent's uses stay uncounted", async () => {
+      const parent = await store.createApiKey(newKey())
+      const child = newKey({ parentId: parent.id })
+      expect(await store.createApiKey(child)).toEqual(child)
+      expect(await store.createApiKey(newKey({ parentId: parent.id, maxUses: 9 }))).toMatchObject({ maxUses: 9 })
+      expect(await store.getApiKey(TENANT, parent.id)).toEqual(parent)
+    })
+
+    it("createApiKey - a limited parent's child needs a maxUses within the parent's uses left, and spends them", async () => {
+      const parent = await store.createApiKey(newKey({ maxUses: 5 }))
+      await store.useApiKey(TENANT, parent.id)
+      for (const maxUses of [null, 5]) {
+        await expect(store.createApiKey(newKey({ parentId: parent.id, maxUses }))).rejects.toMatchObject({
+          code: 'FORBIDDEN',
+        })
+      }
+      expect((await store.getApiKey(TENANT, parent.id))?.uses).toBe(1)
+      expect((await list()).total).toBe(1)
+      await store.createApiKey(newKey({ parentId: parent.id, maxUses: 3 }))
+      expect((await store.getApiKey(TENANT, parent.id))?.uses).toBe(4)
+      await store.createApiKey(newKey({ parentId: parent.id, maxUses: 1 }))
+      expect(await store.useApiKey(TENANT, parent.id)).toMatchObject({ outcome: 'exhausted', key: { uses: 5 } })
+      await expect(store.createApiKey(newKey({ parentId: parent.id, maxUses: 1 }))).rejects.toMatchObject({
+        code: 'FORBIDDEN',
+      })
+    })
+
+    it("createApiKey - a revoked, missing or other tenant's parent is FORBIDDEN and nothing is stored", async () => {
+      const revoked = await store.createApiKey(newKey())
+      await store.revokeApiKey(TENANT, revoked.key, at(1))
+      const foreign = await store.createApiKey(newKey({ tenantId: OTHER_TENANT }))
+      for (const parentId of [revoked.id, foreign.id, randomUUID()]) {
+        const child = newKey({ parentId })
+        await expect(store.createApiKey(child)).rejects.toMatchObject({ code: 'FORBIDDEN' })
+        expect(await store.getApiKey(TENANT, child.id)).toBeUndefined()
+      }
+    })
+
+    it('createApiKey - of 10 concurrent children asking 2 uses each of a parent with 7 left, exactly 3 are created', async () => {
+      const parent = await store.createApiKey(newKey({ maxUses: 7 }))
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 10 }, () => store.createApiKey(newKey({ parentId: parent.id, maxUses: 2 }))),
+      )
+      expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(3)
+      for (const o of outcomes) if (o.status === 'rejected') expect(o.reason).toMatchObject({ code: 'FORBIDDEN' })
+      expect((await store.getApiKey(TENANT, parent.id))?.uses).toBe(6)
+      expect((await list()).total).toBe(4)
+    })
+
+    it('revokeApiKey - revokes the keys the key created and theirs (updatedAt set once); other trees stay', async () => {
+      const root = await store.createApiKey(newKey())
+      const child = await store.createApiKey(newKey({ parentId: root.id }))
+      const grandchild = await store.createApiKey(newKey({ parentId: child.id }))
+      const early = await store.createApiKey(newKey({ parentId: root.id }))
+      await store.revokeApiKey(TENANT, early.key, at(2))
+      const other = await store.createApiKey(newKey())
+      const othersChild = await store.createApiKey(newKey({ parentId: other.id }))
+      expect(await store.revokeApiKey(TENANT, root.key, at(5))).toEqual({ ...root, revoked: true, updatedAt: at(5) })
+      for (const key of [child, grandchild]) {
+        expect(await store.getApiKey(TENANT, key.id)).toEqual({ ...key, revoked: true, updatedAt: at(5) })
+        expect(await store.useApiKey(TENANT, key.id)).toMatchObject({ outcome: 'revoked' })
+      }
+      expect((await store.getApiKey(TENANT, early.id))?.updatedAt).toEqual(at(2))
+      for (const key of [other, othersChild]) expect((await store.getApiKey(TENANT, key.id))?.revoked).toBe(false)
+    })
+
+    it('revokeApiKey - racing creations under the revoked tree: every child is refused or revoked', async () => {
+      for (let round = 0; round < 5; round++) {
+        const root = await store.createApiKey(newKey())
+        const child = await store.createApiKey(newKey({ parentId: root.id }))
+        const creations = Array.from({ length: 6 }, (_, i) =>
+          store.createApiKey(newKey({ parentId: i % 2 === 0 ? root.id : child.id })),
+        )
+        const [revoked, ...created] = await Promise.allSettled([
+          store.revokeApiKey(TENANT, root.key, at(3)),
+          ...creations,
+        ])
+        expect(revoked.status).toBe('fulfilled')
+        for (const outcome of created) {
+          if (outcome.status === 'rejected') expect(outcome.reason).toMatchObject({ code: 'FORBIDDEN' })
+          else expect((await store.getApiKey(TENANT, outcome.value.id))?.revoked).toBe(true)
+        }
+      }
     })
 
     it('aborted signals - every method rejects with ABORTED before acting', async () => {

@@ -70,18 +70,3 @@ export function meterUsage(service: FileService, request: Request, response: Res
   )
   return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers })
 }
-
-/**
- * Marks an answer of a tenant's gateway (a host that serves one tenant) as that tenant's, for the
- * CID its `/ipfs/{cid}/…` path names; the file name is looked up when the counts are written.
- */
-export function attributeGatewayUsage(response: Response, tenantId: string, pathname: string): Response {
-  const segment = pathname.split('/')[2] ?? ''
-  let cid: string
-  try {
-    cid = decodeURIComponent(segment)
-  } catch {
-    return response
-  }
-  return cid === '' ? response : attributeUsage(response, { tenantId, cid })
-}

@@ -190,6 +190,67 @@ describe('/v3/pinata/keys', () => {
     }
   })
 
+  describe('keys created by keys', () => {
+    const mint = (parent: CreatedKey, body: Record<string, unknown>) =>
+      createKey({ keyName: 'minted', permissions: { admin: true }, ...body }, { auth: parent.JWT })
+    const keyRecord = async (key: CreatedKey) => (await server.stores.records.findApiKey(key.pinata_api_key))!
+
+    it('create - a key with maxUses 1 cannot create a key that keeps working after it is used up (403)', async () => {
+      const parent = await newKey({ maxUses: 1, permissions: { admin: true } })
+      const unlimited = await mint(parent, {})
+      expect(unlimited.status).toBe(403)
+      expect(unlimited.body.error).toMatch(/uses/)
+      // the create request was the parent's one use: nothing was created, and it is spent
+      expect((await server.api('/v3/groups/public', { auth: parent.JWT })).status).toBe(401)
+    })
+
+    it("create - a limited key's child spends the parent's uses: never more uses than the parent had left", async () => {
+      const parent = await newKey({ maxUses: 6, permissions: { admin: true } })
+      const unlimited = await mint(parent, {})
+      expect(unlimited.status).toBe(403)
+      expect(unlimited.body.error).toMatch(/maxUses/)
+      // every request is one use: after this one (the second), 4 are left to give
+      const tooMany = await mint(parent, { maxUses: 5 })
+      expect(tooMany.status).toBe(403)
+      expect(tooMany.body.error).toMatch(/4 uses left/)
+      // the third leaves 3, all of them given
+      const child = await mint(parent, { maxUses: 3 })
+      expect(child.status).toBe(200)
+      const parentRecord = await keyRecord(parent)
+      expect(parentRecord).toMatchObject({ maxUses: 6, uses: 6 })
+      expect(await keyRecord(child.body)).toMatchObject({ maxUses: 3, uses: 0, parentId: parentRecord.id })
+      const statuses = []
+      for (let i = 0; i < 4; i++)
+        statuses.push((await server.api('/v3/groups/public', { auth: child.body.JWT })).status)
+      expect(statuses).toEqual([200, 200, 200, 401])
+      expect((await server.api('/v3/groups/public', { auth: parent.JWT })).status).toBe(401)
+    })
+
+    it("create - a key's child never holds scopes its parent lacks (403)", async () => {
+      const parent = await newKey({ permissions: { resources: ['org:write', 'org:files:write'] } })
+      expect((await mint(parent, { permissions: { admin: true } })).status).toBe(403)
+      expect((await mint(parent, { permissions: UPLOADER })).status).toBe(200)
+    })
+
+    it('revoke - revoking a key revokes the keys it created, and theirs; other keys stay', async () => {
+      const parent = await newKey({ permissions: { admin: true } })
+      const child = (await mint(parent, {})).body
+      const grandchild = (await mint(child, { permissions: UPLOADER })).body
+      const sibling = await newKey({ permissions: { admin: true } })
+      for (const key of [child, grandchild]) expect((await upload(key.JWT)).status).toBe(200)
+      expect((await server.api(`/v3/pinata/keys/${parent.pinata_api_key}`, { method: 'PUT' })).status).toBe(200)
+      for (const key of [parent, child, grandchild]) {
+        const refused = await upload(key.JWT)
+        expect(refused.status).toBe(401)
+        expect(await refused.json()).toEqual({ error: 'this API key has been revoked' })
+      }
+      expect((await upload(sibling.JWT)).status).toBe(200)
+      const listed = await listKeys('?revoked=true')
+      for (const key of [parent, child, grandchild]) expect(listed.keys.map((k) => k.key)).toContain(key.pinata_api_key)
+      expect(listed.keys.map((k) => k.key)).not.toContain(sibling.pinata_api_key)
+    })
+  })
+
   it("tokens - a key's JWT re-signed with the server's token secret, or tampered with, is 401", async () => {
     const key = await newKey({ permissions: { admin: true } })
     const [header, payload] = key.JWT.split('.')

@@ -52,8 +52,8 @@ async function top(server: TestApi, query: string, org?: string): Promise<TopIte
   return ((await res.json()) as { data: TopItem[] }).data
 }
 
-async function series(server: TestApi, query: string): Promise<TimeSeries> {
-  const res = await server.api(`/v3/ipfs/gateway_analytics_time_series?${query}`)
+async function series(server: TestApi, query: string, org?: string): Promise<TimeSeries> {
+  const res = await server.api(`/v3/ipfs/gateway_analytics_time_series?${query}`, { org })
   expect(res.status).toBe(200)
   return ((await res.json()) as { data: TimeSeries }).data
 }
@@ -117,9 +117,9 @@ describe('usage: storage totals and gateway analytics', () => {
     const records = server.stores.records
     const add = records.addGatewayUsage
     let writes = 0
-    records.addGatewayUsage = (counts, options) => {
+    records.addGatewayUsage = (counts, limits, options) => {
       writes += 1
-      return add.call(records, counts, options)
+      return add.call(records, counts, limits, options)
     }
     try {
       for (let i = 0; i < 20; i++) await downloaded(server, link)
@@ -282,5 +282,100 @@ describe("usage: a tenant's custom domain", () => {
     expect(await top(server, `start_date=${today()}&end_date=${today()}&by=file_name`)).toEqual([
       { value: 'index.html', requests: 2, bandwidth: 2 * '<h1>counted</h1>'.length },
     ])
+  })
+})
+
+describe("usage: what a tenant's dedicated gateway counts", () => {
+  const GATEWAY = 'counted.gw.pinfold.test'
+  const ROWS_PER_DAY = 3
+  let server: GatewayTestApi
+  beforeAll(async () => {
+    server = await startGatewayApi({
+      publicHost: true,
+      gatewayDomain: 'gw.pinfold.test',
+      maxUsageRowsPerDay: ROWS_PER_DAY,
+    })
+    for (const [name, org] of [
+      ['counted', undefined],
+      ['capped', 'capped-tenant'],
+    ]) {
+      const claimed = await server.api('/v3/gateways/domains', { method: 'POST', body: JSON.stringify({ name }), org })
+      expect(claimed.status).toBe(201)
+    }
+  })
+  afterAll(() => server.close())
+
+  const todays = (org?: string) => top(server, `start_date=${today()}&end_date=${today()}&limit=1000`, org)
+
+  it('anonymous answers that served no CID of the tenant write no row: 405, 406, unknown and identity CIDs', async () => {
+    const held = (await server.upload('held here', { network: 'public', name: 'held.txt' })).cid as string
+    const statuses = new Set<number>()
+    for (let i = 0; i < 20; i++) {
+      const junk = `junk-${i}-${'x'.repeat(200)}`
+      statuses.add((await requestOnHost(server, GATEWAY, `/ipfs/${junk}`, { method: 'POST' })).status)
+      statuses.add(
+        (
+          await requestOnHost(server, GATEWAY, `/ipfs/${junk}`, {
+            headers: { accept: 'application/vnd.ipld.dag-json' },
+          })
+        ).status,
+      )
+      statuses.add((await requestOnHost(server, GATEWAY, `/ipfs/${junk}`)).status)
+    }
+    // CIDs the tenant does not hold, and identity CIDs (their bytes are in the CID: anyone can make one)
+    const unheld = 'bafkreigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy'
+    statuses.add((await requestOnHost(server, GATEWAY, `/ipfs/${unheld}`)).status)
+    const { CID } = await import('multiformats/cid')
+    const { identity } = await import('multiformats/hashes/identity')
+    for (const text of ['one', 'two', 'three']) {
+      const cid = CID.createV1(0x55, identity.digest(new TextEncoder().encode(text)))
+      expect((await requestOnHost(server, GATEWAY, `/ipfs/${cid}`)).status).toBe(200)
+    }
+    expect([...statuses].sort()).toEqual([400, 404, 405, 406])
+    expect((await requestOnHost(server, GATEWAY, `/ipfs/${held}`)).status).toBe(200)
+    expect(await todays()).toEqual([{ value: held, requests: 1, bandwidth: 'held here'.length }])
+  })
+
+  it('memory between flushes holds at most the cap and one "other" count per tenant and day', async () => {
+    await server.service.usage.flush()
+    const records = server.stores.records
+    const add = records.addGatewayUsage
+    const batches: number[] = []
+    records.addGatewayUsage = (counts, limits, options) => {
+      batches.push(counts.length)
+      return add.call(records, counts, limits, options)
+    }
+    try {
+      for (let i = 0; i < 5000; i++) {
+        server.service.usage.recordGatewayHit({ tenantId: 'buffered-tenant', cid: `cid-${i}`, status: 200, bytes: 1 })
+      }
+      await server.service.usage.flush()
+      expect(batches).toEqual([ROWS_PER_DAY + 1])
+    } finally {
+      records.addGatewayUsage = add
+    }
+    expect(await todays('buffered-tenant')).toContainEqual({
+      value: 'other',
+      requests: 5000 - ROWS_PER_DAY,
+      bandwidth: 4997,
+    })
+  })
+
+  it(`distinct rows per tenant and day are capped (${ROWS_PER_DAY}): the rest count in one "other" row`, async () => {
+    const org = 'capped-tenant'
+    const cids: string[] = []
+    for (let i = 0; i < 6; i++) cids.push((await server.upload(`file ${i}`, { network: 'public' }, org)).cid as string)
+    for (const cid of cids) {
+      expect((await requestOnHost(server, 'capped.gw.pinfold.test', `/ipfs/${cid}`)).status).toBe(200)
+    }
+    const rows = await todays(org)
+    expect(rows).toHaveLength(ROWS_PER_DAY + 1)
+    expect(rows.find((row) => row.value === 'other')).toEqual({
+      value: 'other',
+      requests: 6 - ROWS_PER_DAY,
+      bandwidth: (6 - ROWS_PER_DAY) * 'file 0'.length,
+    })
+    const totals = await series(server, `start_date=${today()}&end_date=${today()}`, org)
+    expect(totals).toMatchObject({ total_requests: 6, total_bandwidth: 6 * 'file 0'.length })
   })
 })

@@ -24,7 +24,10 @@ export interface SharpTransformerOptions {
   maxPerTenant?: number
   /** Transforms of one tenant running at once; default one fewer than `concurrency`, at least 1. */
   maxRunningPerTenant?: number
-  /** Input pixels (width × height × frames) at most; default 40 000 000 (a 7 300 × 5 500 photo). */
+  /**
+   * Pixels (width × height × frames) read at most, and written at most; default 40 000 000 (a
+   * 7 300 × 5 500 photo). Both are checked from the header, before a pixel is decoded.
+   */
   maxInputPixels?: number
   /** Input bytes read at most; default 32 MiB. */
   maxInputBytes?: number
@@ -105,12 +108,9 @@ export function createSharpTransformer(options: SharpTransformerOptions = {}): I
     // sharp gathers a streamed input into one buffer before libvips reads it; gathering it here
     // instead, bounded, is the same memory and lets a refused input fail cleanly
     const bytes = await gather(input, limits.maxInputBytes, signal)
-    const pipeline = sharp(bytes, {
-      limitInputPixels: limits.maxInputPixels,
-      animated: transform.animated,
-      failOn: 'error',
-      sequentialRead: true,
-    }).timeout({ seconds: timeoutSeconds })
+    const decode = { limitInputPixels: limits.maxInputPixels, animated: transform.animated, failOn: 'error' } as const
+    await refuseLargeOutput(bytes, decode, transform, limits, timeoutSeconds)
+    const pipeline = sharp(bytes, { ...decode, sequentialRead: true }).timeout({ seconds: timeoutSeconds })
     configure(pipeline, transform, limits.maxDimension)
     let result: { data: Buffer; info: sharp.OutputInfo }
     try {
@@ -138,6 +138,51 @@ export function createSharpTransformer(options: SharpTransformerOptions = {}): I
       return slots.run(callOptions?.tenant ?? '', () => run(input, transform, signal), signal)
     },
   }
+}
+
+/**
+ * Refuses a transform whose output would have more than `maxInputPixels` pixels, counting every
+ * frame kept, from the header alone: libvips resizes an animation as one strip of its frames, so
+ * 20 frames of 8×8 (a 2 KB GIF) asked as 2048×2048 are 84 million pixels to resize and encode
+ * (a JPEG of that strip took 825 MB), which no input limit sees.
+ */
+async function refuseLargeOutput(
+  bytes: Buffer,
+  input: sharp.SharpOptions,
+  transform: ImageTransform,
+  limits: { maxInputPixels: number; maxDimension: number },
+  timeoutSeconds: number,
+): Promise<void> {
+  let header: sharp.Metadata
+  try {
+    header = await sharp(bytes, input).metadata()
+  } catch (error) {
+    throw asTransformError(error, limits.maxInputPixels, timeoutSeconds)
+  }
+  const frames = transform.animated ? (header.pages ?? 1) : 1
+  const width = header.width ?? 0
+  const height = header.pageHeight ?? header.height ?? 0
+  const [outWidth, outHeight] = outputSize(width, height, transform, limits.maxDimension)
+  if (outWidth * outHeight * frames > limits.maxInputPixels) {
+    throw new PinfoldError(
+      'UNPROCESSABLE',
+      `the transformed image would have more than ${limits.maxInputPixels} pixels (width × height × frames): ask for a smaller size or animated=false`,
+    )
+  }
+}
+
+/** The largest size one output frame can have, as `configure` asks sharp to resize (never smaller than sharp's). */
+function outputSize(width: number, height: number, transform: ImageTransform, maxDimension: number): [number, number] {
+  if (width === 0 || height === 0) return [0, 0]
+  const boxWidth = transform.width === undefined ? undefined : Math.min(transform.width, maxDimension)
+  const boxHeight = transform.height === undefined ? undefined : Math.min(transform.height, maxDimension)
+  if (boxWidth === undefined && boxHeight === undefined) return [width, height] // fit inside maxDimension, never enlarged
+  const enlarges = transform.fit !== 'scaleDown' && transform.fit !== 'crop'
+  // with both sides, every fit writes at most the box; with one, the other follows the aspect ratio
+  if (boxWidth !== undefined && boxHeight !== undefined) return [boxWidth, boxHeight]
+  const scale = boxWidth !== undefined ? boxWidth / width : boxHeight! / height
+  const factor = enlarges ? scale : Math.min(scale, 1)
+  return [Math.ceil(width * factor), Math.ceil(height * factor)]
 }
 
 /** Resize, sharpen, metadata and encoding, as the transform says. */

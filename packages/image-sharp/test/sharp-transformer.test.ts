@@ -92,6 +92,42 @@ describe('createSharpTransformer', () => {
     await expect(small.transform(chunks(real), PLAIN)).rejects.toMatchObject({ code: 'UNPROCESSABLE' })
   })
 
+  it.each([
+    ['cover', { fit: 'cover', width: 256, height: 256 }],
+    ['contain', { fit: 'contain', width: 256 }],
+    ['pad', { fit: 'pad', width: 256, height: 256 }],
+  ] as const)(
+    'an animated image of many small frames upscaled (%s) is refused from its header: pixels × frames',
+    async (_, size) => {
+      // 20 frames of 8×8: 1 280 input pixels, each frame 256×256 out: 1 310 720 pixels written
+      const frames = 20
+      const raw = Buffer.alloc(8 * 8 * frames * 4)
+      for (let i = 0; i < raw.length; i++) raw[i] = (i * 2654435761) >>> 24
+      const anim = await sharp(raw, { raw: { width: 8, height: 8 * frames, channels: 4, pageHeight: 8 } })
+        .gif({ loop: 0 })
+        .toBuffer()
+      expect((await sharp(anim, { animated: true }).metadata()).pages).toBe(frames)
+      const transformer = createSharpTransformer({ maxInputPixels: 1_000_000 })
+      for (const format of ['webp', 'jpeg'] as const) {
+        await expect(transformer.transform(chunks(anim), { ...PLAIN, ...size, format })).rejects.toMatchObject({
+          code: 'UNPROCESSABLE',
+          message: expect.stringMatching(/1000000 pixels.*frames/),
+        })
+      }
+      // the same upscale of the first frame only, or of every frame to a size within the limit, is done
+      const first = await transformer.transform(chunks(anim), { ...PLAIN, ...size, format: 'webp', animated: false })
+      expect(await sharp(first.bytes).metadata()).toMatchObject({ width: 256 })
+      const small = await transformer.transform(chunks(anim), {
+        ...PLAIN,
+        fit: size.fit,
+        width: 64,
+        height: 64,
+        format: 'webp',
+      })
+      expect(await sharp(small.bytes, { animated: true }).metadata()).toMatchObject({ width: 64, pages: frames })
+    },
+  )
+
   it('not an image, too many input bytes, too large an output: 4xx codes, no crash', async () => {
     const transformer = createSharpTransformer({ maxInputBytes: 50_000, maxOutputBytes: 2_000 })
     await expect(transformer.transform(chunks(new TextEncoder().encode('hello')), PLAIN)).rejects.toMatchObject({

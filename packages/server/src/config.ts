@@ -27,6 +27,8 @@ export interface ServerConfig {
   /** Image optimisation on tenants' gateways (`PINFOLD_IMAGES`, `PINFOLD_IMAGE_*`); `undefined`: off. */
   images: ImageConfig | undefined
   maxUploadBytes: number | undefined
+  /** Distinct gateway analytics rows per tenant and day (`PINFOLD_USAGE_MAX_ROWS_PER_DAY`); the rest count as `other`. */
+  maxUsageRowsPerDay: number
   /** Requests per minute per bearer token / per client address (`PINFOLD_RATE_LIMIT_PER_TOKEN`, `…_PER_IP`); unset = no limit. */
   rateLimit?: RateLimitOptions
   /** The environment the configuration was read from (embedder settings are read from it lazily). */
@@ -137,6 +139,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     maxUploadBytes: env.PINFOLD_MAX_UPLOAD_BYTES
       ? integer(env.PINFOLD_MAX_UPLOAD_BYTES, 'PINFOLD_MAX_UPLOAD_BYTES', 0)
       : undefined,
+    maxUsageRowsPerDay: check.positiveInteger(
+      'PINFOLD_USAGE_MAX_ROWS_PER_DAY',
+      env.PINFOLD_USAGE_MAX_ROWS_PER_DAY ? Number(env.PINFOLD_USAGE_MAX_ROWS_PER_DAY) : 10_000,
+    ),
     env,
     rateLimit: {
       perToken: perMinute(env.PINFOLD_RATE_LIMIT_PER_TOKEN, 'PINFOLD_RATE_LIMIT_PER_TOKEN'),

@@ -63,6 +63,7 @@ export async function startServer(
     records: storage.records,
     blobs: storage.blobs,
     maxUploadBytes: config.maxUploadBytes,
+    maxUsageRowsPerDay: config.maxUsageRowsPerDay,
     signingSecret: secret,
     // custom gateway domains are verified by looking their TXT record up in the system's DNS
     resolveTxt,

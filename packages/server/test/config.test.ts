@@ -143,3 +143,14 @@ describe('settings the in-process suites pass as options', () => {
     )
   })
 })
+
+describe('gateway usage rows - PINFOLD_USAGE_MAX_ROWS_PER_DAY', () => {
+  it('readConfig - 10 000 by default, a positive integer when set, anything else refused at start-up', async () => {
+    const { readConfig } = await import('../src/config.js')
+    expect(readConfig({}).maxUsageRowsPerDay).toBe(10_000)
+    expect(readConfig({ PINFOLD_USAGE_MAX_ROWS_PER_DAY: '250' }).maxUsageRowsPerDay).toBe(250)
+    for (const bad of ['0', '-3', '1.5', 'lots']) {
+      expect(() => readConfig({ PINFOLD_USAGE_MAX_ROWS_PER_DAY: bad })).toThrow(/PINFOLD_USAGE_MAX_ROWS_PER_DAY/)
+    }
+  })
+})

@@ -13,7 +13,8 @@ import { pinRequests } from './0012-pin-requests.js'
 import { apiKeys } from './0013-api-keys.js'
 import { gatewayUsage } from './0014-gateway-usage.js'
 import { stagedUploads } from './0017-staged-uploads.js'
-import { pinTurns } from './0018-pin-turns.js'
+import { pinTurns } from './0019-pin-turns.js'
+import { apiKeyParents } from './0020-api-key-parents.js'
 
 /**
  * One schema change. Statements run one at a time (PGlite's extended protocol takes one statement
@@ -43,4 +44,5 @@ export const MIGRATIONS: readonly Migration[] = [
   gatewayUsage,
   stagedUploads,
   pinTurns,
+  apiKeyParents,
 ]

@@ -59,10 +59,19 @@ async function copyText(text: string): Promise<boolean> {
   }
 }
 
-export function NetworkPicker({ value, onChange }: { value: Network; onChange(network: Network): void }) {
+export function NetworkPicker({
+  value,
+  onChange,
+  describedBy,
+}: {
+  value: Network
+  onChange(network: Network): void
+  /** The id of a text saying what the choice means, read out with the group. */
+  describedBy?: string
+}) {
   const name = useId()
   return (
-    <fieldset className="segmented">
+    <fieldset className="segmented" aria-describedby={describedBy}>
       <legend>Network</legend>
       {NETWORKS.map((network) => (
         <label key={network}>

@@ -34,7 +34,8 @@ const PARALLEL = 3
 let nextId = 1
 
 export function UploadView({ api, onShow }: { api: Api; onShow(network: Network): void }) {
-  const [network, setNetwork] = useState<Network>('public')
+  // private unless the user chooses otherwise, as the API and the CLI: public cannot be taken back
+  const [network, setNetwork] = useState<Network>('private')
   const [groups, setGroups] = useState<Group[]>([])
   const [groupId, setGroupId] = useState('')
   const [name, setName] = useState('')
@@ -157,7 +158,7 @@ export function UploadView({ api, onShow }: { api: Api; onShow(network: Network)
         Upload
       </h2>
       <div className="filters">
-        <NetworkPicker value={network} onChange={setNetwork} />
+        <NetworkPicker value={network} onChange={setNetwork} describedBy="network-hint" />
         <label>
           Group
           <select value={groupId} onChange={(e) => setGroupId(e.target.value)}>
@@ -178,6 +179,10 @@ export function UploadView({ api, onShow }: { api: Api; onShow(network: Network)
           <input value={keyvalues} placeholder="env=prod, team=web" onChange={(e) => setKeyvalues(e.target.value)} />
         </label>
       </div>
+      <p id="network-hint" className="hint">
+        Private files are read only with this account's tokens and the download links it signs. Public files can be read
+        by anyone who has their CID, here and through any IPFS gateway, and copies others make cannot be taken back.
+      </p>
       <p id="name-hint" className="hint">
         The name applies to a single file or to a folder. Files over {formatBytes(RESUMABLE_THRESHOLD)} go up resumably
         (tus): if the connection drops, choosing the same file again continues where it stopped.

@@ -5,6 +5,8 @@ import { errors, type JWTVerifyGetKey, jwtVerify, SignJWT } from 'jose'
 
 export interface TokenActor extends Actor {
   readonly scopes: ReadonlySet<string>
+  /** The API key the request was made with, when it was one: the keys it creates are its children. */
+  readonly keyId?: string | undefined
 }
 
 interface CommonTokenOptions {

@@ -26,7 +26,9 @@ const info = ({ secretHash: _, ...key }: ApiKeyRecord): ApiKeyInfo => key
 
 /**
  * API keys: created with Pinata's permissions, presented as their JWT or (legacy) key and secret,
- * revoked for every server at once because the record store decides every use.
+ * revoked for every server at once because the record store decides every use. A key may create
+ * keys (Pinata's admin keys do), never beyond itself: not more scopes (checked here), not more
+ * uses, and not past its revocation (the record store's `createApiKey` and `revokeApiKey`).
  */
 export function createApiKeyOperations(ctx: ServiceContext): ApiKeyOperations {
   const tokens = ctx.features.derive('apiKeys', ({ signingSecret }) => createApiKeyTokens(signingSecret))
@@ -75,6 +77,8 @@ export function createApiKeyOperations(ctx: ServiceContext): ApiKeyOperations {
           maxUses,
           uses: 0,
           revoked: false,
+          // a key's child: the store gives it only what the parent has left (uses, revocation)
+          parentId: actor.keyId ?? null,
           createdAt: now,
           updatedAt: now,
         },
@@ -100,7 +104,8 @@ export function createApiKeyOperations(ctx: ServiceContext): ApiKeyOperations {
     async revoke(actor, key, options) {
       const revoked = await ctx.records.revokeApiKey(actor.tenantId, key, ctx.clock.now(), options)
       if (!revoked) throw notFound('API key')
-      trusted.delete(revoked.id)
+      // the keys it created were revoked with it, and any of them may be trusted here
+      trusted.clear()
       return info(revoked)
     },
 
@@ -126,5 +131,5 @@ export function createApiKeyOperations(ctx: ServiceContext): ApiKeyOperations {
 }
 
 function actorOf(key: ApiKeyRecord): TokenActor {
-  return { tenantId: key.tenantId, userId: key.userId, scopes: new Set<Scope | string>(key.scopes) }
+  return { tenantId: key.tenantId, userId: key.userId, scopes: new Set<Scope | string>(key.scopes), keyId: key.id }
 }

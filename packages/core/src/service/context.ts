@@ -17,6 +17,8 @@ export interface ServiceContext {
   /** Where pin-by-CID jobs fetch blocks, asked in this order. */
   blockFetchers: readonly BlockFetcher[]
   pinning: PinSettings
+  /** Distinct gateway usage rows per tenant and UTC day (see `FileServiceOptions.maxUsageRowsPerDay`). */
+  usageRowsPerDay: number
 }
 
 /** Bounds and timings of pin-by-CID jobs (`createFileService({ pinning })`, defaults filled in). */

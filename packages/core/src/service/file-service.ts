@@ -73,6 +73,12 @@ export interface FileServiceOptions {
   blockFetchers?: readonly BlockFetcher[] | undefined
   /** Bounds of pin-by-CID jobs: size (default `maxUploadBytes`), blocks, time, concurrency, lease. */
   pinning?: Partial<PinSettings> | undefined
+  /**
+   * Distinct analytics rows (CID × file name × status) kept per tenant and UTC day; requests past
+   * them are counted in one row whose CID is `other`. Default 10 000: rows are what a tenant's
+   * gateway traffic costs in storage, whoever sends it.
+   */
+  maxUsageRowsPerDay?: number | undefined
 }
 
 /**

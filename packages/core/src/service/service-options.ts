@@ -66,6 +66,7 @@ export function checkServiceOptions(options: FileServiceOptions): ServiceContext
     features: resolveFeatures(options),
     blockFetchers: [...fetchers],
     pinning: checkPinSettings(check, options.pinning ?? {}, maxUploadBytes),
+    usageRowsPerDay: check.positiveInteger('maxUsageRowsPerDay', options.maxUsageRowsPerDay ?? 10_000),
   }
 }
 

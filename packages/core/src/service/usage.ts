@@ -4,6 +4,7 @@ import {
   type GatewayUsageCount,
   type GatewayUsageQuery,
   invalid,
+  OTHER_USAGE_CID,
 } from '@pinfold/interface'
 import type { ServiceContext } from './context.js'
 import type {
@@ -19,7 +20,8 @@ import { parseCid } from './gateway.js'
 /**
  * Distinct (tenant, day, CID, file name, status) counts held between flushes. Past it a flush is
  * started at once; while flushes fail and the buffer stays full, hits of new keys are dropped
- * rather than growing memory without bound.
+ * rather than growing memory without bound. One tenant's day holds at most its cap on rows
+ * (`maxUsageRowsPerDay`) and its "other" count here, as in the record store.
  */
 export const USAGE_BUFFER_MAX = 10_000
 
@@ -31,6 +33,9 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/
 
 const keyOf = (c: Omit<GatewayUsageCount, 'requests' | 'bytes'>) =>
   JSON.stringify([c.tenantId, c.day, c.cid, c.fileName, c.status])
+const dayOf = (c: Pick<GatewayUsageCount, 'tenantId' | 'day'>) => JSON.stringify([c.tenantId, c.day])
+
+type HeldCount = GatewayUsageCount & { named: boolean }
 
 /**
  * Gateway usage is counted in memory and written in batches (`flush`, which the host calls every
@@ -39,32 +44,46 @@ const keyOf = (c: Omit<GatewayUsageCount, 'requests' | 'bytes'>) =>
  * counts first, so a server always answers with what it served itself.
  */
 export function createUsageOperations(ctx: ServiceContext): UsageOperations {
-  let buffer = new Map<string, GatewayUsageCount & { named: boolean }>()
+  let buffer = new Map<string, HeldCount>()
+  /** Rows of each (tenant, day) in `buffer` besides its "other" count. */
+  let rowsOfDay = new Map<string, number>()
   let flushing: Promise<number> = Promise.resolve(0)
+  const limits = { rowsPerTenantDay: ctx.usageRowsPerDay }
 
   async function writeBatch(options?: CallOptions): Promise<number> {
     if (buffer.size === 0) return 0
     const batch = buffer
     buffer = new Map()
+    rowsOfDay = new Map()
     try {
       const counts = await nameFiles(ctx, [...batch.values()], options)
-      await ctx.records.addGatewayUsage(counts, options)
+      await ctx.records.addGatewayUsage(counts, limits, options)
       return counts.length
     } catch (error) {
-      // kept for the next flush, as far as the bound allows: a database outage delays counts
-      for (const [key, count] of batch) {
-        if (buffer.size < USAGE_BUFFER_MAX || buffer.has(key)) add(key, count)
-      }
+      // kept for the next flush, as far as the bounds allow: a database outage delays counts
+      for (const count of batch.values()) add(count)
       throw error
     }
   }
 
-  function add(key: string, count: GatewayUsageCount & { named: boolean }) {
+  /**
+   * Adds a count to the buffer: to its own entry, or a new one while its tenant's day has rows
+   * left, or else to the day's "other" count; dropped only when the buffer is full.
+   */
+  function add(count: HeldCount): void {
+    let key = keyOf(count)
+    if (!buffer.has(key) && count.cid !== OTHER_USAGE_CID) {
+      const rows = rowsOfDay.get(dayOf(count)) ?? 0
+      if (rows >= ctx.usageRowsPerDay) {
+        count = { ...count, cid: OTHER_USAGE_CID, fileName: '', status: 0, named: true }
+        key = keyOf(count)
+      } else if (buffer.size < USAGE_BUFFER_MAX) rowsOfDay.set(dayOf(count), rows + 1)
+    }
     const held = buffer.get(key)
     if (held) {
       held.requests += count.requests
       held.bytes += count.bytes
-    } else buffer.set(key, { ...count })
+    } else if (buffer.size < USAGE_BUFFER_MAX) buffer.set(key, { ...count })
   }
 
   function flush(options?: CallOptions): Promise<number> {
@@ -86,9 +105,7 @@ export function createUsageOperations(ctx: ServiceContext): UsageOperations {
         requests: 1,
         bytes: hit.bytes,
       }
-      const key = keyOf(count)
-      if (buffer.size >= USAGE_BUFFER_MAX && !buffer.has(key)) return
-      add(key, count)
+      add(count)
       if (buffer.size >= USAGE_BUFFER_MAX) flush().catch(() => {})
     },
 
@@ -173,7 +190,7 @@ function mondayOf(day: string): string {
  */
 async function nameFiles(
   ctx: ServiceContext,
-  counts: (GatewayUsageCount & { named: boolean })[],
+  counts: HeldCount[],
   options?: CallOptions,
 ): Promise<GatewayUsageCount[]> {
   const names = new Map<string, string>()

@@ -18,7 +18,7 @@ import {
   toStream,
 } from '../gateway-responses.js'
 import { subdomainCid } from '../gateway-subdomain.js'
-import { attributeGatewayUsage } from '../gateway-usage.js'
+import { attributeUsage } from '../gateway-usage.js'
 import type { ImageVariants } from '../image-variants.js'
 import { errorBody } from '../responses.js'
 import { servePrivateLink } from './private-link.js'
@@ -94,14 +94,7 @@ export async function dispatchGateway(
         throw new PinfoldError('NOT_FOUND', 'a gateway serves /ipfs/{cid} and /files/{cid} paths only')
       }
       const scope: GatewayScope = { kind: 'tenant', tenantId: routed.tenantId }
-      const response = await serveGateway(
-        request,
-        url,
-        url.pathname,
-        { scope, isolated: false, images: options.images },
-        service,
-      )
-      return attributeGatewayUsage(response, routed.tenantId, url.pathname)
+      return serveGateway(request, url, url.pathname, { scope, isolated: false, images: options.images }, service)
     }
     if (routed && isIpfsPath(url.pathname)) {
       throw new PinfoldError('FORBIDDEN', 'this domain is not verified yet (pending_ownership)')
@@ -173,7 +166,6 @@ async function serveIpfs(
     .filter((s) => s !== '')
     .map(decodeSegment)
   if (path.length > MAX_PATH_SEGMENTS) throw invalid(`a gateway path has at most ${MAX_PATH_SEGMENTS} segments`)
-  const trailingSlash = pathname.endsWith('/')
   const negotiated = negotiateFormat(request.headers.get('accept'), url.searchParams.get('format'))
   if (negotiated === 'not-acceptable') {
     return errorBody('none of the types in Accept can be served: ask for raw, car (version 1) or a file', 406)
@@ -181,6 +173,27 @@ async function serveIpfs(
   const { format } = negotiated
   const root = await resolveRoot(request, scope, cidText, format === undefined, service)
   if (root instanceof Response) return root
+  const response = await serveRoot(request, url, pathname, root, path, negotiated, images, service)
+  // a tenant's gateway counts what it served of content it holds, under the CID asked for: never an
+  // answer that resolved nothing (a 405, a 406, a CID not held) nor an identity CID, which anyone
+  // can make up by the million and which holds nothing of the tenant's
+  if (scope.kind !== 'tenant' || root.dag === null) return response
+  return attributeUsage(response, { tenantId: scope.tenantId, cid: root.requested.toString() })
+}
+
+/** The answer for a resolved root: a raw block, a CAR, a directory, a file or an image variant. */
+async function serveRoot(
+  request: Request,
+  url: URL,
+  pathname: string,
+  root: GatewayRoot,
+  path: string[],
+  negotiated: Negotiated,
+  images: ImageVariants | undefined,
+  service: FileService,
+): Promise<Response> {
+  const { format } = negotiated
+  const trailingSlash = pathname.endsWith('/')
   const common: Record<string, string> = {
     // as requested, percent-encoded: a decoded name may hold characters no header can carry
     'x-ipfs-path': pathname,

@@ -25,7 +25,15 @@ export interface GatewayTestApi extends TestApi {
 export async function startGatewayApi(
   options: Pick<
     TestApiOptions,
-    'resolveTxt' | 'clock' | 'publicUrl' | 'subdomainHost' | 'blobs' | 'url' | 'gatewayDomain' | 'images'
+    | 'resolveTxt'
+    | 'clock'
+    | 'publicUrl'
+    | 'subdomainHost'
+    | 'blobs'
+    | 'url'
+    | 'gatewayDomain'
+    | 'images'
+    | 'maxUsageRowsPerDay'
   > & {
     publicHost?: boolean
   } = {},

@@ -77,7 +77,14 @@ export interface TestApiOptions
   extends Partial<Omit<FetchHandlerOptions, 'auth'>>,
     Pick<
       FileServiceOptions,
-      'clock' | 'resolveTxt' | 'maxUploadBytes' | 'textExtractor' | 'blockFetchers' | 'pinning' | 'gatewayDomain'
+      | 'clock'
+      | 'resolveTxt'
+      | 'maxUploadBytes'
+      | 'textExtractor'
+      | 'blockFetchers'
+      | 'pinning'
+      | 'gatewayDomain'
+      | 'maxUsageRowsPerDay'
     > {
   /** The origin requests are addressed to; default `TEST_ORIGIN`. */
   url?: string
@@ -137,6 +144,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
       blockFetchers,
       pinning,
       gatewayDomain,
+      maxUsageRowsPerDay,
       ...handlerOptions
     } = options
     const service = createFileService({
@@ -155,6 +163,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
       blockFetchers,
       pinning,
       gatewayDomain,
+      maxUsageRowsPerDay,
     })
     const handler = createFetchHandler(service, {
       // image optimisation on sharp, as `pinfold serve` has it unless PINFOLD_IMAGES=off

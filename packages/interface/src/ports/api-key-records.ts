@@ -28,9 +28,17 @@ export interface ApiKeyRecord {
   permissions: Record<string, unknown>
   /** Uses allowed in all; `null` for no limit. */
   maxUses: number | null
-  /** Uses counted so far (only keys with a `maxUses` are counted). */
+  /**
+   * Uses counted so far (only keys with a `maxUses` are counted), including the uses handed to
+   * the keys it created (see `createApiKey`).
+   */
   uses: number
   revoked: boolean
+  /**
+   * The `id` of the key whose credentials created this key; `null` when a token that is no key
+   * (the deployment's own) created it. A key never holds more than the key that created it.
+   */
+  parentId: string | null
   createdAt: Date
   updatedAt: Date
 }
@@ -52,7 +60,18 @@ export type ApiKeyUse =
   | { outcome: 'missing' }
 
 export interface ApiKeyRecordStore {
-  /** Stores a new key; `CONFLICT` when its `id` or its `key` exists already. */
+  /**
+   * Stores a new key; `CONFLICT` when its `id` or its `key` exists already.
+   *
+   * A key with a `parentId` is created only from what its parent has left, decided atomically
+   * with the parent's revocation and its uses: the parent (same tenant) must exist and not be
+   * revoked; when the parent has a `maxUses`, the key must have one too, no more than the parent's
+   * uses left (`maxUses - uses`), and creating it adds the key's `maxUses` to the parent's `uses`,
+   * so a key and all it created never use more than the key was allowed. Otherwise `FORBIDDEN`,
+   * and nothing is written. Of concurrent creations under one parent, exactly those that fit in
+   * its uses left succeed; a creation racing the parent's revocation either fails or creates a
+   * key that the revocation revokes too.
+   */
   createApiKey(key: ApiKeyRecord, options?: CallOptions): Promise<ApiKeyRecord>
 
   /** Tenant-scoped lookup by id. */
@@ -74,8 +93,10 @@ export interface ApiKeyRecordStore {
   ): Promise<{ items: ApiKeyRecord[]; total: number }>
 
   /**
-   * Marks the tenant's key with this public `key` revoked (setting `updatedAt`), and returns it;
-   * `undefined` when the tenant has no such key. Revoking twice keeps it revoked.
+   * Marks the tenant's key with this public `key` revoked (setting `updatedAt` of each key it
+   * revokes), with every key it created, and theirs, down the whole tree, and returns the key;
+   * `undefined` when the tenant has no such key. Revoking twice keeps it revoked (and its first
+   * `updatedAt`). No key created under any of them, however concurrently, is left unrevoked.
    */
   revokeApiKey(tenantId: string, key: string, at: Date, options?: CallOptions): Promise<ApiKeyRecord | undefined>
 

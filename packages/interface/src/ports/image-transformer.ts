@@ -59,7 +59,9 @@ export interface ImageTransformOptions extends CallOptions {
  *
  * Contract: the input is read as a stream and never beyond `limits.maxInputBytes` (more is
  * `PAYLOAD_TOO_LARGE`); an image of more than `limits.maxInputPixels` pixels is refused from its
- * header (`UNPROCESSABLE`), before any pixel is decoded; input that is not an image it reads is
+ * header (`UNPROCESSABLE`), before any pixel is decoded, and so is a transform whose output would
+ * have more than `limits.maxInputPixels` pixels, every frame kept counted (an animation of many
+ * small frames upscaled); input that is not an image it reads is
  * `UNPROCESSABLE`; an output above `limits.maxOutputBytes` is `UNPROCESSABLE`; work beyond the
  * implementation's concurrency waits in a bounded queue and, when that is full, is `RATE_LIMITED`
  * at once. One tenant cannot take every slot: past its share of the slots and the queue its

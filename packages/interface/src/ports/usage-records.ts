@@ -6,6 +6,12 @@
 
 import type { CallOptions } from '../call-options.js'
 
+/**
+ * The `cid` of the row that counts a tenant's requests of a day past its cap on distinct rows
+ * (file name `''`, status 0): never a CID, so no request for a real CID lands there by name.
+ */
+export const OTHER_USAGE_CID = 'other'
+
 /** Requests and bytes served for one tenant, UTC day, CID, file name and HTTP status. */
 export interface GatewayUsageCount {
   tenantId: string
@@ -54,8 +60,17 @@ export interface UsageRecordStore {
    * Adds each count to the stored total of its (tenant, day, CID, file name, status), creating the
    * total when there is none; all of one call or nothing. Concurrent calls (several servers
    * flushing) add up: no count is lost or counted twice.
+   *
+   * A (tenant, day) keeps at most `limits.rowsPerTenantDay` totals besides its
+   * {@link OTHER_USAGE_CID} row: a count that would create one more is added to that row instead
+   * (`cid` `other`, file name `''`, status 0), so requests and bytes still add up. The bound holds
+   * across concurrent calls.
    */
-  addGatewayUsage(counts: readonly GatewayUsageCount[], options?: CallOptions): Promise<void>
+  addGatewayUsage(
+    counts: readonly GatewayUsageCount[],
+    limits: { rowsPerTenantDay: number },
+    options?: CallOptions,
+  ): Promise<void>
 
   /**
    * The tenant's totals grouped by CID or file name, ordered by `sortBy` in `order` (ties by the

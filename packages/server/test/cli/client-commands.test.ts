@@ -63,6 +63,20 @@ describe('pinfold client commands against a running server', { timeout: 120_000 
     expect(run.stderr).toBe('') // --json alone: no progress
   })
 
+  it('upload - without --network the file is private, as the API; -n public makes it public', async () => {
+    await writeFile(join(work, 'unchosen.txt'), randomBytes(64))
+    const run = await pinfold('upload', join(work, 'unchosen.txt'), '--json')
+    expect(run.code).toBe(0)
+    const record = JSON.parse(run.stdout)
+    expect(record).toMatchObject({ network: 'private', name: 'unchosen.txt' })
+    const onPublic = await pinfold('ls', '--network', 'public', '--cid', record.cid, '--json')
+    expect(JSON.parse(onPublic.stdout).files).toEqual([])
+    const onPrivate = await pinfold('ls', '--cid', record.cid, '--json')
+    expect(JSON.parse(onPrivate.stdout).files).toMatchObject([{ id: record.id }])
+    const chosen = await pinfold('upload', join(work, 'unchosen.txt'), '-n', 'public', '--json')
+    expect(JSON.parse(chosen.stdout)).toMatchObject({ network: 'public', cid: record.cid })
+  })
+
   it('upload --resumable - tus with a progress bar; the same CID as a single request', async () => {
     const bytes = randomBytes(3 * 1024 * 1024 + 17)
     await writeFile(join(work, 'big.bin'), bytes)

@@ -106,6 +106,7 @@ describe.skipIf(!CHROMIUM)('the web console in chromium', { timeout: 120_000 }, 
 
       await page.getByRole('link', { name: 'Upload' }).click()
       await page.getByRole('heading', { name: 'Upload', level: 2 }).waitFor()
+      await page.getByRole('radio', { name: 'Public' }).check()
 
       // one file
       await page.getByLabel('Choose files').setInputFiles({
@@ -226,6 +227,7 @@ describe.skipIf(!CHROMIUM)('the web console in chromium', { timeout: 120_000 }, 
       }
       await throttle(8 * 1024 * 1024)
       await page.getByRole('link', { name: 'Upload' }).click()
+      await page.getByRole('radio', { name: 'Public' }).check()
       await page.getByLabel('Choose files').setInputFiles(large)
       // past the first 50 MiB chunk: the server holds it
       await page.getByText(/\b(5[6-9]|[6-9]\d)% · /).waitFor({ timeout: 60_000 })
@@ -239,6 +241,7 @@ describe.skipIf(!CHROMIUM)('the web console in chromium', { timeout: 120_000 }, 
       })
       // still signed in (the tab's session storage), and the same file chosen again resumes
       await page.getByRole('heading', { name: 'Upload', level: 2 }).waitFor()
+      await page.getByRole('radio', { name: 'Public' }).check()
       await page.getByLabel('Choose files').setInputFiles(large)
       await page.getByText('Uploaded').waitFor({ timeout: 90_000 })
       expect(requests[0]?.method).toBe('HEAD')
@@ -278,6 +281,28 @@ describe.skipIf(!CHROMIUM)('the web console in chromium', { timeout: 120_000 }, 
       await context.close()
     })
 
+    it('uploads privately unless Public is chosen, and says what public means', async () => {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+      const page = await signIn(context, server.url, token)
+      await page.getByRole('link', { name: 'Upload' }).click()
+      await page.getByRole('heading', { name: 'Upload', level: 2 }).waitFor()
+      expect(await page.getByRole('radio', { name: 'Private' }).isChecked()).toBe(true)
+      expect(await page.getByRole('radio', { name: 'Public' }).isChecked()).toBe(false)
+      // the choice is described where it is made, and read out with it
+      const picker = page.getByRole('group', { name: 'Network' })
+      const hint = page.locator(`#${await picker.getAttribute('aria-describedby')}`)
+      expect(await hint.textContent()).toMatch(/Public files can be read by anyone who has their CID/)
+      await page
+        .getByLabel('Choose files')
+        .setInputFiles({ name: 'by-default.txt', mimeType: 'text/plain', buffer: Buffer.from('mine') })
+      await page.getByText('Uploaded').waitFor()
+      const privately = (await (await server.api('/v3/files/private?name=by-default.txt')).json()) as FileList
+      expect(privately.data.files.map((f) => f.name)).toEqual(['by-default.txt'])
+      const publicly = (await (await server.api('/v3/files/public?name=by-default.txt')).json()) as FileList
+      expect(publicly.data.files).toEqual([])
+      await context.close()
+    })
+
     it('copies on a plain-http address, where browsers have no async clipboard', async () => {
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url })
@@ -285,6 +310,7 @@ describe.skipIf(!CHROMIUM)('the web console in chromium', { timeout: 120_000 }, 
       const page = await signIn(context, lanUrl, token)
       expect(await page.evaluate<boolean>('window.isSecureContext')).toBe(false)
       await page.getByRole('link', { name: 'Upload' }).click()
+      await page.getByRole('radio', { name: 'Public' }).check()
       await page
         .getByLabel('Choose files')
         .setInputFiles({ name: 'lan.txt', mimeType: 'text/plain', buffer: Buffer.from('x') })
@@ -315,6 +341,7 @@ describe.skipIf(!CHROMIUM)('the web console in chromium', { timeout: 120_000 }, 
       expect(await overflow()).toBeLessThanOrEqual(0)
 
       await page.getByRole('link', { name: 'Upload' }).tap()
+      await page.getByRole('radio', { name: 'Public' }).tap()
       await page.getByLabel('Choose files').setInputFiles({
         name: 'phone.txt',
         mimeType: 'text/plain',

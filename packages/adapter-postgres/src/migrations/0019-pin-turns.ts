@@ -6,7 +6,7 @@ import type { Migration } from './index.js'
  * indexed by tenant, so the claim's per-tenant counts and the queue cap read only open rows.
  */
 export const pinTurns: Migration = {
-  version: 18,
+  version: 19,
   name: 'pin-turns',
   statements: [
     `create table pin_tenant_turns (
