@@ -173,7 +173,7 @@ async function serveIpfs(
   const { format } = negotiated
   const root = await resolveRoot(request, scope, cidText, format === undefined, service)
   if (root instanceof Response) return root
-  const response = await serveRoot(request, url, pathname, root, path, negotiated, images, service)
+  const response = await serveRoot(request, url, pathname, scope, root, path, negotiated, images, service)
   // a tenant's gateway counts what it served of content it holds, under the CID asked for: never an
   // answer that resolved nothing (a 405, a 406, a CID not held) nor an identity CID, which anyone
   // can make up by the million and which holds nothing of the tenant's
@@ -186,6 +186,7 @@ async function serveRoot(
   request: Request,
   url: URL,
   pathname: string,
+  scope: GatewayScope,
   root: GatewayRoot,
   path: string[],
   negotiated: Negotiated,
