@@ -165,6 +165,7 @@ export function createResumableUploadOperations(
     if (size !== session.length) {
       throw new PinfoldError('INTERNAL', `the staged blob holds ${size} bytes, the upload ${session.length}`)
     }
+    await ctx.resumable.checkpoint?.('assembled', session.id)
     const dag = StagedDag.open(staged, entries, STAGED_LEAF_BYTES)
     const { root, nodes } = dag.close()
     const indexed = indexesLeaves(session)
@@ -176,6 +177,7 @@ export function createResumableUploadOperations(
     for await (const node of dag.savedNodeBlocks(ctx.blobs, { signal })) innerNodes.push(node)
     innerNodes.push(...nodes)
     const head = await readHead(key, size, signal)
+    await ctx.resumable.checkpoint?.('dag-closed', session.id)
     const result = await uploads.commitStored(
       { tenantId: session.tenantId, userId: session.userId },
       {
@@ -191,6 +193,7 @@ export function createResumableUploadOperations(
       { name: session.fileName, ...fromSessionOptions(session.options) },
       { constraints: fromSessionConstraints(session.constraints), signal },
     )
+    await ctx.resumable.checkpoint?.('recorded', session.id)
     const deleted = await ctx.records.deleteUploadSession(session.id).catch(() => undefined)
     if (deleted) await dropSessionBytes(deleted)
     return result
@@ -222,6 +225,7 @@ export function createResumableUploadOperations(
       signal,
       constraints: fromSessionConstraints(session.constraints),
     })
+    await ctx.resumable.checkpoint?.('recorded', session.id)
     const deleted = await ctx.records.deleteUploadSession(session.id).catch(() => undefined)
     if (deleted) await deleteParts(deleted.parts)
     return result
@@ -433,6 +437,7 @@ export function createResumableUploadOperations(
       const holdsClaim = current !== session || (await ctx.records.claimUploadCompletion(id, options)) === 'claimed'
       if (!holdsClaim) return status
       try {
+        await ctx.resumable.checkpoint?.('claimed', id)
         return { ...status, result: await finish(current, signal) }
       } catch (error) {
         // without the caller's signal: it may be the abort that failed the completion
