@@ -49,7 +49,11 @@ type Step = 'claimed' | 'assembled' | 'dag-closed' | 'recorded'
  * Stores that stop the completion just after `step`: at the store call that follows it (assembling
  * the staged blob, indexing the leaves, writing the file record, deleting the session).
  */
-function stoppedAfter(step: Step, records: RecordStore, blobs: BlobStore & { staged: NonNullable<BlobStore['staged']> }) {
+function stoppedAfter(
+  step: Step,
+  records: RecordStore,
+  blobs: BlobStore & { staged: NonNullable<BlobStore['staged']> },
+) {
   const halt = gate()
   let assembled = false
   const stoppedRecords: RecordStore = {
@@ -166,7 +170,7 @@ describe('a resumable upload whose completion died at a step', () => {
     const upload = await dead.uploads.create(alice, { length: bytes.length, options: { network: 'private' } })
     void dead.uploads.append(upload.id, upload.token, 0, streamOf(bytes))
     await halt.arrived
-    const written = (await records.listFiles(alice.tenantId, 'private', {}, { limit: 10, order: 'asc' })).items
+    const written = (await records.listFiles(alice.tenantId, 'private', {}, { limit: 10, order: 'ASC' })).items
     expect(written).toHaveLength(1)
 
     clock.advance(LEASE_MS)
@@ -201,7 +205,51 @@ describe('a resumable upload whose completion died at a step', () => {
       (answer) => answer.result?.file.id,
       (error: unknown) => error,
     )
-    if (typeof late === 'string') expect(late).toBe(taken.result?.file.id)
+    // it was past its last look at the claim: it finds the record made and answers it
+    expect(late).toBe(taken.result?.file.id)
     expect((await other.files.list(alice, 'public')).files.map((f) => f.id)).toEqual([taken.result!.file.id])
+  })
+
+  it('a completion that runs longer than its lease renews it: no retry takes it over meanwhile', async () => {
+    const clock = testClock()
+    const records = createMemoryRecordStore()
+    const blobs = createMemoryBlobStore()
+    const held = gate()
+    const renewals: Date[] = []
+    let renewed = () => {}
+    const slow: RecordStore = {
+      ...records,
+      async createFile(...args) {
+        await held.pass()
+        return records.createFile(...args)
+      },
+      async renewUploadCompletion(id, owner, until, options) {
+        const kept = await records.renewUploadCompletion(id, owner, until, options)
+        renewals.push(until)
+        renewed()
+        return kept
+      },
+    }
+    const working = serviceOver(slow, blobs, clock)
+    const bytes = patterned(LEAF + 5, 33)
+    const upload = await working.uploads.create(alice, { length: bytes.length, options: { network: 'public' } })
+    const first = working.uploads.append(upload.id, upload.token, 0, streamOf(bytes))
+    await held.arrived
+    // the claim was taken at the start, until START + LEASE_MS; time passes while the record waits
+    clock.advance(LEASE_MS - 1)
+    const start = clock.now().getTime() - (LEASE_MS - 1)
+    await new Promise<void>((resolve) => {
+      renewed = () => {
+        if (renewals.some((until) => until.getTime() > start + LEASE_MS)) resolve()
+      }
+    })
+    clock.advance(2) // past the lease the claim began with: only the renewal keeps it
+    const other = serviceOver(records, blobs, clock)
+    const retry = await other.uploads.append(upload.id, upload.token, bytes.length, empty())
+    expect(retry.result).toBeUndefined()
+    held.open()
+    const done = await first
+    expect(done.result?.file.cid).toBe(await oneShotCid(bytes))
+    expect((await other.files.list(alice, 'public')).files.map((f) => f.id)).toEqual([done.result!.file.id])
   })
 })
