@@ -13,6 +13,7 @@ import { pinRequests } from './0012-pin-requests.js'
 import { apiKeys } from './0013-api-keys.js'
 import { gatewayUsage } from './0014-gateway-usage.js'
 import { stagedUploads } from './0017-staged-uploads.js'
+import { uploadCompletionLease } from './0018-upload-completion-lease.js'
 import { pinTurns } from './0019-pin-turns.js'
 import { apiKeyParents } from './0020-api-key-parents.js'
 
@@ -43,6 +44,7 @@ export const MIGRATIONS: readonly Migration[] = [
   apiKeys,
   gatewayUsage,
   stagedUploads,
+  uploadCompletionLease,
   pinTurns,
   apiKeyParents,
 ]
