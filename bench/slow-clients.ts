@@ -82,12 +82,12 @@ async function stalledDownloads(token: string): Promise<string[]> {
     if (uploaded.status !== 200 || !cid) throw new Error(`upload failed: ${JSON.stringify(uploaded.body)}`)
     await sleep(2000)
     const lines = [
-      `| stalled clients | server RSS MB before | peak RSS MB while they hang ${STALL_SECONDS} s | growth MB (goal ≤ ${GOAL_STALL_GROWTH_MB}) | body bytes each client had when sampled, MiB | \`/healthz\` while they hang | descriptors before / while / after they go |`,
+      `| stalled clients | server RSS MB before | peak RSS MB while they hang ${STALL_SECONDS} s | growth MB (goal ≤ ${GOAL_STALL_GROWTH_MB}) | body bytes each client had when sampled, MiB | \`/healthz\` while they hang | server descriptors before / while they hang / 3 s after they go |`,
       '|---|---|---|---|---|---|---|',
     ]
     for (const clients of [1, 16]) {
       const before = rssMb(server.pid)
-      const fdsBefore = serverFds(server)
+      const fdsBefore = openFds(server.pid)
       const downloads = Array.from({ length: clients }, () => stalledGet(server.url, `/ipfs/${cid}`, MIB))
       const statuses = await Promise.all(downloads.map((download) => download.status))
       if (statuses.some((status) => status !== 200)) throw new Error(`stalled downloads answered ${statuses}`)
@@ -102,14 +102,14 @@ async function stalledDownloads(token: string): Promise<string[]> {
         if (probe?.status === 200) healthy++
         await sleep(1000)
       }
-      const fdsDuring = serverFds(server)
+      const fdsDuring = openFds(server.pid)
       const received = downloads.map((download) => download.received() / MIB)
       const cut = downloads.filter((download) => download.ended()).length
       for (const download of downloads) download.socket.destroy()
       await sleep(3000)
       const growth = peak - before
       lines.push(
-        `| ${clients} | ${before.toFixed(0)} | ${peak.toFixed(0)} | ${growth.toFixed(0)} (${growth <= GOAL_STALL_GROWTH_MB ? 'met' : 'missed'}) | ${Math.min(...received).toFixed(1)}–${Math.max(...received).toFixed(1)}${cut > 0 ? ` (${cut} cut by the server)` : ''} | ${healthy} of ${probes} answered 200 | ${fdsBefore} / ${fdsDuring} / ${serverFds(server)} |`,
+        `| ${clients} | ${before.toFixed(0)} | ${peak.toFixed(0)} | ${growth.toFixed(0)} (${growth <= GOAL_STALL_GROWTH_MB ? 'met' : 'missed'}) | ${Math.min(...received).toFixed(1)}–${Math.max(...received).toFixed(1)}${cut > 0 ? ` (${cut} cut by the server)` : ''} | ${healthy} of ${probes} answered 200 | ${fdsBefore} / ${fdsDuring} / ${openFds(server.pid)} |`,
       )
     }
     return [
@@ -229,7 +229,7 @@ async function abortedUploads(token: string): Promise<string[]> {
       `| 3 s after the last abort (descriptors 15 s after) | ${tempAfter} | ${stagedAfter} (abandoned sessions stay resumable until they expire) | ${blobsAfter} | ${fdsAfter}${changes.length > 0 ? ` (${changes.join(', ')})` : ''} | ${rssAfter.toFixed(0)} | ${files} |`,
       `| after the sweeps (${swept} expired sessions, ${orphans.deleted} orphan blobs, ${staleTemp} temp files removed) | ${tempSwept} (${tempSwept === 0 ? 'met' : 'missed'}) | ${stagedSwept} (${stagedSwept === 0 ? 'met' : 'missed'}) | ${blobsSwept} (${blobsSwept === 0 ? 'met' : 'missed'}) | | | |`,
       '',
-      `5xx logged by the server: ${server.failures.length}.`,
+      `Requests the server logged as failed: ${server.failures.length}; other errors logged: ${server.errors.length}.`,
     ]
   })
 }
@@ -271,7 +271,7 @@ async function descriptorLimit(token: string): Promise<string[]> {
       const fdsAfter = openFds(server.pid)
       const serves = again?.status === 200 && again.sha256 === sha
       return [
-        `**\`prlimit --nofile=256\`**: ${FD_DOWNLOADS} downloads of an 8 MiB file held open at once (each client reads 64 KiB and stops). Answers: ${[...counts].map(([key, n]) => `${key} × ${n}`).join(', ')}. Server ${alive ? 'alive' : '**exited**'} while they hung (descriptors ${fdsBefore} before, ${fdsDuring} while they hung); once they were gone \`/healthz\` answered ${health?.status ?? 'nothing'} and a full download ${serves ? 'returned the file (SHA-256 checked)' : `**failed** (${again?.status ?? 'no answer'})`}, descriptors ${fdsAfter}. 5xx logged by the server: ${server.failures.length}${server.failures.length > 0 ? ` (first: ${JSON.parse(server.failures[0]!).error ?? ''})` : ''}.`,
+        `**\`prlimit --nofile=256\`**: ${FD_DOWNLOADS} downloads of an 8 MiB file held open at once (each client reads 64 KiB and stops). Answers: ${[...counts].map(([key, n]) => `${key} × ${n}`).join(', ')}. Server ${alive ? 'alive' : '**exited**'} while they hung (descriptors ${fdsBefore} before, ${fdsDuring} while they hung); once they were gone \`/healthz\` answered ${health?.status ?? 'nothing'} and a full download ${serves ? 'returned the file (SHA-256 checked)' : `**failed** (${again?.status ?? 'no answer'})`}, descriptors ${fdsAfter}. Requests the server logged as failed: ${server.failures.length}${server.failures.length > 0 ? ` (first: ${JSON.parse(server.failures[0]!).error ?? ''})` : ''}.`,
       ]
     },
     ['prlimit', '--nofile=256:256', '--'],

@@ -17,11 +17,11 @@ import { createHash, randomBytes } from 'node:crypto'
 import { mkdir, readdir, rm } from 'node:fs/promises'
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
-import pg from 'pg'
 import { WORK_DIR } from './lib/bench-file.js'
 import { benchToken, type CliServer, fdKindChanges, fdKinds, openFds, startCliServer } from './lib/cli-server.js'
 import { curlDownload } from './lib/download.js'
-import { rssMb } from './lib/process.js'
+import { freshDatabase } from './lib/fresh-database.js'
+import { rssMb, startBenchServer } from './lib/process.js'
 import { checkLedger, type LedgerEntry, runMixedLoad } from './lib/soak-load.js'
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 600)
@@ -44,25 +44,45 @@ interface Sample {
   fds: number
   /** `GET /healthz` round trip, ms: the event-loop delay as a client sees it. */
   healthzMs: number
+  /** The same probe of a bare node:http server at the same moment: what the machine alone adds. */
+  bareMs: number
 }
 
-async function sampleOnce(server: CliServer, started: number): Promise<Sample> {
-  const probes = []
-  for (let i = 0; i < 3; i++) probes.push((await curlDownload(`${server.url}/healthz`)).totalSeconds * 1000)
+async function sampleOnce(server: CliServer, bareUrl: string, started: number): Promise<Sample> {
+  const probes: number[] = []
+  const bare: number[] = []
+  const roundTrip = async (url: string) => (await curlDownload(url)).totalSeconds * 1000
+  for (let i = 0; i < 3; i++) {
+    probes.push(await roundTrip(`${server.url}/healthz`))
+    bare.push(await roundTrip(bareUrl))
+  }
   return {
     at: (Date.now() - started) / 1000,
     rss: rssMb(server.pid),
     fds: openFds(server.pid),
     healthzMs: Math.max(...probes),
+    bareMs: Math.max(...bare),
   }
 }
 
-async function freshDatabase(admin: pg.Client, name: string): Promise<string> {
-  await admin.query(`drop database if exists ${name} with (force)`)
-  await admin.query(`create database ${name}`)
-  const url = new URL(DATABASE_URL!)
-  url.pathname = `/${name}`
-  return url.href
+/** Least-squares slope of RSS over the samples, times their span: growth with the noise averaged out. */
+function rssTrend(samples: Sample[]): number {
+  if (samples.length < 2) return 0
+  const n = samples.length
+  const meanAt = samples.reduce((sum, sample) => sum + sample.at, 0) / n
+  const meanRss = samples.reduce((sum, sample) => sum + sample.rss, 0) / n
+  let covariance = 0
+  let variance = 0
+  for (const sample of samples) {
+    covariance += (sample.at - meanAt) * (sample.rss - meanRss)
+    variance += (sample.at - meanAt) ** 2
+  }
+  return (covariance / variance) * (samples.at(-1)!.at - samples[0]!.at)
+}
+
+const percentile = (values: number[], q: number) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!
 }
 
 /** Files left in the shared data directory's temp and staging folders. */
@@ -73,12 +93,12 @@ async function leftovers(dataDir: string): Promise<number> {
   return count
 }
 
-async function phase(instances: number, admin: pg.Client): Promise<string[]> {
-  const databaseUrl = await freshDatabase(admin, `pinfold_soak_${process.pid}`)
+async function phase(instances: number, bareUrl: string): Promise<string[]> {
+  const database = await freshDatabase(DATABASE_URL!, `pinfold_soak_${process.pid}`)
   const dataDir = join(WORK_DIR, 'soak', `${instances}-instances`)
   await rm(dataDir, { recursive: true, force: true })
   await mkdir(dataDir, { recursive: true })
-  const env = { DATABASE_URL: databaseUrl, PINFOLD_DATA_DIR: dataDir }
+  const env = { DATABASE_URL: database.url, PINFOLD_DATA_DIR: dataDir }
   const servers: CliServer[] = []
   try {
     // one after the other: the second finds the migrations applied
@@ -108,7 +128,7 @@ async function phase(instances: number, admin: pg.Client): Promise<string[]> {
     let sampling = true
     const sampler = (async () => {
       while (sampling) {
-        for (const [i, server] of servers.entries()) samples[i]!.push(await sampleOnce(server, started))
+        for (const [i, server] of servers.entries()) samples[i]!.push(await sampleOnce(server, bareUrl, started))
         await new Promise((resolve) => setTimeout(resolve, SAMPLE_SECONDS * 1000))
       }
     })()
@@ -119,7 +139,7 @@ async function phase(instances: number, admin: pg.Client): Promise<string[]> {
     )
     sampling = false
     await sampler
-    const endSamples = servers.map((server) => sampleOnce(server, started))
+    const endSamples = servers.map((server) => sampleOnce(server, bareUrl, started))
     const atEnd = await Promise.all(endSamples)
     const check = await checkLedger(servers[0]!.url, token, ledger)
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS))
@@ -134,8 +154,8 @@ async function phase(instances: number, admin: pg.Client): Promise<string[]> {
     lines.push(
       `**${instances === 1 ? 'One server' : `${instances} servers, one PostgreSQL, one shared blob directory`}** — ${SECONDS} s of load, ${WORKERS} concurrent clients, ${tally.requests} requests (${(tally.requests / SECONDS).toFixed(0)}/s), load average ${load} at the end. Answers: ${ops.map(([op, n]) => `${op} × ${n}`).join(', ')}.`,
       '',
-      `| server | RSS MB at start / after warm-up (${WARMUP_SECONDS} s) / peak after / end | RSS growth after warm-up, MB (goal ≤ ${GOAL_RSS_GROWTH_MB}) | open fds before load / min–max during / after load + ${SETTLE_MS / 1000} s | \`/healthz\` ms, p50 / p99 / max of the samples | 5xx logged by the server |`,
-      '|---|---|---|---|---|---|',
+      `| server | RSS MB at start / after warm-up (${WARMUP_SECONDS} s) / peak after / end | RSS growth after warm-up, MB (goal ≤ ${GOAL_RSS_GROWTH_MB}) | open fds before load / min–max during / after load + ${SETTLE_MS / 1000} s | RSS trend after warm-up (least squares over the samples), MB | \`/healthz\` ms, p50 / p99 / max of the samples | bare node:http, same probes, p50 / p99 / max ms | failed requests logged by the server |`,
+      '|---|---|---|---|---|---|---|---|',
     )
     const verdicts: string[] = []
     for (const [i, server] of servers.entries()) {
@@ -146,8 +166,10 @@ async function phase(instances: number, admin: pg.Client): Promise<string[]> {
       const growth = end.rss - warm.rss
       const peak = Math.max(...after.map((sample) => sample.rss), end.rss)
       const fds = all.map((sample) => sample.fds)
-      const delays = all.map((sample) => sample.healthzMs).sort((a, b) => a - b)
-      const at = (q: number) => delays[Math.min(delays.length - 1, Math.floor(q * delays.length))]!
+      const delays = all.map((sample) => sample.healthzMs)
+      const bare = all.map((sample) => sample.bareMs)
+      const spread = (values: number[]) =>
+        `${percentile(values, 0.5).toFixed(1)} / ${percentile(values, 0.99).toFixed(1)} / ${Math.max(...values).toFixed(1)}`
       // the load's own kept-alive connections are the client's to close (undici keeps them for the
       // 65 s the server's Keep-Alive allows): every other descriptor must be back where it was
       const kept = kindsAfter[i]!.get(KEPT_ALIVE) ?? 0
@@ -158,8 +180,9 @@ async function phase(instances: number, admin: pg.Client): Promise<string[]> {
         verdicts.push(`server ${i + 1}: ${fdsAfter[i]} fds after the load, ${fdsBefore[i]} before (${changes})`)
       }
       if (server.failures.length > 0) verdicts.push(`server ${i + 1}: ${server.failures.length} failed requests logged`)
+      if (server.errors.length > 0) verdicts.push(`server ${i + 1}: ${server.errors.length} other errors logged`)
       lines.push(
-        `| ${i + 1} | ${all[0]!.rss.toFixed(0)} / ${warm.rss.toFixed(0)} / ${peak.toFixed(0)} / ${end.rss.toFixed(0)} | ${growth.toFixed(0)} (${growth <= GOAL_RSS_GROWTH_MB ? 'met' : 'missed'}) | ${fdsBefore[i]} / ${Math.min(...fds)}–${Math.max(...fds)} / ${fdsAfter[i]}, ${kept} of them kept-alive load connections (${fdFlat ? 'flat' : 'leak?'}) | ${at(0.5).toFixed(1)} / ${at(0.99).toFixed(1)} / ${delays.at(-1)!.toFixed(1)} | ${server.failures.length} |`,
+        `| ${i + 1} | ${all[0]!.rss.toFixed(0)} / ${warm.rss.toFixed(0)} / ${peak.toFixed(0)} / ${end.rss.toFixed(0)} | ${growth.toFixed(0)} (${growth <= GOAL_RSS_GROWTH_MB ? 'met' : 'missed'}) | ${fdsBefore[i]} / ${Math.min(...fds)}–${Math.max(...fds)} / ${fdsAfter[i]}, ${kept} of them kept-alive load connections (${fdFlat ? 'flat' : 'leak?'}) | ${rssTrend([...after, end]).toFixed(0)} | ${spread(delays)} | ${spread(bare)} | ${server.failures.length} |`,
       )
     }
     if (tally.serverErrors > 0) verdicts.push(`${tally.serverErrors} 5xx answers`)
@@ -185,16 +208,19 @@ async function phase(instances: number, admin: pg.Client): Promise<string[]> {
     for (let row = 0; row < samples[0]!.length; row += everyMinute) {
       const cells = samples.map((list) => {
         const s = list[row]
-        return s ? `${s.rss.toFixed(0)} MB, ${s.fds} fds, ${s.healthzMs.toFixed(1)} ms` : ''
+        return s
+          ? `${s.rss.toFixed(0)} MB, ${s.fds} fds, ${s.healthzMs.toFixed(1)} ms (bare ${s.bareMs.toFixed(1)})`
+          : ''
       })
       lines.push(`| ${samples[0]![row]!.at.toFixed(0)} | ${cells.join(' | ')} |`)
     }
     lines.push('', verdicts.length === 0 ? 'Every goal met.' : `**Missed**: ${verdicts.join('; ')}.`, '')
-    for (const server of servers) for (const line of server.failures.slice(0, 5)) console.error(line)
+    for (const server of servers)
+      for (const line of [...server.failures, ...server.errors].slice(0, 5)) console.error(line)
     return lines
   } finally {
     await Promise.all(servers.map((server) => server.stop()))
-    await admin.query(`drop database if exists pinfold_soak_${process.pid} with (force)`)
+    await database.drop()
     await rm(dataDir, { recursive: true, force: true })
   }
 }
@@ -204,16 +230,15 @@ if (!DATABASE_URL) {
     'No `BENCH_DATABASE_URL` or `TEST_DATABASE_URL`: the soak needs a PostgreSQL server and measured nothing.',
   )
 } else {
-  const admin = new pg.Client({ connectionString: DATABASE_URL })
-  await admin.connect()
   const out: string[] = [
-    `Every request goes to an instance picked at random; event-loop delay is measured from outside as the round trip of \`GET /healthz\` (curl, new connection; the worst of 3 probes per sample), since the server exposes no event-loop figure. Records in PostgreSQL 15, blobs on the local filesystem (the data directory both instances share).`,
+    `Every request goes to an instance picked at random; event-loop delay is measured from outside as the round trip of \`GET /healthz\` (curl, new connection; the worst of 3 probes per sample), since the server exposes no event-loop figure; the same probe of a bare node:http server at the same moments shows what the machine (2 cores shared with other work) adds by itself. Records in PostgreSQL 15, blobs on the local filesystem (the data directory both instances share).`,
     '',
   ]
+  const bare = await startBenchServer('bare-json-server.mjs')
   try {
-    for (const instances of INSTANCES) out.push(...(await phase(instances, admin)))
+    for (const instances of INSTANCES) out.push(...(await phase(instances, bare.url)))
   } finally {
-    await admin.end()
+    await bare.stop()
   }
   console.log(out.join('\n'))
 }

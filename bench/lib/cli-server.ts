@@ -13,8 +13,10 @@ export interface CliServer {
   url: string
   pid: number
   child: ChildProcess
-  /** `request failed` lines the server logged so far (a 5xx answer, or an error after the headers). */
+  /** `request failed` lines the server logged so far: one per 5xx answer, or error after the headers. */
   failures: string[]
+  /** Other error lines (a sweep that failed, a shutdown that failed). */
+  errors: string[]
   /** Everything written to stderr so far. */
   stderr(): string
   stop(): Promise<void>
@@ -37,12 +39,15 @@ export async function startCliServer(env: Record<string, string>, wrap: string[]
     stderr += chunk.toString()
   })
   const failures: string[] = []
+  const errors: string[] = []
   const url = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).on('line', (line) => {
       if (!line.startsWith('{')) return
       const entry = JSON.parse(line) as { level?: string; message?: string; url?: string }
       if (entry.message === 'pinfold listening' && entry.url) resolve(entry.url)
-      if (entry.level === 'error') failures.push(line)
+      // a failed request is logged twice, as `request failed` (with the error) and as its `request` line
+      if (entry.message === 'request failed') failures.push(line)
+      else if (entry.level === 'error' && entry.message !== 'request') errors.push(line)
     })
     child.once('exit', (code) => reject(new Error(`pinfold serve exited with ${code}: ${stderr}`)))
   })
@@ -51,6 +56,7 @@ export async function startCliServer(env: Record<string, string>, wrap: string[]
     pid: child.pid!,
     child,
     failures,
+    errors,
     stderr: () => stderr,
     stop: () =>
       new Promise((resolve) => {
