@@ -11,10 +11,11 @@
  *
  * Needs PostgreSQL: `BENCH_DATABASE_URL` or `TEST_DATABASE_URL` (a database `pinfold_soak_<pid>` is
  * created and dropped); without one the bench says so and measures nothing.
- * SOAK_SECONDS, SOAK_SAMPLE_SECONDS, SOAK_WORKERS (default 8), SOAK_INSTANCES (default `1,2`).
+ * SOAK_SECONDS, SOAK_SAMPLE_SECONDS, SOAK_WORKERS (default 8), SOAK_INSTANCES (default `1,2`). Every
+ * sample is kept in bench/.work/soak-samples-<instances>.json.
  */
 import { createHash, randomBytes } from 'node:crypto'
-import { mkdir, readdir, rm } from 'node:fs/promises'
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises'
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import { WORK_DIR } from './lib/bench-file.js'
@@ -154,7 +155,7 @@ async function phase(instances: number, bareUrl: string): Promise<string[]> {
     lines.push(
       `**${instances === 1 ? 'One server' : `${instances} servers, one PostgreSQL, one shared blob directory`}** — ${SECONDS} s of load, ${WORKERS} concurrent clients, ${tally.requests} requests (${(tally.requests / SECONDS).toFixed(0)}/s), load average ${load} at the end. Answers: ${ops.map(([op, n]) => `${op} × ${n}`).join(', ')}.`,
       '',
-      `| server | RSS MB at start / after warm-up (${WARMUP_SECONDS} s) / peak after / end | RSS growth after warm-up, MB (goal ≤ ${GOAL_RSS_GROWTH_MB}) | open fds before load / min–max during / after load + ${SETTLE_MS / 1000} s | RSS trend after warm-up (least squares over the samples), MB | \`/healthz\` ms, p50 / p99 / max of the samples | bare node:http, same probes, p50 / p99 / max ms | failed requests logged by the server |`,
+      `| server | RSS MB at start / after warm-up (${WARMUP_SECONDS} s) / peak after / end | RSS growth after warm-up, MB (goal ≤ ${GOAL_RSS_GROWTH_MB}) | open fds before load / min–max during / after load + ${SETTLE_MS / 1000} s | RSS trend after warm-up (least squares over the samples) / growth over the second half, MB | \`/healthz\` ms, p50 / p99 / max of the samples | bare node:http, same probes, p50 / p99 / max ms | failed requests logged by the server |`,
       '|---|---|---|---|---|---|---|---|',
     )
     const verdicts: string[] = []
@@ -182,7 +183,7 @@ async function phase(instances: number, bareUrl: string): Promise<string[]> {
       if (server.failures.length > 0) verdicts.push(`server ${i + 1}: ${server.failures.length} failed requests logged`)
       if (server.errors.length > 0) verdicts.push(`server ${i + 1}: ${server.errors.length} other errors logged`)
       lines.push(
-        `| ${i + 1} | ${all[0]!.rss.toFixed(0)} / ${warm.rss.toFixed(0)} / ${peak.toFixed(0)} / ${end.rss.toFixed(0)} | ${growth.toFixed(0)} (${growth <= GOAL_RSS_GROWTH_MB ? 'met' : 'missed'}) | ${fdsBefore[i]} / ${Math.min(...fds)}–${Math.max(...fds)} / ${fdsAfter[i]}, ${kept} of them kept-alive load connections (${fdFlat ? 'flat' : 'leak?'}) | ${rssTrend([...after, end]).toFixed(0)} | ${spread(delays)} | ${spread(bare)} | ${server.failures.length} |`,
+        `| ${i + 1} | ${all[0]!.rss.toFixed(0)} / ${warm.rss.toFixed(0)} / ${peak.toFixed(0)} / ${end.rss.toFixed(0)} | ${growth.toFixed(0)} (${growth <= GOAL_RSS_GROWTH_MB ? 'met' : 'missed'}) | ${fdsBefore[i]} / ${Math.min(...fds)}–${Math.max(...fds)} / ${fdsAfter[i]}, ${kept} of them kept-alive load connections (${fdFlat ? 'flat' : 'leak?'}) | ${rssTrend([...after, end]).toFixed(0)} / ${(end.rss - (all.find((sample) => sample.at >= SECONDS / 2) ?? end).rss).toFixed(0)} | ${spread(delays)} | ${spread(bare)} | ${server.failures.length} |`,
       )
     }
     if (tally.serverErrors > 0) verdicts.push(`${tally.serverErrors} 5xx answers`)
@@ -214,6 +215,10 @@ async function phase(instances: number, bareUrl: string): Promise<string[]> {
       })
       lines.push(`| ${samples[0]![row]!.at.toFixed(0)} | ${cells.join(' | ')} |`)
     }
+    await writeFile(
+      join(WORK_DIR, `soak-samples-${instances}.json`),
+      JSON.stringify(samples.map((list, i) => [...list, atEnd[i]])),
+    )
     lines.push('', verdicts.length === 0 ? 'Every goal met.' : `**Missed**: ${verdicts.join('; ')}.`, '')
     for (const server of servers)
       for (const line of [...server.failures, ...server.errors].slice(0, 5)) console.error(line)
