@@ -201,6 +201,7 @@ async function abortedUploads(token: string): Promise<string[]> {
     const blobsAfter = await filesUnder(join(blobDir, 'blobs'))
     // the pg pool closes connections idle for 10 s: descriptors are compared after that
     await sleep(12_000)
+    const tempLater = await filesUnder(join(blobDir, '.tmp'))
     const fdsAfter = serverFds(server)
     const kindsAfter = fdKinds(server.pid, portOf(server))
     const rssAfter = rssMb(server.pid)
@@ -226,7 +227,7 @@ async function abortedUploads(token: string): Promise<string[]> {
       '| when | temp files (goal 0) | staged files | blob files | server descriptors (without the load’s kept-alive connections) | server RSS MB | file records |',
       '|---|---|---|---|---|---|---|',
       `| before | 0 | 0 | 0 | ${fdsBefore} | ${rssBefore.toFixed(0)} | 0 |`,
-      `| 3 s after the last abort (descriptors 15 s after) | ${tempAfter} | ${stagedAfter} (abandoned sessions stay resumable until they expire) | ${blobsAfter} | ${fdsAfter}${changes.length > 0 ? ` (${changes.join(', ')})` : ''} | ${rssAfter.toFixed(0)} | ${files} |`,
+      `| 3 s after the last abort (descriptors 15 s after) | ${tempAfter}${tempLater === tempAfter ? '' : ` (${tempLater} 15 s after)`} | ${stagedAfter} (abandoned sessions stay resumable until they expire) | ${blobsAfter} | ${fdsAfter}${changes.length > 0 ? ` (${changes.join(', ')})` : ''} | ${rssAfter.toFixed(0)} | ${files} |`,
       `| after the sweeps (${swept} expired sessions, ${orphans.deleted} orphan blobs, ${staleTemp} temp files removed) | ${tempSwept} (${tempSwept === 0 ? 'met' : 'missed'}) | ${stagedSwept} (${stagedSwept === 0 ? 'met' : 'missed'}) | ${blobsSwept} (${blobsSwept === 0 ? 'met' : 'missed'}) | | | |`,
       '',
       `Requests the server logged as failed: ${server.failures.length}; other errors logged: ${server.errors.length}.`,
