@@ -63,11 +63,12 @@ async function withServer<T>(
   const dataDir = join(WORK_DIR, 'slow-clients', label)
   await rm(dataDir, { recursive: true, force: true })
   await mkdir(dataDir, { recursive: true })
-  const server = await startCliServer({ DATABASE_URL: database.url, PINFOLD_DATA_DIR: dataDir }, wrap)
+  let server: CliServer | undefined
   try {
+    server = await startCliServer({ DATABASE_URL: database.url, PINFOLD_DATA_DIR: dataDir }, wrap)
     return await run(server, dataDir, database.url)
   } finally {
-    await server.stop()
+    await server?.stop()
     await database.drop()
     await rm(dataDir, { recursive: true, force: true })
   }
