@@ -25,6 +25,7 @@ import { startPinWorkers } from './pin-workers.js'
 import { loadOrCreateSecret } from './secret.js'
 import { openStorage, type Storage } from './storage.js'
 import { startSweepers } from './sweepers.js'
+import { ensureWritableDataDir, writesDataDir } from './writable-data-dir.js'
 
 export interface RunningServer {
   url: string
@@ -52,6 +53,8 @@ export async function startServer(
   } = {},
 ): Promise<RunningServer> {
   const { stores, ...handlerOptions } = extra
+  // before any write into it, so a read-only or foreign directory is one clear start-up error
+  if (writesDataDir(config, stores !== undefined)) await ensureWritableDataDir(config.dataDir)
   // first, as it may refuse this Node.js; its fetcher exists before the service (pin jobs fetch
   // through it), the node itself starts once the service does (it serves the service's blocks)
   const preparedIpfs = config.ipfs && prepareIpfsNode(config.ipfs, config.dataDir, ipfsWarning)
