@@ -119,7 +119,9 @@ describe.skipIf(!RUNS)(
           } finally {
             await running.close()
           }
-          console.log(`kill ${kill}: child start ${t1 - t0} ms, load ${t2 - t1} ms, restart ${t3 - t2} ms, verify ${Date.now() - t3} ms; ${ledger.files.size} files`)
+          console.log(
+            `kill ${kill}: child start ${t1 - t0} ms, load ${t2 - t1} ms, restart ${t3 - t2} ms, verify ${Date.now() - t3} ms; ${ledger.files.size} files`,
+          )
         } finally {
           await stores.close()
         }

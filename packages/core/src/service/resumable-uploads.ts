@@ -20,6 +20,7 @@ import type {
   UploadOptions,
   UploadResult,
 } from './file-service-api.js'
+import { sessionBlobKeys } from './session-blobs.js'
 import { StagedDag } from './staged-dag.js'
 import { appendStagedPatch, parseEntry, partStart, STAGED_LEAF_BYTES, type StagedEntry } from './staged-parts.js'
 import type { Uploads } from './uploads.js'
@@ -108,11 +109,7 @@ export function createResumableUploadOperations(
   async function dropSessionBytes(session: UploadSessionRecord, options?: CallOptions) {
     if (!session.staged) return deleteParts(session.parts, options)
     const { key, handle } = session.staged
-    const carries = session.parts.flatMap((part) => {
-      const carry = parseEntry(part).carry
-      return carry ? [carry.key] : []
-    })
-    await deleteParts([...carries, ...StagedDag.blobKeys(session.staged)], options)
+    await deleteParts(sessionBlobKeys(session), options)
     await ctx.blobs.staged?.abort(key, handle, options).catch(() => {})
     // cannot tell: keeping an orphan is recoverable, losing bytes is not
     const owned = await ctx.records.isBlobReferenced(key, options).catch(() => true)

@@ -29,7 +29,12 @@ export async function openInspectableStores(config: ServerConfig): Promise<Inspe
     pool.on('error', () => {})
     const client = fromPgPool(pool)
     await migrate(client)
-    return { records: createPostgresRecordStore({ client, vectors: config.vectors }), blobs, sql: client, close: () => pool.end() }
+    return {
+      records: createPostgresRecordStore({ client, vectors: config.vectors }),
+      blobs,
+      sql: client,
+      close: () => pool.end(),
+    }
   }
   const lock = await lockDataDir(config.dataDir)
   try {

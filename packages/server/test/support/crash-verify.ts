@@ -100,7 +100,8 @@ async function finishSession(target: VerifyTarget, session: KnownSession, violat
     const res = await api(target, `/v3/files/public?cid=${cid}`)
     const files = ((await res.json()) as { data: { files: { id: string }[] } }).data.files
     ledger.sessions.delete(session)
-    if (files.length === 1) ledger.addFile(files[0]!.id, { cid, entries: [{ path: '', recipe: session.recipe }] }, session.how)
+    if (files.length === 1)
+      ledger.addFile(files[0]!.id, { cid, entries: [{ path: '', recipe: session.recipe }] }, session.how)
     else violations.push(`${what}: the session is gone and ${files.length} files hold its CID ${cid}`)
     return
   }
@@ -180,7 +181,7 @@ async function checkSwap(target: VerifyTarget, file: KnownFile, what: string, vi
   if (isKnown(file.swap) && file.swap.known === null) return
   const res = await api(target, `/v3/files/public/swap/${file.content.cid}`)
   const mapped =
-    res.status === 200 ? ((await res.json()) as { data: { mapped_cid: string }[] }).data[0]?.mapped_cid ?? null : null
+    res.status === 200 ? (((await res.json()) as { data: { mapped_cid: string }[] }).data[0]?.mapped_cid ?? null) : null
   if (res.status !== 200) await res.body?.cancel()
   if (!settle(file, 'swap', mapped)) violations.push(`${what}: swapped to ${mapped}, expected ${show(file.swap)}`)
 }
@@ -193,7 +194,9 @@ async function checkBytes(target: VerifyTarget, file: KnownFile, what: string, v
     const body = new Uint8Array(await res.arrayBuffer())
     const expected = bytesOf(entry.recipe)
     if (res.status !== 200 || sha256(body) !== sha256(expected)) {
-      violations.push(`${what}: /ipfs/${cid}${path} answered ${res.status} with ${body.length} bytes, not its ${expected.length}`)
+      violations.push(
+        `${what}: /ipfs/${cid}${path} answered ${res.status} with ${body.length} bytes, not its ${expected.length}`,
+      )
     }
   }
   const car = await fetch(`${target.url}/ipfs/${cid}?format=car`)
@@ -206,7 +209,8 @@ async function checkBytes(target: VerifyTarget, file: KnownFile, what: string, v
     const verified = await readVerifiedCar(new Uint8Array(await car.arrayBuffer()), CID.parse(cid))
     for (const entry of entries) {
       const bytes = entry.path === '' ? await verified.reassemble() : await verified.readFile(`${cid}/${entry.path}`)
-      if (sha256(bytes) !== sha256(bytesOf(entry.recipe))) violations.push(`${what}: its CAR holds other bytes at '${entry.path}'`)
+      if (sha256(bytes) !== sha256(bytesOf(entry.recipe)))
+        violations.push(`${what}: its CAR holds other bytes at '${entry.path}'`)
     }
   } catch (error) {
     violations.push(`${what}: its CAR does not verify: ${String(error)}`)
@@ -234,7 +238,9 @@ async function checkStores(target: VerifyTarget, violations: string[]) {
   const { sql, blobs } = target.stores
   const deadline = Date.now() + target.pinWaitMs
   for (;;) {
-    const { rows } = await sql.query("select count(*)::int as n from pin_requests where state in ('queued', 'retrieving')")
+    const { rows } = await sql.query(
+      "select count(*)::int as n from pin_requests where state in ('queued', 'retrieving')",
+    )
     if (rows[0]!.n === 0) break
     if (Date.now() > deadline) {
       violations.push(`${rows[0]!.n} pin requests still queued or running after ${target.pinWaitMs} ms`)
@@ -251,7 +257,8 @@ async function checkStores(target: VerifyTarget, violations: string[]) {
   await blobs.sweepTemp({ olderThanMs: 0 })
 
   const sessions = await sql.query('select id, upload_offset, length from upload_sessions')
-  for (const row of sessions.rows) violations.push(`upload session ${row.id} survived the session sweep: ${JSON.stringify(row)}`)
+  for (const row of sessions.rows)
+    violations.push(`upload session ${row.id} survived the session sweep: ${JSON.stringify(row)}`)
 
   const sizes = new Map<string, number>()
   for await (const { key, size } of blobs.list()) sizes.set(key, size)
@@ -272,7 +279,9 @@ async function checkStores(target: VerifyTarget, violations: string[]) {
     const size = sizes.get(holder)
     if (!owned.has(key)) violations.push(`${row.n} block index rows (${row.source}) of ${key}, which no content owns`)
     else if (size === undefined || size < Number(row.reach)) {
-      violations.push(`${row.n} block index rows (${row.source}) reach byte ${row.reach} of ${holder}, which holds ${size ?? 'nothing'}`)
+      violations.push(
+        `${row.n} block index rows (${row.source}) reach byte ${row.reach} of ${holder}, which holds ${size ?? 'nothing'}`,
+      )
     }
   }
   const unowned = [...sizes.keys()].filter((key) => !owned.has(key))
@@ -283,6 +292,7 @@ async function checkStores(target: VerifyTarget, violations: string[]) {
   }
   for (const dir of ['.staged', '.tmp']) {
     const left = await readdir(join(target.dataDir, 'blobs', dir)).catch(() => [])
-    if (left.length > 0) violations.push(`${left.length} files left in blobs/${dir} after the sweeps: ${left.slice(0, 4).join(', ')}`)
+    if (left.length > 0)
+      violations.push(`${left.length} files left in blobs/${dir} after the sweeps: ${left.slice(0, 4).join(', ')}`)
   }
 }
