@@ -17,6 +17,8 @@ export interface LoadTarget {
   token: string
   ledger: Ledger
   source: ContentSource
+  /** Called as a PATCH that completes a resumable upload is sent: a kill may aim at its completion. */
+  onCompletingPatch?: () => void
 }
 
 const KiB = 1024
@@ -167,7 +169,9 @@ class LoadClient {
     if (!session) return this.createSession()
     session.busy = true
     try {
-      await patchSession(this.target.url, session, this.draws.between(16 * KiB, 400 * KiB), this.ledger)
+      const size = this.draws.between(16 * KiB, 400 * KiB)
+      if (session.acked + size >= session.recipe.size) this.target.onCompletingPatch?.()
+      await patchSession(this.target.url, session, size, this.ledger)
     } finally {
       session.busy = false
     }
