@@ -94,7 +94,7 @@ export class Ledger {
     send: () => Promise<Response>,
     what: string,
   ): Promise<void> {
-    const before = file[field]
+    const before = file[field] as Belief<unknown>
     if (!isKnown(before)) return
     file.busy = true
     try {

@@ -7,7 +7,7 @@ import { chacha } from '../../../http/test/support/gateway.js'
  * actors' steps happened to interleave.
  */
 export class SeededDraws {
-  private pool = new DataView(new ArrayBuffer(0))
+  private pool: DataView = new DataView(new ArrayBuffer(0))
   private at = 0
   private refills = 0
 
