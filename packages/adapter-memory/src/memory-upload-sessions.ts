@@ -2,6 +2,7 @@ import {
   type CallOptions,
   PinfoldError,
   throwIfAborted,
+  type UploadCompletionLease,
   type UploadSessionRecord,
   type UploadSessionRecordStore,
 } from '@pinfold/interface'
@@ -9,8 +10,9 @@ import {
 /** Resumable upload sessions in a private Map; each method's checks and writes run without an await between them. */
 export function memoryUploadSessionRecords(): UploadSessionRecordStore {
   const sessions = new Map<string, UploadSessionRecord>()
-  /** Sessions whose completion is claimed; an entry leaves with its session. */
-  const completing = new Set<string>()
+  /** The completion claims held, by session id; an entry leaves with its session. */
+  const completing = new Map<string, UploadCompletionLease>()
+  const heldBy = (id: string, owner: string) => sessions.has(id) && completing.get(id)?.owner === owner
   const copy = (s: UploadSessionRecord): UploadSessionRecord => structuredClone(s)
   return {
     async createUploadSession(session, options?: CallOptions) {
@@ -33,20 +35,33 @@ export function memoryUploadSessionRecords(): UploadSessionRecordStore {
       session.parts.push(advance.part)
       session.expiresAt = new Date(advance.expiresAt)
       if (advance.staged) session.staged = { ...advance.staged }
-      if (session.offset === session.length) completing.add(id)
+      if (session.offset === session.length) {
+        const { owner, expiresAt } = advance.completion
+        completing.set(id, { owner, expiresAt: new Date(expiresAt) })
+      }
       return copy(session)
     },
 
-    async claimUploadCompletion(id, options) {
+    async claimUploadCompletion(id, owner, now, leaseMs, options) {
       throwIfAborted(options?.signal)
-      if (!sessions.has(id) || completing.has(id)) return 'already'
-      completing.add(id)
+      const held = completing.get(id)
+      if (!sessions.has(id) || (held && held.expiresAt.getTime() > now.getTime())) return 'already'
+      completing.set(id, { owner, expiresAt: new Date(now.getTime() + leaseMs) })
       return 'claimed'
     },
 
-    async releaseUploadCompletion(id, options) {
+    async renewUploadCompletion(id, owner, until, options) {
       throwIfAborted(options?.signal)
+      if (!heldBy(id, owner)) return false
+      completing.set(id, { owner, expiresAt: new Date(until) })
+      return true
+    },
+
+    async releaseUploadCompletion(id, owner, options) {
+      throwIfAborted(options?.signal)
+      if (!heldBy(id, owner)) return false
       completing.delete(id)
+      return true
     },
 
     async deleteUploadSession(id, options) {

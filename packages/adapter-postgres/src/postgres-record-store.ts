@@ -142,10 +142,14 @@ export function createPostgresRecordStore({ client, vectors: vectorOptions }: Po
       run('advanceUploadSession', options, () =>
         uploadSessions.advanceUploadSession(client, id, expectedOffset, advance),
       ),
-    claimUploadCompletion: (id, options) =>
-      run('claimUploadCompletion', options, () => uploadSessions.claimUploadCompletion(client, id)),
-    releaseUploadCompletion: (id, options) =>
-      run('releaseUploadCompletion', options, () => uploadSessions.releaseUploadCompletion(client, id)),
+    claimUploadCompletion: (id, owner, now, leaseMs, options) =>
+      run('claimUploadCompletion', options, () =>
+        uploadSessions.claimUploadCompletion(client, id, owner, now, leaseMs),
+      ),
+    renewUploadCompletion: (id, owner, until, options) =>
+      run('renewUploadCompletion', options, () => uploadSessions.renewUploadCompletion(client, id, owner, until)),
+    releaseUploadCompletion: (id, owner, options) =>
+      run('releaseUploadCompletion', options, () => uploadSessions.releaseUploadCompletion(client, id, owner)),
     deleteUploadSession: (id, options) =>
       run('deleteUploadSession', options, () => uploadSessions.deleteUploadSession(client, id)),
     listExpiredUploadSessions: (now, limit, options) =>

@@ -42,7 +42,9 @@ export async function advanceUploadSession(
   const { rows } = await db.query(
     `update upload_sessions
      set upload_offset = $3, parts = array_append(parts, $4::text), expires_at = $5::timestamptz,
-         staged = coalesce($6::jsonb, staged), completion_claimed = completion_claimed or $3 = length
+         staged = coalesce($6::jsonb, staged),
+         completion_owner = case when $3 = length then $7 else completion_owner end,
+         completion_expires_at = case when $3 = length then $8::timestamptz else completion_expires_at end
      where id = $1 and upload_offset = $2
      returning ${COLUMNS}`,
     [
@@ -52,22 +54,50 @@ export async function advanceUploadSession(
       advance.part,
       advance.expiresAt.toISOString(),
       advance.staged ? JSON.stringify(advance.staged) : null,
+      advance.completion.owner,
+      advance.completion.expiresAt.toISOString(),
     ],
   )
   return rows[0] && toSession(rows[0])
 }
 
-/** One conditional UPDATE: concurrent claimers queue on the row lock and re-check the flag, so one matches. */
-export async function claimUploadCompletion(db: Queryable, id: string): Promise<'claimed' | 'already'> {
+/**
+ * One conditional UPDATE: concurrent claimers queue on the row lock and re-check the lease, so one
+ * matches. `now` is core's clock, as every lease here is (the database's own clock may differ).
+ */
+export async function claimUploadCompletion(
+  db: Queryable,
+  id: string,
+  owner: string,
+  now: Date,
+  leaseMs: number,
+): Promise<'claimed' | 'already'> {
   const { rows } = await db.query(
-    'update upload_sessions set completion_claimed = true where id = $1 and not completion_claimed returning id',
-    [id],
+    `update upload_sessions
+     set completion_owner = $2,
+         completion_expires_at = $3::timestamptz + make_interval(secs => $4::double precision / 1000)
+     where id = $1 and (completion_owner is null or completion_expires_at <= $3::timestamptz)
+     returning id`,
+    [id, owner, now.toISOString(), leaseMs],
   )
   return rows.length === 1 ? 'claimed' : 'already'
 }
 
-export async function releaseUploadCompletion(db: Queryable, id: string): Promise<void> {
-  await db.query('update upload_sessions set completion_claimed = false where id = $1', [id])
+export async function renewUploadCompletion(db: Queryable, id: string, owner: string, until: Date): Promise<boolean> {
+  const { rows } = await db.query(
+    'update upload_sessions set completion_expires_at = $3::timestamptz where id = $1 and completion_owner = $2 returning id',
+    [id, owner, until.toISOString()],
+  )
+  return rows.length === 1
+}
+
+export async function releaseUploadCompletion(db: Queryable, id: string, owner: string): Promise<boolean> {
+  const { rows } = await db.query(
+    `update upload_sessions set completion_owner = null, completion_expires_at = null
+     where id = $1 and completion_owner = $2 returning id`,
+    [id, owner],
+  )
+  return rows.length === 1
 }
 
 export async function deleteUploadSession(db: Queryable, id: string): Promise<UploadSessionRecord | undefined> {

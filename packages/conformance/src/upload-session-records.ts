@@ -27,6 +27,11 @@ function newSession(fields: Partial<UploadSessionRecord> = {}): UploadSessionRec
 
 const aborted = () => ({ signal: AbortSignal.abort() })
 
+/** Completion leases in these tests run 10 seconds. */
+const LEASE_MS = 10_000
+/** A completion claim a test's advances carry; taken only by an advance that reaches the length. */
+const lease = (owner = 'advancer') => ({ owner, expiresAt: at(10) })
+
 /** The UploadSessionRecordStore contract (resumable uploads); sessions are addressed by id alone. */
 export function describeUploadSessionRecords(name: string, create: () => Promise<RecordStoreHarness>): void {
   describe(`UploadSessionRecordStore conformance: ${name}`, () => {
@@ -65,12 +70,18 @@ export function describeUploadSessionRecords(name: string, create: () => Promise
     it('advanceUploadSession - moves the offset, appends the part and sets the expiry when the offset matches', async () => {
       const session = newSession()
       await store.createUploadSession(session)
-      const first = await store.advanceUploadSession(session.id, 0, { offset: 40, part: 'tus/p0', expiresAt: at(200) })
+      const first = await store.advanceUploadSession(session.id, 0, {
+        offset: 40,
+        part: 'tus/p0',
+        expiresAt: at(200),
+        completion: lease(),
+      })
       expect(first).toEqual({ ...session, offset: 40, parts: ['tus/p0'], expiresAt: at(200) })
       const second = await store.advanceUploadSession(session.id, 40, {
         offset: 100,
         part: 'tus/p40',
         expiresAt: at(300),
+        completion: lease(),
       })
       expect(second?.parts).toEqual(['tus/p0', 'tus/p40'])
       expect(await store.getUploadSession(session.id)).toEqual(second)
@@ -85,14 +96,26 @@ export function describeUploadSessionRecords(name: string, create: () => Promise
         part: 'a',
         expiresAt: at(200),
         staged,
+        completion: lease(),
       })
       expect(first?.staged).toEqual(staged)
-      const second = await store.advanceUploadSession(session.id, 40, { offset: 50, part: 'b', expiresAt: at(200) })
+      const second = await store.advanceUploadSession(session.id, 40, {
+        offset: 50,
+        part: 'b',
+        expiresAt: at(200),
+        completion: lease(),
+      })
       expect(second?.staged).toEqual(staged)
       // a stale advance changes the staged write no more than the offset
       const stale = { ...staged, dag: 'stale' }
       expect(
-        await store.advanceUploadSession(session.id, 40, { offset: 60, part: 'c', expiresAt: at(200), staged: stale }),
+        await store.advanceUploadSession(session.id, 40, {
+          offset: 60,
+          part: 'c',
+          expiresAt: at(200),
+          staged: stale,
+          completion: lease(),
+        }),
       ).toBeUndefined()
       expect((await store.getUploadSession(session.id))?.staged).toEqual(staged)
     })
@@ -100,12 +123,27 @@ export function describeUploadSessionRecords(name: string, create: () => Promise
     it('advanceUploadSession - a stale offset or an unknown session changes nothing', async () => {
       const session = newSession()
       await store.createUploadSession(session)
-      await store.advanceUploadSession(session.id, 0, { offset: 40, part: 'tus/p0', expiresAt: at(200) })
+      await store.advanceUploadSession(session.id, 0, {
+        offset: 40,
+        part: 'tus/p0',
+        expiresAt: at(200),
+        completion: lease(),
+      })
       expect(
-        await store.advanceUploadSession(session.id, 0, { offset: 50, part: 'tus/late', expiresAt: at(300) }),
+        await store.advanceUploadSession(session.id, 0, {
+          offset: 50,
+          part: 'tus/late',
+          expiresAt: at(300),
+          completion: lease(),
+        }),
       ).toBeUndefined()
       expect(
-        await store.advanceUploadSession(randomUUID(), 0, { offset: 50, part: 'tus/x', expiresAt: at(300) }),
+        await store.advanceUploadSession(randomUUID(), 0, {
+          offset: 50,
+          part: 'tus/x',
+          expiresAt: at(300),
+          completion: lease(),
+        }),
       ).toBeUndefined()
       const stored = await store.getUploadSession(session.id)
       expect(stored).toMatchObject({ offset: 40, parts: ['tus/p0'], expiresAt: at(200) })
@@ -116,7 +154,12 @@ export function describeUploadSessionRecords(name: string, create: () => Promise
       await store.createUploadSession(session)
       const results = await Promise.all(
         Array.from({ length: 8 }, (_, i) =>
-          store.advanceUploadSession(session.id, 0, { offset: 10 + i, part: `tus/p${i}`, expiresAt: at(200) }),
+          store.advanceUploadSession(session.id, 0, {
+            offset: 10 + i,
+            part: `tus/p${i}`,
+            expiresAt: at(200),
+            completion: lease(),
+          }),
         ),
       )
       const winners = results.filter((r) => r !== undefined)
@@ -134,67 +177,147 @@ export function describeUploadSessionRecords(name: string, create: () => Promise
       expect(results.filter((r) => r !== undefined)).toEqual([session])
       expect(await store.getUploadSession(session.id)).toBeUndefined()
       expect(
-        await store.advanceUploadSession(session.id, 10, { offset: 20, part: 'tus/b', expiresAt: at(200) }),
+        await store.advanceUploadSession(session.id, 10, {
+          offset: 20,
+          part: 'tus/b',
+          expiresAt: at(200),
+          completion: lease(),
+        }),
       ).toBeUndefined()
     })
 
-    it('claimUploadCompletion - of concurrent claims exactly one is claimed; the others find it already claimed', async () => {
+    it('claimUploadCompletion - of concurrent claimers exactly one is claimed; the others find it already claimed', async () => {
       const session = newSession({ offset: 100, parts: ['tus/p0'] })
       await store.createUploadSession(session)
-      const results = await Promise.all(Array.from({ length: 8 }, () => store.claimUploadCompletion(session.id)))
+      const owners = Array.from({ length: 8 }, (_, i) => `owner-${i}`)
+      const results = await Promise.all(
+        owners.map((owner) => store.claimUploadCompletion(session.id, owner, at(0), LEASE_MS)),
+      )
       expect(results.filter((r) => r === 'claimed')).toHaveLength(1)
       expect(results.filter((r) => r === 'already')).toHaveLength(7)
-      expect(await store.claimUploadCompletion(session.id)).toBe('already')
+      const winner = owners[results.indexOf('claimed')]!
+      // the winner, and only it, holds the claim
+      for (const owner of owners) {
+        expect(await store.renewUploadCompletion(session.id, owner, at(5)), owner).toBe(owner === winner)
+      }
+      // its owner claiming again while the lease runs is no exception
+      expect(await store.claimUploadCompletion(session.id, winner, at(1), LEASE_MS)).toBe('already')
       // the claim is not part of the session's fields
       expect(await store.getUploadSession(session.id)).toEqual(session)
     })
 
-    it('advanceUploadSession - the advance that reaches the length takes the completion claim with it', async () => {
+    it('claimUploadCompletion - a lease is taken over only once it has run out, by exactly one of the claimers', async () => {
+      const session = newSession({ offset: 100 })
+      await store.createUploadSession(session)
+      expect(await store.claimUploadCompletion(session.id, 'dead', at(0), LEASE_MS)).toBe('claimed')
+      // the lease runs until at(10): a moment before, nobody takes it
+      const before = new Date(at(10).getTime() - 1)
+      expect(await store.claimUploadCompletion(session.id, 'early', before, LEASE_MS)).toBe('already')
+      const results = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => store.claimUploadCompletion(session.id, `late-${i}`, at(10), LEASE_MS)),
+      )
+      expect(results.filter((r) => r === 'claimed')).toHaveLength(1)
+      const taker = `late-${results.indexOf('claimed')}`
+      // the new lease runs from the takeover: until at(20)
+      expect(await store.claimUploadCompletion(session.id, 'other', at(19), LEASE_MS)).toBe('already')
+      // the dead owner lost it: it can neither renew nor release it
+      expect(await store.renewUploadCompletion(session.id, 'dead', at(100))).toBe(false)
+      expect(await store.releaseUploadCompletion(session.id, 'dead')).toBe(false)
+      expect(await store.claimUploadCompletion(session.id, 'other', at(19), LEASE_MS)).toBe('already')
+      expect(await store.releaseUploadCompletion(session.id, taker)).toBe(true)
+    })
+
+    it('renewUploadCompletion - only the owner extends its lease; one that ran out but was not taken over is still its own', async () => {
+      const session = newSession({ offset: 100 })
+      await store.createUploadSession(session)
+      expect(await store.renewUploadCompletion(session.id, 'a', at(50))).toBe(false) // nobody holds it
+      expect(await store.claimUploadCompletion(session.id, 'a', at(0), LEASE_MS)).toBe('claimed')
+      expect(await store.renewUploadCompletion(session.id, 'b', at(50))).toBe(false)
+      // b's failed renewal changed nothing: the lease still ends at(10)
+      expect(await store.claimUploadCompletion(session.id, 'c', at(10), LEASE_MS)).toBe('claimed')
+      expect(await store.renewUploadCompletion(session.id, 'c', at(30))).toBe(true)
+      expect(await store.claimUploadCompletion(session.id, 'd', at(29), LEASE_MS)).toBe('already')
+      // c's lease ran out at(30), nobody took it: c renews it and keeps it
+      expect(await store.renewUploadCompletion(session.id, 'c', at(60))).toBe(true)
+      expect(await store.claimUploadCompletion(session.id, 'd', at(45), LEASE_MS)).toBe('already')
+      expect(await store.claimUploadCompletion(session.id, 'd', at(60), LEASE_MS)).toBe('claimed')
+      expect(await store.renewUploadCompletion(randomUUID(), 'd', at(99))).toBe(false)
+    })
+
+    it('releaseUploadCompletion - only the owner gives the claim back; then exactly one claimer gets it at once', async () => {
+      const session = newSession({ offset: 100 })
+      await store.createUploadSession(session)
+      expect(await store.releaseUploadCompletion(session.id, 'a')).toBe(false) // nobody holds it
+      expect(await store.claimUploadCompletion(session.id, 'a', at(0), LEASE_MS)).toBe('claimed')
+      expect(await store.releaseUploadCompletion(session.id, 'b')).toBe(false)
+      expect(await store.claimUploadCompletion(session.id, 'b', at(1), LEASE_MS)).toBe('already')
+      expect(await store.releaseUploadCompletion(session.id, 'a')).toBe(true)
+      expect(await store.releaseUploadCompletion(session.id, 'a')).toBe(false) // twice
+      // released: claimable before any lease could have run out
+      const results = await Promise.all(
+        Array.from({ length: 5 }, (_, i) => store.claimUploadCompletion(session.id, `n-${i}`, at(1), LEASE_MS)),
+      )
+      expect(results.filter((r) => r === 'claimed')).toHaveLength(1)
+      expect(await store.releaseUploadCompletion(randomUUID(), 'a')).toBe(false)
+    })
+
+    it('advanceUploadSession - the advance that reaches the length takes the completion claim for its owner', async () => {
       const session = newSession({ offset: 0, parts: [] })
       await store.createUploadSession(session)
-      const part = await store.advanceUploadSession(session.id, 0, { offset: 10, part: 'tus/a', expiresAt: at(200) })
+      const part = await store.advanceUploadSession(session.id, 0, {
+        offset: 10,
+        part: 'tus/a',
+        expiresAt: at(200),
+        completion: { owner: 'first', expiresAt: at(10) },
+      })
       expect(part?.offset).toBe(10)
-      expect(await store.claimUploadCompletion(session.id)).toBe('claimed') // part-way: the claim was free
-      await store.releaseUploadCompletion(session.id)
+      // part-way: the advance took no claim
+      expect(await store.renewUploadCompletion(session.id, 'first', at(10))).toBe(false)
+      expect(await store.claimUploadCompletion(session.id, 'early', at(0), LEASE_MS)).toBe('claimed')
+      expect(await store.releaseUploadCompletion(session.id, 'early')).toBe(true)
       const last = await store.advanceUploadSession(session.id, 10, {
         offset: session.length,
         part: 'tus/b',
         expiresAt: at(200),
+        completion: { owner: 'last', expiresAt: at(20) },
       })
       expect(last?.offset).toBe(session.length)
-      // a racing bodiless PATCH at the final offset finds the claim held by the advance
-      expect(await store.claimUploadCompletion(session.id)).toBe('already')
-      await store.releaseUploadCompletion(session.id) // the completion failed: a retry may claim it
-      expect(await store.claimUploadCompletion(session.id)).toBe('claimed')
+      // a racing bodiless PATCH at the final offset finds the claim held by the advance, until at(20)
+      expect(await store.claimUploadCompletion(session.id, 'racer', at(19), LEASE_MS)).toBe('already')
+      expect(await store.renewUploadCompletion(session.id, 'last', at(40))).toBe(true)
+      expect(await store.claimUploadCompletion(session.id, 'racer', at(39), LEASE_MS)).toBe('already')
+      expect(await store.releaseUploadCompletion(session.id, 'last')).toBe(true) // the completion failed
+      expect(await store.claimUploadCompletion(session.id, 'retry', at(21), LEASE_MS)).toBe('claimed')
     })
 
-    it('releaseUploadCompletion - a released claim is claimed again by exactly one caller', async () => {
-      const session = newSession({ offset: 100 })
+    it('advanceUploadSession - a claim taken part-way is kept by the advances before the last', async () => {
+      const session = newSession({ offset: 0, parts: [] })
       await store.createUploadSession(session)
-      expect(await store.claimUploadCompletion(session.id)).toBe('claimed')
-      await store.releaseUploadCompletion(session.id)
-      const results = await Promise.all(Array.from({ length: 5 }, () => store.claimUploadCompletion(session.id)))
-      expect(results.filter((r) => r === 'claimed')).toHaveLength(1)
-      // releasing twice, or a session never claimed or unknown, is no error
-      await store.releaseUploadCompletion(session.id)
-      await store.releaseUploadCompletion(session.id)
-      await store.releaseUploadCompletion(randomUUID())
-      expect(await store.claimUploadCompletion(session.id)).toBe('claimed')
+      expect(await store.claimUploadCompletion(session.id, 'held', at(0), LEASE_MS)).toBe('claimed')
+      await store.advanceUploadSession(session.id, 0, {
+        offset: 10,
+        part: 'a',
+        expiresAt: at(200),
+        completion: lease('x'),
+      })
+      expect(await store.renewUploadCompletion(session.id, 'held', at(5))).toBe(true)
+      expect(await store.renewUploadCompletion(session.id, 'x', at(5))).toBe(false)
     })
 
     it('claimUploadCompletion - an unknown or deleted session is already claimed; claims are per session', async () => {
-      expect(await store.claimUploadCompletion(randomUUID())).toBe('already')
+      expect(await store.claimUploadCompletion(randomUUID(), 'a', at(0), LEASE_MS)).toBe('already')
       const one = newSession({ offset: 100 })
       const other = newSession({ offset: 100 })
       await store.createUploadSession(one)
       await store.createUploadSession(other)
-      expect(await store.claimUploadCompletion(one.id)).toBe('claimed')
-      expect(await store.claimUploadCompletion(other.id)).toBe('claimed')
+      expect(await store.claimUploadCompletion(one.id, 'a', at(0), LEASE_MS)).toBe('claimed')
+      expect(await store.claimUploadCompletion(other.id, 'b', at(0), LEASE_MS)).toBe('claimed')
       expect(await store.deleteUploadSession(one.id)).toEqual(one)
-      expect(await store.claimUploadCompletion(one.id)).toBe('already')
+      expect(await store.claimUploadCompletion(one.id, 'c', at(99), LEASE_MS)).toBe('already')
+      expect(await store.renewUploadCompletion(one.id, 'a', at(5))).toBe(false)
       // a new session under a reused id starts unclaimed
       await store.createUploadSession(one)
-      expect(await store.claimUploadCompletion(one.id)).toBe('claimed')
+      expect(await store.claimUploadCompletion(one.id, 'd', at(0), LEASE_MS)).toBe('claimed')
     })
 
     it('listExpiredUploadSessions - lists sessions expired at or before now, oldest expiry first, up to the limit', async () => {
@@ -220,10 +343,17 @@ export function describeUploadSessionRecords(name: string, create: () => Promise
         ['getUploadSession', (o) => store.getUploadSession(session.id, o)],
         [
           'advanceUploadSession',
-          (o) => store.advanceUploadSession(session.id, 0, { offset: 1, part: 'x', expiresAt: at(9) }, o),
+          (o) =>
+            store.advanceUploadSession(
+              session.id,
+              0,
+              { offset: 1, part: 'x', expiresAt: at(9), completion: lease() },
+              o,
+            ),
         ],
-        ['claimUploadCompletion', (o) => store.claimUploadCompletion(session.id, o)],
-        ['releaseUploadCompletion', (o) => store.releaseUploadCompletion(session.id, o)],
+        ['claimUploadCompletion', (o) => store.claimUploadCompletion(session.id, 'a', at(0), LEASE_MS, o)],
+        ['renewUploadCompletion', (o) => store.renewUploadCompletion(session.id, 'a', at(5), o)],
+        ['releaseUploadCompletion', (o) => store.releaseUploadCompletion(session.id, 'a', o)],
         ['deleteUploadSession', (o) => store.deleteUploadSession(session.id, o)],
         ['listExpiredUploadSessions', (o) => store.listExpiredUploadSessions(at(999), 10, o)],
       ]
@@ -232,7 +362,7 @@ export function describeUploadSessionRecords(name: string, create: () => Promise
       }
       expect(await store.getUploadSession(session.id)).toEqual(session)
       expect(await store.listExpiredUploadSessions(at(999), 10)).toHaveLength(1)
-      expect(await store.claimUploadCompletion(session.id)).toBe('claimed')
+      expect(await store.claimUploadCompletion(session.id, 'a', at(0), LEASE_MS)).toBe('claimed')
     })
   })
 }

@@ -28,7 +28,15 @@ export { DIRECTORY_MIME_TYPE } from './service/allowed-mime-types.js'
 export { API_KEY_CACHE_MS, API_KEY_PAGE_SIZE } from './service/api-keys.js'
 export { normaliseDomain, PENDING_DOMAIN_TTL_MS, VERIFICATION_PREFIX } from './service/domains.js'
 export { DOWNLOAD_LINK_ALGORITHM, MAX_LINK_SECONDS } from './service/download-links.js'
-export { createFileService, type FileServiceOptions, systemClock, uuidIds } from './service/file-service.js'
+export {
+  type CompletionStep,
+  createFileService,
+  DEFAULT_COMPLETION_LEASE_MS,
+  type FileServiceOptions,
+  type ResumableUploadSettings,
+  systemClock,
+  uuidIds,
+} from './service/file-service.js'
 export type * from './service/file-service-api.js'
 export { parseCid, resolveEntityBytes } from './service/gateway.js'
 export { DEFAULT_RETRIEVAL_AMOUNT, NONCE_ALREADY_USED } from './service/payments.js'

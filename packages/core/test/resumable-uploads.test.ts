@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { BlobStore, Clock, RecordStore, UploadSessionRecord } from '../src/index.js'
+import type { BlobStore, Clock, RecordStore, UploadSessionAdvance, UploadSessionRecord } from '../src/index.js'
 import { createFileService } from '../src/index.js'
 import { mimeTypeAllowed } from '../src/service/allowed-mime-types.js'
 import { FolderPaths } from '../src/service/folder-upload.js'
@@ -7,7 +7,7 @@ import { FolderPaths } from '../src/service/folder-upload.js'
 /** Just enough of the ports for resumable sessions: sessions and blobs in Maps. */
 function fakeStores() {
   const sessions = new Map<string, UploadSessionRecord>()
-  const claimed = new Set<string>()
+  const claimed = new Map<string, { owner: string; expiresAt: Date }>()
   const blobs = new Map<string, Uint8Array>()
   const records = {
     async createUploadSession(s: UploadSessionRecord) {
@@ -17,19 +17,26 @@ function fakeStores() {
       const s = sessions.get(id)
       return s && structuredClone(s)
     },
-    async advanceUploadSession(id: string, expected: number, a: { offset: number; part: string; expiresAt: Date }) {
+    async advanceUploadSession(id: string, expected: number, a: UploadSessionAdvance) {
       const s = sessions.get(id)
       if (!s || s.offset !== expected) return undefined
       Object.assign(s, { offset: a.offset, parts: [...s.parts, a.part], expiresAt: a.expiresAt })
+      if (s.offset === s.length) claimed.set(id, a.completion)
       return structuredClone(s)
     },
-    async claimUploadCompletion(id: string) {
-      if (!sessions.has(id) || claimed.has(id)) return 'already'
-      claimed.add(id)
+    async claimUploadCompletion(id: string, owner: string, now: Date, leaseMs: number) {
+      const held = claimed.get(id)
+      if (!sessions.has(id) || (held && held.expiresAt > now)) return 'already'
+      claimed.set(id, { owner, expiresAt: new Date(now.getTime() + leaseMs) })
       return 'claimed'
     },
-    async releaseUploadCompletion(id: string) {
-      claimed.delete(id)
+    async renewUploadCompletion(id: string, owner: string, until: Date) {
+      if (claimed.get(id)?.owner !== owner) return false
+      claimed.set(id, { owner, expiresAt: until })
+      return true
+    },
+    async releaseUploadCompletion(id: string, owner: string) {
+      return claimed.get(id)?.owner === owner && claimed.delete(id)
     },
     async deleteUploadSession(id: string) {
       const s = sessions.get(id)

@@ -1,4 +1,4 @@
-import { optionChecks } from '@pinfold/core'
+import { DEFAULT_COMPLETION_LEASE_MS, optionChecks } from '@pinfold/core'
 import type { RateLimitOptions } from '@pinfold/http'
 import { DEFAULT_BODY_IDLE_TIMEOUT_MS } from '@pinfold/http-node'
 import { type ImageConfig, imageConfigFromEnv } from './image-config.js'
@@ -59,6 +59,11 @@ export interface ServerConfig {
   bodyIdleTimeoutMs: number
   /** How long a shutdown waits for requests in flight (uploads) before cutting them (`PINFOLD_SHUTDOWN_TIMEOUT_MS`). */
   shutdownTimeoutMs?: number
+  /**
+   * A resumable upload's completion claim, renewed while the completion runs; after a crash, a
+   * retry takes the completion over this long after the last renewal (`PINFOLD_UPLOAD_COMPLETION_LEASE_MS`).
+   */
+  uploadCompletionLeaseMs?: number
   /**
    * Vector search tuning for PostgreSQL/PGlite records (`PINFOLD_VECTOR_*`); unset: the adapter's
    * defaults (bench/README.md has the measurements behind them). Ranges are checked by the adapter.
@@ -157,6 +162,11 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       DEFAULT_BODY_IDLE_TIMEOUT_MS,
     ),
     shutdownTimeoutMs: integer(env.PINFOLD_SHUTDOWN_TIMEOUT_MS, 'PINFOLD_SHUTDOWN_TIMEOUT_MS', 30_000),
+    uploadCompletionLeaseMs: integer(
+      env.PINFOLD_UPLOAD_COMPLETION_LEASE_MS,
+      'PINFOLD_UPLOAD_COMPLETION_LEASE_MS',
+      DEFAULT_COMPLETION_LEASE_MS,
+    ),
     vectors: {
       efSearch: optionalInteger(env.PINFOLD_VECTOR_EF_SEARCH, 'PINFOLD_VECTOR_EF_SEARCH'),
       exactSearchMaxVectors: optionalInteger(env.PINFOLD_VECTOR_EXACT_MAX, 'PINFOLD_VECTOR_EXACT_MAX'),

@@ -15,6 +15,7 @@ import { answerClientErrors, createNodeHandler, drainable } from '@pinfold/http-
 import { createExtractionPool } from '@pinfold/text-extract'
 import { createRemoteJWKSet } from 'jose'
 import { blockSources } from './block-sources.js'
+import { completionHaltFromEnv } from './completion-halt.js'
 import type { ServerConfig } from './config.js'
 import { API_REFERENCE_SCRIPT, withConsole } from './console-site.js'
 import { vectorServiceOptions } from './embedder-config.js'
@@ -77,6 +78,10 @@ export async function startServer(
       jobTimeoutMs: config.pinning.jobTimeoutMs,
       concurrency: config.pinning.concurrency,
       leaseMs: config.pinning.leaseMs,
+    },
+    resumableUploads: {
+      completionLeaseMs: config.uploadCompletionLeaseMs,
+      checkpoint: completionHaltFromEnv(config.env, testLog),
     },
   })
   let ipfs: RunningIpfsNode | undefined
@@ -164,6 +169,11 @@ async function indexStoredBlocks(service: FileService): Promise<void> {
   const { indexed, failed } = await service.maintenance.indexBlocks()
   if (indexed > 0) console.error(`pinfold: indexed the blocks of ${indexed} stored contents`)
   for (const { cid, error } of failed) console.error(`pinfold: cannot index the blocks of ${cid}:`, error)
+}
+
+/** A line for a crash test to wait for, in the shape of the server's other log lines. */
+function testLog(fields: Record<string, unknown>): void {
+  process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'info', ...fields })}\n`)
 }
 
 /** What the IPFS node could not do (serve a block that failed its hash check, announce a root): logged, never fatal. */

@@ -13,6 +13,7 @@ import { pinRequests } from './0012-pin-requests.js'
 import { apiKeys } from './0013-api-keys.js'
 import { gatewayUsage } from './0014-gateway-usage.js'
 import { stagedUploads } from './0017-staged-uploads.js'
+import { uploadCompletionLease } from './0018-upload-completion-lease.js'
 
 /**
  * One schema change. Statements run one at a time (PGlite's extended protocol takes one statement
@@ -41,4 +42,5 @@ export const MIGRATIONS: readonly Migration[] = [
   apiKeys,
   gatewayUsage,
   stagedUploads,
+  uploadCompletionLease,
 ]

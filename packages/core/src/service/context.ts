@@ -17,6 +17,27 @@ export interface ServiceContext {
   /** Where pin-by-CID jobs fetch blocks, asked in this order. */
   blockFetchers: readonly BlockFetcher[]
   pinning: PinSettings
+  resumable: ResumableUploadSettings
+}
+
+/** A step of a resumable upload's completion, in order (see `ResumableUploadSettings.checkpoint`). */
+export type CompletionStep = 'claimed' | 'assembled' | 'dag-closed' | 'recorded'
+
+/** How resumable (tus) uploads complete (`createFileService({ resumableUploads })`, defaults filled in). */
+export interface ResumableUploadSettings {
+  /**
+   * How long a completion's claim lasts without renewal (it is renewed while the completion runs):
+   * after a crash, a retry at the final offset takes the completion over this long after the claim
+   * was last renewed.
+   */
+  completionLeaseMs: number
+  /**
+   * For crash tests only (off unless given): awaited each time a completion has passed a step
+   * (`claimed`: it holds the claim; `assembled`: the staged blob is whole; `dag-closed`: the DAG is
+   * closed and its leaves indexed; `recorded`: the file record exists, the session not yet deleted).
+   * A test halts the completion there by never settling, then kills the process.
+   */
+  checkpoint?: ((step: CompletionStep, sessionId: string) => Promise<void>) | undefined
 }
 
 /** Bounds and timings of pin-by-CID jobs (`createFileService({ pinning })`, defaults filled in). */

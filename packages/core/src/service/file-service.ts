@@ -11,7 +11,7 @@ import type {
   TxtResolver,
 } from '@pinfold/interface'
 import { createApiKeyOperations } from './api-keys.js'
-import type { PinSettings, ServiceContext } from './context.js'
+import type { PinSettings, ResumableUploadSettings, ServiceContext } from './context.js'
 import { createDomainOperations } from './domains.js'
 import { createDownloadLinkOperations } from './download-links.js'
 import { createExpiryOperations } from './expiry.js'
@@ -33,8 +33,8 @@ import { createUploads } from './uploads.js'
 import { createUsageOperations } from './usage.js'
 import { createVectorOperations } from './vectors.js'
 
-export type { PinSettings } from './context.js'
-export { systemClock, uuidIds } from './service-options.js'
+export type { CompletionStep, PinSettings, ResumableUploadSettings } from './context.js'
+export { DEFAULT_COMPLETION_LEASE_MS, systemClock, uuidIds } from './service-options.js'
 
 export interface FileServiceOptions {
   records: RecordStore
@@ -73,6 +73,8 @@ export interface FileServiceOptions {
   blockFetchers?: readonly BlockFetcher[] | undefined
   /** Bounds of pin-by-CID jobs: size (default `maxUploadBytes`), blocks, time, concurrency, lease. */
   pinning?: Partial<PinSettings> | undefined
+  /** How resumable uploads complete: the completion claim's lease (default 30 s), a crash-test checkpoint. */
+  resumableUploads?: Partial<ResumableUploadSettings> | undefined
 }
 
 /**

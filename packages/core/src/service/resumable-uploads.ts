@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto'
 import type {
   CallOptions,
   SessionConstraints,
@@ -12,6 +12,7 @@ import type { Block } from '../dag/blocks.js'
 import { deleteContentBlobs } from '../dag/car-blob.js'
 import { SNIFF_BYTES } from '../mime.js'
 import { meter } from '../streams/meter.js'
+import { holdCompletionLease } from './completion-lease.js'
 import type { ServiceContext } from './context.js'
 import type {
   UploadConstraints,
@@ -37,6 +38,13 @@ export const UPLOAD_SESSION_TTL_MS = 24 * 60 * 60 * 1000
  * (exactly once, see `claimUploadCompletion`) and records the file: CIDs, dedupe, `is_duplicate`
  * and signed-URL constraints are exactly those of a multipart upload.
  *
+ * The claim is a lease (`completion-lease.ts`), renewed while the completion runs: a process that
+ * dies mid-completion leaves it to run out, and the client's retry (a bodiless PATCH at the final
+ * offset) then takes the completion over, on any instance. Each step of a completion can be done
+ * again, and the file record's id is the session's, so a retry after any step — the claim taken,
+ * the blob assembled, the DAG closed, even the record written — answers the same CID and file id
+ * with exactly one record.
+ *
  * Where the blob store has staged writes (memory, filesystem, S3), the session's bytes go into one
  * staged blob as they arrive, each PATCH hashing its 256 KiB leaves on the way (`staged-parts.ts`),
  * adding them to the CIDv1 DAG (`staged-dag.ts`: only the open node of each level is kept) and
@@ -52,7 +60,6 @@ export function createResumableUploadOperations(
   ctx: ServiceContext,
   uploads: Uploads,
 ): Omit<UploadOperations, 'signed'> {
-  const { upload } = uploads
   const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex')
 
   async function mustGet(id: string, token: string, options?: CallOptions): Promise<UploadSessionRecord> {
@@ -162,6 +169,7 @@ export function createResumableUploadOperations(
     if (size !== session.length) {
       throw new PinfoldError('INTERNAL', `the staged blob holds ${size} bytes, the upload ${session.length}`)
     }
+    await ctx.resumable.checkpoint?.('assembled', session.id)
     const dag = StagedDag.open(staged, entries, STAGED_LEAF_BYTES)
     const { root, nodes } = dag.close()
     const indexed = indexesLeaves(session)
@@ -173,7 +181,9 @@ export function createResumableUploadOperations(
     for await (const node of dag.savedNodeBlocks(ctx.blobs, { signal })) innerNodes.push(node)
     innerNodes.push(...nodes)
     const head = await readHead(key, size, signal)
+    await ctx.resumable.checkpoint?.('dag-closed', session.id)
     const result = await uploads.commitStored(
+      session.id,
       { tenantId: session.tenantId, userId: session.userId },
       {
         blobKey: key,
@@ -188,6 +198,7 @@ export function createResumableUploadOperations(
       { name: session.fileName, ...fromSessionOptions(session.options) },
       { constraints: fromSessionConstraints(session.constraints), signal },
     )
+    await ctx.resumable.checkpoint?.('recorded', session.id)
     const deleted = await ctx.records.deleteUploadSession(session.id).catch(() => undefined)
     if (deleted) await dropSessionBytes(deleted)
     return result
@@ -215,10 +226,13 @@ export function createResumableUploadOperations(
         content: concatenate(session.parts, signal),
       },
     ]
-    const result = await upload({ tenantId: session.tenantId, userId: session.userId }, toAsync(items), {
-      signal,
-      constraints: fromSessionConstraints(session.constraints),
-    })
+    const result = await uploads.uploadAs(
+      session.id,
+      { tenantId: session.tenantId, userId: session.userId },
+      toAsync(items),
+      { signal, constraints: fromSessionConstraints(session.constraints) },
+    )
+    await ctx.resumable.checkpoint?.('recorded', session.id)
     const deleted = await ctx.records.deleteUploadSession(session.id).catch(() => undefined)
     if (deleted) await deleteParts(deleted.parts)
     return result
@@ -232,6 +246,7 @@ export function createResumableUploadOperations(
     session: UploadSessionRecord,
     offset: number,
     body: AsyncIterable<Uint8Array>,
+    owner: string,
     options: CallOptions,
   ): Promise<UploadSessionRecord | undefined> {
     const { signal } = options
@@ -318,6 +333,7 @@ export function createResumableUploadOperations(
       }
       stored = { part: key, size, drop }
     }
+    const now = ctx.clock.now().getTime()
     const advanced = await ctx.records
       .advanceUploadSession(
         session.id,
@@ -325,8 +341,9 @@ export function createResumableUploadOperations(
         {
           offset: offset + stored.size,
           part: stored.part,
-          expiresAt: new Date(ctx.clock.now().getTime() + UPLOAD_SESSION_TTL_MS),
+          expiresAt: new Date(now + UPLOAD_SESSION_TTL_MS),
           staged: stored.staged,
+          completion: { owner, expiresAt: new Date(now + ctx.resumable.completionLeaseMs) },
         },
         options,
       )
@@ -402,6 +419,8 @@ export function createResumableUploadOperations(
      */
     async append(id, token, offset, body, options = {}) {
       const { signal } = options
+      // this PATCH's claim on the completion, should it take it
+      const owner = `completion-${randomUUID()}`
       const written = await inTurn(id, async () => {
         const session = await mustGet(id, token, options)
         if (offset !== session.offset) {
@@ -409,7 +428,7 @@ export function createResumableUploadOperations(
           throw conflict(`Upload-Offset ${offset} does not match the upload's offset ${session.offset}`)
         }
         if (session.offset < session.length) {
-          return { session, current: (await store(session, offset, body, options)) ?? session, retry: false }
+          return { session, current: (await store(session, offset, body, owner, options)) ?? session, retry: false }
         }
         for await (const chunk of body) {
           if (chunk.length > 0) throw new PinfoldError('PAYLOAD_TOO_LARGE', 'the upload is already complete')
@@ -425,16 +444,25 @@ export function createResumableUploadOperations(
       throwIfAborted(signal)
       // Every PATCH at the final offset gets here; only the claim's holder records the upload, the
       // others are acknowledged at the final offset (tus 204) without a result. The PATCH whose
-      // advance reached the length holds the claim already; a bodiless one may only take over a
-      // claim a failed completion gave back.
-      const holdsClaim = current !== session || (await ctx.records.claimUploadCompletion(id, options)) === 'claimed'
+      // advance reached the length holds the claim already; a bodiless one may take over a claim
+      // a failed completion gave back, or one whose lease ran out (its process died).
+      const { completionLeaseMs } = ctx.resumable
+      const holdsClaim =
+        current !== session ||
+        (await ctx.records.claimUploadCompletion(id, owner, ctx.clock.now(), completionLeaseMs, options)) === 'claimed'
       if (!holdsClaim) return status
+      const lease = holdCompletionLease(ctx, id, owner, signal)
       try {
-        return { ...status, result: await finish(current, signal) }
+        await ctx.resumable.checkpoint?.('claimed', id)
+        return { ...status, result: await finish(current, lease.signal) }
       } catch (error) {
+        // taken over after a stall: the new holder completes the upload, this PATCH is one without the claim
+        if (lease.lost) return status
         // without the caller's signal: it may be the abort that failed the completion
-        await ctx.records.releaseUploadCompletion(id).catch(() => {})
+        await ctx.records.releaseUploadCompletion(id, owner).catch(() => {})
         throw error
+      } finally {
+        lease.stop()
       }
     },
 

@@ -1,7 +1,7 @@
 import type { Clock, Embedder, IdSource } from '@pinfold/interface'
 import { type OptionChecks, optionChecks } from '@pinfold/interface'
 import { v7 as uuidv7 } from 'uuid'
-import type { PinSettings, ServiceContext } from './context.js'
+import type { PinSettings, ResumableUploadSettings, ServiceContext } from './context.js'
 import { resolveFeatures } from './features.js'
 import type { FileServiceOptions } from './file-service.js'
 import { checkPaymentSettings } from './payments.js'
@@ -16,6 +16,8 @@ export const uuidIds: IdSource = {
 
 /** Pinata's upload limit. */
 const DEFAULT_MAX_UPLOAD_BYTES = 25 * 1024 ** 3
+/** A resumable upload's completion claim lasts this long without renewal. */
+export const DEFAULT_COMPLETION_LEASE_MS = 30_000
 /** An HMAC key shorter than its hash's output (SHA-256) weakens every URL signed with it. */
 const MIN_SECRET_BYTES = 32
 
@@ -66,6 +68,22 @@ export function checkServiceOptions(options: FileServiceOptions): ServiceContext
     features: resolveFeatures(options),
     blockFetchers: [...fetchers],
     pinning: checkPinSettings(check, options.pinning ?? {}, maxUploadBytes),
+    resumable: checkResumableSettings(check, options.resumableUploads ?? {}),
+  }
+}
+
+function checkResumableSettings(check: OptionChecks, given: Partial<ResumableUploadSettings>): ResumableUploadSettings {
+  check.optionalFunction('resumableUploads.checkpoint', given.checkpoint)
+  return {
+    // long enough to ride out a slow store between renewals, short enough that a client retrying
+    // after a crash gets its upload completed within the minute
+    completionLeaseMs: check.integerBetween(
+      'resumableUploads.completionLeaseMs',
+      given.completionLeaseMs ?? DEFAULT_COMPLETION_LEASE_MS,
+      300,
+      3_600_000,
+    ),
+    checkpoint: given.checkpoint,
   }
 }
 

@@ -1,5 +1,5 @@
-import type { Actor, BlockLocation, CidVersion, ContentKind } from '@pinfold/interface'
-import { abortError, invalid, PinfoldError, throwIfAborted } from '@pinfold/interface'
+import type { Actor, BlockLocation, CidVersion, ContentKind, CreatedFile, Network } from '@pinfold/interface'
+import { abortError, hasCode, invalid, PinfoldError, throwIfAborted } from '@pinfold/interface'
 import { CID } from 'multiformats/cid'
 import type { Block } from '../dag/blocks.js'
 import { deleteContentBlobs } from '../dag/car-blob.js'
@@ -10,7 +10,14 @@ import { detectMimeType, SNIFF_BYTES } from '../mime.js'
 import { checkedHead } from '../streams/checked-head.js'
 import { checkContentAllowed, checkMimeType, DIRECTORY_MIME_TYPE } from './allowed-mime-types.js'
 import type { ServiceContext } from './context.js'
-import type { FileOperations, UploadConstraints, UploadItem, UploadOptions, UploadResult } from './file-service-api.js'
+import type {
+  FileOperations,
+  UploadCallOptions,
+  UploadConstraints,
+  UploadItem,
+  UploadOptions,
+  UploadResult,
+} from './file-service-api.js'
 import { type FolderFile, type ImportedFolder, importFolder, isFolderPath, reimportFolder } from './folder-upload.js'
 import { storeFileOnePass } from './one-pass-file.js'
 import { validateCidVersion, validateExpiry, validateKeyvalues, validateName, validateNetwork } from './validate.js'
@@ -63,13 +70,23 @@ export interface Uploads extends Pick<FileOperations, 'upload'> {
   /**
    * Records a {@link StoredFile} exactly as `upload` records a file it staged itself: the same
    * options, constraints, CAR handling and dedupe. The blob is never deleted here unless another
-   * content made it redundant (see `Staged.keep`).
+   * content made it redundant (see `Staged.keep`). The record's id is `fileId`; a commit that finds
+   * it taken (the retry of one recorded already) answers that record and makes no other.
    */
   commitStored(
+    fileId: string,
     actor: Actor,
     file: StoredFile,
     given: Partial<UploadOptions>,
     options: { constraints?: UploadConstraints | undefined; signal?: AbortSignal | undefined },
+  ): Promise<UploadResult>
+
+  /** `upload`, recording the file under `fileId` as {@link commitStored} does. */
+  uploadAs(
+    fileId: string,
+    actor: Actor,
+    items: AsyncIterable<UploadItem>,
+    options: UploadCallOptions,
   ): Promise<UploadResult>
 }
 
@@ -267,8 +284,17 @@ export function createUploads(ctx: ServiceContext): Uploads {
     await ctx.records.putBlockLocations(staged.blobKey, locations, { signal })
   }
 
-  /** Records the staged content. Owns the staged blobs from here on: deletes them unless a record uses them. */
-  async function commit(actor: Actor, staged: Staged, options: UploadOptions, signal: AbortSignal | undefined) {
+  /**
+   * Records the staged content, under `fileId` when given (else a new id). Owns the staged blobs
+   * from here on: deletes them unless a record uses them.
+   */
+  async function commit(
+    actor: Actor,
+    staged: Staged,
+    options: UploadOptions,
+    signal: AbortSignal | undefined,
+    fileId: string | undefined,
+  ) {
     let cid: string | undefined
     try {
       const dag = await dagOf(staged, options.cidVersion, signal)
@@ -276,30 +302,32 @@ export function createUploads(ctx: ServiceContext): Uploads {
       await indexBlocks(staged, cid, dag.innerNodes, signal)
       throwIfAborted(signal)
       // no signal from here: a commit aborted midway could have happened without its caller knowing
-      const created = await ctx.records.createFile(
-        {
-          id: ctx.ids.recordId(),
-          tenantId: actor.tenantId,
-          userId: actor.userId,
-          network: options.network,
-          name: options.name,
-          cid,
-          size: staged.size,
-          numberOfFiles: staged.numberOfFiles,
-          mimeType: staged.mimeType,
-          groupId: options.groupId,
-          keyvalues: options.keyvalues,
-          createdAt: ctx.clock.now(),
-          expiresAt: options.expiresAt,
-        },
-        {
-          cid,
-          blobKey: staged.blobKey,
-          size: staged.blobSize,
-          kind: staged.kind,
-          profile: staged.kind === 'file' ? options.cidVersion : null,
-        },
-      )
+      const created = await ctx.records
+        .createFile(
+          {
+            id: fileId ?? ctx.ids.recordId(),
+            tenantId: actor.tenantId,
+            userId: actor.userId,
+            network: options.network,
+            name: options.name,
+            cid,
+            size: staged.size,
+            numberOfFiles: staged.numberOfFiles,
+            mimeType: staged.mimeType,
+            groupId: options.groupId,
+            keyvalues: options.keyvalues,
+            createdAt: ctx.clock.now(),
+            expiresAt: options.expiresAt,
+          },
+          {
+            cid,
+            blobKey: staged.blobKey,
+            size: staged.blobSize,
+            kind: staged.kind,
+            profile: staged.kind === 'file' ? options.cidVersion : null,
+          },
+        )
+        .catch((error: unknown) => recordedBefore(error, actor, options.network, fileId))
       if (created.content.blobKey !== staged.blobKey) {
         // Another upload of the same CID already owns stored bytes: ours are redundant. A failed
         // delete only leaves an unreferenced blob for the orphan sweep; the upload itself succeeded.
@@ -310,6 +338,24 @@ export function createUploads(ctx: ServiceContext): Uploads {
       if (!(cid && (await blobIsReferenced(cid, staged.blobKey)))) await discard(staged)
       throw error
     }
+  }
+
+  /**
+   * A commit under a given file id that finds the id taken is the retry of one recorded already
+   * (the process that made the record died before answering, or lost its claim while it worked):
+   * it answers that record, which the tenant held before this call (a duplicate), and makes no other.
+   */
+  async function recordedBefore(
+    error: unknown,
+    actor: Actor,
+    network: Network,
+    fileId: string | undefined,
+  ): Promise<CreatedFile> {
+    if (fileId === undefined || !hasCode(error, 'CONFLICT')) throw error
+    const earlier = await ctx.records.getFile(actor.tenantId, network, fileId)
+    const content = earlier && (await ctx.records.getContent(earlier.cid))
+    if (!content) throw error
+    return { file: earlier, isDuplicate: true, content }
   }
 
   /**
@@ -337,7 +383,7 @@ export function createUploads(ctx: ServiceContext): Uploads {
   }
 
   return {
-    async commitStored(actor, file, given, { constraints, signal }) {
+    async commitStored(fileId, actor, file, given, { constraints, signal }) {
       const name = basename(file.path)
       const allowed = constraints?.allowMimeTypes
       if (allowed?.length) await checkContentAllowed(file.head, file.mimeType, name, allowed)
@@ -359,56 +405,65 @@ export function createUploads(ctx: ServiceContext): Uploads {
         throw invalid('CAR uploads are supported only on the public network')
       checkMimeType(staged.mimeType, allowed)
       const finished = resolved.car ? await finishCar(staged, signal) : staged
-      return await commit(actor, finished, resolved, signal)
+      return await commit(actor, finished, resolved, signal, fileId)
     },
 
-    async upload(actor, items, options = {}) {
-      const { signal, constraints } = options
-      const maxBytes = Math.min(ctx.maxUploadBytes, constraints?.maxBytes ?? Number.POSITIVE_INFINITY)
-      let given: Partial<UploadOptions> = {}
-      const merge = (more: Partial<UploadOptions>) => {
-        given = { ...given, ...more }
-      }
-      let staged: Staged | undefined
-      const iterator = items[Symbol.asyncIterator]()
-      try {
-        for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
-          throwIfAborted(signal)
-          const item = next.value
-          if (item.kind === 'options') {
-            merge(item.options)
-            continue
-          }
-          if (staged) {
-            throw invalid(
-              staged.folder
-                ? 'More than one file and/or directory was provided for pinning'
-                : 'only one file may be uploaded per request; send a folder as files whose names share one directory',
-            )
-          }
-          staged = isFolderPath(item.path)
-            ? await stageFolder(item, iterator, merge, maxBytes, signal)
-            : await stage(item, maxBytes, constraints?.allowMimeTypes, signal)
+    upload: (actor, items, options = {}) => uploadItems(actor, items, options, undefined),
+
+    uploadAs: (fileId, actor, items, options) => uploadItems(actor, items, options, fileId),
+  }
+
+  async function uploadItems(
+    actor: Actor,
+    items: AsyncIterable<UploadItem>,
+    options: UploadCallOptions,
+    fileId: string | undefined,
+  ): Promise<UploadResult> {
+    const { signal, constraints } = options
+    const maxBytes = Math.min(ctx.maxUploadBytes, constraints?.maxBytes ?? Number.POSITIVE_INFINITY)
+    let given: Partial<UploadOptions> = {}
+    const merge = (more: Partial<UploadOptions>) => {
+      given = { ...given, ...more }
+    }
+    let staged: Staged | undefined
+    const iterator = items[Symbol.asyncIterator]()
+    try {
+      for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+        throwIfAborted(signal)
+        const item = next.value
+        if (item.kind === 'options') {
+          merge(item.options)
+          continue
         }
-        if (!staged) throw invalid('file is required')
-        const resolved = resolveOptions({ ...given, ...constraints?.fixed }, staged)
-        if (resolved.car) {
-          if (staged.folder) throw invalid('a CAR upload takes one CAR file, not a folder')
-          if (resolved.network !== 'public') throw invalid('CAR uploads are supported only on the public network')
+        if (staged) {
+          throw invalid(
+            staged.folder
+              ? 'More than one file and/or directory was provided for pinning'
+              : 'only one file may be uploaded per request; send a folder as files whose names share one directory',
+          )
         }
-        checkMimeType(staged.mimeType, constraints?.allowMimeTypes)
-        const current = staged
-        staged = undefined // the finishing steps and commit own the blobs from here on
-        const finished = resolved.car
-          ? await finishCar(current, signal)
-          : await finishFolder(current, resolved.cidVersion, signal)
-        return await commit(actor, finished, resolved, signal)
-      } catch (error) {
-        if (staged) await discard(staged)
-        await iterator.return?.().catch(() => {})
-        throw signal?.aborted && !(error instanceof PinfoldError) ? abortError(signal) : error
+        staged = isFolderPath(item.path)
+          ? await stageFolder(item, iterator, merge, maxBytes, signal)
+          : await stage(item, maxBytes, constraints?.allowMimeTypes, signal)
       }
-    },
+      if (!staged) throw invalid('file is required')
+      const resolved = resolveOptions({ ...given, ...constraints?.fixed }, staged)
+      if (resolved.car) {
+        if (staged.folder) throw invalid('a CAR upload takes one CAR file, not a folder')
+        if (resolved.network !== 'public') throw invalid('CAR uploads are supported only on the public network')
+      }
+      checkMimeType(staged.mimeType, constraints?.allowMimeTypes)
+      const current = staged
+      staged = undefined // the finishing steps and commit own the blobs from here on
+      const finished = resolved.car
+        ? await finishCar(current, signal)
+        : await finishFolder(current, resolved.cidVersion, signal)
+      return await commit(actor, finished, resolved, signal, fileId)
+    } catch (error) {
+      if (staged) await discard(staged)
+      await iterator.return?.().catch(() => {})
+      throw signal?.aborted && !(error instanceof PinfoldError) ? abortError(signal) : error
+    }
   }
 }
 

@@ -61,6 +61,14 @@ export interface UploadSessionRecord {
   expiresAt: Date
 }
 
+/** Who holds a session's completion claim, and until when. */
+export interface UploadCompletionLease {
+  /** The completion attempt holding it: core makes a fresh id for each attempt. */
+  owner: string
+  /** From this moment on another attempt may take the claim over (its holder is taken for dead). */
+  expiresAt: Date
+}
+
 export interface UploadSessionAdvance {
   /** The new offset: the expected one plus the bytes of `part`. */
   offset: number
@@ -69,6 +77,12 @@ export interface UploadSessionAdvance {
   expiresAt: Date
   /** When given, replaces the session's `staged` in the same atomic step (its `dag` moves with the offset). */
   staged?: SessionStagedWrite | undefined
+  /**
+   * The completion claim this advance takes if it reaches the session's length (see
+   * {@link UploadSessionRecordStore.claimUploadCompletion}); an advance that stops short of it
+   * leaves the claim as it is.
+   */
+  completion: UploadCompletionLease
 }
 
 /** Resumable upload sessions. Sessions are addressed by id; core checks the token itself. */
@@ -83,8 +97,9 @@ export interface UploadSessionRecordStore {
    * and expiry and appends the part, returning the updated session. Otherwise (another PATCH won,
    * or the session is gone) changes nothing and returns `undefined`. Of concurrent calls with the
    * same expected offset, exactly one succeeds. An advance that reaches the session's length also
-   * takes its completion claim (see {@link claimUploadCompletion}) in the same atomic step, so the
-   * PATCH that sent the last bytes is the one that completes the upload, never a racing empty one.
+   * takes its completion claim for `advance.completion` (see {@link claimUploadCompletion}) in the
+   * same atomic step, so the PATCH that sent the last bytes is the one that completes the upload,
+   * never a racing empty one.
    */
   advanceUploadSession(
     id: string,
@@ -94,18 +109,39 @@ export interface UploadSessionRecordStore {
   ): Promise<UploadSessionRecord | undefined>
 
   /**
-   * Claims the right to complete a session: the PATCH that reached its length holds it from its
-   * advance; one retrying a failed completion claims it here. The upload pipeline runs only with
-   * the claim, so an upload is recorded once
-   * however many PATCHes arrive at the final offset. `'claimed'` for exactly one of any number of
-   * concurrent callers; `'already'` for the others, while the claim is held, and for a session that
-   * is gone. The claim holds until {@link releaseUploadCompletion} or the session's deletion; a
-   * process that dies holding it leaves the session to expire and be swept.
+   * Claims the right to complete a session, for `owner` until `now + leaseMs`. The PATCH that
+   * reached the session's length holds it from its advance; a bodiless PATCH at the final offset
+   * claims it here to retry a completion that failed, or that died with its process. The upload
+   * pipeline runs only with the claim, so an upload is recorded once however many PATCHes arrive
+   * at the final offset.
+   * - `'claimed'` when no claim is held, or the one held expired at or before `now` (its holder is
+   *   taken for dead and loses it); of any number of concurrent callers (in any process) exactly
+   *   one gets `'claimed'`.
+   * - `'already'` while another claim's lease runs (whoever holds it, `owner` included), and for a
+   *   session that is gone.
+   * The claim lasts until its owner releases it, the session is deleted, or another caller takes
+   * it over after its lease; its holder renews it ({@link renewUploadCompletion}) while it works.
    */
-  claimUploadCompletion(id: string, options?: CallOptions): Promise<'claimed' | 'already'>
+  claimUploadCompletion(
+    id: string,
+    owner: string,
+    now: Date,
+    leaseMs: number,
+    options?: CallOptions,
+  ): Promise<'claimed' | 'already'>
 
-  /** Gives a claim back after a failed completion, so a later PATCH may claim it; a gone session is no error. */
-  releaseUploadCompletion(id: string, options?: CallOptions): Promise<void>
+  /**
+   * Extends the claim `owner` holds to `until`. False (and nothing changes) when the session is
+   * gone or its claim is not `owner`'s (released, or taken over after the lease ran out): the
+   * completion then stops. A lease that ran out but was not taken over is still `owner`'s.
+   */
+  renewUploadCompletion(id: string, owner: string, until: Date, options?: CallOptions): Promise<boolean>
+
+  /**
+   * Gives `owner`'s claim back after a failed completion, so a later PATCH may claim it at once.
+   * False (and nothing changes) when the session is gone or the claim is not `owner`'s.
+   */
+  releaseUploadCompletion(id: string, owner: string, options?: CallOptions): Promise<boolean>
 
   /** Deletes a session and returns it; of concurrent deleters exactly one receives it. */
   deleteUploadSession(id: string, options?: CallOptions): Promise<UploadSessionRecord | undefined>
