@@ -41,8 +41,10 @@ const SEED = process.env.PINFOLD_CRASH_SEED ?? randomBytes(4).toString('hex')
 const WORKERS = 3
 /** The pin jobs' lease: the restarted server takes over a killed job after it. */
 const PIN_LEASE_MS = 2_000
+/** The tus completion's lease: a restarted server's client takes a killed completion over after it. */
+const COMPLETION_LEASE_MS = 1_500
 /** How long a resumable upload at its final offset may take to name its file after a restart. */
-const COMPLETION_WAIT_MS = Number(process.env.PINFOLD_CRASH_COMPLETION_WAIT_MS ?? 10_000)
+const COMPLETION_WAIT_MS = Number(process.env.PINFOLD_CRASH_COMPLETION_WAIT_MS ?? COMPLETION_LEASE_MS + 8_500)
 
 describe.skipIf(!RUNS)(
   RUNS
@@ -78,6 +80,7 @@ describe.skipIf(!RUNS)(
         PINFOLD_IPFS_GATEWAYS: gateway.url,
         PINFOLD_PIN_POLL_MS: '100',
         PINFOLD_PIN_LEASE_MS: String(PIN_LEASE_MS),
+        PINFOLD_UPLOAD_COMPLETION_LEASE_MS: String(COMPLETION_LEASE_MS),
       }
       const config = readConfig({ PORT: '0', ...env })
       const token = await mintToken(TEST_SECRET, { sub: 'crash', scopes: SCOPES, expiresIn: '6h' })
