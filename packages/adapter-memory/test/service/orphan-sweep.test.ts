@@ -1,7 +1,8 @@
 import { createMemoryBlobStore, createMemoryRecordStore } from '@pinfold/adapter-memory'
+import type { RecordStore } from '@pinfold/core'
 import { createFileService } from '@pinfold/core'
 import { describe, expect, it } from 'vitest'
-import { alice, patterned, SIGNING_SECRET, streamOf } from './support.js'
+import { alice, patterned, SIGNING_SECRET, streamOf, testClock } from './support.js'
 
 async function* bytes(text: string) {
   yield new TextEncoder().encode(text)
@@ -74,6 +75,49 @@ describe('sweepOrphanBlobs - resumable uploads', () => {
     const last = await service.uploads.append(upload.id, upload.token, 600_000, streamOf(content.subarray(600_000)))
     expect(last.result?.file.size).toBe(content.length)
     expect(await sessionKeys()).toEqual(['tus/session/0'])
+  })
+})
+
+describe('sweepOrphanBlobs - a resumable upload killed after assembling its blob', () => {
+  it('sweepOrphanBlobs - keeps the assembled blob of a live session, which its retried completion records', async () => {
+    const blobs = createMemoryBlobStore()
+    const records = createMemoryRecordStore()
+    // the process dies once the staged blob is assembled: its next store call never returns
+    let assembled = false
+    const dying: RecordStore = {
+      ...records,
+      async putBlockLocations(...args) {
+        if (assembled) await new Promise(() => {})
+        return records.putBlockLocations(...args)
+      },
+      renewUploadCompletion: () => new Promise(() => {}),
+    }
+    const dyingBlobs = {
+      ...blobs,
+      staged: {
+        ...blobs.staged,
+        async complete(...args: Parameters<typeof blobs.staged.complete>) {
+          const done = await blobs.staged.complete(...args)
+          assembled = true
+          return done
+        },
+      },
+    }
+    const lease = { completionLeaseMs: 1_000 }
+    const dead = createFileService({ records: dying, blobs: dyingBlobs, resumableUploads: lease })
+    const content = patterned(600_000, 3)
+    const upload = await dead.uploads.create(alice, { length: content.length, options: { network: 'public' } })
+    void dead.uploads.append(upload.id, upload.token, 0, streamOf(content))
+    while (!assembled) await new Promise((resolve) => setTimeout(resolve, 5))
+
+    // restarted two hours after the session began: the hourly sweep runs before the client retries
+    const clock = testClock(new Date(Date.now() + 2 * 3600_000))
+    const restarted = createFileService({ records, blobs, clock, resumableUploads: lease })
+    await restarted.maintenance.sweepOrphanBlobs()
+    const retried = await restarted.uploads.append(upload.id, upload.token, content.length, streamOf(new Uint8Array(0)))
+    expect(retried.result?.file.size).toBe(content.length)
+    const stored = await records.getContent(retried.result!.file.cid)
+    expect(blobs.has(stored!.blobKey)).toBe(true)
   })
 })
 

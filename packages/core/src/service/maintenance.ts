@@ -4,7 +4,10 @@ import type { MaintenanceOperations } from './file-service-api.js'
 import { sessionBlobKeys } from './session-blobs.js'
 
 const UUID7 = '([0-9a-f]{8})-([0-9a-f]{4})-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}'
-/** A blob key core wrote for stored bytes (`blobs/<uuidv7>`), optionally a `.idx` sidecar of one. */
+/**
+ * A blob key core wrote for stored bytes (`blobs/<uuidv7>`; a resumable upload's is its session's
+ * id), optionally a `.idx` sidecar of one.
+ */
 const STORED_BLOB = new RegExp(`^blobs/${UUID7}(\\.idx)?$`)
 /**
  * A blob a resumable upload's PATCH wrote (`tus/<session id>/[carry-|nodes-]<offset>-<uuidv7>`):
@@ -31,6 +34,9 @@ export function createMaintenance(ctx: ServiceContext): MaintenanceOperations {
           if (madeAt(stored[1]!, stored[2]!) > cutoff) continue
           const owner = stored[3] ? key.slice(0, -'.idx'.length) : key
           if (await ctx.records.isBlobReferenced(owner, { signal })) continue
+          // a resumable upload's blob is named after its session: assembled by a completion that
+          // died before its commit, it waits for the session's retry
+          if (await ctx.records.getUploadSession(owner.slice('blobs/'.length), { signal })) continue
           await ctx.blobs.delete(key, { signal })
           if (!stored[3]) await ctx.records.deleteBlockLocations(key, { signal })
           result.deleted++

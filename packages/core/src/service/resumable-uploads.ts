@@ -375,11 +375,11 @@ export function createResumableUploadOperations(
       const expiresAt = new Date(now.getTime() + UPLOAD_SESSION_TTL_MS)
       let staged: SessionStagedWrite | null = null
       if (ctx.blobs.staged) {
-        // A content blob's key, like any upload's. Its bytes are invisible until the completion
-        // assembles them, which a commit then follows at once; a completion that failed after
-        // assembling leaves it to the session's retry, unless the orphan sweep (which takes blobs no
-        // record owns an hour after their key was made) comes first: the retry then fails.
-        const key = ctx.ids.blobKey()
+        // A content blob's key, named after the session: its bytes are invisible until the
+        // completion assembles them, which a commit then follows; a completion that died after
+        // assembling leaves the blob, owned by no content yet, to the session's retry, and the
+        // orphan sweep keeps it while the session named by its key lives (`maintenance.ts`).
+        const key = `blobs/${id}`
         staged = { key, handle: await ctx.blobs.staged.begin(key, options) }
       }
       const record: UploadSessionRecord = {
