@@ -231,8 +231,8 @@ const show = (belief: Belief<unknown>) =>
 
 /**
  * With nothing in flight: pin jobs done, then the sweeps an operator's server runs on timers, run
- * now and for everything (abandoned sessions as if their day had passed, orphan blobs and temp
- * files of any age). Afterwards every record's bytes are there and nothing else is.
+ * now and for everything (abandoned sessions as if their day had passed, orphan blobs, temp and
+ * staging files of any age). Afterwards every record's bytes are there and nothing else is.
  */
 async function checkStores(target: VerifyTarget, violations: string[]) {
   const { sql, blobs } = target.stores
@@ -255,6 +255,7 @@ async function checkStores(target: VerifyTarget, violations: string[]) {
   await target.service.uploads.sweepExpiredSessions(dayLater)
   await target.service.maintenance.sweepOrphanBlobs({ olderThanMs: 0 })
   await blobs.sweepTemp({ olderThanMs: 0 })
+  await blobs.sweepStaged({ olderThanMs: 0 })
 
   const sessions = await sql.query('select id, upload_offset, length from upload_sessions')
   for (const row of sessions.rows)
