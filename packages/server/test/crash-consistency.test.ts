@@ -111,7 +111,7 @@ describe.skipIf(!RUNS)(
           cycle,
           WORKERS,
         )
-        await Promise.race([aim, sleep(aimed ? 8_000 : cycle.between(200, 2_500))])
+        await Promise.race([aim, sleep(aimed ? 3_000 : cycle.between(200, 2_500))])
         // no request starts after this; those in flight lose their answers with the process
         const halted = load.stop()
         server.child.kill('SIGKILL')
@@ -134,6 +134,7 @@ describe.skipIf(!RUNS)(
               dataDir,
               completionWaitMs: COMPLETION_WAIT_MS,
               pinWaitMs: 30_000 + PIN_LEASE_MS,
+              restartedAt: t2,
             })
           } finally {
             await running.close()
