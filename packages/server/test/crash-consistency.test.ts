@@ -26,8 +26,9 @@ import { type PreparedStorage, prepareStorage } from './support/storage-setup.js
  * re-hash; no record points at missing bytes; every resumable upload resumes at or above its
  * acknowledged offset and completes; no session or pin is stuck; after the sweeps the blobs are
  * exactly those the records own. Choices come from `PINFOLD_CRASH_SEED` (printed, random when
- * unset): a failing run replays the same requests and kill delays (the interleaving with the
- * server's own steps is the machine's).
+ * unset): a failing run replays the same draws — each client's sequence of request kinds, sizes
+ * and bytes, each kill's delay and aim — while which file a change picks and where exactly the kill
+ * lands in the server's steps follow the machine's timing.
  *
  * It means something where a kill can tear state: the embedded default (PGlite + filesystem blobs)
  * and PostgreSQL + filesystem blobs. Memory stores die with the process, and S3's blobs are the
