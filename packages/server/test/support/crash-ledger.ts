@@ -38,6 +38,8 @@ export interface KnownFile {
   swap: Belief<string | null>
   /** A change to it is in flight: no second one starts. */
   busy: boolean
+  /** Acknowledged, or changed, since its bytes were last read back. */
+  unchecked: boolean
 }
 
 /** A tus upload the server created (201 with its URL). */
@@ -73,6 +75,7 @@ export class Ledger {
       group: { known: null },
       swap: { known: null },
       busy: false,
+      unchecked: true,
     }
     this.files.set(id, file)
     return file
@@ -97,6 +100,7 @@ export class Ledger {
     const before = file[field] as Belief<unknown>
     if (!isKnown(before)) return
     file.busy = true
+    file.unchecked = true
     try {
       const res = await send()
       await res.body?.cancel()
