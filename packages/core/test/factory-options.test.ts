@@ -47,6 +47,9 @@ const BAD_SERVICE_OPTIONS: [string, Partial<FileServiceOptions>][] = [
   ['textExtractor', { textExtractor: 'pdf' as unknown as TextExtractor }],
   ['resolveTxt', { resolveTxt: {} as unknown as TxtResolver }],
   ['gatewayPlugins', { gatewayPlugins: 'all' as unknown as GatewayPlugin[] }],
+  ['resumableUploads.completionLeaseMs', { resumableUploads: { completionLeaseMs: 299 } }],
+  ['resumableUploads.completionLeaseMs', { resumableUploads: { completionLeaseMs: 1.5 } }],
+  ['resumableUploads.checkpoint', { resumableUploads: { checkpoint: 'claimed' as unknown as () => Promise<void> } }],
   ['gatewayPlugins', { gatewayPlugins: [{ id: 1, name: 'p', description: '', image: 'icon.png', tags: [] }] }],
 ]
 

@@ -1,5 +1,5 @@
 import type { BlobStore, FileService, RecordStore } from '@pinfold/core'
-import { createFileService } from '@pinfold/core'
+import { createFileService, UPLOAD_SESSION_TTL_MS } from '@pinfold/core'
 import { describe, expect, it } from 'vitest'
 import { createMemoryBlobStore, createMemoryRecordStore } from '../../src/index.js'
 import { alice, concat, createTestService, digest, patterned, streamOf, type TestClock, testClock } from './support.js'
@@ -251,5 +251,43 @@ describe('a resumable upload whose completion died at a step', () => {
     const done = await first
     expect(done.result?.file.cid).toBe(await oneShotCid(bytes))
     expect((await other.files.list(alice, 'public')).files.map((f) => f.id)).toEqual([done.result!.file.id])
+  })
+
+  it('sweepExpiredSessions - leaves a session whose completion is running under a live lease; the bytes stay whole', async () => {
+    const clock = testClock()
+    const records = createMemoryRecordStore()
+    const blobs = createMemoryBlobStore()
+    const held = gate()
+    let renewed = () => {}
+    const slow: RecordStore = {
+      ...records,
+      async createFile(...args) {
+        await held.pass()
+        return records.createFile(...args)
+      },
+      async renewUploadCompletion(...args) {
+        const kept = await records.renewUploadCompletion(...args)
+        renewed()
+        return kept
+      },
+    }
+    const working = serviceOver(slow, blobs, clock)
+    const bytes = patterned(2 * LEAF + 1, 41)
+    const upload = await working.uploads.create(alice, { length: bytes.length, options: { network: 'public' } })
+    const completing = working.uploads.append(upload.id, upload.token, 0, streamOf(bytes))
+    await held.arrived
+    // the session's lifetime ends while its completion runs (a retry made just before it ended)
+    clock.advance(UPLOAD_SESSION_TTL_MS)
+    await new Promise<void>((resolve) => {
+      renewed = resolve
+    })
+    const sweeper = serviceOver(records, blobs, clock)
+    expect(await sweeper.uploads.sweepExpiredSessions()).toBe(0)
+    held.open()
+    const done = (await completing).result!
+    const content = await records.getContent(done.file.cid)
+    expect(digest(await concat(await blobs.get(content!.blobKey)))).toBe(digest(bytes))
+    // the completion deleted its session: nothing is left to sweep
+    expect(await sweeper.uploads.sweepExpiredSessions()).toBe(0)
   })
 })

@@ -915,7 +915,8 @@ export interface UploadOperations {
 
   /**
    * Removes sessions abandoned past their expiry (default: the service clock's now), with their
-   * parts; returns how many. Several processes may sweep at once.
+   * parts; returns how many. Several processes may sweep at once. A session whose completion is
+   * running (its claim's lease live) is left to it.
    */
   sweepExpiredSessions(now?: Date, options?: CallOptions): Promise<number>
 }

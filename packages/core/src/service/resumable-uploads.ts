@@ -473,11 +473,17 @@ export function createResumableUploadOperations(
     },
 
     async sweepExpiredSessions(now = ctx.clock.now(), options) {
+      // The sweep takes a session's completion claim before deleting it: a completion still
+      // running (its lease live) keeps its session and bytes until it ends, and none starts after.
+      const sweeper = `sweep-${randomUUID()}`
       let swept = 0
       for (;;) {
         const expired = await ctx.records.listExpiredUploadSessions(now, 100, options)
         let progressed = false
         for (const session of expired) {
+          const { completionLeaseMs } = ctx.resumable
+          const claim = await ctx.records.claimUploadCompletion(session.id, sweeper, now, completionLeaseMs, options)
+          if (claim !== 'claimed') continue
           const deleted = await ctx.records.deleteUploadSession(session.id, options)
           if (!deleted) continue
           progressed = true
