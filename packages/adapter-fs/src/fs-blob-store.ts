@@ -16,7 +16,7 @@ import { blobSegments, isKeyDirectory, keyFromSegments } from './blob-paths.js'
 import { backgroundFlusher, moveIntoPlace, PRIVATE_DIR, PRIVATE_FILE } from './durable-files.js'
 import { errnoOf, fsError, fsStep } from './fs-errors.js'
 import { type FsBlobStoreOptions, resolveFsOptions } from './options.js'
-import { fsStagedWrites } from './staged-writes.js'
+import { fsStagedWrites, STAGING_DIR } from './staged-writes.js'
 
 export interface FsBlobStore extends BlobStore {
   /** The absolute directory this store owns. */
@@ -28,6 +28,12 @@ export interface FsBlobStore extends BlobStore {
    * store's `staleTempMs`) that no write of this store is using. Resolves with how many it removed.
    */
   sweepTemp(options?: { olderThanMs?: number | undefined }): Promise<number>
+  /**
+   * Removes staging files (`.staged/`) untouched for `olderThanMs` (default: the store's
+   * `staleStagedMs`): those of resumable uploads whose session was never recorded. Resolves with
+   * how many it removed.
+   */
+  sweepStaged(options?: { olderThanMs?: number | undefined }): Promise<number>
   /** The absolute path of the file that holds `key` (for probes and operators). */
   pathOf(key: string): string
   staged: StagedBlobWrites
@@ -41,9 +47,10 @@ export interface FsBlobStore extends BlobStore {
  * crash cannot leave a torn file under a key. One process should own the directory.
  */
 export function createFsBlobStore(options: FsBlobStoreOptions): FsBlobStore {
-  const { directory, staleTempMs } = resolveFsOptions(options)
+  const { directory, staleTempMs, staleStagedMs } = resolveFsOptions(options)
   const blobsDir = path.join(directory, 'blobs')
   const tempDir = path.join(directory, '.tmp')
+  const stagingDir = path.join(directory, STAGING_DIR)
   /** Temp files of writes in progress, which a sweep must leave alone. */
   const writing = new Set<string>()
 
@@ -56,6 +63,7 @@ export function createFsBlobStore(options: FsBlobStoreOptions): FsBlobStore {
         await mkdir(tempDir, { recursive: true, mode: PRIVATE_DIR })
       })
       await sweepTemp({ olderThanMs: staleTempMs })
+      await sweepStaged({ olderThanMs: staleStagedMs })
     })().catch((err) => {
       prepared = undefined
       throw err
@@ -65,15 +73,24 @@ export function createFsBlobStore(options: FsBlobStoreOptions): FsBlobStore {
 
   const pathOf = (key: string) => path.join(blobsDir, ...blobSegments(key))
 
-  async function sweepTemp(sweep?: { olderThanMs?: number | undefined }): Promise<number> {
-    const cutoff = Date.now() - (sweep?.olderThanMs ?? staleTempMs)
+  function sweepTemp(sweep?: { olderThanMs?: number | undefined }): Promise<number> {
+    return removeUntouched(tempDir, sweep?.olderThanMs ?? staleTempMs)
+  }
+
+  function sweepStaged(sweep?: { olderThanMs?: number | undefined }): Promise<number> {
+    return removeUntouched(stagingDir, sweep?.olderThanMs ?? staleStagedMs)
+  }
+
+  /** Removes the files of `dir` not modified for `olderThanMs`, except temp files a write of this store is using. */
+  async function removeUntouched(dir: string, olderThanMs: number): Promise<number> {
+    const cutoff = Date.now() - olderThanMs
     let removed = 0
-    for await (const name of namesIn(tempDir)) {
-      const file = path.join(tempDir, name)
+    for await (const name of namesIn(dir)) {
+      const file = path.join(dir, name)
       if (writing.has(file)) continue
-      const info = await unlessMissing('inspecting a temp file', () => stat(file))
+      const info = await unlessMissing('inspecting a leftover file', () => stat(file))
       if (!info || info.mtimeMs > cutoff) continue
-      await fsStep('removing a stale temp file', () => rm(file, { recursive: true, force: true }))
+      await fsStep('removing a leftover file', () => rm(file, { recursive: true, force: true }))
       removed++
     }
     return removed
@@ -83,6 +100,7 @@ export function createFsBlobStore(options: FsBlobStoreOptions): FsBlobStore {
     directory,
     pathOf,
     sweepTemp,
+    sweepStaged,
     staged: fsStagedWrites(directory, pathOf),
 
     async put(key, source, callOptions) {

@@ -6,6 +6,9 @@ import { appendWriter } from './append-writer.js'
 import { backgroundFlusher, moveIntoPlace, PRIVATE_DIR, PRIVATE_FILE } from './durable-files.js'
 import { errnoOf, fsError, fsStep } from './fs-errors.js'
 
+/** Where staging files live, under the store's directory (swept by `sweepStaged`). */
+export const STAGING_DIR = '.staged'
+
 /** A handle is the name of the staging file: a UUID, never a path a caller could steer. */
 const HANDLE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
@@ -16,10 +19,11 @@ const HANDLE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
  * it over the blob's path. No byte is read back or copied: a 2 GiB blob completes in one rename.
  * Staging files live apart from `.tmp/`, whose sweep removes files a crash left an hour ago: a
  * resumable upload may rest for a day between two parts. Abandoned ones are aborted by their owner
- * (core's sweep of expired upload sessions).
+ * (core's sweep of expired upload sessions); one whose session was never recorded has no owner, and
+ * the store's own sweep removes it after `staleStagedMs`.
  */
 export function fsStagedWrites(directory: string, pathOf: (key: string) => string): StagedBlobWrites {
-  const stagingDir = path.join(directory, '.staged')
+  const stagingDir = path.join(directory, STAGING_DIR)
   const fileOf = (key: string, handle: string) => {
     if (!HANDLE.test(handle)) throw new PinfoldError('NOT_FOUND', `no staged write ${handle} of ${key}`)
     return path.join(stagingDir, handle)

@@ -153,6 +153,18 @@ describe('FsBlobStore', () => {
     expect(await readdir(tempDir)).toEqual([])
   })
 
+  it('sweepStaged - removes a staging file untouched for a week (a resumable upload killed before its session was recorded)', async () => {
+    const left = await store.staged.begin('blobs/abandoned')
+    const live = await store.staged.begin('blobs/live')
+    const eightDaysAgo = new Date(Date.now() - 8 * 24 * 60 * 60 * 1000)
+    await utimes(path.join(directory, '.staged', left), eightDaysAgo, eightDaysAgo)
+
+    await store.put('first', once(patternBytes(10, 3)))
+    expect(await readdir(path.join(directory, '.staged'))).toEqual([live])
+    expect(await store.sweepStaged({ olderThanMs: 0 })).toBe(1)
+    expect(await readdir(path.join(directory, '.staged'))).toEqual([])
+  })
+
   it('sweepTemp - spares the temp file of a write in progress', async () => {
     let release!: () => void
     let firstChunkWritten!: () => void
@@ -187,6 +199,7 @@ describe('FsBlobStore', () => {
     ['directory', { directory: undefined as unknown as string }],
     ['staleTempMs', { staleTempMs: -1 }],
     ['staleTempMs', { staleTempMs: Number.NaN }],
+    ['staleStagedMs', { staleStagedMs: -1 }],
   ] as const)(
     'createFsBlobStore - a bad `%s` is INVALID_INPUT at construction, naming package and option',
     (option, bad) => {

@@ -575,8 +575,11 @@ export interface BackfillResult {
 export interface MaintenanceOperations {
   /**
    * Deletes blobs that no content record owns: bytes of uploads that died between writing their blob
-   * and committing their record. Only blobs older than `olderThanMs` are touched — a blob key is a
-   * UUIDv7, so its age is read from the key itself and uploads still in flight are never swept.
+   * and committing their record (except a resumable upload's assembled blob while its session lives:
+   * the session's retry records it); and blobs of resumable uploads (`tus/<session>/…`) that no session
+   * names: those of PATCHes that died between storing them and advancing their session, which
+   * nothing else would ever delete. Only blobs older than `olderThanMs` are touched — a blob key
+   * holds a UUIDv7, so its age is read from the key itself and uploads still in flight are never swept.
    * With a blob store that cannot `list`, there is nothing to examine: `{ examined: 0, deleted: 0 }`.
    */
   sweepOrphanBlobs(options?: OrphanSweepOptions): Promise<OrphanSweepResult>

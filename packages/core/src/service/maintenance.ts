@@ -1,9 +1,19 @@
 import { backfillBlockIndex } from './block-backfill.js'
 import type { ServiceContext } from './context.js'
 import type { MaintenanceOperations } from './file-service-api.js'
+import { sessionBlobKeys } from './session-blobs.js'
 
-/** A blob key core wrote for stored bytes (`blobs/<uuidv7>`), optionally a `.idx` sidecar of one. */
-const STORED_BLOB = /^blobs\/([0-9a-f]{8})-([0-9a-f]{4})-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}(\.idx)?$/
+const UUID7 = '([0-9a-f]{8})-([0-9a-f]{4})-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}'
+/**
+ * A blob key core wrote for stored bytes (`blobs/<uuidv7>`; a resumable upload's is its session's
+ * id), optionally a `.idx` sidecar of one.
+ */
+const STORED_BLOB = new RegExp(`^blobs/${UUID7}(\\.idx)?$`)
+/**
+ * A blob a resumable upload's PATCH wrote (`tus/<session id>/[carry-|nodes-]<offset>-<uuidv7>`):
+ * its part, its carry or its DAG nodes. The UUIDv7 was made when the PATCH began.
+ */
+const SESSION_BLOB = new RegExp(`^tus/([^/]+)/(?:carry-|nodes-)?\\d+-${UUID7}$`)
 
 export function createMaintenance(ctx: ServiceContext): MaintenanceOperations {
   // whether the blob store can list is a property of the store, settled once at construction
@@ -15,17 +25,31 @@ export function createMaintenance(ctx: ServiceContext): MaintenanceOperations {
       if (!canList) return result
       const { signal } = options
       const cutoff = ctx.clock.now().getTime() - (options.olderThanMs ?? 60 * 60 * 1000)
-      for await (const { key } of ctx.blobs.list!({ prefix: 'blobs/', signal })) {
-        const match = STORED_BLOB.exec(key)
-        if (!match) continue
-        result.examined++
-        const createdAt = Number.parseInt(`${match[1]}${match[2]}`, 16)
-        if (createdAt > cutoff) continue
-        const owner = match[3] ? key.slice(0, -'.idx'.length) : key
-        if (await ctx.records.isBlobReferenced(owner, { signal })) continue
-        await ctx.blobs.delete(key, { signal })
-        if (!match[3]) await ctx.records.deleteBlockLocations(key, { signal })
-        result.deleted++
+      const madeAt = (high: string, low: string) => Number.parseInt(`${high}${low}`, 16)
+      for await (const { key } of ctx.blobs.list!({ signal })) {
+        const stored = STORED_BLOB.exec(key)
+        const session = stored ? null : SESSION_BLOB.exec(key)
+        if (stored) {
+          result.examined++
+          if (madeAt(stored[1]!, stored[2]!) > cutoff) continue
+          const owner = stored[3] ? key.slice(0, -'.idx'.length) : key
+          if (await ctx.records.isBlobReferenced(owner, { signal })) continue
+          // a resumable upload's blob is named after its session: assembled by a completion that
+          // died before its commit, it waits for the session's retry
+          if (await ctx.records.getUploadSession(owner.slice('blobs/'.length), { signal })) continue
+          await ctx.blobs.delete(key, { signal })
+          if (!stored[3]) await ctx.records.deleteBlockLocations(key, { signal })
+          result.deleted++
+        } else if (session) {
+          // a PATCH killed between storing this and advancing its session left it: no session names
+          // it, and none ever will (a finished or swept session deletes only the blobs it names)
+          result.examined++
+          if (madeAt(session[2]!, session[3]!) > cutoff) continue
+          const holder = await ctx.records.getUploadSession(session[1]!, { signal })
+          if (holder && sessionBlobKeys(holder).includes(key)) continue
+          await ctx.blobs.delete(key, { signal })
+          result.deleted++
+        }
       }
       return result
     },

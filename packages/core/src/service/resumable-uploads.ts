@@ -21,6 +21,7 @@ import type {
   UploadOptions,
   UploadResult,
 } from './file-service-api.js'
+import { sessionBlobKeys } from './session-blobs.js'
 import { StagedDag } from './staged-dag.js'
 import { appendStagedPatch, parseEntry, partStart, STAGED_LEAF_BYTES, type StagedEntry } from './staged-parts.js'
 import type { Uploads } from './uploads.js'
@@ -115,11 +116,7 @@ export function createResumableUploadOperations(
   async function dropSessionBytes(session: UploadSessionRecord, options?: CallOptions) {
     if (!session.staged) return deleteParts(session.parts, options)
     const { key, handle } = session.staged
-    const carries = session.parts.flatMap((part) => {
-      const carry = parseEntry(part).carry
-      return carry ? [carry.key] : []
-    })
-    await deleteParts([...carries, ...StagedDag.blobKeys(session.staged)], options)
+    await deleteParts(sessionBlobKeys(session), options)
     await ctx.blobs.staged?.abort(key, handle, options).catch(() => {})
     // cannot tell: keeping an orphan is recoverable, losing bytes is not
     const owned = await ctx.records.isBlobReferenced(key, options).catch(() => true)
@@ -378,11 +375,11 @@ export function createResumableUploadOperations(
       const expiresAt = new Date(now.getTime() + UPLOAD_SESSION_TTL_MS)
       let staged: SessionStagedWrite | null = null
       if (ctx.blobs.staged) {
-        // A content blob's key, like any upload's. Its bytes are invisible until the completion
-        // assembles them, which a commit then follows at once; a completion that failed after
-        // assembling leaves it to the session's retry, unless the orphan sweep (which takes blobs no
-        // record owns an hour after their key was made) comes first: the retry then fails.
-        const key = ctx.ids.blobKey()
+        // A content blob's key, named after the session: its bytes are invisible until the
+        // completion assembles them, which a commit then follows; a completion that died after
+        // assembling leaves the blob, owned by no content yet, to the session's retry, and the
+        // orphan sweep keeps it while the session named by its key lives (`maintenance.ts`).
+        const key = `blobs/${id}`
         staged = { key, handle: await ctx.blobs.staged.begin(key, options) }
       }
       const record: UploadSessionRecord = {
