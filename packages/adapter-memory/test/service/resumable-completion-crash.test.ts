@@ -290,4 +290,46 @@ describe('a resumable upload whose completion died at a step', () => {
     // the completion deleted its session: nothing is left to sweep
     expect(await sweeper.uploads.sweepExpiredSessions()).toBe(0)
   })
+
+  it('terminate - refused while a completion holds a live lease; the completion records the bytes whole', async () => {
+    const clock = testClock()
+    const records = createMemoryRecordStore()
+    const blobs = createMemoryBlobStore()
+    const held = gate()
+    const slow: RecordStore = {
+      ...records,
+      async createFile(...args) {
+        await held.pass()
+        return records.createFile(...args)
+      },
+    }
+    const working = serviceOver(slow, blobs, clock)
+    const bytes = patterned(2 * LEAF + 3, 43)
+    const upload = await working.uploads.create(alice, { length: bytes.length, options: { network: 'public' } })
+    const completing = working.uploads.append(upload.id, upload.token, 0, streamOf(bytes))
+    await held.arrived
+    const other = serviceOver(records, blobs, clock)
+    await expect(other.uploads.terminate(upload.id, upload.token)).rejects.toMatchObject({ code: 'CONFLICT' })
+    held.open()
+    const done = (await completing).result!
+    const content = await records.getContent(done.file.cid)
+    expect(digest(await concat(await blobs.get(content!.blobKey)))).toBe(digest(bytes))
+  })
+
+  it('terminate - a session at its length whose completion died is terminated once the lease ran out', async () => {
+    const clock = testClock()
+    const records = createMemoryRecordStore()
+    const blobs = createMemoryBlobStore()
+    const stopped = stoppedAfter('claimed', records, blobs)
+    const dead = serviceOver(stopped.records, stopped.blobs, clock)
+    const bytes = patterned(LEAF + 9, 47)
+    const upload = await dead.uploads.create(alice, { length: bytes.length, options: { network: 'public' } })
+    void dead.uploads.append(upload.id, upload.token, 0, streamOf(bytes))
+    await stopped.halt.arrived
+    clock.advance(LEASE_MS)
+    const restarted = serviceOver(records, blobs, clock)
+    await restarted.uploads.terminate(upload.id, upload.token)
+    await expect(restarted.uploads.status(upload.id, upload.token)).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    expect(await leftUnder(blobs, 'tus/')).toEqual([])
+  })
 })

@@ -910,7 +910,10 @@ export interface UploadOperations {
     options?: CallOptions,
   ): Promise<PatchResult>
 
-  /** Removes the session and its parts (tus termination). `NOT_FOUND`. */
+  /**
+   * Removes the session and its parts (tus termination). `NOT_FOUND`. `CONFLICT` while a completion
+   * holds the session's claim (its bytes are being recorded).
+   */
   terminate(id: string, token: string, options?: CallOptions): Promise<void>
 
   /**

@@ -467,7 +467,21 @@ export function createResumableUploadOperations(
     },
 
     async terminate(id, token, options) {
-      await mustGet(id, token, options)
+      const session = await mustGet(id, token, options)
+      // A session at its length may be completing: like the sweep, termination takes the completion
+      // claim first, so it never deletes the bytes under a completion that holds a live lease.
+      if (session.offset === session.length) {
+        const terminator = `terminate-${randomUUID()}`
+        const { completionLeaseMs } = ctx.resumable
+        const claim = await ctx.records.claimUploadCompletion(
+          id,
+          terminator,
+          ctx.clock.now(),
+          completionLeaseMs,
+          options,
+        )
+        if (claim !== 'claimed') throw conflict('the upload is being completed; it cannot be terminated now')
+      }
       const deleted = await ctx.records.deleteUploadSession(id, options)
       if (deleted) await dropSessionBytes(deleted, options)
     },
