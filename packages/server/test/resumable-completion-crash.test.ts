@@ -145,7 +145,18 @@ async function waitFor<T>(what: string, probe: () => T | Promise<T>): Promise<No
   }
 }
 
-describeCrashes('embedded default: PGlite + filesystem blobs', embedded)
-describe.skipIf(!process.env.TEST_DATABASE_URL)('on PostgreSQL', () => {
-  describeCrashes('PostgreSQL + filesystem blobs', postgres)
-})
+// Like the crash harness (crash-consistency.test.ts), these run in the stage of the storage they
+// prove (CI's embedded and postgres stages): every other stage would start the same children again.
+const STORAGE = process.env.PINFOLD_TEST_STORAGE ?? 'memory'
+describe.skipIf(STORAGE !== 'embedded')(
+  `on the embedded default (skipped unless PINFOLD_TEST_STORAGE=embedded)`,
+  () => {
+    describeCrashes('embedded default: PGlite + filesystem blobs', embedded)
+  },
+)
+describe.skipIf(STORAGE !== 'postgres' || !process.env.TEST_DATABASE_URL)(
+  'on PostgreSQL (skipped unless PINFOLD_TEST_STORAGE=postgres and TEST_DATABASE_URL)',
+  () => {
+    describeCrashes('PostgreSQL + filesystem blobs', postgres)
+  },
+)
