@@ -90,6 +90,27 @@ function stoppedAfter(
   return { records: stoppedRecords, blobs: stoppedBlobs, halt }
 }
 
+/**
+ * A record store whose file record waits at a gate (the completion runs on, renewing its lease, until
+ * it opens); `renewed` hears each renewal's new expiry.
+ */
+function heldAtRecord(records: RecordStore, renewed: (until: Date) => void = () => {}) {
+  const held = gate()
+  const slow: RecordStore = {
+    ...records,
+    async createFile(...args) {
+      await held.pass()
+      return records.createFile(...args)
+    },
+    async renewUploadCompletion(id, owner, until, options) {
+      const kept = await records.renewUploadCompletion(id, owner, until, options)
+      renewed(until)
+      return kept
+    },
+  }
+  return { held, records: slow }
+}
+
 function serviceOver(records: RecordStore, blobs: BlobStore, clock: TestClock): FileService {
   return createFileService({ records, blobs, clock, resumableUploads: { completionLeaseMs: LEASE_MS } })
 }
@@ -214,22 +235,12 @@ describe('a resumable upload whose completion died at a step', () => {
     const clock = testClock()
     const records = createMemoryRecordStore()
     const blobs = createMemoryBlobStore()
-    const held = gate()
     const renewals: Date[] = []
     let renewed = () => {}
-    const slow: RecordStore = {
-      ...records,
-      async createFile(...args) {
-        await held.pass()
-        return records.createFile(...args)
-      },
-      async renewUploadCompletion(id, owner, until, options) {
-        const kept = await records.renewUploadCompletion(id, owner, until, options)
-        renewals.push(until)
-        renewed()
-        return kept
-      },
-    }
+    const { held, records: slow } = heldAtRecord(records, (until) => {
+      renewals.push(until)
+      renewed()
+    })
     const working = serviceOver(slow, blobs, clock)
     const bytes = patterned(LEAF + 5, 33)
     const upload = await working.uploads.create(alice, { length: bytes.length, options: { network: 'public' } })
@@ -257,20 +268,8 @@ describe('a resumable upload whose completion died at a step', () => {
     const clock = testClock()
     const records = createMemoryRecordStore()
     const blobs = createMemoryBlobStore()
-    const held = gate()
     let renewed = () => {}
-    const slow: RecordStore = {
-      ...records,
-      async createFile(...args) {
-        await held.pass()
-        return records.createFile(...args)
-      },
-      async renewUploadCompletion(...args) {
-        const kept = await records.renewUploadCompletion(...args)
-        renewed()
-        return kept
-      },
-    }
+    const { held, records: slow } = heldAtRecord(records, () => renewed())
     const working = serviceOver(slow, blobs, clock)
     const bytes = patterned(2 * LEAF + 1, 41)
     const upload = await working.uploads.create(alice, { length: bytes.length, options: { network: 'public' } })
@@ -295,14 +294,7 @@ describe('a resumable upload whose completion died at a step', () => {
     const clock = testClock()
     const records = createMemoryRecordStore()
     const blobs = createMemoryBlobStore()
-    const held = gate()
-    const slow: RecordStore = {
-      ...records,
-      async createFile(...args) {
-        await held.pass()
-        return records.createFile(...args)
-      },
-    }
+    const { held, records: slow } = heldAtRecord(records)
     const working = serviceOver(slow, blobs, clock)
     const bytes = patterned(2 * LEAF + 3, 43)
     const upload = await working.uploads.create(alice, { length: bytes.length, options: { network: 'public' } })
