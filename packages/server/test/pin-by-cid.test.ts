@@ -11,6 +11,7 @@ import { form, TEST_SECRET } from '../../http/test/support/test-api.js'
 import { folderForm } from '../../http/test/support/uploads.js'
 import { exited, startChildServer } from './support/child-server.js'
 import { startTestServer, type TestServer } from './support/server.js'
+import { waitFor } from './support/wait-for.js'
 
 /**
  * Pin by CID between real servers: a second Pinfold fetches, through `PINFOLD_IPFS_GATEWAYS`, a
@@ -29,16 +30,6 @@ async function uploadPublic(server: TestServer, body: FormData): Promise<Held> {
   const res = await server.api('/v3/files', { method: 'POST', body })
   expect(res.status).toBe(200)
   return ((await res.json()) as { data: Held }).data
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 90_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await probe()
-    if (value !== undefined) return value
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
 }
 
 const FIVE_MIB = chacha('pin-by-cid 5 MiB', 5 * 1024 * 1024)

@@ -3,6 +3,7 @@ import { createServer, type Socket } from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { form } from '../../http/test/support/test-api.js'
 import { startTestServer, type TestServer } from './support/server.js'
+import { waitFor } from './support/wait-for.js'
 
 /**
  * Pin by CID when a source accepts connections and never answers (issue 29): a tenant queuing
@@ -48,16 +49,6 @@ interface Job {
   name: string
   status: string
   reason: string | null
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await probe()
-    if (value !== undefined) return value
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
 }
 
 describe('pin by CID against a source that never answers', { timeout: 120_000 }, () => {
