@@ -26,30 +26,38 @@ export function createMaintenance(ctx: ServiceContext): MaintenanceOperations {
       const { signal } = options
       const cutoff = ctx.clock.now().getTime() - (options.olderThanMs ?? 60 * 60 * 1000)
       const madeAt = (high: string, low: string) => Number.parseInt(`${high}${low}`, 16)
-      for await (const { key } of ctx.blobs.list!({ signal })) {
+      for await (const { key } of ctx.blobs.list!({ prefix: 'blobs/', signal })) {
         const stored = STORED_BLOB.exec(key)
-        const session = stored ? null : SESSION_BLOB.exec(key)
-        if (stored) {
-          result.examined++
-          if (madeAt(stored[1]!, stored[2]!) > cutoff) continue
-          const owner = stored[3] ? key.slice(0, -'.idx'.length) : key
-          if (await ctx.records.isBlobReferenced(owner, { signal })) continue
-          // a resumable upload's blob is named after its session: assembled by a completion that
-          // died before its commit, it waits for the session's retry
-          if (await ctx.records.getUploadSession(owner.slice('blobs/'.length), { signal })) continue
-          await ctx.blobs.delete(key, { signal })
-          if (!stored[3]) await ctx.records.deleteBlockLocations(key, { signal })
-          result.deleted++
-        } else if (session) {
-          // a PATCH killed between storing this and advancing its session left it: no session names
-          // it, and none ever will (a finished or swept session deletes only the blobs it names)
-          result.examined++
-          if (madeAt(session[2]!, session[3]!) > cutoff) continue
-          const holder = await ctx.records.getUploadSession(session[1]!, { signal })
-          if (holder && sessionBlobKeys(holder).includes(key)) continue
-          await ctx.blobs.delete(key, { signal })
-          result.deleted++
+        if (!stored) continue
+        result.examined++
+        if (madeAt(stored[1]!, stored[2]!) > cutoff) continue
+        const owner = stored[3] ? key.slice(0, -'.idx'.length) : key
+        if (await ctx.records.isBlobReferenced(owner, { signal })) continue
+        // a resumable upload's blob is named after its session: assembled by a completion that
+        // died before its commit, it waits for the session's retry
+        if (await ctx.records.getUploadSession(owner.slice('blobs/'.length), { signal })) continue
+        await ctx.blobs.delete(key, { signal })
+        if (!stored[3]) await ctx.records.deleteBlockLocations(key, { signal })
+        result.deleted++
+      }
+      // A PATCH killed between storing one of these and advancing its session left it: no session
+      // names it, and none ever will (a finished or swept session deletes only the blobs it names).
+      // A session's blobs share a folder, so a listing gives them one after another: its record is
+      // read once for them all, not once a blob (no order is promised: a stray order only reads it again).
+      let named: { sessionId: string; keys: ReadonlySet<string> } | undefined
+      for await (const { key } of ctx.blobs.list!({ prefix: 'tus/', signal })) {
+        const part = SESSION_BLOB.exec(key)
+        if (!part) continue
+        result.examined++
+        if (madeAt(part[2]!, part[3]!) > cutoff) continue
+        const sessionId = part[1]!
+        if (named?.sessionId !== sessionId) {
+          const holder = await ctx.records.getUploadSession(sessionId, { signal })
+          named = { sessionId, keys: new Set(holder ? sessionBlobKeys(holder) : []) }
         }
+        if (named.keys.has(key)) continue
+        await ctx.blobs.delete(key, { signal })
+        result.deleted++
       }
       return result
     },
