@@ -83,11 +83,8 @@ export function createSharpTransformer(options: SharpTransformerOptions = {}): I
   const slots = createFairSlots({
     concurrency,
     maxQueue,
-    maxPerParty: check.positiveInteger('maxPerTenant', options.maxPerTenant ?? Math.max(1, Math.floor(maxQueue / 4))),
-    maxRunningPerParty: check.positiveInteger(
-      'maxRunningPerTenant',
-      options.maxRunningPerTenant ?? Math.max(1, concurrency - 1),
-    ),
+    maxPerParty: check.optionalPositiveInteger('maxPerTenant', options.maxPerTenant),
+    maxRunningPerParty: check.optionalPositiveInteger('maxRunningPerTenant', options.maxRunningPerTenant),
     what: 'image transforms',
   })
   const limits = {

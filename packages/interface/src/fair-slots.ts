@@ -5,10 +5,16 @@ export interface FairSlotsOptions {
   concurrency: number
   /** Tasks waiting for a slot at most, all parties together; one more is `RATE_LIMITED`. */
   maxQueue: number
-  /** Tasks one party may hold, running and waiting together; one more is `RATE_LIMITED`. */
-  maxPerParty: number
-  /** Tasks of one party running at once: below `concurrency`, a slot stays for the others. */
-  maxRunningPerParty: number
+  /**
+   * Tasks one party may hold, running and waiting together; one more is `RATE_LIMITED`. Default a
+   * quarter of the queue, at least 1.
+   */
+  maxPerParty?: number | undefined
+  /**
+   * Tasks of one party running at once: below `concurrency`, a slot stays for the others. Default
+   * one fewer than `concurrency`, at least 1.
+   */
+  maxRunningPerParty?: number | undefined
   /** What the tasks are, in refusals: "image transforms". */
   what: string
 }
@@ -35,7 +41,9 @@ interface Waiting {
  * requests cause but whose slots every tenant shares.
  */
 export function createFairSlots(options: FairSlotsOptions): FairSlots {
-  const { concurrency, maxQueue, maxPerParty, maxRunningPerParty, what } = options
+  const { concurrency, maxQueue, what } = options
+  const maxPerParty = options.maxPerParty ?? Math.max(1, Math.floor(maxQueue / 4))
+  const maxRunningPerParty = options.maxRunningPerParty ?? Math.max(1, concurrency - 1)
   const running = new Map<string, number>()
   /** Per party, its tasks in the order they came; parties in the order they first queued. */
   const waiting = new Map<string, Waiting[]>()

@@ -13,6 +13,8 @@ export interface OptionChecks {
   /** Throws unless `ok`; the value is not echoed, so use it for secrets and clients. */
   require(name: string, ok: boolean, problem: string): void
   positiveInteger(name: string, value: unknown): number
+  /** A positive integer, or `undefined` when unset (the callee picks the default). */
+  optionalPositiveInteger(name: string, value: unknown): number | undefined
   nonNegativeInteger(name: string, value: unknown): number
   nonNegativeNumber(name: string, value: unknown): number
   /** An integer from `min` to `max`; `range` words the bounds for people ("from 5 MiB to 5 GiB"). */
@@ -50,12 +52,16 @@ export function optionChecks(pkg: string, factory: string, noun: 'option' | 'var
     return url
   }
 
+  const positiveInteger = (name: string, value: unknown): number =>
+    check<number>(name, value, (v) => isInteger(v) && v > 0, 'a positive integer')
+
   return {
     error,
     require(name, ok, problem) {
       if (!ok) throw error(name, problem)
     },
-    positiveInteger: (name, value) => check(name, value, (v) => isInteger(v) && v > 0, 'a positive integer'),
+    positiveInteger,
+    optionalPositiveInteger: (name, value) => (value === undefined ? undefined : positiveInteger(name, value)),
     nonNegativeInteger: (name, value) => check(name, value, (v) => isInteger(v) && v >= 0, 'a non-negative integer'),
     nonNegativeNumber: (name, value) =>
       check(name, value, (v) => typeof v === 'number' && Number.isFinite(v) && v >= 0, 'a non-negative number'),

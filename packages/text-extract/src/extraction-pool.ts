@@ -60,11 +60,8 @@ export function createExtractionPool(options: ExtractionPoolOptions = {}): Extra
   const slots = createFairSlots({
     concurrency: threads,
     maxQueue,
-    maxPerParty: check.positiveInteger('maxPerTenant', options.maxPerTenant ?? Math.max(1, Math.floor(maxQueue / 4))),
-    maxRunningPerParty: check.positiveInteger(
-      'maxRunningPerTenant',
-      options.maxRunningPerTenant ?? Math.max(1, threads - 1),
-    ),
+    maxPerParty: check.optionalPositiveInteger('maxPerTenant', options.maxPerTenant),
+    maxRunningPerParty: check.optionalPositiveInteger('maxRunningPerTenant', options.maxRunningPerTenant),
     what: 'text extractions',
   })
 
