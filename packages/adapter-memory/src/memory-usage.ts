@@ -1,4 +1,5 @@
 import {
+  asOtherUsage,
   type GatewayUsageCount,
   type GatewayUsageQuery,
   type GatewayUsageTotal,
@@ -12,7 +13,6 @@ type StoredCount = Omit<GatewayUsageCount, 'requests' | 'bytes'> & GatewayUsageT
 
 const countKey = (c: GatewayUsageCount) => JSON.stringify([c.tenantId, c.day, c.cid, c.fileName, c.status])
 const dayKey = (c: GatewayUsageCount) => JSON.stringify([c.tenantId, c.day])
-const asOther = (c: GatewayUsageCount): GatewayUsageCount => ({ ...c, cid: OTHER_USAGE_CID, fileName: '', status: 0 })
 
 /** Gateway totals in a Map keyed by (tenant, day, CID, file name, status); storage usage from the files. */
 export function memoryUsageRecords(state: MemoryState): UsageRecordStore {
@@ -47,10 +47,10 @@ export function memoryUsageRecords(state: MemoryState): UsageRecordStore {
     async addGatewayUsage(batch, { rowsPerTenantDay }, options) {
       await tick(options)
       for (const given of batch) {
-        let count = given.cid === OTHER_USAGE_CID ? asOther(given) : given
+        let count = given.cid === OTHER_USAGE_CID ? asOtherUsage(given) : given
         if (count.cid !== OTHER_USAGE_CID && !counts.has(countKey(count))) {
           const rows = rowsOfDay.get(dayKey(count)) ?? 0
-          if (rows >= rowsPerTenantDay) count = asOther(count)
+          if (rows >= rowsPerTenantDay) count = asOtherUsage(count)
           else rowsOfDay.set(dayKey(count), rows + 1)
         }
         const key = countKey(count)

@@ -1,4 +1,5 @@
 import {
+  asOtherUsage,
   type GatewayUsageCount,
   type GatewayUsageQuery,
   type GatewayUsageRanking,
@@ -14,7 +15,6 @@ const ROWS_PER_STATEMENT = 1000
 
 const key = (c: GatewayUsageCount) => JSON.stringify([c.tenantId, c.day, c.cid, c.fileName, c.status])
 const dayKey = (c: { tenantId: string; day: string }) => JSON.stringify([c.tenantId, c.day])
-const asOther = (c: GatewayUsageCount): GatewayUsageCount => ({ ...c, cid: OTHER_USAGE_CID, fileName: '', status: 0 })
 
 /**
  * Adds a batch in one transaction, as multi-row upserts. Rows are sorted by their key first so
@@ -46,7 +46,7 @@ async function capRows(
   counts: readonly GatewayUsageCount[],
   rowsPerTenantDay: number,
 ): Promise<GatewayUsageCount[]> {
-  const named = counts.map((c) => (c.cid === OTHER_USAGE_CID ? asOther(c) : c))
+  const named = counts.map((c) => (c.cid === OTHER_USAGE_CID ? asOtherUsage(c) : c))
   const days = [...new Set(named.map(dayKey))].sort()
   const tenants = days.map((d) => JSON.parse(d)[0] as string)
   const dates = days.map((d) => JSON.parse(d)[1] as string)
@@ -93,7 +93,7 @@ async function capRows(
   return named.map((count) => {
     if (count.cid === OTHER_USAGE_CID || existing.has(key(count))) return count
     const taken = rowsOfDay.get(dayKey(count)) ?? 0
-    if (taken >= rowsPerTenantDay) return asOther(count)
+    if (taken >= rowsPerTenantDay) return asOtherUsage(count)
     rowsOfDay.set(dayKey(count), taken + 1)
     existing.add(key(count))
     return count

@@ -1,5 +1,6 @@
 import {
   type Actor,
+  asOtherUsage,
   type CallOptions,
   type GatewayUsageCount,
   type GatewayUsageQuery,
@@ -75,7 +76,7 @@ export function createUsageOperations(ctx: ServiceContext): UsageOperations {
     if (!buffer.has(key) && count.cid !== OTHER_USAGE_CID) {
       const rows = rowsOfDay.get(dayOf(count)) ?? 0
       if (rows >= ctx.usageRowsPerDay) {
-        count = { ...count, cid: OTHER_USAGE_CID, fileName: '', status: 0, named: true }
+        count = { ...asOtherUsage(count), named: true }
         key = keyOf(count)
       } else if (buffer.size < USAGE_BUFFER_MAX) rowsOfDay.set(dayOf(count), rows + 1)
     }

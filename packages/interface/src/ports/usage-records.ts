@@ -12,6 +12,11 @@ import type { CallOptions } from '../call-options.js'
  */
 export const OTHER_USAGE_CID = 'other'
 
+/** `count` moved to its tenant's day's {@link OTHER_USAGE_CID} row. */
+export function asOtherUsage<T extends GatewayUsageCount>(count: T): T {
+  return { ...count, cid: OTHER_USAGE_CID, fileName: '', status: 0 }
+}
+
 /** Requests and bytes served for one tenant, UTC day, CID, file name and HTTP status. */
 export interface GatewayUsageCount {
   tenantId: string
