@@ -65,16 +65,18 @@ describe.skipIf(!namespaces)('`pinfold serve` on a read-only data directory', { 
     )
   }
 
+  /** The embedded default, whatever the environment running the tests sets. */
+  const EMBEDDED_DEFAULT = {
+    PINFOLD_STORAGE: 'embedded',
+    PINFOLD_AUTH_SECRET: '',
+    DATABASE_URL: '',
+    PINFOLD_S3_BUCKET: '',
+  }
+
   it('refuses to start with the embedded default (database, blobs and secret in the data directory)', async () => {
     const dataDir = join(parent, 'embedded')
     await mkdir(dataDir)
-    const run = await serveWithReadOnly(dataDir, {
-      PINFOLD_STORAGE: 'embedded',
-      PINFOLD_DATA_DIR: dataDir,
-      PINFOLD_AUTH_SECRET: '',
-      DATABASE_URL: '',
-      PINFOLD_S3_BUCKET: '',
-    })
+    const run = await serveWithReadOnly(dataDir, { ...EMBEDDED_DEFAULT, PINFOLD_DATA_DIR: dataDir })
     expectOneClearError(run, dataDir)
     expect(await readdir(dataDir)).toEqual([])
   })
@@ -83,13 +85,7 @@ describe.skipIf(!namespaces)('`pinfold serve` on a read-only data directory', { 
     const readOnly = join(parent, 'parent')
     await mkdir(readOnly)
     const dataDir = join(readOnly, 'data')
-    const run = await serveWithReadOnly(readOnly, {
-      PINFOLD_STORAGE: 'embedded',
-      PINFOLD_DATA_DIR: dataDir,
-      PINFOLD_AUTH_SECRET: '',
-      DATABASE_URL: '',
-      PINFOLD_S3_BUCKET: '',
-    })
+    const run = await serveWithReadOnly(readOnly, { ...EMBEDDED_DEFAULT, PINFOLD_DATA_DIR: dataDir })
     expectOneClearError(run, dataDir)
   })
 
