@@ -72,9 +72,10 @@ describe.runIf(process.platform === 'linux')('CAR uploads - declared section len
     // 96 MiB of the declared section really sent: an unguarded reader gathers all of it (twice) in memory
     const res = await upload(await carDeclaring(400 * MiB, 96 * MiB))
     expect(res.status).toBe(400)
-    // well under the 96 MiB sent (an unguarded reader holds it twice): Node 20 and 22 grew < 40 MiB
-    // here, Node 24's runtime 55 MiB for the same request
-    expect((await rss(server.child.pid!, 'VmHWM')) - before).toBeLessThan(64 * MiB)
+    // under the 96 MiB sent, where an unguarded reader peaks near twice that. The runtime's own growth
+    // for the same request varies by Node version and machine (40 to 71 MiB seen), so the bound is the
+    // body itself: any buffering of the section crosses it.
+    expect((await rss(server.child.pid!, 'VmHWM')) - before).toBeLessThan(96 * MiB)
     expect(res.body.error).toMatch(/block declares \d+ bytes, more than the 2097152 allowed/)
   })
 })
