@@ -1,6 +1,6 @@
 /**
  * Every failure Pinfold reports carries a stable code. Core and the adapters throw {@link PinfoldError};
- * only the HTTP layer turns codes into status codes (one exhaustive table in `@pinfold/http-node`).
+ * only the HTTP layer turns codes into status codes (one exhaustive table, `STATUS_BY_CODE` of `@pinfold/http`).
  * Tests and callers branch on `err.code`, never on `instanceof`, because errors cross package copies.
  */
 export const ERROR_CODES = [
