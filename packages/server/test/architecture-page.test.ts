@@ -365,7 +365,9 @@ describe(`${PAGE} against the code`, () => {
           const declared = isDevArrow(a) ? pkg.dev : pkg.production
           const field = isDevArrow(a) ? 'devDependencies' : 'dependencies'
           if (!declared.has(to)) {
-            problems.push(`${at(a.line)}: ${drawn} says ${from} → ${to}, but ${from}'s ${field} has no ${SCOPE}${to}`)
+            problems.push(
+              `${at(a.line)}: ${drawn} says ${from} → ${to}, but ${from}'s package.json has no ${SCOPE}${to} in ${field}`,
+            )
             continue
           }
           // a type-only import loads nothing; any other static one loads the package with its importer
