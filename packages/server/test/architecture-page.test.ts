@@ -306,6 +306,15 @@ function cyclesOf(edges: Map<string, Set<string>>): string[][] {
 describe(`${PAGE} against the code`, () => {
   it('the rules it states: each src/ imports only the workspace packages it declares, through their exports, and never a file outside its package; packages form no cycle', () => {
     const problems: string[] = []
+    // the page links a package as packages/<name>, and the diagram names it without its scope
+    for (const folder of readdirSync(join(repo, 'packages'))) {
+      const manifest = join(repo, 'packages', folder, 'package.json')
+      if (!existsSync(manifest)) continue
+      const { name } = JSON.parse(readFileSync(manifest, 'utf8')) as Manifest
+      if (name !== `${SCOPE}${folder}`) {
+        problems.push(`packages/${folder}/package.json: is named ${name}, not ${SCOPE}${folder}`)
+      }
+    }
     for (const pkg of workspace.values()) {
       const used = new Set<string>()
       for (const i of pkg.imports) {
@@ -346,7 +355,8 @@ describe(`${PAGE} against the code`, () => {
     for (const pkg of workspace.keys()) {
       const holding = [...diagram.nodes.values()].filter((n) => n.packages.includes(pkg))
       if (holding.length === 0) problems.push(`${at(diagram.line)}: the diagram has no node for ${pkg}: add one`)
-      if (holding.length > 1) problems.push(`${at(holding[1]!.line)}: ${pkg} is in nodes ${holding.map((n) => n.id)}`)
+      if (holding.length > 1)
+        problems.push(`${at(holding[1]!.line)}: ${pkg} is in nodes ${holding.map((n) => n.id).join(', ')}`)
     }
     expect(problems).toEqual([])
   })
