@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
  * `docs/architecture.md` is the map a newcomer reads first; a map that drifted from the code sends
  * them the wrong way. This holds the page to the tree as it is at each run: the package diagram and
  * the table of what may import what against every package.json and every import of every `src/`,
- * the cycles it owns to, the files it names, and the counts it states. Nothing here is a fixed list
+ * the cycles it owns up to, the files it names, and the counts it states. Nothing here is a fixed list
  * of files: packages, folders and tests are found where they are, so a move fails this test only
  * where the page still says the old thing, and each failure names the line to change.
  *
@@ -137,10 +137,19 @@ function exportedSubpaths({ exports }: Manifest): string[] {
 }
 const show = (i: Import) => `${relative(repo, i.file)}:${i.line}`
 
-/** The source file a relative specifier names (`./a.js` is `a.ts` in the sources). */
+/**
+ * The source file a relative specifier names: `./a.js` is `a.ts` in the sources (NodeNext), and the
+ * console, which Vite bundles, leaves the extension out (`./api/client`).
+ */
 function resolveRelative(from: string, specifier: string): string | undefined {
   const base = resolve(dirname(from), specifier)
-  const candidates = [base, base.replace(/\.(m?)js$/, '.$1ts'), base.replace(/\.js$/, '.tsx'), join(base, 'index.ts')]
+  const candidates = [
+    base,
+    base.replace(/\.(m?)js$/, '.$1ts'),
+    base.replace(/\.js$/, '.tsx'),
+    ...['.ts', '.tsx'].map((extension) => `${base}${extension}`),
+    join(base, 'index.ts'),
+  ]
   return candidates.find((candidate) => existsSync(candidate) && statSync(candidate).isFile())
 }
 
@@ -520,8 +529,9 @@ describe(`${PAGE} against the code`, () => {
         if (/^[a-z]+:/.test(target!)) continue
         const [path, anchor] = target!.split('#')
         if (path === '' && !headings.has(anchor!)) problems.push(`${at(index)}: no heading makes the anchor #${anchor}`)
-        if (path !== '' && !existsSync(resolve(repo, 'docs', path!)))
+        if (path !== '' && !existsSync(resolve(repo, 'docs', path!))) {
           problems.push(`${at(index)}: ${path} does not exist`)
+        }
       }
       // a file named in code: by its whole path, or by its last segments where the sentence gives the rest
       const named = inCode
