@@ -6,8 +6,8 @@ import * as raw from 'multiformats/codecs/raw'
 import * as Digest from 'multiformats/hashes/digest'
 import { sha256 } from 'multiformats/hashes/sha2'
 import { describe, expect, it } from 'vitest'
-import { BALANCED_WIDTH, BalancedDagFrontier } from '../src/unixfs/balanced-dag.js'
-import { kuboImporterOptions, LEAF_BYTES } from '../src/unixfs/profiles.js'
+import { BALANCED_WIDTH, BalancedDagFrontier } from '../src/content/unixfs/balanced-dag.js'
+import { kuboImporterOptions, LEAF_BYTES } from '../src/content/unixfs/profiles.js'
 
 const LEAF = LEAF_BYTES.v1
 const W = BALANCED_WIDTH

@@ -9,10 +9,10 @@ import * as raw from 'multiformats/codecs/raw'
 import * as Digest from 'multiformats/hashes/digest'
 import { sha256 } from 'multiformats/hashes/sha2'
 import { describe, expect, it } from 'vitest'
-import type { Block } from '../src/dag/blocks.js'
-import { checkFileNode } from '../src/unixfs/file-node-check.js'
-import { kuboImporterOptions, LEAF_BYTES } from '../src/unixfs/profiles.js'
-import { hashOnlyRawLeaves } from '../src/unixfs/raw-leaf-hasher.js'
+import type { Block } from '../src/content/dag/blocks.js'
+import { checkFileNode } from '../src/content/unixfs/file-node-check.js'
+import { kuboImporterOptions, LEAF_BYTES } from '../src/content/unixfs/profiles.js'
+import { hashOnlyRawLeaves } from '../src/content/unixfs/raw-leaf-hasher.js'
 
 /**
  * The file nodes above the leaves carry the sizes of what they span as protobuf uint64 varints

@@ -3,7 +3,7 @@ import { varint } from 'multiformats'
 import { CID } from 'multiformats/cid'
 import { sha256 } from 'multiformats/hashes/sha2'
 import { describe, expect, it } from 'vitest'
-import { importCar } from '../src/dag/import-car.js'
+import { importCar } from '../src/content/dag/import-car.js'
 import { blobStore } from './support/blob-store.js'
 
 const MiB = 1024 * 1024

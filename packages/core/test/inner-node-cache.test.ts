@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createInnerNodeCache } from '../src/dag/inner-node-cache.js'
+import { createInnerNodeCache } from '../src/gateway/inner-node-cache.js'
 
 const bytes = (size: number) => new Uint8Array(size)
 

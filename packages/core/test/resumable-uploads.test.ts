@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
+import { FolderPaths } from '../src/content/unixfs/folder-import.js'
 import type { BlobStore, Clock, RecordStore, UploadSessionAdvance, UploadSessionRecord } from '../src/index.js'
 import { createFileService } from '../src/index.js'
-import { mimeTypeAllowed } from '../src/service/allowed-mime-types.js'
-import { FolderPaths } from '../src/service/folder-upload.js'
+import { mimeTypeAllowed } from '../src/mime/allowed-mime-types.js'
 
 /** Just enough of the ports for resumable sessions: sessions and blobs in Maps. */
 function fakeStores() {

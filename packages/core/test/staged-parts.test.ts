@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
+import { appendStagedPatch, STAGED_LEAF_BYTES } from '../src/content/staging/staged-parts.js'
 import type { StagedBlobWrites } from '../src/index.js'
-import { appendStagedPatch, STAGED_LEAF_BYTES } from '../src/service/staged-parts.js'
 import { blobStore } from './support/blob-store.js'
 import { chacha, pieces, stream } from './support/pseudo-random-bytes.js'
 

@@ -48,10 +48,10 @@ import type {
 } from '@pinfold/interface'
 import type { CID } from 'multiformats/cid'
 import type { TokenActor } from '../auth/tokens.js'
-import type { Block } from '../dag/blocks.js'
-import type { ContentDag } from '../dag/content-dag.js'
+import type { PageQuery } from '../common/pagination.js'
+import type { Block } from '../content/dag/blocks.js'
 import type { DagScope, EntityBytes } from '../gateway/car-stream.js'
-import type { PageQuery } from '../pagination.js'
+import type { ContentDag } from '../gateway/content-dag.js'
 
 // ---------------------------------------------------------------------------------------------
 // FileService

@@ -1,0 +1,30 @@
+import type { GatewayPlugin, PluginOperations } from '../service/file-service-api.js'
+import { ATTESTATION_ICON, HOT_SWAP_ICON } from './plugin-icons.js'
+
+/** The plugins Pinfold itself implements; the default catalog. */
+export const BUILT_IN_PLUGINS: readonly GatewayPlugin[] = [
+  {
+    id: 1,
+    name: 'Content Addressable Attestation',
+    description:
+      'Attach EIP-712 signatures to CIDs (POST /v3/files/{network}/signature/{cid}) to attest who published them.',
+    image: ATTESTATION_ICON,
+    tags: ['signatures', 'eip-712'],
+  },
+  {
+    id: 2,
+    name: 'Hot Swaps',
+    description: 'Serve another CID in place of a CID through the gateway (PUT /v3/files/{network}/swap/{cid}).',
+    image: HOT_SWAP_ICON,
+    tags: ['gateway', 'swaps'],
+  },
+]
+
+export function createPluginOperations(catalog: readonly GatewayPlugin[] = BUILT_IN_PLUGINS): PluginOperations {
+  // a snapshot taken at construction: changing the caller's catalog afterwards changes nothing
+  const copy = (plugins: readonly GatewayPlugin[]) => plugins.map((plugin) => ({ ...plugin, tags: [...plugin.tags] }))
+  const listed = copy(catalog)
+  return {
+    list: async () => copy(listed),
+  }
+}
