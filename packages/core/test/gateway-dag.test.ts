@@ -10,11 +10,11 @@ import { isInnerNode, writeFileDagIndex } from '../src/content/dag/file-dag-inde
 import { importCar } from '../src/content/dag/import-car.js'
 import { computeFileCid } from '../src/content/unixfs/compute-cid.js'
 import { kuboImporterOptions } from '../src/content/unixfs/profiles.js'
+import type { GatewayRoot } from '../src/gateway/api.js'
 import { openContentDag } from '../src/gateway/content-dag.js'
 import { createGatewayOperations } from '../src/gateway/gateway.js'
 import type { BlobStore, BlockLocation, ContentRecord } from '../src/index.js'
 import type { ServiceContext } from '../src/service/context.js'
-import type { GatewayRoot } from '../src/service/file-service-api.js'
 import { blobStore } from './support/blob-store.js'
 import { chacha } from './support/pseudo-random-bytes.js'
 

@@ -6,7 +6,7 @@ import { allows, type Scope } from '../auth/scopes.js'
 import type { TokenActor } from '../auth/tokens.js'
 import { validateName } from '../common/validate.js'
 import type { ServiceContext } from '../service/context.js'
-import type { ApiKeyInfo, ApiKeyListQuery, ApiKeyOperations } from '../service/file-service-api.js'
+import type { ApiKeyInfo, ApiKeyListQuery, ApiKeyOperations } from './api.js'
 
 /**
  * How long this process trusts what it last read of an unlimited key: a revocation made through

@@ -1,7 +1,7 @@
 import type { CallOptions, FileRecord, Network } from '@pinfold/interface'
 import { notFound } from '@pinfold/interface'
-import { parseCid } from '../gateway/gateway.js'
 import type { ServiceContext } from '../service/context.js'
+import { parseCid } from './parse-cid.js'
 
 /**
  * How a CID in a request finds a tenant's records: by its multihash, so any spelling of it (CIDv0

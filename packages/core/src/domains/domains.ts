@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import type { DomainRecord, TxtResolver } from '@pinfold/interface'
 import { invalid, notFound, PinfoldError } from '@pinfold/interface'
 import type { ServiceContext } from '../service/context.js'
-import type { DomainOperations } from '../service/file-service-api.js'
+import type { DomainOperations } from './api.js'
 
 export const VERIFICATION_PREFIX = '_service-verify.'
 

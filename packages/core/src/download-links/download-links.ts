@@ -3,7 +3,7 @@ import { invalid, notFound, PinfoldError } from '@pinfold/interface'
 import { createUrlSigner, SIGNATURE_PARAM } from '../auth/url-signing.js'
 import { heldCids } from '../common/held-cids.js'
 import type { ServiceContext } from '../service/context.js'
-import type { DownloadLinkOperations } from '../service/file-service-api.js'
+import type { DownloadLinkOperations } from './api.js'
 
 /** Longest validity a download link may have: one year. */
 export const MAX_LINK_SECONDS = 365 * 24 * 3600

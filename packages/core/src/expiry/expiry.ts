@@ -1,6 +1,6 @@
 import { deleteContentBlobs } from '../content/dag/car-blob.js'
 import type { ServiceContext } from '../service/context.js'
-import type { ExpiryOperations } from '../service/file-service-api.js'
+import type { ExpiryOperations } from './api.js'
 
 const BATCH = 100
 

@@ -3,7 +3,7 @@ import { nextPageToken, resolvePage } from '../common/pagination.js'
 import { validateExpiry, validateKeyvaluePatch, validateName } from '../common/validate.js'
 import { deleteContentBlobs } from '../content/dag/car-blob.js'
 import type { ServiceContext } from '../service/context.js'
-import type { FileOperations } from '../service/file-service-api.js'
+import type { FileOperations } from './api.js'
 
 /** Every file operation but `upload` (see `uploads.ts`). */
 export function createFileOperations(ctx: ServiceContext): Omit<FileOperations, 'upload'> {

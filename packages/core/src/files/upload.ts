@@ -24,6 +24,7 @@ import { storeFileOnePass } from '../content/unixfs/one-pass-file.js'
 import { checkContentAllowed, checkMimeType, DIRECTORY_MIME_TYPE } from '../mime/allowed-mime-types.js'
 import { detectMimeType, SNIFF_BYTES } from '../mime/mime.js'
 import type { ServiceContext } from '../service/context.js'
+import { checkedHead } from '../streams/checked-head.js'
 import type {
   FileOperations,
   UploadCallOptions,
@@ -31,8 +32,7 @@ import type {
   UploadItem,
   UploadOptions,
   UploadResult,
-} from '../service/file-service-api.js'
-import { checkedHead } from '../streams/checked-head.js'
+} from './api.js'
 
 /** Bytes in the blob store, not yet recorded. `discard` removes every blob it holds. */
 interface Staged {

@@ -1,19 +1,13 @@
 import * as dagPb from '@ipld/dag-pb'
 import type { CallOptions, ContentRecord } from '@pinfold/interface'
-import { invalid, isPinfoldError, notFound, PinfoldError } from '@pinfold/interface'
+import { isPinfoldError, notFound, PinfoldError } from '@pinfold/interface'
 import { UnixFS } from 'ipfs-unixfs'
 import { exporter, type UnixFSEntry, walkPath as walkUnixfsPath } from 'ipfs-unixfs-exporter'
 import { CID } from 'multiformats/cid'
+import { parseCid } from '../common/parse-cid.js'
 import { type Block, blockKey, isIdentity, isLeafBlock, RAW_CODE } from '../content/dag/blocks.js'
 import type { ServiceContext } from '../service/context.js'
-import type {
-  DirectoryItem,
-  GatewayEntry,
-  GatewayOperations,
-  GatewayRoot,
-  GatewayScope,
-  PathRoots,
-} from '../service/file-service-api.js'
+import type { DirectoryItem, GatewayEntry, GatewayOperations, GatewayRoot, GatewayScope, PathRoots } from './api.js'
 import { type EntityBytes, encodeCar, scopedBlocks, unixfsType } from './car-stream.js'
 import { type ContentDag, openContentDag } from './content-dag.js'
 import { readUnixfsFile } from './file-reader.js'
@@ -25,15 +19,6 @@ const PUBLIC_ROOTS_PAGE = 500
 
 /** Longest swap chain followed; chains are acyclic by construction, this only bounds the work. */
 const MAX_SWAP_HOPS = 64
-
-/** Parses a CID from a URL or body; anything else is `INVALID_INPUT`. */
-export function parseCid(text: string): CID {
-  try {
-    return CID.parse(text)
-  } catch {
-    throw invalid(`${JSON.stringify(text.slice(0, 100))} is not a valid CID`)
-  }
-}
 
 export function createGatewayOperations(ctx: ServiceContext): GatewayOperations {
   const stores = { blobs: ctx.blobs, records: ctx.records, innerNodes: createInnerNodeCache() }

@@ -2,7 +2,7 @@ import { notFound } from '@pinfold/interface'
 import { nextPageToken, resolvePage } from '../common/pagination.js'
 import { validateName } from '../common/validate.js'
 import type { ServiceContext } from '../service/context.js'
-import type { GroupOperations } from '../service/file-service-api.js'
+import type { GroupOperations } from './api.js'
 
 export function createGroupOperations(ctx: ServiceContext): GroupOperations {
   const mustGet: GroupOperations['get'] = async (actor, network, id, options) => {

@@ -1,5 +1,5 @@
 import type { ServiceContext } from '../service/context.js'
-import type { HealthOperations, HealthState } from '../service/file-service-api.js'
+import type { HealthOperations, HealthState } from './api.js'
 
 /** A CID no store holds (the empty identity CID): reading it is the cheapest real round trip. */
 const PROBE_CID = 'bafkqaaa'

@@ -6,7 +6,7 @@ import { type Block, blockKey, isIdentity } from '../content/dag/blocks.js'
 import { fileBlockLocations } from '../content/dag/file-blocks.js'
 import { importFileDag, readFileDagIndex, writeFileDagIndex } from '../content/dag/file-dag-index.js'
 import type { ServiceContext } from '../service/context.js'
-import type { BackfillResult } from '../service/file-service-api.js'
+import type { BackfillResult } from './api.js'
 
 /** Contents per record-store page while backfilling. */
 const PAGE = 50

@@ -1,6 +1,6 @@
 import type { ServiceContext } from '../service/context.js'
-import type { MaintenanceOperations } from '../service/file-service-api.js'
 import { sessionBlobKeys } from '../uploads/session-blobs.js'
+import type { MaintenanceOperations } from './api.js'
 import { backfillBlockIndex } from './block-backfill.js'
 
 const UUID7 = '([0-9a-f]{8})-([0-9a-f]{4})-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}'

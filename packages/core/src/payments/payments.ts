@@ -10,15 +10,10 @@ import type {
 import { invalid, isPinfoldError, notFound, PinfoldError } from '@pinfold/interface'
 import { nextPageToken, resolvePage } from '../common/pagination.js'
 import { validateName } from '../common/validate.js'
+import type { DownloadLinkOperations } from '../download-links/api.js'
 import { MAX_LINK_SECONDS } from '../download-links/download-links.js'
 import type { ServiceContext } from '../service/context.js'
-import type {
-  DownloadLinkOperations,
-  PaymentChoice,
-  PaymentOperations,
-  PaymentTermsInput,
-  RetrievePrivateResult,
-} from '../service/file-service-api.js'
+import type { PaymentChoice, PaymentOperations, PaymentTermsInput, RetrievePrivateResult } from './api.js'
 
 /** 0.0001 USD in USDC's 6 decimals: the spec's price of one retrieval. */
 export const DEFAULT_RETRIEVAL_AMOUNT = '100'

@@ -1,4 +1,4 @@
-import type { GatewayPlugin, PluginOperations } from '../service/file-service-api.js'
+import type { GatewayPlugin, PluginOperations } from './api.js'
 import { ATTESTATION_ICON, HOT_SWAP_ICON } from './plugin-icons.js'
 
 /** The plugins Pinfold itself implements; the default catalog. */

@@ -2,7 +2,7 @@ import type { SignatureRecord } from '@pinfold/interface'
 import { invalid, notFound } from '@pinfold/interface'
 import { heldCids } from '../common/held-cids.js'
 import type { ServiceContext } from '../service/context.js'
-import type { SignatureOperations } from '../service/file-service-api.js'
+import type { SignatureOperations } from './api.js'
 
 /**
  * The EIP-712 typed data a CID signature covers — Pinata's "Signature Standard"

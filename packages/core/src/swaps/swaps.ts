@@ -1,7 +1,7 @@
 import { invalid, notFound } from '@pinfold/interface'
 import { heldCids } from '../common/held-cids.js'
 import type { ServiceContext } from '../service/context.js'
-import type { SwapOperations } from '../service/file-service-api.js'
+import type { SwapOperations } from './api.js'
 
 /**
  * Hot swaps: inside a tenant and network, requests for a CID are answered with another CID's

@@ -25,17 +25,12 @@ import {
   STAGED_LEAF_BYTES,
   type StagedEntry,
 } from '../content/staging/staged-parts.js'
+import type { UploadConstraints, UploadItem, UploadOptions, UploadResult } from '../files/api.js'
 import type { Uploads } from '../files/upload.js'
 import { SNIFF_BYTES } from '../mime/mime.js'
 import type { ServiceContext } from '../service/context.js'
-import type {
-  UploadConstraints,
-  UploadItem,
-  UploadOperations,
-  UploadOptions,
-  UploadResult,
-} from '../service/file-service-api.js'
 import { meter } from '../streams/meter.js'
+import type { UploadOperations } from './api.js'
 import { holdCompletionLease } from './completion-lease.js'
 import { sessionBlobKeys } from './session-blobs.js'
 

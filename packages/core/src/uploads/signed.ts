@@ -2,7 +2,7 @@ import { invalid, isNetwork, type KeyValues, type Network, notFound, PinfoldErro
 import { createUrlSigner, SIGNATURE_PARAM } from '../auth/url-signing.js'
 import { validateKeyvalues, validateName } from '../common/validate.js'
 import type { ServiceContext } from '../service/context.js'
-import type { SignedUploadOperations } from '../service/file-service-api.js'
+import type { SignedUploadOperations } from './api.js'
 
 /** Signed-URL parameters besides the signature; all of them are covered by it. */
 export const SIGNED_UPLOAD_METHODS = '["HEAD","PATCH","POST"]'

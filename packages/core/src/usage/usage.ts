@@ -7,7 +7,7 @@ import {
   invalid,
   OTHER_USAGE_CID,
 } from '@pinfold/interface'
-import { parseCid } from '../gateway/gateway.js'
+import { parseCid } from '../common/parse-cid.js'
 import type { ServiceContext } from '../service/context.js'
 import type {
   GatewayHit,
@@ -16,7 +16,7 @@ import type {
   UsageRankingQuery,
   UsageTimeSeries,
   UsageTimeSeriesQuery,
-} from '../service/file-service-api.js'
+} from './api.js'
 
 /**
  * Distinct (tenant, day, CID, file name, status) counts held between flushes. Past it a flush is

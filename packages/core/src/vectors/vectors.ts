@@ -1,7 +1,7 @@
 import type { Actor, CallOptions, Embedder, FileRecord, Network, VectorEmbedding } from '@pinfold/interface'
 import { invalid, MAX_VECTOR_QUERY_LIMIT, notFound, PinfoldError, throwIfAborted } from '@pinfold/interface'
 import type { ServiceContext } from '../service/context.js'
-import type { VectorOperations } from '../service/file-service-api.js'
+import type { VectorOperations } from './api.js'
 
 /** Vectors are a feature of private files (as at Pinata): files and groups are looked up there. */
 const NETWORK: Network = 'private'
