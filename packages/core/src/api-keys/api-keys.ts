@@ -8,6 +8,9 @@ import { validateName } from '../common/validate.js'
 import type { ServiceContext } from '../service/context.js'
 import type { ApiKeyInfo, ApiKeyListQuery, ApiKeyOperations } from './api.js'
 
+/** What the API key operations use of the service. */
+export type ApiKeySettings = Pick<ServiceContext, 'records' | 'ids' | 'clock' | 'features'>
+
 /**
  * How long this process trusts what it last read of an unlimited key: a revocation made through
  * another server takes effect here within this. Keys with `maxUses` are checked (and counted) in
@@ -30,7 +33,7 @@ const info = ({ secretHash: _, ...key }: ApiKeyRecord): ApiKeyInfo => key
  * keys (Pinata's admin keys do), never beyond itself: not more scopes (checked here), not more
  * uses, and not past its revocation (the record store's `createApiKey` and `revokeApiKey`).
  */
-export function createApiKeyOperations(ctx: ServiceContext): ApiKeyOperations {
+export function createApiKeyOperations(ctx: ApiKeySettings): ApiKeyOperations {
   const tokens = ctx.features.derive('apiKeys', ({ signingSecret }) => createApiKeyTokens(signingSecret))
   const trusted = new Map<string, { key: ApiKeyRecord; until: number }>()
 

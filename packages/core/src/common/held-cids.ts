@@ -3,12 +3,15 @@ import { notFound } from '@pinfold/interface'
 import type { ServiceContext } from '../service/context.js'
 import { parseCid } from './parse-cid.js'
 
+/** What finding a held CID uses of the service. */
+export type HeldCidSettings = Pick<ServiceContext, 'records' | 'clock'>
+
 /**
  * How a CID in a request finds a tenant's records: by its multihash, so any spelling of it (CIDv0
  * or v1, any multibase) reaches the file the tenant stored, and records kept under that file's CID
  * (swaps, signatures) are found under that one spelling.
  */
-export function heldCids(ctx: ServiceContext) {
+export function heldCids(ctx: HeldCidSettings) {
   /** The tenant's oldest unexpired file on `network` with this CID, whatever its spelling. */
   const find = (
     tenantId: string,

@@ -4,6 +4,14 @@ import { invalid, notFound, PinfoldError } from '@pinfold/interface'
 import type { ServiceContext } from '../service/context.js'
 import type { DomainOperations } from './api.js'
 
+/** What the domain operations use of the service, and the domain options of `createFileService`. */
+export interface DomainSettings extends Pick<ServiceContext, 'records' | 'ids' | 'clock'> {
+  /** Where verification looks TXT records up; without one, `verify` is `UNAVAILABLE`. */
+  resolveTxt?: TxtResolver | undefined
+  /** The domain dedicated gateways live under, lower-cased. */
+  gatewayDomain?: string | undefined
+}
+
 export const VERIFICATION_PREFIX = '_service-verify.'
 
 /** How long a claim may stay unverified; after that it neither routes nor blocks anyone. */
@@ -71,11 +79,8 @@ async function conflictAs<T>(message: string, work: () => Promise<T>): Promise<T
  * (the deployment owns `gatewayDomain` and its wildcard DNS), so routing, swaps and removal are
  * the custom domains' own.
  */
-export function createDomainOperations(
-  ctx: ServiceContext,
-  resolver?: TxtResolver | undefined,
-  gatewayDomain?: string | undefined,
-): DomainOperations {
+export function createDomainOperations(ctx: DomainSettings): DomainOperations {
+  const { resolveTxt: resolver, gatewayDomain } = ctx
   const claim = (tenantId: string, domain: string, now: Date): DomainRecord => ({
     id: ctx.ids.recordId(),
     tenantId,

@@ -5,6 +5,9 @@ import { heldCids } from '../common/held-cids.js'
 import type { ServiceContext } from '../service/context.js'
 import type { DownloadLinkOperations } from './api.js'
 
+/** What the download link operations use of the service. */
+export type DownloadLinkSettings = Pick<ServiceContext, 'records' | 'blobs' | 'clock' | 'features'>
+
 /** Longest validity a download link may have: one year. */
 export const MAX_LINK_SECONDS = 365 * 24 * 3600
 
@@ -18,7 +21,7 @@ const MAX_PRESIGN_SECONDS = 3600
  * The HMAC (see `createUrlSigner`, purpose `download`) covers the path and every parameter,
  * including `X-User-ID` — the tenant — so a link proves which tenant's file it opens.
  */
-export function createDownloadLinkOperations(ctx: ServiceContext): DownloadLinkOperations {
+export function createDownloadLinkOperations(ctx: DownloadLinkSettings): DownloadLinkOperations {
   const signer = ctx.features.derive('downloadLinks', ({ signingSecret }) => createUrlSigner(signingSecret, 'download'))
   // a blob store's ability to presign is settled at construction, like the features
   const presignGet = ctx.blobs.presignGet?.bind(ctx.blobs)

@@ -2,9 +2,12 @@ import { deleteContentBlobs } from '../content/dag/car-blob.js'
 import type { ServiceContext } from '../service/context.js'
 import type { ExpiryOperations } from './api.js'
 
+/** What the expiry sweep uses of the service. */
+export type ExpirySettings = Pick<ServiceContext, 'records' | 'blobs' | 'clock'>
+
 const BATCH = 100
 
-export function createExpiryOperations(ctx: ServiceContext): ExpiryOperations {
+export function createExpiryOperations(ctx: ExpirySettings): ExpiryOperations {
   return {
     async sweep(now = ctx.clock.now(), options = {}) {
       let deleted = 0

@@ -4,10 +4,18 @@ import { validateExpiry, validateKeyvaluePatch, validateName } from '../common/v
 import { deleteContentBlobs } from '../content/dag/car-blob.js'
 import type { ServiceContext } from '../service/context.js'
 import type { FileOperations } from './api.js'
+import type { FileUpload } from './upload.js'
 
-/** Every file operation but `upload` (see `uploads.ts`). */
-export function createFileOperations(ctx: ServiceContext): Omit<FileOperations, 'upload'> {
+/** What the file operations use of the service; `upload` is the pipeline of `upload.ts`, shared with resumable uploads. */
+export interface FileSettings extends Pick<ServiceContext, 'records' | 'blobs' | 'clock'> {
+  upload: FileUpload
+}
+
+/** `FileService.files`: `upload` (`upload.ts`), and reading, listing, updating and deleting the tenant's files. */
+export function createFileOperations(ctx: FileSettings): FileOperations {
   return {
+    upload: ctx.upload.upload,
+
     async get(actor, network, id, options) {
       const file = await ctx.records.getFile(actor.tenantId, network, id, options)
       if (!file) throw notFound('file')

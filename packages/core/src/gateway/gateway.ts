@@ -14,13 +14,16 @@ import { readUnixfsFile } from './file-reader.js'
 import { createInnerNodeCache } from './inner-node-cache.js'
 import { type WorkBudget, workBudget } from './work-budget.js'
 
+/** What the gateway operations use of the service. */
+export type GatewaySettings = Pick<ServiceContext, 'records' | 'blobs' | 'clock'>
+
 /** Roots read per page when listing every public root (for DHT announcements). */
 const PUBLIC_ROOTS_PAGE = 500
 
 /** Longest swap chain followed; chains are acyclic by construction, this only bounds the work. */
 const MAX_SWAP_HOPS = 64
 
-export function createGatewayOperations(ctx: ServiceContext): GatewayOperations {
+export function createGatewayOperations(ctx: GatewaySettings): GatewayOperations {
   const stores = { blobs: ctx.blobs, records: ctx.records, innerNodes: createInnerNodeCache() }
 
   /** The DAG below `cid` inside public content this scope may read, found by the block's multihash. */
@@ -136,7 +139,7 @@ export function createGatewayOperations(ctx: ServiceContext): GatewayOperations 
   }
 }
 
-function wholeFile(cid: CID, content: ContentRecord, ctx: ServiceContext): GatewayEntry {
+function wholeFile(cid: CID, content: ContentRecord, ctx: GatewaySettings): GatewayEntry {
   return {
     type: 'file',
     cid,

@@ -4,7 +4,10 @@ import { validateName } from '../common/validate.js'
 import type { ServiceContext } from '../service/context.js'
 import type { GroupOperations } from './api.js'
 
-export function createGroupOperations(ctx: ServiceContext): GroupOperations {
+/** What the group operations use of the service. */
+export type GroupSettings = Pick<ServiceContext, 'records' | 'ids' | 'clock'>
+
+export function createGroupOperations(ctx: GroupSettings): GroupOperations {
   const mustGet: GroupOperations['get'] = async (actor, network, id, options) => {
     const group = await ctx.records.getGroup(actor.tenantId, network, id, options)
     if (!group) throw notFound('group')

@@ -8,6 +8,9 @@ import { importFileDag, readFileDagIndex, writeFileDagIndex } from '../content/d
 import type { ServiceContext } from '../service/context.js'
 import type { BackfillResult } from './api.js'
 
+/** What the block-index backfill uses of the service. */
+export type BackfillSettings = Pick<ServiceContext, 'records' | 'blobs'>
+
 /** Contents per record-store page while backfilling. */
 const PAGE = 50
 
@@ -17,7 +20,7 @@ const PAGE = 50
  * places from one streaming pass over the CAR with `@ipld/car`'s indexer. Idempotent; a content
  * that fails is reported and skipped, and tried again by the next run.
  */
-export async function backfillBlockIndex(ctx: ServiceContext, options: CallOptions = {}): Promise<BackfillResult> {
+export async function backfillBlockIndex(ctx: BackfillSettings, options: CallOptions = {}): Promise<BackfillResult> {
   const result: BackfillResult = { indexed: 0, failed: [] }
   let after: string | undefined
   for (;;) {
@@ -37,7 +40,7 @@ export async function backfillBlockIndex(ctx: ServiceContext, options: CallOptio
   }
 }
 
-async function locate(ctx: ServiceContext, content: ContentRecord, options: CallOptions): Promise<BlockLocation[]> {
+async function locate(ctx: BackfillSettings, content: ContentRecord, options: CallOptions): Promise<BlockLocation[]> {
   const root = CID.parse(content.cid)
   if (content.kind === 'car') return carLocations(ctx, content, root, options)
   const stored = await readFileDagIndex(ctx.blobs, content.blobKey, root, options)
@@ -49,7 +52,7 @@ async function locate(ctx: ServiceContext, content: ContentRecord, options: Call
 
 /** The inner nodes of a file stored without a sidecar, by importing its blob again with its profile. */
 async function reimport(
-  ctx: ServiceContext,
+  ctx: BackfillSettings,
   content: ContentRecord,
   root: CID,
   options: CallOptions,
@@ -61,7 +64,7 @@ async function reimport(
 }
 
 async function carLocations(
-  ctx: ServiceContext,
+  ctx: BackfillSettings,
   content: ContentRecord,
   root: CID,
   options: CallOptions,

@@ -3,6 +3,9 @@ import { sessionBlobKeys } from '../uploads/session-blobs.js'
 import type { MaintenanceOperations } from './api.js'
 import { backfillBlockIndex } from './block-backfill.js'
 
+/** What the maintenance operations use of the service. */
+export type MaintenanceSettings = Pick<ServiceContext, 'records' | 'blobs' | 'clock'>
+
 const UUID7 = '([0-9a-f]{8})-([0-9a-f]{4})-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}'
 /**
  * A blob key core wrote for stored bytes (`blobs/<uuidv7>`; a resumable upload's is its session's
@@ -15,7 +18,7 @@ const STORED_BLOB = new RegExp(`^blobs/${UUID7}(\\.idx)?$`)
  */
 const SESSION_BLOB = new RegExp(`^tus/([^/]+)/(?:carry-|nodes-)?\\d+-${UUID7}$`)
 
-export function createMaintenance(ctx: ServiceContext): MaintenanceOperations {
+export function createMaintenanceOperations(ctx: MaintenanceSettings): MaintenanceOperations {
   // whether the blob store can list is a property of the store, settled once at construction
   const canList = typeof ctx.blobs.list === 'function'
 

@@ -15,6 +15,11 @@ import { MAX_LINK_SECONDS } from '../download-links/download-links.js'
 import type { ServiceContext } from '../service/context.js'
 import type { PaymentChoice, PaymentOperations, PaymentTermsInput, RetrievePrivateResult } from './api.js'
 
+/** What the payment operations use of the service; a paid retrieval answers with a download link. */
+export interface PaymentOperationSettings extends Pick<ServiceContext, 'records' | 'ids' | 'clock' | 'features'> {
+  downloadLinks: DownloadLinkOperations
+}
+
 /** 0.0001 USD in USDC's 6 decimals: the spec's price of one retrieval. */
 export const DEFAULT_RETRIEVAL_AMOUNT = '100'
 const DEFAULT_LINK_SECONDS = 60
@@ -41,7 +46,8 @@ const MAX_EXPIRY_SECONDS = 253_402_300_799n
  * then fails or times out, the nonce stays burned: a replay must never succeed, and a timed-out settle
  * may still land on chain. The client signs a new authorization to try again.
  */
-export function createPaymentOperations(ctx: ServiceContext, downloadLinks: DownloadLinkOperations): PaymentOperations {
+export function createPaymentOperations(ctx: PaymentOperationSettings): PaymentOperations {
+  const { downloadLinks } = ctx
   const settings = () => ctx.features.require('paymentInstructions').paymentSettings
 
   const mustGet: PaymentOperations['get'] = async (actor, id, options) => {

@@ -10,6 +10,9 @@ import type { ServiceContext } from '../service/context.js'
 import { DagFetchFailure, fetchDag } from './fetch-dag.js'
 import { type FetchedShape, fetchedShape } from './fetched-shape.js'
 
+/** What a pin job uses of the service. */
+export type PinJobSettings = Pick<ServiceContext, 'records' | 'blobs' | 'clock' | 'ids' | 'pinning' | 'blockFetchers'>
+
 /** Why a job's own controller stopped it; anything else that aborts it is its caller shutting down. */
 export const STOP = {
   timedOut: Symbol('pin job timed out'),
@@ -28,7 +31,7 @@ const DAG_CBOR_MIME_TYPE = 'application/vnd.ipld.dag-cbor'
  * in which case the request goes back to the queue. The lease is renewed while it runs.
  */
 export async function runPinJob(
-  ctx: ServiceContext,
+  ctx: PinJobSettings,
   request: PinRequestRecord,
   owner: string,
   controller: AbortController,
@@ -107,7 +110,7 @@ export async function runPinJob(
 }
 
 async function fetchAndStore(
-  ctx: ServiceContext,
+  ctx: PinJobSettings,
   request: PinRequestRecord,
   root: CID,
   blobKey: string,
@@ -142,7 +145,7 @@ async function fetchAndStore(
  * a CID must not be enough to obtain someone's private bytes), nor content kept under another
  * spelling of the CID (a second content record would claim the same blob).
  */
-async function heldPublicContent(ctx: ServiceContext, root: CID, cid: string): Promise<LocatedBlock | undefined> {
+async function heldPublicContent(ctx: PinJobSettings, root: CID, cid: string): Promise<LocatedBlock | undefined> {
   const located = await ctx.records.findPublicBlock(root.multihash.bytes, { at: ctx.clock.now() })
   return located?.location.isRoot && located.content.cid === cid ? located : undefined
 }
@@ -170,7 +173,7 @@ async function fileShape(
  * point of reusing it): a directory counts its top-level entries; a file content's MIME type is
  * sniffed from its blob's first bytes. Its size is the stored blob's.
  */
-async function heldShape(ctx: ServiceContext, held: LocatedBlock, root: CID, name: string): Promise<FileShape> {
+async function heldShape(ctx: PinJobSettings, held: LocatedBlock, root: CID, name: string): Promise<FileShape> {
   const { content, location } = held
   const bytes = await readBlock(ctx.blobs, content.blobKey, location)
   const links = blockLinks(root, bytes).length
@@ -190,7 +193,7 @@ async function heldShape(ctx: ServiceContext, held: LocatedBlock, root: CID, nam
  * request was queued leaves the file in no group, as deleting a group does to its files.
  */
 async function createPinnedFile(
-  ctx: ServiceContext,
+  ctx: PinJobSettings,
   request: PinRequestRecord,
   content: ContentRecord,
   shape: FileShape,
@@ -228,13 +231,13 @@ async function createPinnedFile(
   }
 }
 
-async function removeFile(ctx: ServiceContext, request: PinRequestRecord): Promise<void> {
+async function removeFile(ctx: PinJobSettings, request: PinRequestRecord): Promise<void> {
   const deleted = await ctx.records.deleteFile(request.tenantId, 'public', request.id)
   if (deleted?.releasedContent) await deleteContentBlobs(ctx.blobs, deleted.releasedContent.blobKey)
 }
 
 /** Removes a fetched blob no record owns, with its index entries. */
-async function discard(ctx: ServiceContext, blobKey: string | undefined): Promise<void> {
+async function discard(ctx: PinJobSettings, blobKey: string | undefined): Promise<void> {
   if (!blobKey) return
   if ((await ctx.records.isBlobReferenced(blobKey).catch(() => true)) === true) return
   await deleteContentBlobs(ctx.blobs, blobKey)

@@ -11,7 +11,13 @@ import type { PinOperations } from './api.js'
 import { checkHostNodes } from './host-nodes.js'
 import { runPinJob, STOP } from './pin-job.js'
 
-export function createPinOperations(ctx: ServiceContext): PinOperations {
+/** What the pin operations (and the jobs they run) use of the service. */
+export type PinOperationSettings = Pick<
+  ServiceContext,
+  'records' | 'blobs' | 'clock' | 'ids' | 'pinning' | 'blockFetchers'
+>
+
+export function createPinOperations(ctx: PinOperationSettings): PinOperations {
   // names this service's claims; a restarted process is a new worker and resumes by lease expiry
   const owner = `worker-${randomUUID()}`
   /** Jobs running in this process, so a deletion here stops its job at once. */

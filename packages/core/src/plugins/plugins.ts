@@ -20,7 +20,14 @@ export const BUILT_IN_PLUGINS: readonly GatewayPlugin[] = [
   },
 ]
 
-export function createPluginOperations(catalog: readonly GatewayPlugin[] = BUILT_IN_PLUGINS): PluginOperations {
+/** The marketplace's catalog (`createFileService({ gatewayPlugins })`); default {@link BUILT_IN_PLUGINS}. */
+export interface PluginSettings {
+  gatewayPlugins?: readonly GatewayPlugin[] | undefined
+}
+
+export function createPluginOperations({
+  gatewayPlugins: catalog = BUILT_IN_PLUGINS,
+}: PluginSettings): PluginOperations {
   // a snapshot taken at construction: changing the caller's catalog afterwards changes nothing
   const copy = (plugins: readonly GatewayPlugin[]) => plugins.map((plugin) => ({ ...plugin, tags: [...plugin.tags] }))
   const listed = copy(catalog)

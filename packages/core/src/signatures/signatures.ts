@@ -4,6 +4,9 @@ import { heldCids } from '../common/held-cids.js'
 import type { ServiceContext } from '../service/context.js'
 import type { SignatureOperations } from './api.js'
 
+/** What the signature operations use of the service. */
+export type SignatureSettings = Pick<ServiceContext, 'records' | 'clock'>
+
 /**
  * The EIP-712 typed data a CID signature covers — Pinata's "Signature Standard"
  * (docs.pinata.cloud/files/signatures): `date` is when the tenant first stored the CID on that
@@ -18,7 +21,7 @@ export const CID_SIGNATURE_TYPES = {
   ],
 } as const
 
-export function createSignatureOperations(ctx: ServiceContext): SignatureOperations {
+export function createSignatureOperations(ctx: SignatureSettings): SignatureOperations {
   const held = heldCids(ctx)
 
   return {

@@ -3,6 +3,9 @@ import { heldCids } from '../common/held-cids.js'
 import type { ServiceContext } from '../service/context.js'
 import type { SwapOperations } from './api.js'
 
+/** What the swap operations use of the service. */
+export type SwapSettings = Pick<ServiceContext, 'records' | 'clock'>
+
 /**
  * Hot swaps: inside a tenant and network, requests for a CID are answered with another CID's
  * content. Both CIDs must be held by the tenant on that network when the swap is made. Chains
@@ -14,7 +17,7 @@ import type { SwapOperations } from './api.js'
  * everyone. Swaps change deserialized responses only: `?format=raw|car` always carry the
  * requested CID's own verifiable blocks.
  */
-export function createSwapOperations(ctx: ServiceContext): SwapOperations {
+export function createSwapOperations(ctx: SwapSettings): SwapOperations {
   const held = heldCids(ctx)
 
   return {

@@ -1,6 +1,9 @@
 import { PinfoldError } from '@pinfold/interface'
 import type { ServiceContext } from '../service/context.js'
 
+/** What a completion lease uses of the service. */
+export type CompletionLeaseSettings = Pick<ServiceContext, 'records' | 'clock' | 'resumable'>
+
 /** A completion's hold on its claim, renewed in the background while the completion runs. */
 export interface CompletionLeaseHold {
   /** Aborts when the caller's signal does, and when the claim is lost (see `lost`). */
@@ -20,7 +23,7 @@ export interface CompletionLeaseHold {
  * at worst the lease runs out and another request takes over, which is safe.
  */
 export function holdCompletionLease(
-  ctx: ServiceContext,
+  ctx: CompletionLeaseSettings,
   id: string,
   owner: string,
   callerSignal: AbortSignal | undefined,

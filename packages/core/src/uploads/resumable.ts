@@ -26,13 +26,19 @@ import {
   type StagedEntry,
 } from '../content/staging/staged-parts.js'
 import type { UploadConstraints, UploadItem, UploadOptions, UploadResult } from '../files/api.js'
-import type { Uploads } from '../files/upload.js'
+import type { FileUpload } from '../files/upload.js'
 import { SNIFF_BYTES } from '../mime/mime.js'
 import type { ServiceContext } from '../service/context.js'
 import { meter } from '../streams/meter.js'
 import type { UploadOperations } from './api.js'
 import { holdCompletionLease } from './completion-lease.js'
 import { sessionBlobKeys } from './session-blobs.js'
+
+/** What resumable uploads use of the service; a completed session is recorded through `files.upload`'s steps. */
+export interface ResumableUploadOperationSettings
+  extends Pick<ServiceContext, 'records' | 'blobs' | 'clock' | 'ids' | 'maxUploadBytes' | 'resumable'> {
+  upload: FileUpload
+}
 
 /** How long a session lives after its creation or its last accepted PATCH. */
 export const UPLOAD_SESSION_TTL_MS = 24 * 60 * 60 * 1000
@@ -64,9 +70,9 @@ export const UPLOAD_SESSION_TTL_MS = 24 * 60 * 60 * 1000
  * own and the completion streams them, in order, through the ordinary upload pipeline.
  */
 export function createResumableUploadOperations(
-  ctx: ServiceContext,
-  uploads: Uploads,
+  ctx: ResumableUploadOperationSettings,
 ): Omit<UploadOperations, 'signed'> {
+  const { upload } = ctx
   const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex')
 
   async function mustGet(id: string, token: string, options?: CallOptions): Promise<UploadSessionRecord> {
@@ -189,7 +195,7 @@ export function createResumableUploadOperations(
     innerNodes.push(...nodes)
     const head = await readHead(key, size, signal)
     await ctx.resumable.checkpoint?.('dag-closed', session.id)
-    const result = await uploads.commitStored(
+    const result = await upload.commitStored(
       session.id,
       { tenantId: session.tenantId, userId: session.userId },
       {
@@ -233,7 +239,7 @@ export function createResumableUploadOperations(
         content: concatenate(session.parts, signal),
       },
     ]
-    const result = await uploads.uploadAs(
+    const result = await upload.uploadAs(
       session.id,
       { tenantId: session.tenantId, userId: session.userId },
       toAsync(items),

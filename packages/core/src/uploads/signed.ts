@@ -4,6 +4,9 @@ import { validateKeyvalues, validateName } from '../common/validate.js'
 import type { ServiceContext } from '../service/context.js'
 import type { SignedUploadOperations } from './api.js'
 
+/** What signed upload URLs use of the service. */
+export type SignedUploadSettings = Pick<ServiceContext, 'records' | 'ids' | 'clock' | 'features'>
+
 /** Signed-URL parameters besides the signature; all of them are covered by it. */
 export const SIGNED_UPLOAD_METHODS = '["HEAD","PATCH","POST"]'
 const ALGORITHM = 'PINFOLD1'
@@ -28,7 +31,7 @@ interface GrantClaims {
  * signature (`createUrlSigner(secret, 'upload')`), so nothing unsigned can loosen them and no
  * record is needed. The path carries a fresh id, so two URLs never share a signature.
  */
-export function createSignedUploadOperations(ctx: ServiceContext): SignedUploadOperations {
+export function createSignedUploadOperations(ctx: SignedUploadSettings): SignedUploadOperations {
   const signer = ctx.features.derive('signedUploads', ({ signingSecret }) => createUrlSigner(signingSecret, 'upload'))
 
   return {

@@ -18,6 +18,9 @@ import type {
   UsageTimeSeriesQuery,
 } from './api.js'
 
+/** What the usage operations use of the service. */
+export type UsageSettings = Pick<ServiceContext, 'records' | 'clock' | 'usageRowsPerDay'>
+
 /**
  * Distinct (tenant, day, CID, file name, status) counts held between flushes. Past it a flush is
  * started at once; while flushes fail and the buffer stays full, hits of new keys are dropped
@@ -44,7 +47,7 @@ type HeldCount = GatewayUsageCount & { named: boolean }
  * bounded by the flush interval — the counts since the last flush. Reads flush this process's
  * counts first, so a server always answers with what it served itself.
  */
-export function createUsageOperations(ctx: ServiceContext): UsageOperations {
+export function createUsageOperations(ctx: UsageSettings): UsageOperations {
   let buffer = new Map<string, HeldCount>()
   /** Rows of each (tenant, day) in `buffer` besides its "other" count. */
   let rowsOfDay = new Map<string, number>()
@@ -155,7 +158,7 @@ export function createUsageOperations(ctx: ServiceContext): UsageOperations {
 }
 
 /** Checks dates and filters; without dates, the last 30 days up to today (UTC). */
-function usageQuery(ctx: ServiceContext, query: GatewayUsageFilter): GatewayUsageQuery {
+function usageQuery(ctx: UsageSettings, query: GatewayUsageFilter): GatewayUsageQuery {
   const today = ctx.clock.now().toISOString().slice(0, 10)
   const to = query.to ?? today
   const from = query.from ?? addDays(to, -DEFAULT_RANGE_DAYS)
@@ -189,11 +192,7 @@ function mondayOf(day: string): string {
  * Hits a handler could not name (a tenant's gateway knows the CID, not the file) get the name of
  * the tenant's public file of that CID, looked up once per distinct (tenant, CID) of a batch.
  */
-async function nameFiles(
-  ctx: ServiceContext,
-  counts: HeldCount[],
-  options?: CallOptions,
-): Promise<GatewayUsageCount[]> {
+async function nameFiles(ctx: UsageSettings, counts: HeldCount[], options?: CallOptions): Promise<GatewayUsageCount[]> {
   const names = new Map<string, string>()
   for (const { tenantId, cid, named } of counts) {
     const key = JSON.stringify([tenantId, cid])

@@ -3,6 +3,9 @@ import { invalid, MAX_VECTOR_QUERY_LIMIT, notFound, PinfoldError, throwIfAborted
 import type { ServiceContext } from '../service/context.js'
 import type { VectorOperations } from './api.js'
 
+/** What the vector operations use of the service. */
+export type VectorSettings = Pick<ServiceContext, 'records' | 'blobs' | 'features'>
+
 /** Vectors are a feature of private files (as at Pinata): files and groups are looked up there. */
 const NETWORK: Network = 'private'
 
@@ -21,7 +24,7 @@ export const MAX_QUERY_CHARS = 2000
  * text. Needs an `embedder` and a `textExtractor` in `createFileService`; without them vectorizing and
  * querying answer `UNAVAILABLE`.
  */
-export function createVectorOperations(ctx: ServiceContext): VectorOperations {
+export function createVectorOperations(ctx: VectorSettings): VectorOperations {
   const embeddingOf = (embedder: Embedder): VectorEmbedding => ({
     embedderId: embedder.id,
     dimensions: embedder.dimensions,
