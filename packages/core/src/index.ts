@@ -1,5 +1,6 @@
 /**
- * Pinfold's domain: uploads with Kubo-identical CIDs, files, groups and auth, behind four ports.
+ * Pinfold's domain: uploads with Kubo-identical CIDs, files, groups and auth, behind the ports of
+ * `@pinfold/interface`.
  *
  * ```ts
  * import { createFileService } from '@pinfold/core'

@@ -6,7 +6,7 @@ import type { ServiceContext } from '../service/context.js'
 import type { FileOperations } from './api.js'
 import type { FileUpload } from './upload.js'
 
-/** What the file operations use of the service; `upload` is the pipeline of `upload.ts`, shared with resumable uploads. */
+/** What the file operations use of the service; `upload` is `upload.ts`'s pipeline, shared with resumable uploads. */
 export interface FileSettings extends Pick<ServiceContext, 'records' | 'blobs' | 'clock'> {
   upload: FileUpload
 }

@@ -57,8 +57,9 @@ export interface FileUpload extends Pick<FileOperations, 'upload'> {
   /**
    * Records a {@link StoredFile} exactly as `upload` records a file it staged itself: the same
    * options, constraints, CAR handling and dedupe. The blob is never deleted here unless another
-   * content made it redundant (see `Staged.keep` in `upload-staging.ts`). The record's id is `fileId`; a commit that finds
-   * it taken (the retry of one recorded already) answers that record and makes no other.
+   * content made it redundant (see `Staged.keep` in `upload-staging.ts`). The record's id is
+   * `fileId`; a commit that finds it taken (the retry of one recorded already) answers that record
+   * and makes no other.
    */
   commitStored(
     fileId: string,

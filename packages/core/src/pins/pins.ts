@@ -6,16 +6,12 @@ import { nextPageToken, resolvePage } from '../common/pagination.js'
 import { parseCid } from '../common/parse-cid.js'
 import { validateKeyvalues, validateName } from '../common/validate.js'
 import { isIdentity, unkeepable } from '../content/dag/blocks.js'
-import type { ServiceContext } from '../service/context.js'
 import type { PinOperations } from './api.js'
 import { checkHostNodes } from './host-nodes.js'
-import { runPinJob, STOP } from './pin-job.js'
+import { type PinJobSettings, runPinJob, STOP } from './pin-job.js'
 
-/** What the pin operations (and the jobs they run) use of the service. */
-export type PinOperationSettings = Pick<
-  ServiceContext,
-  'records' | 'blobs' | 'clock' | 'ids' | 'pinning' | 'blockFetchers'
->
+/** What the pin operations use of the service: what the jobs they run use. */
+export type PinOperationSettings = PinJobSettings
 
 export function createPinOperations(ctx: PinOperationSettings): PinOperations {
   // names this service's claims; a restarted process is a new worker and resumes by lease expiry

@@ -59,9 +59,9 @@ export const UPLOAD_SESSION_TTL_MS = 24 * 60 * 60 * 1000
  * with exactly one record.
  *
  * Where the blob store has staged writes (memory, filesystem, S3), the session's bytes go into one
- * staged blob as they arrive, each PATCH hashing its 256 KiB leaves on the way (`staged-parts.ts`),
- * adding them to the CIDv1 DAG (`staged-dag.ts`: only the open node of each level is kept) and
- * indexing the leaves of the PATCH before it; the completion assembles the blob in the store,
+ * staged blob as they arrive, each PATCH hashing its 256 KiB leaves on the way
+ * (`content/staging/staged-parts.ts`), adding them to the CIDv1 DAG (`content/staging/staged-dag.ts`:
+ * only the open node of each level is kept) and indexing the leaves of the PATCH before it; the completion assembles the blob in the store,
  * closes the DAG and indexes its file nodes and its own leaves: it reads 4 KiB back (type
  * sniffing), and its work does not grow with the file. Everything it needs is in the session
  * record and the store, so a restart or another instance finishes the same way.
@@ -391,7 +391,7 @@ export function createResumableUploadOperations(
         // A content blob's key, named after the session: its bytes are invisible until the
         // completion assembles them, which a commit then follows; a completion that died after
         // assembling leaves the blob, owned by no content yet, to the session's retry, and the
-        // orphan sweep keeps it while the session named by its key lives (`maintenance.ts`).
+        // orphan sweep keeps it while the session named by its key lives (`maintenance/maintenance.ts`).
         const key = `blobs/${id}`
         staged = { key, handle: await ctx.blobs.staged.begin(key, options) }
       }
