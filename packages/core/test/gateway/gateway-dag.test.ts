@@ -12,9 +12,8 @@ import { computeFileCid } from '../../src/content/unixfs/compute-cid.js'
 import { kuboImporterOptions } from '../../src/content/unixfs/profiles.js'
 import type { GatewayRoot } from '../../src/gateway/api.js'
 import { openContentDag } from '../../src/gateway/content-dag.js'
-import { createGatewayOperations } from '../../src/gateway/gateway.js'
+import { createGatewayOperations, type GatewaySettings } from '../../src/gateway/gateway.js'
 import type { BlobStore, BlockLocation, ContentRecord } from '../../src/index.js'
-import type { ServiceContext } from '../../src/service/context.js'
 import { blobStore } from '../support/blob-store.js'
 import { chacha } from '../support/pseudo-random-bytes.js'
 
@@ -155,7 +154,7 @@ describe('gateway over a car content (directories)', () => {
       profile: null,
     }
     const records = blockIndex(imported.locations)
-    const gateway = createGatewayOperations({ blobs: store, records } as unknown as ServiceContext)
+    const gateway = createGatewayOperations({ blobs: store, records } as unknown as GatewaySettings)
     const gatewayRoot: GatewayRoot = {
       requested: root!,
       cid: root!,
