@@ -1,20 +1,6 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto'
-import type {
-  CallOptions,
-  SessionConstraints,
-  SessionStagedWrite,
-  SessionUploadOptions,
-  StagedBlobWrites,
-  UploadSessionRecord,
-} from '@pinfold/interface'
+import type { CallOptions, SessionStagedWrite, StagedBlobWrites, UploadSessionRecord } from '@pinfold/interface'
 import { conflict, invalid, notFound, PinfoldError, throwIfAborted } from '@pinfold/interface'
-import {
-  validateCidVersion,
-  validateExpiry,
-  validateKeyvalues,
-  validateName,
-  validateNetwork,
-} from '../common/validate.js'
 import type { Block } from '../content/dag/blocks.js'
 import { deleteContentBlobs } from '../content/dag/car-blob.js'
 import { StagedDag } from '../content/staging/staged-dag.js'
@@ -25,7 +11,7 @@ import {
   STAGED_LEAF_BYTES,
   type StagedEntry,
 } from '../content/staging/staged-parts.js'
-import type { UploadConstraints, UploadItem, UploadOptions, UploadResult } from '../files/api.js'
+import type { UploadItem, UploadResult } from '../files/api.js'
 import type { FileUpload } from '../files/upload.js'
 import { SNIFF_BYTES } from '../mime/mime.js'
 import type { ServiceContext } from '../service/context.js'
@@ -33,6 +19,15 @@ import { meter } from '../streams/meter.js'
 import type { UploadOperations } from './api.js'
 import { holdCompletionLease } from './completion-lease.js'
 import { sessionBlobKeys } from './session-blobs.js'
+import {
+  checkOptions,
+  fromSessionConstraints,
+  fromSessionOptions,
+  indexesLeaves,
+  plainFileName,
+  toSessionConstraints,
+  toSessionOptions,
+} from './session-options.js'
 
 /** What resumable uploads use of the service; a completed session is recorded through `files.upload`'s steps. */
 export interface ResumableUploadOperationSettings
@@ -523,33 +518,8 @@ export function createResumableUploadOperations(
   }
 }
 
-/** The checks `upload` makes on the options it is given, made on those a session will pass it. */
-function checkOptions(options: Partial<UploadOptions>, now: Date): void {
-  if (options.name !== undefined) validateName(options.name)
-  if (options.keyvalues !== undefined) validateKeyvalues(options.keyvalues)
-  if (options.network !== undefined) validateNetwork(options.network)
-  if (options.cidVersion !== undefined) validateCidVersion(options.cidVersion)
-  // time only moves on: an expiry past now is past at the completion too
-  if (options.expiresAt !== undefined) validateExpiry(options.expiresAt, now)
-}
-
 async function* toAsync<T>(items: readonly T[]): AsyncGenerator<T> {
   yield* items
-}
-
-/**
- * Whether the session's PATCHes index the raw leaves they store: when the file is to be recorded
- * under its CIDv1 (any other CID version, or a CAR upload, gets its DAG from the blob at the end).
- */
-function indexesLeaves(session: UploadSessionRecord): boolean {
-  const fixed = session.constraints?.fixed
-  const version = fixed?.cidVersion ?? session.options.cidVersion ?? 'v1'
-  return version === 'v1' && !(fixed?.car ?? session.options.car)
-}
-
-/** The session's name as an upload path: a plain file name (a `/` would mean a folder). */
-function plainFileName(name: string): string {
-  return name.replaceAll('/', '_').replaceAll('\\', '_') || 'file'
 }
 
 /** The stream from its first non-empty chunk on, or `undefined` when it holds no byte. */
@@ -564,39 +534,4 @@ async function nonEmpty(source: AsyncIterable<Uint8Array>): Promise<AsyncIterabl
       })()
   }
   return undefined
-}
-
-function toSessionOptions(options: Partial<UploadOptions>): SessionUploadOptions {
-  const { expiresAt, ...rest } = options
-  return { ...rest, ...(expiresAt !== undefined && { expiresAtMs: expiresAt === null ? null : expiresAt.getTime() }) }
-}
-
-function fromSessionOptions(options: SessionUploadOptions): Partial<UploadOptions> {
-  const out: Partial<UploadOptions> = {}
-  if (options.network !== undefined) out.network = options.network
-  if (options.name !== undefined) out.name = options.name
-  if (options.groupId !== undefined) out.groupId = options.groupId
-  if (options.keyvalues !== undefined) out.keyvalues = options.keyvalues
-  if (options.cidVersion !== undefined) out.cidVersion = options.cidVersion
-  if (options.car !== undefined) out.car = options.car
-  if (options.expiresAtMs !== undefined)
-    out.expiresAt = options.expiresAtMs === null ? null : new Date(options.expiresAtMs)
-  return out
-}
-
-function toSessionConstraints(constraints: UploadConstraints): SessionConstraints {
-  return {
-    maxBytes: constraints.maxBytes,
-    allowMimeTypes: constraints.allowMimeTypes ? [...constraints.allowMimeTypes] : undefined,
-    fixed: constraints.fixed ? toSessionOptions(constraints.fixed) : undefined,
-  }
-}
-
-function fromSessionConstraints(constraints: SessionConstraints | null): UploadConstraints | undefined {
-  if (!constraints) return undefined
-  return {
-    maxBytes: constraints.maxBytes ?? undefined,
-    allowMimeTypes: constraints.allowMimeTypes ?? undefined,
-    fixed: constraints.fixed ? fromSessionOptions(constraints.fixed) : undefined,
-  }
 }
