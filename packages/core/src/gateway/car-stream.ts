@@ -3,9 +3,17 @@ import type { CallOptions } from '@pinfold/interface'
 import { PinfoldError, throwIfAborted } from '@pinfold/interface'
 import { UnixFS } from 'ipfs-unixfs'
 import type { CID } from 'multiformats/cid'
-import { type Block, blockKey, blockLinks, DAG_PB_CODE, isIdentity, isLeafBlock, RAW_CODE } from '../dag/blocks.js'
-import { carBytes } from '../dag/car-bytes.js'
-import type { ContentDag } from '../dag/content-dag.js'
+import {
+  type Block,
+  blockKey,
+  blockLinks,
+  DAG_PB_CODE,
+  isIdentity,
+  isLeafBlock,
+  RAW_CODE,
+} from '../content/dag/blocks.js'
+import { carBytes } from '../content/dag/car-bytes.js'
+import type { ContentDag } from './content-dag.js'
 import type { WorkBudget } from './work-budget.js'
 
 export type DagScope = 'block' | 'entity' | 'all'

@@ -3,7 +3,7 @@ import type { ByteRange, CallOptions } from '@pinfold/interface'
 import { PinfoldError, throwIfAborted } from '@pinfold/interface'
 import { UnixFS } from 'ipfs-unixfs'
 import type { CID } from 'multiformats/cid'
-import { RAW_CODE } from '../dag/blocks.js'
+import { RAW_CODE } from '../content/dag/blocks.js'
 import type { WorkBudget } from './work-budget.js'
 
 /** Deeper than any honest UnixFS file (Kubo's layouts stay under ten levels for petabytes). */

@@ -10,28 +10,28 @@ import type {
   TextExtractor,
   TxtResolver,
 } from '@pinfold/interface'
-import { createApiKeyOperations } from './api-keys.js'
+import { createApiKeyOperations } from '../api-keys/api-keys.js'
+import { createDomainOperations } from '../domains/domains.js'
+import { createDownloadLinkOperations } from '../download-links/download-links.js'
+import { createExpiryOperations } from '../expiry/expiry.js'
+import { createFileOperations } from '../files/files.js'
+import { createFileUpload } from '../files/upload.js'
+import { createGatewayOperations } from '../gateway/gateway.js'
+import { createGroupOperations } from '../groups/groups.js'
+import { createHealthOperations } from '../health/health.js'
+import { createMaintenanceOperations } from '../maintenance/maintenance.js'
+import { createPaymentOperations } from '../payments/payments.js'
+import { createPinOperations } from '../pins/pins.js'
+import type { GatewayPlugin } from '../plugins/api.js'
+import { createPluginOperations } from '../plugins/plugins.js'
+import { createSignatureOperations } from '../signatures/signatures.js'
+import { createSwapOperations } from '../swaps/swaps.js'
+import { createUploadOperations } from '../uploads/uploads.js'
+import { createUsageOperations } from '../usage/usage.js'
+import { createVectorOperations } from '../vectors/vectors.js'
 import type { PinSettings, ResumableUploadSettings, ServiceContext } from './context.js'
-import { createDomainOperations } from './domains.js'
-import { createDownloadLinkOperations } from './download-links.js'
-import { createExpiryOperations } from './expiry.js'
-import type { FileService, GatewayPlugin } from './file-service-api.js'
-import { createFileOperations } from './files.js'
-import { createGatewayOperations } from './gateway.js'
-import { createGroupOperations } from './groups.js'
-import { createHealthOperations } from './health.js'
-import { createMaintenance } from './maintenance.js'
-import { createPaymentOperations } from './payments.js'
-import { createPinOperations } from './pins.js'
-import { createPluginOperations } from './plugins.js'
-import { createResumableUploadOperations } from './resumable-uploads.js'
+import type { FileService } from './file-service-api.js'
 import { checkServiceOptions } from './service-options.js'
-import { createSignatureOperations } from './signatures.js'
-import { createSignedUploadOperations } from './signed-uploads.js'
-import { createSwapOperations } from './swaps.js'
-import { createUploads } from './uploads.js'
-import { createUsageOperations } from './usage.js'
-import { createVectorOperations } from './vectors.js'
 
 export type { CompletionStep, PinSettings, ResumableUploadSettings } from './context.js'
 export { DEFAULT_COMPLETION_LEASE_MS, systemClock, uuidIds } from './service-options.js'
@@ -91,25 +91,27 @@ export interface FileServiceOptions {
  */
 export function createFileService(options: FileServiceOptions): FileService {
   const ctx: ServiceContext = checkServiceOptions(options)
-  const uploads = createUploads(ctx)
+  // files.upload's pipeline, which a completed resumable upload records its file through
+  const upload = createFileUpload(ctx)
   const downloadLinks = createDownloadLinkOperations(ctx)
   return {
-    files: { upload: uploads.upload, ...createFileOperations(ctx) },
+    files: createFileOperations({ ...ctx, upload }),
     groups: createGroupOperations(ctx),
     gateway: createGatewayOperations(ctx),
     downloadLinks,
     swaps: createSwapOperations(ctx),
     vectors: createVectorOperations(ctx),
     signatures: createSignatureOperations(ctx),
-    plugins: createPluginOperations(options.gatewayPlugins),
+    plugins: createPluginOperations({ gatewayPlugins: options.gatewayPlugins }),
     expiry: createExpiryOperations(ctx),
-    domains: createDomainOperations(ctx, options.resolveTxt, options.gatewayDomain?.toLowerCase()),
-    payments: createPaymentOperations(ctx, downloadLinks),
-    maintenance: createMaintenance(ctx),
-    uploads: {
-      signed: createSignedUploadOperations(ctx),
-      ...createResumableUploadOperations(ctx, uploads),
-    },
+    domains: createDomainOperations({
+      ...ctx,
+      resolveTxt: options.resolveTxt,
+      gatewayDomain: options.gatewayDomain?.toLowerCase(),
+    }),
+    payments: createPaymentOperations({ ...ctx, downloadLinks }),
+    maintenance: createMaintenanceOperations(ctx),
+    uploads: createUploadOperations({ ...ctx, upload }),
     health: createHealthOperations(ctx),
     apiKeys: createApiKeyOperations(ctx),
     usage: createUsageOperations(ctx),

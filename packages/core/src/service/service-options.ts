@@ -1,10 +1,10 @@
 import type { Clock, Embedder, IdSource } from '@pinfold/interface'
 import { type OptionChecks, optionChecks } from '@pinfold/interface'
 import { v7 as uuidv7 } from 'uuid'
+import { checkPaymentSettings } from '../payments/payments.js'
 import type { PinSettings, ResumableUploadSettings, ServiceContext } from './context.js'
 import { resolveFeatures } from './features.js'
 import type { FileServiceOptions } from './file-service.js'
-import { checkPaymentSettings } from './payments.js'
 
 export const systemClock: Clock = { now: () => new Date() }
 

@@ -1,0 +1,28 @@
+import { deleteContentBlobs } from '../content/dag/car-blob.js'
+import type { ServiceContext } from '../service/context.js'
+import type { ExpiryOperations } from './api.js'
+
+/** What the expiry sweep uses of the service. */
+export type ExpirySettings = Pick<ServiceContext, 'records' | 'blobs' | 'clock'>
+
+const BATCH = 100
+
+export function createExpiryOperations(ctx: ExpirySettings): ExpiryOperations {
+  return {
+    async sweep(now = ctx.clock.now(), options = {}) {
+      let deleted = 0
+      for (;;) {
+        const expired = await ctx.records.listExpiredFiles(now, BATCH, options)
+        let progressed = false
+        for (const file of expired) {
+          const gone = await ctx.records.deleteFile(file.tenantId, file.network, file.id, options)
+          if (!gone) continue
+          progressed = true
+          deleted++
+          if (gone.releasedContent) await deleteContentBlobs(ctx.blobs, gone.releasedContent.blobKey)
+        }
+        if (expired.length < BATCH || !progressed) return deleted
+      }
+    },
+  }
+}

@@ -1,0 +1,59 @@
+import { invalid, notFound } from '@pinfold/interface'
+import { nextPageToken, resolvePage } from '../common/pagination.js'
+import { validateExpiry, validateKeyvaluePatch, validateName } from '../common/validate.js'
+import { deleteContentBlobs } from '../content/dag/car-blob.js'
+import type { ServiceContext } from '../service/context.js'
+import type { FileOperations } from './api.js'
+import type { FileUpload } from './upload.js'
+
+/** What the file operations use of the service; `upload` is `upload.ts`'s pipeline, shared with resumable uploads. */
+export interface FileSettings extends Pick<ServiceContext, 'records' | 'blobs' | 'clock'> {
+  upload: FileUpload
+}
+
+/** `FileService.files`: `upload` (`upload.ts`), and reading, listing, updating and deleting the tenant's files. */
+export function createFileOperations(ctx: FileSettings): FileOperations {
+  return {
+    upload: ctx.upload.upload,
+
+    async get(actor, network, id, options) {
+      const file = await ctx.records.getFile(actor.tenantId, network, id, options)
+      if (!file) throw notFound('file')
+      return file
+    },
+
+    async list(actor, network, query = {}, options) {
+      const page = resolvePage(query)
+      const { limit: _l, order: _o, pageToken: _p, ...filter } = query
+      const result = await ctx.records.listFiles(actor.tenantId, network, filter, page, options)
+      return { files: result.items, nextPageToken: nextPageToken(result.items, result.hasMore) }
+    },
+
+    async update(actor, network, id, update, options) {
+      if (update.name === undefined && update.keyvalues === undefined && update.expiresAt === undefined) {
+        throw invalid('nothing to update: give name, keyvalues or expires_at')
+      }
+      const updated = await ctx.records.updateFile(
+        actor.tenantId,
+        network,
+        id,
+        {
+          ...(update.name !== undefined && { name: validateName(update.name) }),
+          ...(update.keyvalues !== undefined && { keyvalues: validateKeyvaluePatch(update.keyvalues) }),
+          ...(update.expiresAt !== undefined && { expiresAt: validateExpiry(update.expiresAt, ctx.clock.now()) }),
+        },
+        options,
+      )
+      if (!updated) throw notFound('file')
+      return updated
+    },
+
+    async delete(actor, network, id, options) {
+      const deleted = await ctx.records.deleteFile(actor.tenantId, network, id, options)
+      if (!deleted) throw notFound('file')
+      // the record is gone: releasing its bytes runs to its end (a failure leaves an orphan for the sweep)
+      const released = deleted.releasedContent
+      if (released) await deleteContentBlobs(ctx.blobs, released.blobKey)
+    },
+  }
+}

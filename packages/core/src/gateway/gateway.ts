@@ -1,0 +1,339 @@
+import * as dagPb from '@ipld/dag-pb'
+import type { CallOptions, ContentRecord } from '@pinfold/interface'
+import { isPinfoldError, notFound, PinfoldError } from '@pinfold/interface'
+import { UnixFS } from 'ipfs-unixfs'
+import { exporter, type UnixFSEntry, walkPath as walkUnixfsPath } from 'ipfs-unixfs-exporter'
+import { CID } from 'multiformats/cid'
+import { parseCid } from '../common/parse-cid.js'
+import { type Block, blockKey, isIdentity, isLeafBlock, RAW_CODE } from '../content/dag/blocks.js'
+import type { ServiceContext } from '../service/context.js'
+import type { DirectoryItem, GatewayEntry, GatewayOperations, GatewayRoot, GatewayScope, PathRoots } from './api.js'
+import { type EntityBytes, encodeCar, scopedBlocks, unixfsType } from './car-stream.js'
+import { type ContentDag, openContentDag } from './content-dag.js'
+import { readUnixfsFile } from './file-reader.js'
+import { createInnerNodeCache } from './inner-node-cache.js'
+import { type WorkBudget, workBudget } from './work-budget.js'
+
+/** What the gateway operations use of the service. */
+export type GatewaySettings = Pick<ServiceContext, 'records' | 'blobs' | 'clock'>
+
+/** Roots read per page when listing every public root (for DHT announcements). */
+const PUBLIC_ROOTS_PAGE = 500
+
+/** Longest swap chain followed; chains are acyclic by construction, this only bounds the work. */
+const MAX_SWAP_HOPS = 64
+
+export function createGatewayOperations(ctx: GatewaySettings): GatewayOperations {
+  const stores = { blobs: ctx.blobs, records: ctx.records, innerNodes: createInnerNodeCache() }
+
+  /** The DAG below `cid` inside public content this scope may read, found by the block's multihash. */
+  async function findDag(scope: GatewayScope, cid: CID, options?: CallOptions): Promise<ContentDag | undefined> {
+    const tenantId = scope.kind === 'tenant' ? scope.tenantId : undefined
+    const found = await ctx.records.findPublicBlock(cid.multihash.bytes, { at: ctx.clock.now(), tenantId }, options)
+    return found && openContentDag(found.content, cid, stores)
+  }
+
+  /** Follows a swap chain inside one tenant's public mappings. */
+  async function followSwaps(tenantId: string, start: string, options?: CallOptions) {
+    let at = start
+    for (let hop = 0; hop < MAX_SWAP_HOPS; hop++) {
+      const next = await ctx.records.getSwap(tenantId, 'public', at, options)
+      if (!next) return at
+      at = next.mappedCid
+    }
+    throw new PinfoldError('CONFLICT', 'swap chain too long')
+  }
+
+  /** Where the tenant's public swaps send `requested` (found under the tenant's spelling of it), if anywhere. */
+  async function swapTarget(tenantId: string, requested: CID, options?: CallOptions): Promise<CID | undefined> {
+    const held = await ctx.records.findHeldFile(tenantId, 'public', requested.multihash.bytes, ctx.clock.now(), options)
+    const spelling = held?.cid ?? requested.toString()
+    const followed = await followSwaps(tenantId, spelling, options)
+    return followed === spelling ? undefined : parseCid(followed)
+  }
+
+  return {
+    async publicBlock(cidText, options) {
+      const cid = parseCid(cidText)
+      if (isIdentity(cid)) return cid.multihash.digest
+      const dag = await findDag({ kind: 'public' }, cid, options)
+      return dag?.getBlock(cid, options)
+    },
+
+    async *publicRoots(options) {
+      let after: string | undefined
+      for (;;) {
+        const page = await ctx.records.listPublicRoots(after, PUBLIC_ROOTS_PAGE, ctx.clock.now(), options)
+        yield* page
+        if (page.length < PUBLIC_ROOTS_PAGE) return
+        after = page.at(-1)
+      }
+    },
+
+    async resolve(scope, cidText, { swaps = false, signal } = {}) {
+      const options = { signal }
+      const requested = parseCid(cidText)
+      if (isIdentity(requested)) return { requested, cid: requested, swapped: false, dag: null }
+      const target = swaps && scope.kind === 'tenant' ? await swapTarget(scope.tenantId, requested, options) : undefined
+      // a swap whose target the tenant no longer serves (deleted, expired) falls back to the CID itself
+      const swappedDag = target && (await findDag(scope, target, options))
+      if (target && swappedDag) return { requested, cid: target, swapped: true, dag: swappedDag }
+      const dag = await findDag(scope, requested, options)
+      if (!dag) throw notFound('content')
+      return { requested, cid: requested, swapped: false, dag }
+    },
+
+    async resolveHeld(file, options) {
+      const content = await ctx.records.getContent(file.cid, options)
+      if (!content) throw notFound('content')
+      const cid = CID.parse(content.cid)
+      return { requested: cid, cid, swapped: false, dag: openContentDag(content, cid, stores) }
+    },
+
+    async entry(root, path, options) {
+      const dag = root.dag
+      const content = dag?.content
+      if (content?.kind === 'file' && path.length === 0 && dag!.atContentRoot) return wholeFile(root.cid, content, ctx)
+      const budget = workBudget(content ?? null)
+      const walked = await walkPath(root, path, budget, options)
+      return toGatewayEntry(await exportTerminal(walked), root, budget)
+    },
+
+    async block(root, path, options) {
+      const { terminal, roots } = await walkPath(root, path, workBudget(root.dag?.content ?? null), options)
+      const bytes = await getBlock(root, terminal, options)
+      if (!bytes) throw notFound('block')
+      return { cid: terminal, bytes, roots }
+    },
+
+    async car(root, path, { scope = 'all', entityBytes, dups = false, signal } = {}) {
+      const options = { signal }
+      const budget = workBudget(root.dag?.content ?? null)
+      const { terminal, along, roots } = await walkPath(root, path, budget, options)
+      let range: EntityBytes | undefined
+      let effectiveScope = scope
+      if (entityBytes) {
+        effectiveScope = 'entity'
+        const size = await entitySize(root, terminal, options)
+        if (size !== undefined) {
+          range = resolveEntityBytes(entityBytes, size)
+          if (!range) effectiveScope = 'block'
+        }
+      }
+      const seen = new Set<string>()
+      const dag = root.dag
+      async function* blocks(): AsyncGenerator<Block> {
+        for (const block of along) {
+          seen.add(blockKey(block.cid))
+          yield block
+        }
+        if (!dag) {
+          if (!isIdentity(terminal)) throw notFound('block')
+          return // identity blocks live in their CIDs and are never sent
+        }
+        const scoped = dag.root.equals(terminal) ? dag : openContentDag(dag.content, terminal, stores)
+        yield* scopedBlocks(scoped, effectiveScope, range, seen, budget, { ...options, dups })
+      }
+      return { terminal, roots, scope: effectiveScope, range, stream: encodeCar(root.requested, blocks()) }
+    },
+  }
+}
+
+function wholeFile(cid: CID, content: ContentRecord, ctx: GatewaySettings): GatewayEntry {
+  return {
+    type: 'file',
+    cid,
+    roots: [cid],
+    size: content.size,
+    read: (range, readOptions) =>
+      range && range.length === 0
+        ? Promise.resolve(empty())
+        : ctx.blobs.get(content.blobKey, { signal: readOptions?.signal, range }),
+  }
+}
+
+async function* empty(): AsyncGenerator<Uint8Array> {}
+
+async function getBlock(root: GatewayRoot, cid: CID, options?: CallOptions): Promise<Uint8Array | undefined> {
+  if (isIdentity(cid)) return cid.multihash.digest
+  return root.dag?.getBlock(cid, options)
+}
+
+/**
+ * A blockstore view of the root's DAG for the UnixFS exporter: each read is charged to the
+ * request's budget (leaf bytes earn more), and the blocks read are recorded for CAR pathing.
+ */
+function dagBlockstore(root: GatewayRoot, budget: WorkBudget, options?: CallOptions) {
+  const read: Block[] = []
+  return {
+    read,
+    store: {
+      async *get(cid: CID) {
+        budget.spend()
+        const bytes = await getBlock(root, cid, options)
+        if (!bytes) throw notFound(`block ${cid}`)
+        if (isLeafBlock(cid, bytes)) budget.earn(bytes.length)
+        read.push({ cid, bytes })
+        yield bytes
+      },
+    },
+  }
+}
+
+interface WalkedPath extends PathRoots {
+  terminal: CID
+  /** Every block read to reach the terminal, each once, without the terminal (CAR pathing). */
+  along: Block[]
+  store: ReturnType<typeof dagBlockstore>['store']
+  signal: AbortSignal | undefined
+}
+
+/**
+ * Resolves a path below the root once, for every kind of answer: its terminal, the CID of each
+ * segment, and the blocks read on the way. The exporter matches each segment against link names
+ * literally (no percent-decoding).
+ */
+async function walkPath(
+  root: GatewayRoot,
+  path: readonly string[],
+  budget: WorkBudget,
+  options?: CallOptions,
+): Promise<WalkedPath> {
+  const recorder = dagBlockstore(root, budget, options)
+  const signal = options?.signal
+  if (path.length === 0) return { terminal: root.cid, roots: [root.cid], along: [], store: recorder.store, signal }
+  let last: { cid: CID; roots: CID[] } | undefined
+  try {
+    for await (const step of walkUnixfsPath([root.cid.toString(), ...path].join('/'), recorder.store, { signal })) {
+      last = step
+    }
+  } catch (error) {
+    throw asGatewayError(error)
+  }
+  if (!last) throw notFound('path')
+  const terminal = last.cid
+  const along = recorder.read.filter((block) => !block.cid.equals(terminal))
+  const unique = new Map(along.map((block) => [blockKey(block.cid), block]))
+  return { terminal, roots: last.roots, along: [...unique.values()], store: recorder.store, signal }
+}
+
+/** The UnixFS entry at a walked path's terminal. */
+async function exportTerminal({ terminal, roots, store, signal }: WalkedPath) {
+  try {
+    return { entry: await exporter(terminal, store, { signal }), roots }
+  } catch (error) {
+    throw asGatewayError(error)
+  }
+}
+
+/**
+ * The exporter's failures in gateway terms: a path that does not exist is `NOT_FOUND`; a block
+ * that cannot be decoded as UnixFS (malformed, or another codec's data) is `UNPROCESSABLE` —
+ * the stored content is not servable that way, which is no server failure.
+ */
+function asGatewayError(error: unknown): unknown {
+  if (isPinfoldError(error)) return error
+  const code = (error as { name?: unknown }).name ?? (error as { code?: unknown }).code
+  if (typeof code === 'string' && /NotFound|NoResolver|NoPropError|ERR_NOT_FOUND|ERR_NO_PROP/.test(code)) {
+    return notFound('path')
+  }
+  return new PinfoldError('UNPROCESSABLE', 'this content cannot be read as UnixFS', { cause: error })
+}
+
+function toGatewayEntry(
+  { entry, roots }: { entry: UnixFSEntry; roots: CID[] },
+  root: GatewayRoot,
+  budget: WorkBudget,
+): GatewayEntry {
+  if (entry.type === 'file' || entry.type === 'raw' || entry.type === 'identity') {
+    const get = async (cid: CID) => {
+      const bytes = await getBlock(root, cid)
+      if (!bytes) throw new PinfoldError('INTERNAL', `block ${cid} is missing`)
+      return bytes
+    }
+    return {
+      type: 'file',
+      cid: entry.cid,
+      roots,
+      size: Number(entry.size),
+      read: async (range, readOptions) => readUnixfsFile(entry.cid, get, range, budget, readOptions),
+    }
+  }
+  if (entry.type === 'directory') {
+    return {
+      type: 'directory',
+      cid: entry.cid,
+      roots,
+      list: (listOptions) => listDirectory(root, entry.cid, budget, listOptions),
+    }
+  }
+  throw new PinfoldError('UNPROCESSABLE', `cannot serve a ${entry.type} entry`)
+}
+
+/**
+ * The entries of a UnixFS directory, streamed: a plain directory's links, or every entry of a
+ * HAMT-sharded one, visiting each distinct shard node once — shard nodes that link to the same
+ * sub-shard many times cannot multiply the listing.
+ */
+async function* listDirectory(
+  root: GatewayRoot,
+  cid: CID,
+  budget: WorkBudget,
+  options?: CallOptions,
+): AsyncGenerator<DirectoryItem> {
+  const seen = new Set<string>()
+  const pending: CID[] = [cid]
+  while (pending.length > 0) {
+    const shard = pending.pop()!
+    if (seen.has(blockKey(shard))) continue
+    seen.add(blockKey(shard))
+    budget.spend()
+    const bytes = await getBlock(root, shard, options)
+    if (!bytes) throw new PinfoldError('INTERNAL', `block ${shard} is missing`)
+    const node = decodeDirectory(shard, bytes)
+    for (const link of node.links) {
+      const name = link.Name ?? ''
+      if (node.prefixLength === 0) yield { name, cid: link.Hash, size: link.Tsize ?? 0 }
+      else if (name.length === node.prefixLength) pending.push(link.Hash)
+      else yield { name: name.slice(node.prefixLength), cid: link.Hash, size: link.Tsize ?? 0 }
+    }
+  }
+}
+
+/** A directory node's links; `prefixLength` is the bucket prefix of a HAMT shard's link names (0 for plain directories). */
+function decodeDirectory(cid: CID, bytes: Uint8Array) {
+  try {
+    const node = dagPb.decode(bytes)
+    const unixfs = node.Data ? UnixFS.unmarshal(node.Data) : undefined
+    if (unixfs?.type === 'directory') return { links: node.Links, prefixLength: 0 }
+    if (unixfs?.type === 'hamt-sharded-directory') {
+      const fanout = Number(unixfs.fanout ?? 256n)
+      return { links: node.Links, prefixLength: (fanout - 1).toString(16).length }
+    }
+  } catch (cause) {
+    throw new PinfoldError('UNPROCESSABLE', `block ${cid} is not a UnixFS directory`, { cause })
+  }
+  throw new PinfoldError('UNPROCESSABLE', `block ${cid} is not a UnixFS directory`)
+}
+
+/** A file's size when the terminal is a UnixFS file or raw block; `undefined` otherwise. */
+async function entitySize(root: GatewayRoot, cid: CID, options?: CallOptions): Promise<number | undefined> {
+  const bytes = await getBlock(root, cid, options)
+  if (!bytes) return undefined
+  if (cid.code === RAW_CODE) return bytes.length
+  if (unixfsType(cid, bytes) !== 'file') return undefined
+  const node = dagPb.decode(bytes)
+  return node.Data ? Number(UnixFS.unmarshal(node.Data).fileSize()) : 0
+}
+
+/**
+ * `entity-bytes=from:to` against a size: negative positions count from the end, `*` is the last
+ * byte. `undefined` when the range lies wholly outside the entity (the spec then answers like
+ * `dag-scope=block`).
+ */
+export function resolveEntityBytes(spec: { from: number; to: number | '*' }, size: number): EntityBytes | undefined {
+  const from = spec.from < 0 ? Math.max(0, size + spec.from) : spec.from
+  const to = spec.to === '*' ? size - 1 : spec.to < 0 ? size + spec.to : Math.min(spec.to, size - 1)
+  if (size === 0 || from >= size || to < from) return undefined
+  return { from, to }
+}
