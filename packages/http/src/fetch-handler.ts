@@ -1,16 +1,19 @@
 import { allows, type FileService, PinfoldError, type TokenActor, type TokenVerifier } from '@pinfold/core'
-import { type CorsOptions, corsHeaders, preflightHeaders } from './cors.js'
 import { identify } from './credentials.js'
-import { meterUsage } from './gateway-usage.js'
+import { createImageVariants, type ImageOptions } from './gateway/image-variants.js'
+import { dispatchGateway } from './gateway/serve-gateway.js'
+import { meterGatewayUsage } from './gateway/usage.js'
 import { checkHandlerOptions } from './handler-options.js'
-import { dispatchGateway } from './handlers/gateway.js'
-import { createImageVariants, type ImageOptions } from './image-variants.js'
 import type { IpfsPeer } from './ipfs-peer.js'
-import { clientAddress, createRateLimiter, type RateLimitOptions } from './rate-limit.js'
+import { type CorsOptions, cors } from './middleware/cors.js'
+import { answerErrors } from './middleware/errors.js'
+import { headWithoutBody } from './middleware/head.js'
+import { compose, type Middleware, type Seen } from './middleware/middleware.js'
+import { clientAddress, createRateLimiter, limitAddresses, type RateLimitOptions } from './middleware/rate-limit.js'
+import { logRequests, type RequestLogger } from './middleware/request-log.js'
 import { parseRequest } from './request-input.js'
-import { type RequestLogger, requestIdOf } from './request-log.js'
-import { parsedUrl } from './request-url.js'
-import { errorBody, errorResponse } from './responses.js'
+import { parsedUrl, stripBasePath } from './request-url.js'
+import { errorBody } from './responses.js'
 import { createRouter, type Route } from './router.js'
 import { routes as defaultRoutes } from './routes.js'
 import { unsupportedRequest, unsupportedRoutes } from './unsupported-routes.js'
@@ -70,15 +73,7 @@ export interface FetchHandlerOptions {
 
 export type FetchHandler = (request: Request) => Promise<Response>
 
-/** What the request log may say about a request, filled in as dispatch learns it. */
-interface Seen {
-  route: string | null
-  tenant?: string
-}
-
 const ANONYMOUS: TokenActor = { tenantId: '', userId: '', scopes: new Set() }
-
-const HEALTH_PATHS = new Set(['/healthz', '/readyz'])
 
 /**
  * The one HTTP implementation: a standard `Request → Response` function. Mount it in any
@@ -89,48 +84,20 @@ export function createFetchHandler(service: FileService, options: FetchHandlerOp
   const checked = checkHandlerOptions(service, options)
   const { basePath } = checked
   const route = createRouter([...defaultRoutes, ...unsupportedRoutes])
-  const cors = options.cors ?? {}
   const limiter = createRateLimiter(options.rateLimit)
-  const clientIp = options.clientIp ?? clientAddress
   const images = options.images && createImageVariants(options.images)
 
-  return async function handle(request) {
-    const origin = request.headers.get('origin')
-    const url = parsedUrl(request)
-    const started = performance.now()
-    const requestId = requestIdOf(request)
-    const seen: Seen = { route: null }
-    let response: Response
-    try {
-      if (request.method === 'OPTIONS') {
-        response = new Response(null, { status: 204, headers: preflightHeaders(cors, origin) })
-      } else {
-        // an orchestrator probing health from one address must never be rate limited into a restart
-        if (!HEALTH_PATHS.has(stripBasePath(url.pathname, basePath) ?? '')) limiter.checkAddress(clientIp(request))
-        response = await dispatch(request, url, seen)
-      }
-    } catch (error) {
-      response = errorResponse(error)
-      if (response.status >= 500) options.onError?.(error, request)
-    }
-    response = meterUsage(service, request, response)
-    for (const [name, value] of Object.entries(corsHeaders(cors, origin))) response.headers.set(name, value)
-    response.headers.set('x-request-id', requestId)
-    if (options.logger) {
-      const entry = {
-        request_id: requestId,
-        method: request.method,
-        route: seen.route,
-        status: response.status,
-        duration_ms: Math.round((performance.now() - started) * 10) / 10,
-        ...(seen.tenant && { tenant: seen.tenant }),
-      }
-      if (response.status >= 500) options.logger.error(entry)
-      else options.logger.info(entry)
-    }
-    if (request.method === 'HEAD') return new Response(null, { status: response.status, headers: response.headers })
-    return response
-  }
+  // Outermost first: each concern sees the answer of the ones after it, errors included.
+  const middleware: Middleware[] = [
+    headWithoutBody,
+    logRequests(options.logger),
+    cors(options.cors ?? {}),
+    meterGatewayUsage(service),
+    answerErrors(options.onError),
+    limitAddresses(limiter, options.clientIp ?? clientAddress, basePath),
+  ]
+  const run = compose(middleware, ({ request, url, seen }) => dispatch(request, url, seen))
+  return async (request) => run({ request, url: parsedUrl(request), seen: { route: null } })
 
   async function dispatch(request: Request, url: URL, seen: Seen): Promise<Response> {
     const pathname = stripBasePath(url.pathname, basePath)
@@ -187,10 +154,4 @@ export function createFetchHandler(service: FileService, options: FetchHandlerOp
     }
     return actor
   }
-}
-
-function stripBasePath(pathname: string, basePath: string): string | undefined {
-  if (basePath === '') return pathname
-  if (pathname === basePath) return '/'
-  return pathname.startsWith(`${basePath}/`) ? pathname.slice(basePath.length) : undefined
 }

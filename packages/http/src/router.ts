@@ -1,6 +1,6 @@
 import type { FileService, Scope, TokenActor } from '@pinfold/core'
 import Type, { type Static, type TObject, type TSchema } from 'typebox'
-import type { ImageVariants } from './image-variants.js'
+import type { ImageVariants } from './gateway/image-variants.js'
 import type { IpfsPeer } from './ipfs-peer.js'
 import type { OpenApiResponse } from './openapi/types.js'
 

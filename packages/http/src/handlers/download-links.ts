@@ -1,9 +1,9 @@
 import Type, { type Static } from 'typebox'
+import { servePrivateLink } from '../gateway/private-link.js'
 import { envelope, okData, SignedUrl } from '../openapi/schemas.js'
 import { data } from '../responses.js'
 import { defineRoute, type RequestContext } from '../router.js'
 import { named } from '../schema.js'
-import { servePrivateLink } from './private-link.js'
 
 /** Integers; digits as text are accepted too. */
 const Seconds = (description: string) =>
@@ -98,7 +98,7 @@ export const downloadLinkRoutes = [
     },
     /**
      * A private download: on the API's host, for any tenant's link (a tenant's own gateway host
-     * serves its links too, see `handlers/gateway.ts`).
+     * serves its links too, see `gateway/serve-gateway.ts`).
      */
     handle: ({ request, url, service, images, signal }, { params }) =>
       servePrivateLink(request, url, params.cid, { service, images, signal }),

@@ -1,8 +1,8 @@
 import { type FileService, notFound } from '@pinfold/core'
-import { contentDisposition, fileResponse } from '../gateway-responses.js'
-import { attributeUsage } from '../gateway-usage.js'
-import type { ImageVariants } from '../image-variants.js'
 import { data } from '../responses.js'
+import type { ImageVariants } from './image-variants.js'
+import { contentDisposition, fileResponse } from './responses.js'
+import { attributeUsage } from './usage.js'
 
 export interface PrivateLinkContext {
   service: FileService

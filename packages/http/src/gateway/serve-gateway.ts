@@ -7,7 +7,10 @@ import {
   PinfoldError,
 } from '@pinfold/core'
 import { base64url } from '../bytes.js'
-import { carContentType, carDups, type Negotiated, negotiateFormat, RAW } from '../gateway-negotiation.js'
+import { errorBody } from '../responses.js'
+import type { ImageVariants } from './image-variants.js'
+import { carContentType, carDups, type Negotiated, negotiateFormat, RAW } from './negotiation.js'
+import { servePrivateLink } from './private-link.js'
 import {
   applyRange,
   contentDisposition,
@@ -16,12 +19,9 @@ import {
   IMMUTABLE,
   notModified,
   toStream,
-} from '../gateway-responses.js'
-import { subdomainCid } from '../gateway-subdomain.js'
-import { attributeUsage } from '../gateway-usage.js'
-import type { ImageVariants } from '../image-variants.js'
-import { errorBody } from '../responses.js'
-import { servePrivateLink } from './private-link.js'
+} from './responses.js'
+import { subdomainCid } from './subdomain.js'
+import { attributeUsage } from './usage.js'
 
 /** Cache lifetime of a response that a hot swap produced: the mapping can change at any time. */
 const SWAPPED_CACHE = 'public, max-age=60'

@@ -1,5 +1,5 @@
 import { detectMimeType, type GatewayEntry, mimeTypeFromName } from '@pinfold/core'
-import { concatBytes } from './bytes.js'
+import { concatBytes } from '../bytes.js'
 
 /** Headers on every gateway answer: user content must never run as the API's origin. */
 export const GATEWAY_SECURITY_HEADERS = {
