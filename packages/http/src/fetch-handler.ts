@@ -1,14 +1,16 @@
 import { allows, type FileService, PinfoldError, type TokenActor, type TokenVerifier } from '@pinfold/core'
 import { identify } from './credentials.js'
 import { createImageVariants, type ImageOptions } from './gateway/image-variants.js'
-import { dispatchGateway } from './gateway/serve-gateway.js'
+import { resolveHost } from './gateway/request-host.js'
+import { gatewayMethodNotAllowed } from './gateway/responses.js'
+import { tenantHostRoutes } from './gateway/routes.js'
 import { meterGatewayUsage } from './gateway/usage.js'
 import { checkHandlerOptions } from './handler-options.js'
 import type { IpfsPeer } from './ipfs-peer.js'
 import { type CorsOptions, cors } from './middleware/cors.js'
 import { answerErrors } from './middleware/errors.js'
 import { headWithoutBody } from './middleware/head.js'
-import { compose, type Middleware, type Seen } from './middleware/middleware.js'
+import { compose, type Exchange, type Middleware } from './middleware/middleware.js'
 import { clientAddress, createRateLimiter, limitAddresses, type RateLimitOptions } from './middleware/rate-limit.js'
 import { logRequests, type RequestLogger } from './middleware/request-log.js'
 import { parseRequest } from './request-input.js'
@@ -83,7 +85,7 @@ const ANONYMOUS: TokenActor = { tenantId: '', userId: '', scopes: new Set() }
 export function createFetchHandler(service: FileService, options: FetchHandlerOptions): FetchHandler {
   const checked = checkHandlerOptions(service, options)
   const { basePath } = checked
-  const route = createRouter([...defaultRoutes, ...unsupportedRoutes])
+  const route = createRouter([...defaultRoutes, ...tenantHostRoutes, ...unsupportedRoutes])
   const limiter = createRateLimiter(options.rateLimit)
   const images = options.images && createImageVariants(options.images)
 
@@ -96,35 +98,37 @@ export function createFetchHandler(service: FileService, options: FetchHandlerOp
     answerErrors(options.onError),
     limitAddresses(limiter, options.clientIp ?? clientAddress, basePath),
   ]
-  const run = compose(middleware, ({ request, url, seen }) => dispatch(request, url, seen))
+  const run = compose(middleware, dispatch)
   return async (request) => run({ request, url: parsedUrl(request), seen: { route: null } })
 
-  async function dispatch(request: Request, url: URL, seen: Seen): Promise<Response> {
-    const pathname = stripBasePath(url.pathname, basePath)
+  /** The route's answer, or the 404 or 405 of a request no route takes. */
+  async function dispatch({ request, url, seen }: Exchange): Promise<Response> {
     const publicUrl = checked.publicUrl()
     const apiHostname = publicUrl?.hostname ?? url.hostname
     // with neither option, the request's own host name says nothing: any {cid}.ipfs.{host} is one
     const subdomainHost = checked.subdomainHost ?? publicUrl?.hostname.toLowerCase()
-    const gateway = await dispatchGateway(request, url, pathname, {
-      service,
-      images,
-      apiHostname,
-      subdomainHost,
-    })
-    if (gateway) {
-      seen.route = 'gateway'
-      return gateway
+    const host = await resolveHost(request, url, { service, apiHostname, subdomainHost })
+    // a gateway's host serves at its root, whatever the API's mount prefix
+    const pathname = host.kind === 'api' ? stripBasePath(url.pathname, basePath) : url.pathname
+    const match = pathname === undefined ? undefined : route(request.method, pathname, host)
+    if (pathname === undefined || !match) {
+      // a tenant's host is its gateway, and nothing else
+      if (host.kind === 'tenant')
+        throw new PinfoldError('NOT_FOUND', 'a gateway serves /ipfs/{cid} and /files/{cid} paths only')
+      // 404, not 501: the server has no such resource, and the fault is not the server's
+      return errorBody(unsupportedRequest(request.method, url.pathname), 404)
     }
-    const match = pathname === undefined ? undefined : route(request.method, pathname)
-    // 404, not 501: the server has no such resource, and the fault is not the server's
-    if (!match) return errorBody(unsupportedRequest(request.method, url.pathname), 404)
     if ('allowed' in match) {
+      if (match.gateway) {
+        seen.route = 'gateway'
+        return gatewayMethodNotAllowed(request.method)
+      }
       const allow = [...new Set(match.allowed)].join(', ')
       return errorBody(`${unsupportedRequest(request.method, url.pathname)}: this path answers ${allow}`, 405, {
         allow,
       })
     }
-    seen.route = match.route.path
+    seen.route = match.route.gateway ? 'gateway' : match.route.path
     const actor = await authenticate(request, match.route)
     if (actor.tenantId) seen.tenant = actor.tenantId
     const input = await parseRequest(match.route, request, url, match.params)
@@ -132,6 +136,8 @@ export function createFetchHandler(service: FileService, options: FetchHandlerOp
       {
         request,
         url,
+        host,
+        pathname,
         actor,
         signal: request.signal,
         publicUrl: publicUrl?.href ?? `${url.origin}${basePath}`,

@@ -1,3 +1,4 @@
+import { gatewayRoutes } from './gateway/routes.js'
 import { routingRoutes } from './gateway/routing.js'
 import { authRoutes } from './handlers/auth.js'
 import { domainRoutes } from './handlers/domains.js'
@@ -25,6 +26,7 @@ export const routes: readonly Route[] = [
   ...pinRoutes,
   ...groupRoutes,
   ...downloadLinkRoutes,
+  ...gatewayRoutes,
   ...filesSignRoutes,
   ...swapRoutes,
   ...signatureRoutes,

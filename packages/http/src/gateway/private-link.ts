@@ -1,7 +1,12 @@
 import { type FileService, notFound } from '@pinfold/core'
+import Type from 'typebox'
+import { envelope } from '../openapi/schemas.js'
 import { data } from '../responses.js'
+import { defineRoute } from '../router.js'
 import type { ImageVariants } from './image-variants.js'
-import { contentDisposition, fileResponse } from './responses.js'
+import { tenantOf } from './request-host.js'
+import { contentDisposition, fileResponse, GATEWAY_SECURITY_HEADERS } from './responses.js'
+import { decodeSegment } from './serve-gateway.js'
 import { attributeUsage } from './usage.js'
 
 export interface PrivateLinkContext {
@@ -57,3 +62,68 @@ export async function servePrivateLink(
     await fileResponse(request, entry, { etag: `"${file.cid}"`, headers, contentType: file.mimeType, disposition }),
   )
 }
+
+/** A parameter of a signed link (the signature covers them all: core checks them together). */
+const signedParam = Type.Optional(Type.String())
+
+const request = {
+  query: Type.Object({
+    'X-Algorithm': signedParam,
+    'X-Date': signedParam,
+    'X-Expires': signedParam,
+    'X-Method': signedParam,
+    'X-User-ID': signedParam,
+    'X-Signature': signedParam,
+  }),
+}
+
+/** A private download on the API's host, for any tenant's link. */
+export const privateLinkRoute = defineRoute({
+  method: 'GET',
+  path: '/files/:cid',
+  auth: 'public',
+  summary: 'Download through a signed link',
+  tags: ['Download links'],
+  description:
+    "The query of a link made by `POST /v3/files/private/download_link`; refused (403) once expired, or when a parameter is missing or changed. `img-*` parameters of the url the link was made for (`optimizeImage()`: `img-width`, `img-height`, `img-dpr`, `img-fit`, `img-gravity`, `img-quality`, `img-format`, `img-anim`, `img-sharpen`, `img-metadata`) are signed into it and transform an image when the server has image optimisation. A tenant's gateway host (dedicated name or custom domain) serves that tenant's links too.",
+  request,
+  responses: {
+    '200': {
+      description: 'The file (ranges supported), or `{data: {cid, name, type: "directory"}}` for a folder',
+      content: {
+        '*/*': { schema: Type.String({ contentMediaType: 'application/octet-stream' }) },
+        'application/json': {
+          schema: envelope(Type.Object({ cid: Type.String(), name: Type.String(), type: Type.Literal('directory') })),
+        },
+      },
+    },
+    '302': { description: 'Redirect to a presigned URL of the blob store (S3)' },
+  },
+  handle: ({ request, url, service, images, signal }, { params }) =>
+    servePrivateLink(request, url, params.cid, { service, images, signal }),
+})
+
+/**
+ * The same download on a tenant's gateway host: that tenant's links only, with the gateway's
+ * headers. `privateLinkRoute` documents both (an OpenAPI operation is a path and a method, whatever
+ * the host), so this one is routed but not listed in `routes.ts`. Its CID is taken as written and
+ * decoded here, a malformed one being the gateway's 400; exactly one segment, as the gateway has it.
+ */
+export const tenantPrivateLinkRoute = defineRoute({
+  ...privateLinkRoute,
+  path: '/files/:cid*',
+  hosts: ['tenant'],
+  gateway: true,
+  when: (_, { pathname }) => /^\/files\/[^/]+$/.test(pathname),
+  request,
+  async handle({ request, url, service, images, signal, host }, { params }) {
+    const response = await servePrivateLink(request, url, decodeSegment(params.cid), {
+      service,
+      images,
+      signal,
+      hostTenant: tenantOf(host),
+    })
+    for (const [name, value] of Object.entries(GATEWAY_SECURITY_HEADERS)) response.headers.set(name, value)
+    return response
+  },
+})
