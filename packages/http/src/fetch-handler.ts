@@ -1,16 +1,21 @@
 import { allows, type FileService, PinfoldError, type TokenActor, type TokenVerifier } from '@pinfold/core'
-import { type CorsOptions, corsHeaders, preflightHeaders } from './cors.js'
 import { identify } from './credentials.js'
-import { meterUsage } from './gateway-usage.js'
+import { createImageVariants, type ImageOptions } from './gateway/image-variants.js'
+import { resolveHost } from './gateway/request-host.js'
+import { gatewayMethodNotAllowed } from './gateway/responses.js'
+import { tenantHostRoutes } from './gateway/routes.js'
+import { meterGatewayUsage } from './gateway/usage.js'
 import { checkHandlerOptions } from './handler-options.js'
-import { dispatchGateway } from './handlers/gateway.js'
-import { createImageVariants, type ImageOptions } from './image-variants.js'
 import type { IpfsPeer } from './ipfs-peer.js'
-import { clientAddress, createRateLimiter, type RateLimitOptions } from './rate-limit.js'
+import { type CorsOptions, cors } from './middleware/cors.js'
+import { answerErrors } from './middleware/errors.js'
+import { headWithoutBody } from './middleware/head.js'
+import { compose, type Exchange, type Middleware } from './middleware/middleware.js'
+import { clientAddress, createRateLimiter, limitAddresses, type RateLimitOptions } from './middleware/rate-limit.js'
+import { logRequests, type RequestLogger } from './middleware/request-log.js'
 import { parseRequest } from './request-input.js'
-import { type RequestLogger, requestIdOf } from './request-log.js'
-import { parsedUrl } from './request-url.js'
-import { errorBody, errorResponse } from './responses.js'
+import { parsedUrl, stripBasePath } from './request-url.js'
+import { errorBody } from './responses.js'
 import { createRouter, type Route } from './router.js'
 import { routes as defaultRoutes } from './routes.js'
 import { unsupportedRequest, unsupportedRoutes } from './unsupported-routes.js'
@@ -70,15 +75,7 @@ export interface FetchHandlerOptions {
 
 export type FetchHandler = (request: Request) => Promise<Response>
 
-/** What the request log may say about a request, filled in as dispatch learns it. */
-interface Seen {
-  route: string | null
-  tenant?: string
-}
-
 const ANONYMOUS: TokenActor = { tenantId: '', userId: '', scopes: new Set() }
-
-const HEALTH_PATHS = new Set(['/healthz', '/readyz'])
 
 /**
  * The one HTTP implementation: a standard `Request → Response` function. Mount it in any
@@ -88,76 +85,50 @@ const HEALTH_PATHS = new Set(['/healthz', '/readyz'])
 export function createFetchHandler(service: FileService, options: FetchHandlerOptions): FetchHandler {
   const checked = checkHandlerOptions(service, options)
   const { basePath } = checked
-  const route = createRouter([...defaultRoutes, ...unsupportedRoutes])
-  const cors = options.cors ?? {}
+  const route = createRouter([...defaultRoutes, ...tenantHostRoutes, ...unsupportedRoutes])
   const limiter = createRateLimiter(options.rateLimit)
-  const clientIp = options.clientIp ?? clientAddress
   const images = options.images && createImageVariants(options.images)
 
-  return async function handle(request) {
-    const origin = request.headers.get('origin')
-    const url = parsedUrl(request)
-    const started = performance.now()
-    const requestId = requestIdOf(request)
-    const seen: Seen = { route: null }
-    let response: Response
-    try {
-      if (request.method === 'OPTIONS') {
-        response = new Response(null, { status: 204, headers: preflightHeaders(cors, origin) })
-      } else {
-        // an orchestrator probing health from one address must never be rate limited into a restart
-        if (!HEALTH_PATHS.has(stripBasePath(url.pathname, basePath) ?? '')) limiter.checkAddress(clientIp(request))
-        response = await dispatch(request, url, seen)
-      }
-    } catch (error) {
-      response = errorResponse(error)
-      if (response.status >= 500) options.onError?.(error, request)
-    }
-    response = meterUsage(service, request, response)
-    for (const [name, value] of Object.entries(corsHeaders(cors, origin))) response.headers.set(name, value)
-    response.headers.set('x-request-id', requestId)
-    if (options.logger) {
-      const entry = {
-        request_id: requestId,
-        method: request.method,
-        route: seen.route,
-        status: response.status,
-        duration_ms: Math.round((performance.now() - started) * 10) / 10,
-        ...(seen.tenant && { tenant: seen.tenant }),
-      }
-      if (response.status >= 500) options.logger.error(entry)
-      else options.logger.info(entry)
-    }
-    if (request.method === 'HEAD') return new Response(null, { status: response.status, headers: response.headers })
-    return response
-  }
+  // Outermost first: each concern sees the answer of the ones after it, errors included.
+  const middleware: Middleware[] = [
+    headWithoutBody,
+    logRequests(options.logger),
+    cors(options.cors ?? {}),
+    meterGatewayUsage(service),
+    answerErrors(options.onError),
+    limitAddresses(limiter, options.clientIp ?? clientAddress, basePath),
+  ]
+  const run = compose(middleware, dispatch)
+  return async (request) => run({ request, url: parsedUrl(request), seen: { route: null } })
 
-  async function dispatch(request: Request, url: URL, seen: Seen): Promise<Response> {
-    const pathname = stripBasePath(url.pathname, basePath)
+  /** The route's answer, or the 404 or 405 of a request no route takes. */
+  async function dispatch({ request, url, seen }: Exchange): Promise<Response> {
     const publicUrl = checked.publicUrl()
     const apiHostname = publicUrl?.hostname ?? url.hostname
     // with neither option, the request's own host name says nothing: any {cid}.ipfs.{host} is one
     const subdomainHost = checked.subdomainHost ?? publicUrl?.hostname.toLowerCase()
-    const gateway = await dispatchGateway(request, url, pathname, {
-      service,
-      images,
-      apiHostname,
-      subdomainHost,
-    })
-    if (gateway) {
-      seen.route = 'gateway'
-      return gateway
+    const host = await resolveHost(request, url, { service, apiHostname, subdomainHost })
+    // a gateway's host serves at its root, whatever the API's mount prefix
+    const pathname = host.kind === 'api' ? stripBasePath(url.pathname, basePath) : url.pathname
+    const match = pathname === undefined ? undefined : route(request.method, pathname, host)
+    if (pathname === undefined || !match) {
+      // a tenant's host is its gateway, and nothing else
+      if (host.kind === 'tenant')
+        throw new PinfoldError('NOT_FOUND', 'a gateway serves /ipfs/{cid} and /files/{cid} paths only')
+      // 404, not 501: the server has no such resource, and the fault is not the server's
+      return errorBody(unsupportedRequest(request.method, url.pathname), 404)
     }
-    const match = pathname === undefined ? undefined : route(request.method, pathname)
-    // 404, not 501: the server has no such resource, and the fault is not the server's
-    if (!match) return errorBody(unsupportedRequest(request.method, url.pathname), 404)
     if ('allowed' in match) {
+      if (match.gateway) {
+        seen.route = 'gateway'
+        return gatewayMethodNotAllowed(request.method)
+      }
       const allow = [...new Set(match.allowed)].join(', ')
       return errorBody(`${unsupportedRequest(request.method, url.pathname)}: this path answers ${allow}`, 405, {
         allow,
       })
     }
-    seen.route = match.route.path
+    seen.route = match.route.gateway ? 'gateway' : match.route.path
     const actor = await authenticate(request, match.route)
     if (actor.tenantId) seen.tenant = actor.tenantId
     const input = await parseRequest(match.route, request, url, match.params)
@@ -165,6 +136,8 @@ export function createFetchHandler(service: FileService, options: FetchHandlerOp
       {
         request,
         url,
+        host,
+        pathname,
         actor,
         signal: request.signal,
         publicUrl: publicUrl?.href ?? `${url.origin}${basePath}`,
@@ -187,10 +160,4 @@ export function createFetchHandler(service: FileService, options: FetchHandlerOp
     }
     return actor
   }
-}
-
-function stripBasePath(pathname: string, basePath: string): string | undefined {
-  if (basePath === '') return pathname
-  if (pathname === basePath) return '/'
-  return pathname.startsWith(`${basePath}/`) ? pathname.slice(basePath.length) : undefined
 }

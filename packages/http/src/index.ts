@@ -13,17 +13,18 @@
  * export default { fetch: handler } // Bun, Deno, Cloudflare-style
  * ```
  */
-export type { CorsOptions } from './cors.js'
+
 export { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from './fetch-handler.js'
-export type { ImageOptions } from './image-variants.js'
+export type { ImageOptions } from './gateway/image-variants.js'
 export type { IpfsPeer } from './ipfs-peer.js'
-// The OpenAPI document's naming of routes, for tooling that maps a route to its operation.
-export { type OpenApiDocument, openApiPath, operationId } from './openapi/document.js'
-export type { RateLimitOptions, RateLimitRule } from './rate-limit.js'
+export type { CorsOptions } from './middleware/cors.js'
+export type { RateLimitOptions, RateLimitRule } from './middleware/rate-limit.js'
 // For bridges that build the Request themselves (`@pinfold/http-node`): what they already know
 // about a request, and the text of a JSON response they can write without reading its stream.
-export { setClientAddress } from './rate-limit.js'
-export { jsonLinesLogger, type RequestLogEntry, type RequestLogger } from './request-log.js'
+export { setClientAddress } from './middleware/rate-limit.js'
+export { jsonLinesLogger, type RequestLogEntry, type RequestLogger } from './middleware/request-log.js'
+// The OpenAPI document's naming of routes, for tooling that maps a route to its operation.
+export { type OpenApiDocument, openApiPath, operationId } from './openapi/document.js'
 export { rememberUrl } from './request-url.js'
 export { knownText } from './response-text.js'
 export type { Route } from './router.js'

@@ -12,3 +12,10 @@ export function rememberUrl(request: Request, url: URL): void {
 export function parsedUrl(request: Request): URL {
   return urls.get(request) ?? new URL(request.url)
 }
+
+/** The path under the API's mount prefix (`basePath`), or `undefined` for a path outside it. */
+export function stripBasePath(pathname: string, basePath: string): string | undefined {
+  if (basePath === '') return pathname
+  if (pathname === basePath) return '/'
+  return pathname.startsWith(`${basePath}/`) ? pathname.slice(basePath.length) : undefined
+}

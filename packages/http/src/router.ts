@@ -1,6 +1,7 @@
 import type { FileService, Scope, TokenActor } from '@pinfold/core'
 import Type, { type Static, type TObject, type TSchema } from 'typebox'
-import type { ImageVariants } from './image-variants.js'
+import type { ImageVariants } from './gateway/image-variants.js'
+import { API_HOST, type RequestHost } from './gateway/request-host.js'
 import type { IpfsPeer } from './ipfs-peer.js'
 import type { OpenApiResponse } from './openapi/types.js'
 
@@ -12,6 +13,10 @@ export interface RequestContext {
   signal: AbortSignal
   /** Absolute base URL of this API (including any mount prefix), for links the server returns. */
   publicUrl: string
+  /** The face of the deployment the request's host name is (the API, a gateway). */
+  host: RequestHost
+  /** The path routed: under the API's mount prefix on its host, from the root on a gateway's. */
+  pathname: string
   /** Host names this deployment answers on itself (the API's, the subdomain gateway's). */
   ownHostnames: readonly string[]
   /** The OpenAPI viewer's script for `/docs` (`FetchHandlerOptions.docsScriptUrl`). */
@@ -47,12 +52,14 @@ export interface RequestSchemas {
   stream?: { mediaType: string; description?: string }
 }
 
-/** `'/v3/files/:network/:id'` → `'network' | 'id'` */
+/** `'/v3/files/:network/:id'` → `'network' | 'id'`; `'/ipfs/:path*'` → `'path'` */
 export type PathParamNames<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
   ? Name | PathParamNames<`/${Rest}`>
-  : P extends `${string}:${infer Name}`
+  : P extends `${string}:${infer Name}*`
     ? Name
-    : never
+    : P extends `${string}:${infer Name}`
+      ? Name
+      : never
 
 type StaticOr<S, Fallback> = S extends TSchema ? Static<S> : Fallback
 
@@ -84,11 +91,19 @@ interface RouteFields {
   description?: string
   /** Success (and route-specific failure) responses by status code, as published in `/openapi.json`. */
   responses: Record<string, OpenApiResponse>
+  /** The hosts the route answers on (see `RequestHost`); default the API's alone. */
+  hosts?: readonly RequestHost['kind'][]
   /**
-   * Optional guard on the matched parameters: when it answers false the router keeps looking, as
-   * if the pattern had not matched. Guarded routes are tried before unguarded ones of equal rank.
+   * Optional guard on the matched parameters and the request's host and path: when it answers
+   * false the router keeps looking, as if the pattern had not matched. Guarded routes are tried
+   * before unguarded ones of equal rank.
    */
-  when?(params: Record<string, string>): boolean
+  when?(params: Record<string, string>, target: RouteTarget): boolean
+  /**
+   * Served by the IPFS gateway: another method than GET or HEAD is the gateway's 405
+   * (`Allow: GET, HEAD`), and the request log names the route `gateway`.
+   */
+  gateway?: true
   /**
    * A Pinata endpoint Pinfold does not implement (`unsupported-routes.ts`): it answers that, and is
    * never offered as an allowed method of its path.
@@ -96,9 +111,19 @@ interface RouteFields {
   unsupported?: true
 }
 
+/** What the router matches a route against, beside its method. */
+export interface RouteTarget {
+  host: RequestHost
+  /** The path routed (`RequestContext.pathname`). */
+  pathname: string
+}
+
 /** A route as it is declared (see {@link defineRoute}). */
 export interface RouteDefinition<P extends string, S extends RequestSchemas> extends RouteFields {
-  /** Segments starting with `:` are parameters, e.g. `/v3/files/:network/:id`. */
+  /**
+   * Segments starting with `:` are parameters, e.g. `/v3/files/:network/:id`. A last one ending
+   * in `*` takes the rest of the path: none or more segments, undecoded (the gateway decodes its own).
+   */
   path: P
   request?: S
   handle(ctx: RequestContext, input: TypedInput<P, S>): Promise<Response>
@@ -147,40 +172,55 @@ interface CompiledRoute {
   segments: string[]
 }
 
-export type RouteMatch = { route: Route; params: Record<string, string> } | { allowed: string[] } | undefined
+export type RouteMatch =
+  | { route: Route; params: Record<string, string> }
+  | { allowed: string[]; gateway: boolean }
+  | undefined
 
 /**
- * Matches a path against the route table. Literal segments beat parameters (`/v3/files/sign`
- * wins over `/v3/files/:network`) whatever the table's order. A path that exists for other
- * methods yields the allowed methods (for 405); one that no route answers, `undefined`.
+ * Matches a request against the route table: the routes of its host (the API's by default) whose
+ * pattern and guard accept its path. Literal segments beat parameters (`/v3/files/sign` wins over
+ * `/v3/files/:network`), and parameters a rest of the path, whatever the table's order. A path that
+ * exists for other methods yields the allowed methods (for 405), and whether the gateway serves it;
+ * one that no route answers, `undefined`.
  */
 export function createRouter(routes: readonly Route[]) {
   const compiled: CompiledRoute[] = routes.map((route) => ({ route, segments: split(route.path) }))
-  const rank = (segments: string[]) => segments.map((s) => (s.startsWith(':') ? '1' : '0')).join('')
+  const rank = (segments: string[]) => segments.map((s) => (isRest(s) ? '2' : s.startsWith(':') ? '1' : '0')).join('')
   const key = ({ route, segments }: CompiledRoute) => `${rank(segments)}${route.when ? '0' : '1'}`
   compiled.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0))
 
-  return (method: string, pathname: string): RouteMatch => {
+  return (method: string, pathname: string, host: RequestHost = API_HOST): RouteMatch => {
     const parts = split(pathname)
     const allowed: string[] = []
+    let gateway = false
     for (const { route, segments } of compiled) {
+      if (!(route.hosts ?? DEFAULT_HOSTS).includes(host.kind)) continue
       const params = matchSegments(segments, parts)
-      if (!params || (route.when && !route.when(params))) continue
+      if (!params || (route.when && !route.when(params, { host, pathname }))) continue
       if (route.method === method || (method === 'HEAD' && route.method === 'GET')) return { route, params }
       if (!route.unsupported) allowed.push(route.method)
+      if (route.gateway) gateway = true
     }
-    return allowed.length > 0 ? { allowed } : undefined
+    return allowed.length > 0 ? { allowed, gateway } : undefined
   }
 }
+
+const DEFAULT_HOSTS: readonly RequestHost['kind'][] = ['api']
+
+const isRest = (segment: string) => segment.startsWith(':') && segment.endsWith('*')
 
 function split(path: string): string[] {
   return path.split('/').filter((s) => s !== '')
 }
 
 function matchSegments(pattern: string[], parts: string[]): Record<string, string> | undefined {
-  if (pattern.length !== parts.length) return undefined
+  const rest = pattern.length > 0 && isRest(pattern.at(-1)!)
+  const fixed = rest ? pattern.length - 1 : pattern.length
+  if (rest ? parts.length < fixed : parts.length !== fixed) return undefined
   const params: Record<string, string> = {}
-  for (let i = 0; i < pattern.length; i++) {
+  if (rest) params[pattern.at(-1)!.slice(1, -1)] = parts.slice(fixed).join('/')
+  for (let i = 0; i < fixed; i++) {
     const expected = pattern[i]!
     const actual = parts[i]!
     if (expected.startsWith(':')) {

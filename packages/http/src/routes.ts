@@ -1,3 +1,5 @@
+import { gatewayRoutes } from './gateway/routes.js'
+import { routingRoutes } from './gateway/routing.js'
 import { authRoutes } from './handlers/auth.js'
 import { domainRoutes } from './handlers/domains.js'
 import { downloadLinkRoutes } from './handlers/download-links.js'
@@ -10,7 +12,6 @@ import { openApiRoutes } from './handlers/openapi.js'
 import { paymentRoutes } from './handlers/payments.js'
 import { pinRoutes } from './handlers/pins.js'
 import { pluginRoutes } from './handlers/plugins.js'
-import { routingRoutes } from './handlers/routing.js'
 import { signatureRoutes } from './handlers/signatures.js'
 import { swapRoutes } from './handlers/swaps.js'
 import { uploadRoutes } from './handlers/uploads.js'
@@ -25,6 +26,7 @@ export const routes: readonly Route[] = [
   ...pinRoutes,
   ...groupRoutes,
   ...downloadLinkRoutes,
+  ...gatewayRoutes,
   ...filesSignRoutes,
   ...swapRoutes,
   ...signatureRoutes,

@@ -86,6 +86,22 @@ describe('openapi', () => {
     await check('GET /routing/v1/providers/:cid', await server.fetch(`${server.url}/routing/v1/providers/${unknown}`))
   })
 
+  it('gateway - the path and subdomain gateways answer as documented (200, 4xx)', async () => {
+    const { cid } = await uploadFile('served by the gateway')
+    await check('GET /ipfs/:path*', await server.fetch(`${server.url}/ipfs/${cid}`))
+    await check('GET /ipfs/:path*', await server.fetch(`${server.url}/ipfs/${cid}?format=raw`))
+    await check('GET /ipfs/:path*', await server.fetch(`${server.url}/ipfs/not-a-cid`))
+    await check('GET /ipfs/:path*', await server.fetch(`${server.url}/ipfs/${cid}`, { method: 'DELETE' }))
+    // without a public URL or subdomainHost, any {cid}.ipfs.{host} is the subdomain gateway
+    const root = await server.fetch(`http://${cid}.ipfs.localhost/`)
+    expect(root.status).toBe(200)
+    await check('GET /:path*', root)
+    await check(
+      'GET /:path*',
+      await server.fetch(`http://${cid}.ipfs.localhost/`, { headers: { accept: 'text/html;q=0' } }),
+    )
+  })
+
   it('health - /healthz and /readyz answer as documented', async () => {
     await check('GET /healthz', await server.fetch(`${server.url}/healthz`))
     const ready = await check('GET /readyz', await server.fetch(`${server.url}/readyz`))

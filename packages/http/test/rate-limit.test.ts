@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createBuckets, createRateLimiter } from '../src/rate-limit.js'
+import { createBuckets, createRateLimiter } from '../src/middleware/rate-limit.js'
 
 describe('rate limit - buckets', () => {
   it('take - allows `limit` requests, then answers the wait until the next one', () => {

@@ -1,9 +1,8 @@
 import Type, { type Static } from 'typebox'
-import { envelope, okData, SignedUrl } from '../openapi/schemas.js'
+import { okData, SignedUrl } from '../openapi/schemas.js'
 import { data } from '../responses.js'
 import { defineRoute, type RequestContext } from '../router.js'
 import { named } from '../schema.js'
-import { servePrivateLink } from './private-link.js'
 
 /** Integers; digits as text are accepted too. */
 const Seconds = (description: string) =>
@@ -48,9 +47,6 @@ export async function signDownload(
   return data(await service.downloadLinks.create(actor, link, publicUrl, { ownHostnames, signal }))
 }
 
-/** A parameter of a signed link (the signature covers them all: core checks them together). */
-const signedParam = Type.Optional(Type.String())
-
 const linkRoute = (path: string, summary: string) =>
   defineRoute({
     method: 'POST',
@@ -66,41 +62,4 @@ const linkRoute = (path: string, summary: string) =>
 export const downloadLinkRoutes = [
   linkRoute('/v3/files/private/download_link', 'Create a private download link'),
   linkRoute('/v3/files/download_link', 'Create a private download link (alias)'),
-  defineRoute({
-    method: 'GET',
-    path: '/files/:cid',
-    auth: 'public',
-    summary: 'Download through a signed link',
-    tags: ['Download links'],
-    description:
-      "The query of a link made by `POST /v3/files/private/download_link`; refused (403) once expired, or when a parameter is missing or changed. `img-*` parameters of the url the link was made for (`optimizeImage()`: `img-width`, `img-height`, `img-dpr`, `img-fit`, `img-gravity`, `img-quality`, `img-format`, `img-anim`, `img-sharpen`, `img-metadata`) are signed into it and transform an image when the server has image optimisation. A tenant's gateway host (dedicated name or custom domain) serves that tenant's links too.",
-    request: {
-      query: Type.Object({
-        'X-Algorithm': signedParam,
-        'X-Date': signedParam,
-        'X-Expires': signedParam,
-        'X-Method': signedParam,
-        'X-User-ID': signedParam,
-        'X-Signature': signedParam,
-      }),
-    },
-    responses: {
-      '200': {
-        description: 'The file (ranges supported), or `{data: {cid, name, type: "directory"}}` for a folder',
-        content: {
-          '*/*': { schema: Type.String({ contentMediaType: 'application/octet-stream' }) },
-          'application/json': {
-            schema: envelope(Type.Object({ cid: Type.String(), name: Type.String(), type: Type.Literal('directory') })),
-          },
-        },
-      },
-      '302': { description: 'Redirect to a presigned URL of the blob store (S3)' },
-    },
-    /**
-     * A private download: on the API's host, for any tenant's link (a tenant's own gateway host
-     * serves its links too, see `handlers/gateway.ts`).
-     */
-    handle: ({ request, url, service, images, signal }, { params }) =>
-      servePrivateLink(request, url, params.cid, { service, images, signal }),
-  }),
 ]

@@ -10,9 +10,9 @@ export interface OpenApiDocumentOptions {
   version?: string | undefined
 }
 
-const PATH_PARAMETER = /:([A-Za-z0-9_]+)/g
+const PATH_PARAMETER = /:([A-Za-z0-9_]+)\*?/g
 
-/** `/v3/files/:network/:id` → `/v3/files/{network}/{id}` */
+/** `/v3/files/:network/:id` → `/v3/files/{network}/{id}`; `/ipfs/:path*` → `/ipfs/{path}` */
 export function openApiPath(path: string): string {
   return path.replace(PATH_PARAMETER, '{$1}')
 }
@@ -22,7 +22,7 @@ export function operationId(route: Pick<Route, 'method' | 'path'>): string {
   const words = route.path
     .split('/')
     .filter(Boolean)
-    .map((segment) => segment.replace(/^:/, '').replace(/[^A-Za-z0-9]+/g, '_'))
+    .map((segment) => segment.replace(/^:|\*$/g, '').replace(/[^A-Za-z0-9]+/g, '_'))
   return [route.method.toLowerCase(), ...words].join('_')
 }
 

@@ -1,4 +1,6 @@
 import { type Actor, optionChecks, PinfoldError } from '@pinfold/core'
+import { stripBasePath } from '../request-url.js'
+import type { Middleware } from './middleware.js'
 
 /** At most `limit` requests per `windowMs`, refilled continuously (a token bucket of `limit`). */
 export interface RateLimitRule {
@@ -103,6 +105,21 @@ export function createRateLimiter(options: RateLimitOptions | undefined): RateLi
       const wait = perToken.take(JSON.stringify([actor.tenantId, actor.userId]))
       if (wait !== undefined) throw refuse(wait, 'token')
     },
+  }
+}
+
+/** Paths an orchestrator probes, often from one address: never rate limited into a restart. */
+const HEALTH_PATHS = new Set(['/healthz', '/readyz'])
+
+/** Takes each request from its client address's budget (`perIp`), health probes excepted. */
+export function limitAddresses(
+  limiter: RateLimiter,
+  clientIp: (request: Request) => string | undefined,
+  basePath: string,
+): Middleware {
+  return async ({ request, url }, next) => {
+    if (!HEALTH_PATHS.has(stripBasePath(url.pathname, basePath) ?? '')) limiter.checkAddress(clientIp(request))
+    return next()
   }
 }
 

@@ -1,5 +1,6 @@
 import { detectMimeType, type GatewayEntry, mimeTypeFromName } from '@pinfold/core'
-import { concatBytes } from './bytes.js'
+import { concatBytes } from '../bytes.js'
+import { errorBody } from '../responses.js'
 
 /** Headers on every gateway answer: user content must never run as the API's origin. */
 export const GATEWAY_SECURITY_HEADERS = {
@@ -9,6 +10,11 @@ export const GATEWAY_SECURITY_HEADERS = {
 } as const
 
 export const IMMUTABLE = 'public, max-age=29030400, immutable'
+
+/** The gateway's answer to a method other than GET and HEAD (the fetch handler's, for its routes). */
+export function gatewayMethodNotAllowed(method: string): Response {
+  return errorBody(`method ${method} not allowed on the gateway`, 405, { allow: 'GET, HEAD' })
+}
 
 /** A pull-based stream over an async iterable: one chunk per read, and cancel stops the source. */
 export function toStream(source: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> {

@@ -1,13 +1,8 @@
-import {
-  type DagScope,
-  type FileService,
-  type GatewayRoot,
-  type GatewayScope,
-  invalid,
-  PinfoldError,
-} from '@pinfold/core'
+import { type DagScope, type FileService, type GatewayRoot, type GatewayScope, invalid } from '@pinfold/core'
 import { base64url } from '../bytes.js'
-import { carContentType, carDups, type Negotiated, negotiateFormat, RAW } from '../gateway-negotiation.js'
+import { errorBody } from '../responses.js'
+import type { ImageVariants } from './image-variants.js'
+import { carContentType, carDups, type Negotiated, negotiateFormat, RAW } from './negotiation.js'
 import {
   applyRange,
   contentDisposition,
@@ -16,12 +11,8 @@ import {
   IMMUTABLE,
   notModified,
   toStream,
-} from '../gateway-responses.js'
-import { subdomainCid } from '../gateway-subdomain.js'
-import { attributeUsage } from '../gateway-usage.js'
-import type { ImageVariants } from '../image-variants.js'
-import { errorBody } from '../responses.js'
-import { servePrivateLink } from './private-link.js'
+} from './responses.js'
+import { attributeUsage } from './usage.js'
 
 /** Cache lifetime of a response that a hot swap produced: the mapping can change at any time. */
 const SWAPPED_CACHE = 'public, max-age=60'
@@ -32,117 +23,32 @@ const SWAPPED_CACHE = 'public, max-age=60'
  */
 const MAX_PATH_SEGMENTS = 64
 
-export interface GatewayDispatchOptions {
-  service: FileService
-  /** Image variants for `img-*` parameters, on tenants' gateways only; unset, they are ignored. */
-  images: ImageVariants | undefined
-  /** Host name (no port) of the API itself: never a custom domain. */
-  apiHostname: string
-  /** Requests for `{cidv1}.ipfs.{subdomainHost}` are the subdomain gateway; unset, any `{cidv1}.ipfs.{host}`. */
-  subdomainHost: string | undefined
-}
-
 /**
  * Who a gateway answer is for. `isolated`: each CID has an origin of its own (the subdomain
  * gateway), so its HTML and scripts may run unsandboxed and register service workers; on a
  * shared origin (the path gateway, a tenant's domain) every CID's content would share cookies,
  * storage and workers, so it stays sandboxed.
  */
-interface GatewayOrigin {
+export interface GatewayOrigin {
   scope: GatewayScope
   isolated: boolean
-  /** Transforms images (`img-*`): a tenant's own gateway only (see `dispatchGateway`). */
+  /** Transforms images (`img-*`): a tenant's own gateway only (see `routes.ts`). */
   images?: ImageVariants | undefined
 }
 
+export const PUBLIC: GatewayScope = { kind: 'public' }
+
 /**
- * The gateway's entry point, called by the fetch handler before the route table:
- * - `{cidv1}.ipfs.{subdomainHost}` serves that CID at the root of its own origin;
- * - a request whose `Host` is a verified custom domain or a claimed dedicated name
- *   (`{name}.{gatewayDomain}`) is that tenant's gateway: `/ipfs/{cid}` with the tenant's swaps and
- *   image options (`img-*`), and `/files/{cid}` for the tenant's own signed links; while a custom
- *   domain is only claimed, its `/ipfs/` paths are refused and every other path is the API's, so a
- *   claim can never take the API away from that host name; an unclaimed `{name}.{gatewayDomain}`
- *   is nobody's gateway (404);
- * - `GET|HEAD /ipfs/{cid}[/path]` on the API's host is the shared public gateway: every CID is
- *   its own bytes there, never swapped nor transformed (one tenant must not decide what a CID
- *   shows to everyone, and anonymous image work belongs to a tenant's gateway).
- * Returns `undefined` for every other request.
+ * `GET|HEAD /ipfs/{cid}[/path]` (`pathname`, as requested) for `origin`: a raw block, a CAR, a
+ * directory, a file or an image variant, as the request negotiates.
  */
-export async function dispatchGateway(
-  request: Request,
-  url: URL,
-  apiPathname: string | undefined,
-  options: GatewayDispatchOptions,
-): Promise<Response | undefined> {
-  const { service } = options
-  const hostname = url.hostname.toLowerCase()
-  const subdomain = subdomainCid(hostname, options.subdomainHost)
-  if (subdomain !== undefined) {
-    return serveGateway(request, url, `/ipfs/${subdomain}${url.pathname}`, { scope: PUBLIC, isolated: true }, service)
-  }
-  const gatewayDomain = service.domains.gatewayDomain
-  // a name under the gateway domain is a gateway even when the API knows no host of its own
-  const dedicated = gatewayDomain !== undefined && hostname.endsWith(`.${gatewayDomain}`)
-  if (dedicated || (hostname !== options.apiHostname && hostname !== options.subdomainHost)) {
-    const routed = await service.domains.route(hostname, { signal: request.signal })
-    if (routed?.status === 'active') {
-      // a tenant's gateway serves at its root, whatever the API's mount prefix
-      const link = /^\/files\/([^/]+)$/.exec(url.pathname)
-      if (link) return serveTenantLink(request, url, link[1]!, routed.tenantId, options)
-      if (!isIpfsPath(url.pathname)) {
-        throw new PinfoldError('NOT_FOUND', 'a gateway serves /ipfs/{cid} and /files/{cid} paths only')
-      }
-      const scope: GatewayScope = { kind: 'tenant', tenantId: routed.tenantId }
-      return serveGateway(request, url, url.pathname, { scope, isolated: false, images: options.images }, service)
-    }
-    if (routed && isIpfsPath(url.pathname)) {
-      throw new PinfoldError('FORBIDDEN', 'this domain is not verified yet (pending_ownership)')
-    }
-    if (dedicated) throw new PinfoldError('NOT_FOUND', `no gateway is named ${hostname}`)
-  }
-  if (apiPathname === undefined || !isIpfsPath(apiPathname)) return undefined
-  return serveGateway(request, url, apiPathname, { scope: PUBLIC, isolated: false }, service)
-}
-
-const PUBLIC: GatewayScope = { kind: 'public' }
-
-/** A signed private link on the tenant's own gateway host: that tenant's links only. */
-async function serveTenantLink(
-  request: Request,
-  url: URL,
-  rawCid: string,
-  tenantId: string,
-  { service, images }: GatewayDispatchOptions,
-): Promise<Response> {
-  if (request.method !== 'GET' && request.method !== 'HEAD') {
-    return errorBody(`method ${request.method} not allowed on the gateway`, 405, { allow: 'GET, HEAD' })
-  }
-  const cid = decodeSegment(rawCid)
-  const response = await servePrivateLink(request, url, cid, {
-    service,
-    images,
-    signal: request.signal,
-    hostTenant: tenantId,
-  })
-  for (const [name, value] of Object.entries(GATEWAY_SECURITY_HEADERS)) response.headers.set(name, value)
-  return response
-}
-
-function isIpfsPath(pathname: string): boolean {
-  return pathname === '/ipfs' || pathname.startsWith('/ipfs/')
-}
-
-async function serveGateway(
+export async function serveGateway(
   request: Request,
   url: URL,
   pathname: string,
   origin: GatewayOrigin,
   service: FileService,
 ): Promise<Response> {
-  if (request.method !== 'GET' && request.method !== 'HEAD') {
-    return errorBody(`method ${request.method} not allowed on the gateway`, 405, { allow: 'GET, HEAD' })
-  }
   if (!origin.isolated && request.headers.get('service-worker') === 'script') {
     throw invalid('service workers cannot be registered on a shared gateway origin (use the subdomain gateway)')
   }
@@ -392,7 +298,7 @@ function withFormat(params: URLSearchParams, format: string): string {
   return copy.toString()
 }
 
-function decodeSegment(segment: string): string {
+export function decodeSegment(segment: string): string {
   try {
     return decodeURIComponent(segment)
   } catch {

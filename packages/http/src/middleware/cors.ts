@@ -1,3 +1,5 @@
+import type { Middleware } from './middleware.js'
+
 export interface CorsOptions {
   /** Allowed origins: `'*'` (default — bearer tokens, no cookies), a list, or `false` to send no CORS headers. */
   origins?: '*' | readonly string[] | false
@@ -67,5 +69,18 @@ export function preflightHeaders(options: CorsOptions, origin: string | null): R
     'access-control-allow-methods': METHODS,
     'access-control-allow-headers': ALLOW_HEADERS,
     'access-control-max-age': '86400',
+  }
+}
+
+/** Answers preflights (`OPTIONS`) itself and sets the CORS headers on every answer, errors included. */
+export function cors(options: CorsOptions): Middleware {
+  return async ({ request }, next) => {
+    const origin = request.headers.get('origin')
+    const response =
+      request.method === 'OPTIONS'
+        ? new Response(null, { status: 204, headers: preflightHeaders(options, origin) })
+        : await next()
+    for (const [name, value] of Object.entries(corsHeaders(options, origin))) response.headers.set(name, value)
+    return response
   }
 }

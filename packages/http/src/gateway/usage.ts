@@ -1,4 +1,5 @@
 import type { FileService, GatewayHit } from '@pinfold/core'
+import type { Middleware } from '../middleware/middleware.js'
 
 type Attribution = Omit<GatewayHit, 'status' | 'bytes'> & {
   /**
@@ -22,7 +23,7 @@ export function attributeUsage(response: Response, attribution: Attribution): Re
  * counted as the client reads them and recorded when the body ends or the client goes away.
  * Unmarked answers pass through untouched.
  */
-export function meterUsage(service: FileService, request: Request, response: Response): Response {
+function meterUsage(service: FileService, request: Request, response: Response): Response {
   const found = attributions.get(response)
   if (!found) return response
   const { servedElsewhere, ...attribution } = found
@@ -69,4 +70,9 @@ export function meterUsage(service: FileService, request: Request, response: Res
     { highWaterMark: 0 },
   )
   return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers })
+}
+
+/** Counts the answers handlers marked as a tenant's (`attributeUsage`) in that tenant's usage. */
+export function meterGatewayUsage(service: FileService): Middleware {
+  return async ({ request }, next) => meterUsage(service, request, await next())
 }

@@ -1,7 +1,7 @@
 import { type GatewayEntry, type ImageTransformer, PinfoldError, type TransformedImage } from '@pinfold/core'
-import { base64url } from './bytes.js'
-import { applyRange, chooseContentType, GATEWAY_SECURITY_HEADERS, notModified } from './gateway-responses.js'
+import { base64url } from '../bytes.js'
 import { canonicalTransform, parseImageRequest, resolveTransform } from './image-options.js'
+import { applyRange, chooseContentType, GATEWAY_SECURITY_HEADERS, notModified } from './responses.js'
 
 export interface ImageOptions {
   /** Resizes and re-encodes (`createSharpTransformer()` of `@pinfold/image-sharp`). */

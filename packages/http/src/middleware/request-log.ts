@@ -1,3 +1,5 @@
+import type { Middleware } from './middleware.js'
+
 /** One line per request. Holds no header, query string or raw path: nothing secret can leak. */
 export interface RequestLogEntry {
   request_id: string
@@ -29,4 +31,30 @@ export function jsonLinesLogger(write: (line: string) => void): RequestLogger {
   const emit = (level: string) => (entry: RequestLogEntry) =>
     write(`${JSON.stringify({ time: new Date().toISOString(), level, message: 'request', ...entry })}\n`)
   return { info: emit('info'), error: emit('error') }
+}
+
+/**
+ * Tags every answer with its request id (`X-Request-Id`) and, given a logger, writes its entry:
+ * errors (5xx) at `error`, everything else at `info`.
+ */
+export function logRequests(logger: RequestLogger | undefined): Middleware {
+  return async ({ request, seen }, next) => {
+    const started = performance.now()
+    const requestId = requestIdOf(request)
+    const response = await next()
+    response.headers.set('x-request-id', requestId)
+    if (logger) {
+      const entry = {
+        request_id: requestId,
+        method: request.method,
+        route: seen.route,
+        status: response.status,
+        duration_ms: Math.round((performance.now() - started) * 10) / 10,
+        ...(seen.tenant && { tenant: seen.tenant }),
+      }
+      if (response.status >= 500) logger.error(entry)
+      else logger.info(entry)
+    }
+    return response
+  }
 }

@@ -1,0 +1,68 @@
+import { defineRoute } from '../router.js'
+import { privateLinkRoute, tenantPrivateLinkRoute } from './private-link.js'
+import { isIpfsPath, subdomainCidOf } from './request-host.js'
+import { contentPath, gatewayResponses, PathGatewayQuery, SubdomainGatewayQuery } from './schemas.js'
+import { PUBLIC, serveGateway } from './serve-gateway.js'
+
+/**
+ * `GET|HEAD /ipfs/{cid}[/path]`: on the API's host the shared public gateway, where every CID is
+ * its own bytes, never swapped nor transformed (one tenant must not decide what a CID shows to
+ * everyone, and anonymous image work belongs to a tenant's gateway); on a tenant's host, that
+ * tenant's gateway, with its swaps and image options.
+ */
+const pathGatewayRoute = defineRoute({
+  method: 'GET',
+  path: '/ipfs/:path*',
+  hosts: ['api', 'tenant'],
+  gateway: true,
+  when: (_, { pathname }) => isIpfsPath(pathname),
+  auth: 'public',
+  summary: 'Content by CID (path gateway)',
+  tags: ['Gateway'],
+  description:
+    "The IPFS path gateway (specs: path-gateway, trustless-gateway). On the API's host, the shared public gateway: public content, each CID its own bytes. On a tenant's gateway host (a verified custom domain or a claimed `{name}.{gatewayDomain}`, served at its root whatever the API's mount prefix), that tenant's content with its hot swaps and image optimisation (`img-*`), counted in its gateway usage. `Accept` or `format` asks for a raw block or a CAR; ranges, `If-None-Match` and `Cache-Control: only-if-cached` are honoured. HTML is sandboxed (`Content-Security-Policy: sandbox`): the origin is shared.",
+  request: {
+    params: contentPath('The CID, then any path within it: `{cid}` or `{cid}/{path}`'),
+    query: PathGatewayQuery,
+  },
+  responses: gatewayResponses,
+  handle: ({ request, url, pathname, host, service, images }) =>
+    host.kind === 'tenant'
+      ? serveGateway(
+          request,
+          url,
+          pathname,
+          { scope: { kind: 'tenant', tenantId: host.tenantId }, isolated: false, images },
+          service,
+        )
+      : serveGateway(request, url, pathname, { scope: PUBLIC, isolated: false }, service),
+})
+
+/** `{cidv1}.ipfs.{subdomainHost}/{path}`: that CID at the root of an origin of its own. */
+const subdomainGatewayRoute = defineRoute({
+  method: 'GET',
+  path: '/:path*',
+  hosts: ['subdomain'],
+  gateway: true,
+  auth: 'public',
+  summary: 'Content by CID (subdomain gateway)',
+  tags: ['Gateway'],
+  description:
+    "On `{cid}.ipfs.{subdomainHost}` only (the public URL's host by default), never on the API's: the subdomain gateway (spec: subdomain-gateway) serves that CID, a CIDv1 in base32, at the root of an origin of its own, so its pages run unsandboxed and may register service workers. Public content only, as on the path gateway.",
+  request: { params: contentPath('A path within the CID the host names'), query: SubdomainGatewayQuery },
+  responses: gatewayResponses,
+  handle: ({ request, url, host, service }) =>
+    serveGateway(
+      request,
+      url,
+      `/ipfs/${subdomainCidOf(host)}${url.pathname}`,
+      { scope: PUBLIC, isolated: true },
+      service,
+    ),
+})
+
+/** The gateway's routes, listed in `/openapi.json` with the rest of the table. */
+export const gatewayRoutes = [privateLinkRoute, pathGatewayRoute, subdomainGatewayRoute]
+
+/** Routed, but documented by the API's operation of the same path (`tenantPrivateLinkRoute`). */
+export const tenantHostRoutes = [tenantPrivateLinkRoute]

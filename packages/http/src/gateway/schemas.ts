@@ -1,0 +1,73 @@
+import Type, { type TSchema } from 'typebox'
+import { errorResponse } from '../openapi/schemas.js'
+import type { OpenApiResponse } from '../openapi/types.js'
+
+/**
+ * The gateway's request and response schemas, as `/openapi.json` publishes them. Every query
+ * parameter is a plain string to the request check: the gateway reads them itself, in the
+ * spec's order and by the format negotiated (`dag-scope` means something only for a CAR, and a
+ * `download` other than `true` is no error), so a stricter schema would refuse what it serves.
+ */
+
+const text = (description: string) => Type.Optional(Type.String({ description }))
+
+const contentQuery = {
+  format: text('`raw` (the block) or `car`; wins over `Accept` (trustless gateway spec)'),
+  'dag-scope': text('With a CAR: `block`, `entity` or `all` (default)'),
+  'entity-bytes': text('With a CAR: `from:to`, byte offsets of the entity (negative from the end, `*` for its end)'),
+  'car-version': text('With a CAR: `1`, the only version written'),
+  'car-order': text('With a CAR: `dfs` or `unk`'),
+  'car-dups': text('With a CAR: `y` or `n`, whether a block met again is sent again'),
+  filename: text('The file name given in `Content-Disposition`'),
+  download: text('`true`: served as an attachment'),
+}
+
+/** `optimizeImage()`'s parameters, on tenants' gateways and private links with image optimisation. */
+const imageQuery = {
+  'img-width': text('Width in pixels'),
+  'img-height': text('Height in pixels'),
+  'img-dpr': text('Device pixel ratio, up to 4, multiplying the size'),
+  'img-fit': text('`scaleDown` (default), `contain`, `cover`, `crop` or `pad`'),
+  'img-gravity': text('`auto`, a side, or a focal point `XxY` (0–1 each)'),
+  'img-quality': text('1 to 100'),
+  'img-format': text('`auto` (AVIF or WebP by `Accept`), `webp`, `avif`, `jpeg` or `png`'),
+  'img-anim': text('`false`: the first frame of an animation only'),
+  'img-sharpen': text('0 to 10'),
+  'img-metadata': text('`keep`, `copyright` or `none`'),
+  'img-onerror': text('`redirect`, accepted without effect'),
+}
+
+/** What `/ipfs/{cid}[/path]` reads; image parameters only matter on a tenant's gateway. */
+export const PathGatewayQuery = Type.Object({ ...contentQuery, ...imageQuery })
+
+/** What the subdomain gateway reads: no image parameters there. */
+export const SubdomainGatewayQuery = Type.Object(contentQuery)
+
+export const contentPath = (description: string) => ({ path: Type.String({ description }) })
+
+const bytes = (description: string, type: string): OpenApiResponse => ({
+  description,
+  content: { [type]: { schema: Type.String({ contentMediaType: type }) as TSchema } },
+})
+
+/** The answers of a gateway path, beside the `{error}` of every failure. */
+export const gatewayResponses: Record<string, OpenApiResponse> = {
+  '200': {
+    description:
+      "The file (its own type, from its name or bytes), a directory's `index.html` or listing, a raw block or a CAR",
+    content: {
+      '*/*': { schema: Type.String({ contentMediaType: 'application/octet-stream' }) },
+      'text/html': { schema: Type.String() },
+      'application/vnd.ipld.raw': { schema: Type.String({ contentMediaType: 'application/vnd.ipld.raw' }) },
+      'application/vnd.ipld.car': { schema: Type.String({ contentMediaType: 'application/vnd.ipld.car' }) },
+    },
+  },
+  '206': bytes('The range asked for (`Range`) of a file or raw block', 'application/octet-stream'),
+  '301': { description: 'A directory asked for without its trailing slash: the same path with one' },
+  '304': { description: 'Not modified (`If-None-Match`)' },
+  '400': errorResponse('No CID, a malformed one, a path of more than 64 segments, or a parameter out of range'),
+  '404': errorResponse('Not held by this gateway, or no such path in it'),
+  '405': errorResponse('Any method but GET and HEAD'),
+  '406': errorResponse('No type in `Accept` that the gateway can serve'),
+  '412': errorResponse('Not held here, asked with `Cache-Control: only-if-cached`'),
+}
