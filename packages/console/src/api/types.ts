@@ -13,7 +13,7 @@ export interface FileItem {
   group_id: string | null
   keyvalues: Record<string, string>
   created_at: string
-  expires_at?: string | null
+  expires_at?: number | null
 }
 
 export interface FileList {
