@@ -25,6 +25,8 @@ export type { RateLimitOptions, RateLimitRule } from './rate-limit.js'
 export { setClientAddress } from './rate-limit.js'
 export { jsonLinesLogger, type RequestLogEntry, type RequestLogger } from './request-log.js'
 export { rememberUrl } from './request-url.js'
+// Wire shapes for TypeScript clients of the API (types only: nothing of the server is loaded).
+export type { WireFile, WireFileList } from './resources/files/wire.js'
 export { knownText } from './response-text.js'
 export type { Route } from './router.js'
 export { routes } from './routes.js'

@@ -23,6 +23,9 @@ export const FileObject = named(
   }),
 )
 
+/** A file as the API sends it, for TypeScript clients of the API (the CLI's `pinfold files`). */
+export type WireFile = Static<typeof FileObject>
+
 export const FileList = named(
   'FileList',
   Type.Object({
@@ -30,6 +33,9 @@ export const FileList = named(
     next_page_token: Type.String({ description: 'Empty on the last page' }),
   }),
 )
+
+/** A page of files as `GET /v3/files/{network}` sends it (in `data`). */
+export type WireFileList = Static<typeof FileList>
 
 export const FileListQuery = Type.Object({
   name: Type.Optional(Type.String({ description: 'Name prefix' })),

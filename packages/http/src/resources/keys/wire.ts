@@ -34,7 +34,7 @@ export const CreatedKey = named(
   }),
 )
 
-export const KeyObject = named(
+const KeyObject = named(
   'ApiKey',
   Type.Object({
     id: Type.String(),

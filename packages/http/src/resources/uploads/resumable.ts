@@ -17,7 +17,7 @@ export function isResumableCreation(request: Request): boolean {
 }
 
 /** `Upload-Metadata`: `key base64,key base64,…`. Values are UTF-8, or Latin-1 from the SDK's `btoa`. */
-export function parseUploadMetadata(header: string | null): Map<string, string> {
+function parseUploadMetadata(header: string | null): Map<string, string> {
   const out = new Map<string, string>()
   if (!header) return out
   for (const pair of header.split(',')) {

@@ -8,7 +8,7 @@ import { FileObject, fileToWire } from '../files/wire.js'
  * upload signing, the legacy `pinFileToIPFS` form) and what it answers.
  */
 
-export const FilePart = Type.String({
+const FilePart = Type.String({
   contentMediaType: 'application/octet-stream',
   description: 'One part per file; several parts (with paths as file names) make a folder; a CAR with `car=true`',
 })
