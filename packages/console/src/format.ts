@@ -24,6 +24,12 @@ export function formatDate(iso: string | undefined | null): string {
   return Number.isNaN(date.getTime()) ? iso : date.toLocaleString()
 }
 
+/** A time the API sends as Unix seconds (`expires_at`), which `Date` would read as milliseconds. */
+export function formatUnixSeconds(seconds: number | undefined | null): string {
+  if (seconds === undefined || seconds === null) return '—'
+  return new Date(seconds * 1000).toLocaleString()
+}
+
 /** `key=value` pairs, one per line or comma-separated, into an object; blank entries are skipped. */
 export function parseKeyvalues(text: string): Record<string, string> {
   const result: Record<string, string> = {}

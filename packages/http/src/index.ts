@@ -26,6 +26,8 @@ export { jsonLinesLogger, type RequestLogEntry, type RequestLogger } from './mid
 // The OpenAPI document's naming of routes, for tooling that maps a route to its operation.
 export { type OpenApiDocument, openApiPath, operationId } from './openapi/document.js'
 export { rememberUrl } from './request-url.js'
+// Wire shapes for TypeScript clients of the API (types only: nothing of the server is loaded).
+export type { WireFile, WireFileList } from './resources/files/wire.js'
 export { knownText } from './response-text.js'
 export type { Route } from './router.js'
 export { routes } from './routes.js'

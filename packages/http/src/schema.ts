@@ -1,10 +1,10 @@
-import { CID_VERSIONS, MAX_PAGE_LIMIT, NETWORKS } from '@pinfold/core'
+import { CID_VERSIONS, MAX_PAGE_LIMIT, NETWORKS, type SortOrder } from '@pinfold/core'
 import Type, { type Static, type TSchema, type TUnsafe } from 'typebox'
 
 /**
- * Wire schemas shared by several routes. They are TypeBox types, which are plain JSON Schema
- * (draft 2020-12, the dialect of OpenAPI 3.1): the same object checks a request and is published
- * in `/openapi.json`.
+ * Wire schemas shared by several resources (a resource's own are in `resources/<resource>/wire.ts`).
+ * They are TypeBox types, which are plain JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1):
+ * the same object checks a request and is published in `/openapi.json`.
  */
 
 const registry = new Map<string, TSchema>()
@@ -58,4 +58,29 @@ export const KeyvaluePatch = Type.Record(
 export const pageQuery = {
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_LIMIT, description: 'Page size' })),
   pageToken: Type.Optional(Type.String({ description: 'The `next_page_token` of the previous page' })),
+}
+
+/** Timestamps are ISO 8601 UTC, except the Unix seconds of a file's `expires_at`. */
+export const DateTime = Type.String({ format: 'date-time' })
+
+export const Count = Type.Integer({ minimum: 0 })
+
+export const Hex = Type.String({ pattern: '^0x[0-9a-fA-F]+$' })
+
+/** A signed URL (`{data: "https://…"}`). */
+export const SignedUrl = Type.String({ format: 'uri' })
+
+/** The spellings of a list's order: `ASC`, `DESC` or the SDK's `DSC`, in either case. */
+export const ORDERS = ['ASC', 'DESC', 'DSC', 'asc', 'desc', 'dsc'] as const
+
+/** One of {@link ORDERS} as core's order. */
+export function sortOrder(value: string | undefined): SortOrder | undefined {
+  if (value === undefined) return undefined
+  return value.toUpperCase() === 'ASC' ? 'ASC' : 'DESC'
+}
+
+/** Unix seconds (an integer, or digits as text) → Date; `null`, `0` and `""` clear an expiry. */
+export function unixSecondsToDate(value: number | string | null): Date | null {
+  if (value === null || value === '' || Number(value) === 0) return null
+  return new Date(Number(value) * 1000)
 }

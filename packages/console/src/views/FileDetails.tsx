@@ -2,7 +2,7 @@ import { type FormEvent, useEffect, useRef, useState } from 'react'
 import { type Api, ApiError } from '../api/client'
 import type { FileItem, Group, Network, Swap } from '../api/types'
 import { ConfirmButton, CopyButton, ErrorNote, Status } from '../components/common'
-import { formatBytes, formatDate } from '../format'
+import { formatBytes, formatDate, formatUnixSeconds } from '../format'
 
 interface Props {
   api: Api
@@ -50,7 +50,7 @@ export function FileDetails({ api, network, file, groups, onClose, onChanged, on
         {file.expires_at && (
           <>
             <dt>Expires</dt>
-            <dd>{formatDate(file.expires_at)}</dd>
+            <dd>{formatUnixSeconds(file.expires_at)}</dd>
           </>
         )}
       </dl>

@@ -102,7 +102,7 @@ export function KeysView({ api }: { api: Api }) {
             <div>
               <strong>{key.name}</strong> {key.revoked && <span className="badge">revoked</span>}
               <div className="hint">
-                <span className="mono">{key.key}</span> · created {formatDate(key.createdAt ?? key.created_at)}
+                <span className="mono">{key.key}</span> · created {formatDate(key.createdAt)}
                 {key.max_uses ? ` · ${key.uses ?? 0} of ${key.max_uses} uses` : ''}
               </div>
             </div>

@@ -1,6 +1,7 @@
 import { type FileService, notFound } from '@pinfold/core'
 import Type from 'typebox'
-import { envelope } from '../openapi/schemas.js'
+import { envelope } from '../openapi/responses.js'
+import { SignedLinkQuery } from '../resources/download-links/wire.js'
 import { data } from '../responses.js'
 import { defineRoute } from '../router.js'
 import type { ImageVariants } from './image-variants.js'
@@ -63,19 +64,7 @@ export async function servePrivateLink(
   )
 }
 
-/** A parameter of a signed link (the signature covers them all: core checks them together). */
-const signedParam = Type.Optional(Type.String())
-
-const request = {
-  query: Type.Object({
-    'X-Algorithm': signedParam,
-    'X-Date': signedParam,
-    'X-Expires': signedParam,
-    'X-Method': signedParam,
-    'X-User-ID': signedParam,
-    'X-Signature': signedParam,
-  }),
-}
+const request = { query: SignedLinkQuery }
 
 /** A private download on the API's host, for any tenant's link. */
 export const privateLinkRoute = defineRoute({

@@ -1,5 +1,5 @@
 import Type, { type TSchema } from 'typebox'
-import { errorResponse } from '../openapi/schemas.js'
+import { errorResponse } from '../openapi/responses.js'
 import type { OpenApiResponse } from '../openapi/types.js'
 
 /**

@@ -1,7 +1,7 @@
 import type { TObject, TSchema } from 'typebox'
 import type { Route } from '../router.js'
 import { namedSchemas } from '../schema.js'
-import { errorResponse } from './schemas.js'
+import { errorResponse } from './responses.js'
 import type { JsonSchema, OpenApiParameter, OpenApiRequestBody, OpenApiResponse } from './types.js'
 
 export interface OpenApiDocumentOptions {

@@ -1,25 +1,11 @@
 import { createWriteStream } from 'node:fs'
 import { Readable, type Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
+import type { Network } from '@pinfold/core'
+import type { WireFile, WireFileList } from '@pinfold/http'
 import type { ApiClient } from './api-client.js'
 import { CliError } from './cli-error.js'
 import type { Progress } from './progress.js'
-
-export type Network = 'public' | 'private'
-
-/** A file record as the API lists it. */
-export interface ListedFile {
-  id: string
-  name: string
-  cid: string
-  size: number
-  number_of_files: number
-  mime_type: string
-  group_id: string | null
-  keyvalues: Record<string, string>
-  created_at: string
-  network: Network
-}
 
 export interface ListFilter {
   name?: string | undefined
@@ -36,7 +22,7 @@ export async function listFiles(
   api: ApiClient,
   network: Network,
   filter: ListFilter,
-): Promise<{ files: ListedFile[]; nextPageToken: string }> {
+): Promise<{ files: WireFile[]; nextPageToken: string }> {
   const query = new URLSearchParams()
   if (filter.name) query.set('name', filter.name)
   if (filter.cid) query.set('cid', filter.cid)
@@ -45,14 +31,12 @@ export async function listFiles(
   for (const [key, value] of Object.entries(filter.keyvalues ?? {})) query.set(`keyvalues[${key}]`, value)
   if (filter.limit !== undefined) query.set('limit', String(filter.limit))
   if (filter.pageToken) query.set('pageToken', filter.pageToken)
-  const { data } = await api.json<{ data: { files: ListedFile[]; next_page_token: string } }>(
-    `/v3/files/${network}?${query}`,
-  )
+  const { data } = await api.json<{ data: WireFileList }>(`/v3/files/${network}?${query}`)
   return { files: data.files, nextPageToken: data.next_page_token }
 }
 
 /** The records holding `cid` on `network` (the same content uploaded twice has two). */
-async function filesWithCid(api: ApiClient, network: Network, cid: string): Promise<ListedFile[]> {
+async function filesWithCid(api: ApiClient, network: Network, cid: string): Promise<WireFile[]> {
   return (await listFiles(api, network, { cid, limit: 1000 })).files
 }
 

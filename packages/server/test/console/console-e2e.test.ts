@@ -328,6 +328,33 @@ describe.skipIf(!CHROMIUM)('the web console in chromium', { timeout: 120_000 }, 
       await context.close()
     })
 
+    it("shows an expiring file's real expiry date (the server sends Unix seconds)", async () => {
+      const body = new FormData()
+      body.set('network', 'public')
+      body.set('file', new Blob(['expires']), 'expiring.txt')
+      const uploaded = (await (await server.api('/v3/files', { method: 'POST', body })).json()) as {
+        data: { id: string }
+      }
+      // 2031-06-15T12:00:00Z: read as milliseconds it would be a date in January 1970
+      const expiresAt = Date.UTC(2031, 5, 15, 12) / 1000
+      const updated = await server.api(`/v3/files/public/${uploaded.data.id}`, {
+        method: 'PUT',
+        body: JSON.stringify({ expires_at: expiresAt }),
+        headers: { 'content-type': 'application/json' },
+      })
+      expect(updated.status).toBe(200)
+
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, timezoneId: 'UTC' })
+      const page = await signIn(context, server.url, token)
+      await page.getByRole('button', { name: 'expiring.txt' }).click()
+      const details = page.getByRole('complementary', { name: 'expiring.txt' })
+      const expires = details.locator('dt', { hasText: 'Expires' }).locator('xpath=following-sibling::dd[1]')
+      const shown = await expires.textContent()
+      expect(shown).toBe(await page.evaluate<string>(`new Date(${expiresAt * 1000}).toLocaleString()`))
+      expect(shown).toContain('2031')
+      await context.close()
+    })
+
     it('works at a phone width (375 px)', async () => {
       const context = await browser.newContext({
         viewport: { width: 375, height: 812 },

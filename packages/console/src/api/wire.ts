@@ -1,0 +1,372 @@
+// Generated from the OpenAPI document by packages/http/scripts/console-types.ts: do not edit.
+// http/test/console-types.test.ts fails when this file no longer matches the server.
+
+/** The server's named wire shapes (`components.schemas` of `/openapi.json`), by name. */
+export interface Schemas {
+  AnalyticsTimeSeries: {
+    total_requests: number
+    total_bandwidth: number
+    time_periods: {
+      period_start_time: string
+      requests: number
+      bandwidth: number
+    }[]
+  }
+  AnalyticsTopItem: {
+    value: string
+    requests: number
+    /** Bytes */
+    bandwidth: number
+  }
+  ApiKey: {
+    id: string
+    name: string
+    key: string
+    /** Always empty: secrets are stored hashed and shown once, at creation */
+    secret: string
+    max_uses: number | null
+    /** Counted for keys with max_uses only */
+    uses: number
+    user_id: string
+    /** The permissions the key was created with */
+    scopes: Record<string, unknown>
+    revoked: boolean
+    createdAt: string
+    updatedAt: string
+  }
+  CreatedApiKey: {
+    /** A bearer token of the key */
+    JWT: string
+    pinata_api_key: string
+    /** Shown once: only its hash is stored */
+    pinata_api_secret: string
+  }
+  CreatedGroup: Schemas['Group'] & {
+    public: boolean
+  }
+  Domain: {
+    id: string
+    domain: string
+    status: 'pending_ownership' | 'active'
+    /** The TXT record proving ownership; null for a dedicated gateway name (active at once) */
+    verification: {
+      type: 'TXT'
+      name: string
+      value: string
+    } | null
+    created_at: string
+    verified_at: string | null
+    /** When a pending claim lapses unless verified; null once active */
+    expires_at: string | null
+  }
+  DomainInput: {
+    /** Host name, e.g. files.example.com */
+    domain?: string
+    /** A dedicated gateway: claims `{name}.{PINFOLD_GATEWAY_DOMAIN}`, active at once */
+    name?: string
+  }
+  DownloadLinkRequest: {
+    /** A URL containing `/files/<cid>` */
+    url: string
+    /** Seconds the link stays valid */
+    expires: number | string
+    date?: (number | string) | null
+    /** GET, the only method a link may grant */
+    method?: string
+  }
+  DownloadSignRequest: {
+    /** A URL containing `/files/<cid>` */
+    url: string
+    /** GET, the only method a link may grant */
+    method: string
+    /** Default 30 */
+    expires?: (number | string) | null
+    date?: (number | string) | null
+  }
+  /** Every failure: a message written for the client */
+  Error: {
+    error: string
+  }
+  File: {
+    id: string
+    name: string
+    cid: string
+    size: number
+    number_of_files: number
+    mime_type: string
+    group_id: string | null
+    /** Free-form metadata */
+    keyvalues: Record<string, string>
+    created_at: string
+    /** Unix seconds; null when the file never expires */
+    expires_at: number | null
+    network: Schemas['Network']
+    vectorized: boolean
+  }
+  FileList: {
+    files: Schemas['File'][]
+    /** Empty on the last page */
+    next_page_token: string
+  }
+  FileUpdate: {
+    name?: string
+    /** Keys to set; a null value removes its key */
+    keyvalues?: Record<string, string | number | boolean | null>
+    /** Unix seconds; null or 0 clears */
+    expires_at?: number | string | null
+  }
+  FileUpload: {
+    /** One part per file; several parts (with paths as file names) make a folder; a CAR with `car=true` */
+    file: string
+    network?: Schemas['Network']
+    /** Empty: the file name */
+    name?: string
+    /** Empty: no group */
+    group_id?: string
+    /** JSON-encoded object */
+    keyvalues?: string
+    cid_version?: 'v0' | 'v1' | 'unixfs-v1-2025'
+    /** Unix seconds; empty or 0: never */
+    expires_at?: string
+    /** The file is a CAR to store as it is */
+    car?: boolean
+  }
+  GatewayPlugin: {
+    id: number
+    name: string
+    description: string
+    /** The plugin's icon: an absolute URL (built-in plugins: a `data:` URL) */
+    image: string
+    tags: string[]
+  }
+  Group: {
+    id: string
+    name: string
+    is_public: boolean
+    created_at: string
+  }
+  GroupInput: {
+    name?: string
+    is_public?: boolean | ('true' | 'false')
+  }
+  GroupList: {
+    groups: Schemas['Group'][]
+    next_page_token: string
+  }
+  GroupUpdate: unknown | unknown
+  Health: {
+    status: 'ok'
+    /** The embedded IPFS node, when `PINFOLD_IPFS_LISTEN` starts one */
+    ipfs?: {
+      peer_id: string
+      /** Multiaddrs IPFS peers reach the node at */
+      addrs: string[]
+      dht?: {
+        mode: 'client' | 'server'
+        /** Runs announcing every public root, since start */
+        reprovide_runs: number
+        /** Roots announced by the last run */
+        provided: number
+        /** Roots the last run failed to announce */
+        failed: number
+        /** Roots the last run stopped announcing (deleted, expired) */
+        withdrawn: number
+        last_run_at: string | null
+      }
+    }
+  }
+  LegacyPin: {
+    ID: string
+    Name: string
+    IpfsHash: string
+    PinSize: number
+    Timestamp: string
+    NumberOfFiles: number
+    MimeType: string
+    GroupId: string | null
+    Keyvalues: Record<string, string>
+    isDuplicate: boolean
+  }
+  Network: 'public' | 'private'
+  PaymentInstruction: {
+    id: string
+    version: number
+    payment_requirements: Schemas['PaymentRequirement'][]
+    name: string
+    description?: string
+    created_at: string
+  }
+  PaymentInstructionCid: {
+    payment_instruction_id: string
+    cid: string
+    created_at: string
+  }
+  PaymentInstructionCids: {
+    cids: string[]
+    next_page_token?: string
+  }
+  PaymentInstructionInput: {
+    /** Required to create */
+    name?: string
+    description?: string | null
+    /** Default: one requirement of the server's defaults */
+    payment_requirements?: Schemas['PaymentRequirementInput'][]
+  }
+  PaymentInstructionList: {
+    payment_instructions: Schemas['PaymentInstruction'][]
+    /** Absent on the last page */
+    next_page_token?: string
+  }
+  /** x402 v1 body; the v2 requirements are in the base64 `PAYMENT-REQUIRED` header */
+  PaymentRequired: {
+    x402Version: 1
+    error: string
+    accepts: Record<string, unknown>[]
+  }
+  PaymentRequirement: {
+    asset: string
+    pay_to: string
+    network: string
+    /** Atomic units of the asset */
+    amount: string
+    description?: string
+  }
+  PaymentRequirementInput: {
+    /** A configured network, e.g. base-sepolia; default the first */
+    network?: string
+    /** The network's USDC contract (the default) */
+    asset?: string
+    /** 0x address paid; default the configured one */
+    pay_to?: string
+    /** Atomic units of the asset, e.g. "10000" */
+    amount?: string | number
+    description?: string
+  }
+  PinByCidInput: {
+    /** Root CID of the DAG to fetch and keep */
+    cid: string
+    /** Defaults to the CID */
+    name?: string
+    group_id?: string | null
+    /** Free-form metadata */
+    keyvalues?: Record<string, string | number | boolean>
+    /** Multiaddrs of peers holding the content, dialled first by a bitswap source: at most 20, each at most 512 characters, starting with the host (`/ip4`, `/ip6`, `/dns`, `/dns4`, `/dns6`) and ending with the peer id (`/p2p/…`). Only public addresses are dialled, checked after name resolution, unless the operator allows private ones. */
+    host_nodes?: string[] | null
+  }
+  PinJob: {
+    id: string
+    cid: string
+    /** The CID again, as the legacy pinJobs API named it */
+    ipfs_pin_hash: string
+    date_queued: string
+    name: string
+    status:
+      | 'prechecking'
+      | 'searching'
+      | 'retrieving'
+      | 'expired'
+      | 'backfilled'
+      | 'over_free_limit'
+      | 'over_max_size'
+      | 'invalid_object'
+      | 'bad_host_node'
+    /** Why a failed request failed; null otherwise */
+    reason: string | null
+    keyvalues: Record<string, string>
+    host_nodes: string[]
+    group_id: string | null
+    pin_policy: {
+      regions: {
+        id: string
+        desiredReplicationCount: number
+      }[]
+      version: number
+    }
+  }
+  PinQueue: {
+    jobs: Schemas['PinJob'][]
+    /** Empty on the last page */
+    next_page_token: string
+  }
+  Readiness: {
+    status: 'ok' | 'unavailable'
+    checks: {
+      records: 'ok' | 'failed'
+      blobs: 'ok' | 'failed'
+    }
+  }
+  RoutingPeerRecord: {
+    Schema: 'peer'
+    /** Peer id (base58btc multihash) */
+    ID: string
+    /** Multiaddrs */
+    Addrs: string[]
+    /** `transport-bitswap`, `transport-ipfs-gateway-http` */
+    Protocols: string[]
+  }
+  RoutingProviders: {
+    Providers: Schemas['RoutingPeerRecord'][]
+  }
+  Signature: {
+    cid: string
+    signature: string
+  }
+  SignatureInput: {
+    /** A 0x-prefixed EIP-712 signature of `{address, cid, date}` */
+    signature: string
+    /** The 0x address that signed */
+    address: string
+  }
+  Swap: {
+    mapped_cid: string
+    created_at: string
+  }
+  SwapInput: {
+    /** The CID to serve instead (the SDK sends this) */
+    swap_cid?: string
+    /** The same, in the spelling of Pinata's OpenAPI */
+    swapCid?: string
+  }
+  UploadSignRequest: {
+    /** Seconds the URL stays valid */
+    expires: number | string
+    /** Unix seconds the URL is signed at; default now */
+    date?: number | string | null
+    /** Bytes */
+    max_file_size?: number | string | null
+    allow_mime_types?: string[] | null
+    group_id?: string | null
+    keyvalues?: Record<string, string | number | boolean> | null
+    filename?: string | null
+    network?: Schemas['Network'] | null
+  }
+  UploadedFile: Schemas['File'] & {
+    user_id: string
+    is_duplicate: boolean
+  }
+  UserPinnedDataTotal: {
+    pin_count: number
+    /** Bytes */
+    pin_size_total: number
+    /** Bytes; Pinfold keeps one copy */
+    pin_size_with_replications_total: number
+  }
+  VectorMutation: {
+    success: true
+    status: true
+  }
+  VectorQuery: {
+    /** What to look for */
+    text: string
+    /** Most matches to return */
+    limit?: number
+  }
+  VectorQueryResult: {
+    count: number
+    matches: {
+      file_id: string
+      cid: string
+      score: number
+    }[]
+  }
+}
