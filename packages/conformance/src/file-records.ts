@@ -43,11 +43,11 @@ export function describeFileRecords(name: string, create: () => Promise<RecordSt
 
     async function addFile(fields: Partial<NewFile> = {}): Promise<FileRecord> {
       const file = newFile(fields)
-      return (await store.createFile(file, contentFor(file))).file
+      return (await store.files.createFile(file, contentFor(file))).file
     }
 
     const listAll = (filter: FileFilter, order: SortOrder = 'ASC', tenantId = TENANT, network: Network = 'public') =>
-      store.listFiles(tenantId, network, filter, { limit: 1000, order })
+      store.files.listFiles(tenantId, network, filter, { limit: 1000, order })
 
     describe('createFile', () => {
       it('createFile - stores a new content record and the file, exactly as given', async () => {
@@ -58,29 +58,29 @@ export function describeFileRecords(name: string, create: () => Promise<RecordSt
           createdAt: at(5),
         })
         const content = contentFor(file)
-        const created = await store.createFile(file, content)
+        const created = await store.files.createFile(file, content)
         expect(created).toEqual({ file: { ...file, vectorized: false }, isDuplicate: false, content })
-        expect(await store.getFile(TENANT, 'public', file.id)).toEqual({ ...file, vectorized: false })
-        expect(await store.getContent(file.cid)).toEqual(content)
+        expect(await store.files.getFile(TENANT, 'public', file.id)).toEqual({ ...file, vectorized: false })
+        expect(await store.files.getContent(file.cid)).toEqual(content)
         await expectCounts(1, 1)
       })
 
       it('createFile - a second file of the same CID gets the existing content record back', async () => {
         const first = newFile()
         const firstContent = contentFor(first)
-        await store.createFile(first, firstContent)
+        await store.files.createFile(first, firstContent)
         const second = newFile({ cid: first.cid, tenantId: OTHER_TENANT, network: 'private' })
-        const created = await store.createFile(second, contentFor(second))
+        const created = await store.files.createFile(second, contentFor(second))
         expect(created.content).toEqual(firstContent)
         expect(created.file).toEqual({ ...second, vectorized: false })
-        expect(await store.getContent(first.cid)).toEqual(firstContent)
+        expect(await store.files.getContent(first.cid)).toEqual(firstContent)
         await expectCounts(1, 2)
       })
 
       it('createFile - isDuplicate is true when the tenant already holds the CID on that network', async () => {
         const first = await addFile()
         const again = newFile({ cid: first.cid, name: 'copy.pdf' })
-        const created = await store.createFile(again, contentFor(again))
+        const created = await store.files.createFile(again, contentFor(again))
         expect(created.isDuplicate).toBe(true)
         expect(created.file.id).toBe(again.id)
         await expectCounts(1, 2)
@@ -89,69 +89,69 @@ export function describeFileRecords(name: string, create: () => Promise<RecordSt
       it('createFile - isDuplicate is false for another tenant or the other network', async () => {
         const first = await addFile()
         const otherTenant = newFile({ cid: first.cid, tenantId: OTHER_TENANT })
-        expect((await store.createFile(otherTenant, contentFor(otherTenant))).isDuplicate).toBe(false)
+        expect((await store.files.createFile(otherTenant, contentFor(otherTenant))).isDuplicate).toBe(false)
         const otherNetwork = newFile({ cid: first.cid, network: 'private' })
-        expect((await store.createFile(otherNetwork, contentFor(otherNetwork))).isDuplicate).toBe(false)
+        expect((await store.files.createFile(otherNetwork, contentFor(otherNetwork))).isDuplicate).toBe(false)
       })
 
       it('createFile - isDuplicate is false again once the tenant deleted its file of that CID', async () => {
         const first = await addFile()
-        await store.deleteFile(TENANT, 'public', first.id)
+        await store.files.deleteFile(TENANT, 'public', first.id)
         const again = newFile({ cid: first.cid })
-        expect((await store.createFile(again, contentFor(again))).isDuplicate).toBe(false)
+        expect((await store.files.createFile(again, contentFor(again))).isDuplicate).toBe(false)
       })
 
       it('createFile - a groupId of the same tenant and network is stored', async () => {
-        const group = await store.createGroup(newGroup())
+        const group = await store.groups.createGroup(newGroup())
         const file = await addFile({ groupId: group.id })
         expect(file.groupId).toBe(group.id)
-        expect((await store.getFile(TENANT, 'public', file.id))?.groupId).toBe(group.id)
+        expect((await store.files.getFile(TENANT, 'public', file.id))?.groupId).toBe(group.id)
       })
 
       it.each([
         ['of another tenant', { tenantId: OTHER_TENANT }],
         ['on the other network', { network: 'private' as const }],
       ])('createFile - a groupId %s is NOT_FOUND and nothing is written', async (_, groupFields) => {
-        const group = await store.createGroup(newGroup(groupFields))
+        const group = await store.groups.createGroup(newGroup(groupFields))
         const file = newFile({ groupId: group.id })
-        await expect(store.createFile(file, contentFor(file))).rejects.toMatchObject({ code: 'NOT_FOUND' })
-        expect(await store.getFile(TENANT, 'public', file.id)).toBeUndefined()
-        expect(await store.getContent(file.cid)).toBeUndefined()
+        await expect(store.files.createFile(file, contentFor(file))).rejects.toMatchObject({ code: 'NOT_FOUND' })
+        expect(await store.files.getFile(TENANT, 'public', file.id)).toBeUndefined()
+        expect(await store.files.getContent(file.cid)).toBeUndefined()
         await expectCounts(0, 0)
       })
 
       it('createFile - a missing groupId is NOT_FOUND and nothing is written', async () => {
         const file = newFile({ groupId: randomUUID() })
-        await expect(store.createFile(file, contentFor(file))).rejects.toMatchObject({ code: 'NOT_FOUND' })
-        expect(await store.getFile(TENANT, 'public', file.id)).toBeUndefined()
-        expect(await store.getContent(file.cid)).toBeUndefined()
+        await expect(store.files.createFile(file, contentFor(file))).rejects.toMatchObject({ code: 'NOT_FOUND' })
+        expect(await store.files.getFile(TENANT, 'public', file.id)).toBeUndefined()
+        expect(await store.files.getContent(file.cid)).toBeUndefined()
         await expectCounts(0, 0)
       })
 
       it('createFile - a missing groupId leaves an existing content record untouched', async () => {
         const existing = newFile()
         const existingContent = contentFor(existing)
-        await store.createFile(existing, existingContent)
+        await store.files.createFile(existing, existingContent)
         const file = newFile({ cid: existing.cid, groupId: randomUUID() })
-        await expect(store.createFile(file, contentFor(file))).rejects.toMatchObject({ code: 'NOT_FOUND' })
-        expect(await store.getContent(existing.cid)).toEqual(existingContent)
+        await expect(store.files.createFile(file, contentFor(file))).rejects.toMatchObject({ code: 'NOT_FOUND' })
+        expect(await store.files.getContent(existing.cid)).toEqual(existingContent)
         await expectCounts(1, 1)
       })
 
       it('createFile - reusing a file id is CONFLICT and nothing is written', async () => {
         const first = await addFile()
         const reused = newFile({ id: first.id, name: 'other.pdf' })
-        await expect(store.createFile(reused, contentFor(reused))).rejects.toMatchObject({ code: 'CONFLICT' })
-        expect(await store.getFile(TENANT, 'public', first.id)).toEqual(first)
-        expect(await store.getContent(reused.cid)).toBeUndefined()
+        await expect(store.files.createFile(reused, contentFor(reused))).rejects.toMatchObject({ code: 'CONFLICT' })
+        expect(await store.files.getFile(TENANT, 'public', first.id)).toEqual(first)
+        expect(await store.files.getContent(reused.cid)).toBeUndefined()
         await expectCounts(1, 1)
       })
 
       it('createFile - reusing a file id of another tenant is CONFLICT too', async () => {
         const first = await addFile({ tenantId: OTHER_TENANT })
         const reused = newFile({ id: first.id })
-        await expect(store.createFile(reused, contentFor(reused))).rejects.toMatchObject({ code: 'CONFLICT' })
-        expect(await store.getFile(OTHER_TENANT, 'public', first.id)).toEqual(first)
+        await expect(store.files.createFile(reused, contentFor(reused))).rejects.toMatchObject({ code: 'CONFLICT' })
+        expect(await store.files.getFile(OTHER_TENANT, 'public', first.id)).toEqual(first)
       })
 
       it('createFile - 20 concurrent calls with one new CID: one content record for all, exactly one not a duplicate', async () => {
@@ -161,12 +161,12 @@ export function describeFileRecords(name: string, create: () => Promise<RecordSt
             const cid = newCid()
             const files = Array.from({ length: 20 }, (_, i) => newFile({ cid, createdAt: at(i) }))
             const contents = files.map(contentFor)
-            const results = await Promise.all(files.map((file, i) => store.createFile(file, contents[i]!)))
+            const results = await Promise.all(files.map((file, i) => store.files.createFile(file, contents[i]!)))
             return { cid, contents, results }
           }),
         )
         for (const { cid, contents, results } of rounds) {
-          const stored = await store.getContent(cid)
+          const stored = await store.files.getContent(cid)
           expect(contents).toContainEqual(stored)
           for (const result of results) expect(result.content).toEqual(stored)
           // "At most one" in the port; exactly one here, since the tenant held no such file before.
@@ -180,7 +180,7 @@ export function describeFileRecords(name: string, create: () => Promise<RecordSt
         const files = Array.from({ length: 10 }, (_, i) =>
           newFile({ cid, tenantId: i % 2 === 0 ? TENANT : OTHER_TENANT }),
         )
-        const results = await Promise.all(files.map((file) => store.createFile(file, contentFor(file))))
+        const results = await Promise.all(files.map((file) => store.files.createFile(file, contentFor(file))))
         const firstOfTenant = (tenantId: string) =>
           results.filter((result) => result.file.tenantId === tenantId && !result.isDuplicate)
         expect(firstOfTenant(TENANT)).toHaveLength(1)
@@ -195,8 +195,8 @@ export function describeFileRecords(name: string, create: () => Promise<RecordSt
             const old = await addFile()
             const next = newFile({ cid: old.cid, name: 'next.pdf' })
             const [deleted, created] = await Promise.all([
-              store.deleteFile(TENANT, 'public', old.id),
-              store.createFile(next, contentFor(next)),
+              store.files.deleteFile(TENANT, 'public', old.id),
+              store.files.createFile(next, contentFor(next)),
             ])
             return { cid: old.cid, deleted, created }
           }),
@@ -205,7 +205,7 @@ export function describeFileRecords(name: string, create: () => Promise<RecordSt
           expect(deleted?.file.cid).toBe(cid)
           // Whichever way the race went, the surviving file is backed by the record the store holds,
           // and a released blob is never the one that backs it.
-          expect(await store.getContent(cid)).toEqual(created.content)
+          expect(await store.files.getContent(cid)).toEqual(created.content)
           if (deleted?.releasedContent) expect(deleted.releasedContent.blobKey).not.toBe(created.content.blobKey)
         }
         await expectCounts(10, 10)
@@ -214,21 +214,23 @@ export function describeFileRecords(name: string, create: () => Promise<RecordSt
         const held = await addFile()
         const reuse = newFile({ cid: held.cid, tenantId: OTHER_TENANT, name: 'pinned' })
         // the caller's own blob key is never stored: the existing record is what backs the file
-        const created = await store.createFile(
+        const created = await store.files.createFile(
           reuse,
           { ...contentFor(reuse), blobKey: 'never-written' },
           {
             requireContent: true,
           },
         )
-        expect(created.content).toEqual(await store.getContent(held.cid))
+        expect(created.content).toEqual(await store.files.getContent(held.cid))
         expect(created.content.blobKey).not.toBe('never-written')
         const orphan = newFile({ name: 'nothing to share' })
-        await expect(store.createFile(orphan, contentFor(orphan), { requireContent: true })).rejects.toMatchObject({
+        await expect(
+          store.files.createFile(orphan, contentFor(orphan), { requireContent: true }),
+        ).rejects.toMatchObject({
           code: 'NOT_FOUND',
         })
-        expect(await store.getFile(TENANT, 'public', orphan.id)).toBeUndefined()
-        expect(await store.getContent(orphan.cid)).toBeUndefined()
+        expect(await store.files.getFile(TENANT, 'public', orphan.id)).toBeUndefined()
+        expect(await store.files.getContent(orphan.cid)).toBeUndefined()
         await expectCounts(1, 2)
       })
 
@@ -238,8 +240,8 @@ export function describeFileRecords(name: string, create: () => Promise<RecordSt
             const old = await addFile()
             const next = newFile({ cid: old.cid, name: 'pinned' })
             const [deleted, created] = await Promise.all([
-              store.deleteFile(TENANT, 'public', old.id),
-              store.createFile(next, contentFor(next), { requireContent: true }).catch((error: unknown) => error),
+              store.files.deleteFile(TENANT, 'public', old.id),
+              store.files.createFile(next, contentFor(next), { requireContent: true }).catch((error: unknown) => error),
             ])
             return { cid: old.cid, next, deleted, created }
           }),
@@ -250,12 +252,12 @@ export function describeFileRecords(name: string, create: () => Promise<RecordSt
           if ((created as { code?: string }).code === 'NOT_FOUND') {
             // the deletion came first: its content was released, and no file was made on it
             expect(deleted?.releasedContent?.cid).toBe(cid)
-            expect(await store.getFile(TENANT, 'public', next.id)).toBeUndefined()
-            expect(await store.getContent(cid)).toBeUndefined()
+            expect(await store.files.getFile(TENANT, 'public', next.id)).toBeUndefined()
+            expect(await store.files.getContent(cid)).toBeUndefined()
           } else {
             // the file came first: the deletion released nothing, the content is still held
             expect(deleted?.releasedContent).toBeUndefined()
-            expect(await store.getContent(cid)).toEqual((created as CreatedFile).content)
+            expect(await store.files.getContent(cid)).toEqual((created as CreatedFile).content)
             files++
           }
         }
@@ -266,13 +268,13 @@ export function describeFileRecords(name: string, create: () => Promise<RecordSt
     describe('getFile', () => {
       it('getFile - another tenant or the other network sees undefined', async () => {
         const file = await addFile()
-        expect(await store.getFile(OTHER_TENANT, 'public', file.id)).toBeUndefined()
-        expect(await store.getFile(TENANT, 'private', file.id)).toBeUndefined()
+        expect(await store.files.getFile(OTHER_TENANT, 'public', file.id)).toBeUndefined()
+        expect(await store.files.getFile(TENANT, 'private', file.id)).toBeUndefined()
       })
 
       it('getFile - an unknown id is undefined, whatever its shape', async () => {
-        expect(await store.getFile(TENANT, 'public', randomUUID())).toBeUndefined()
-        expect(await store.getFile(TENANT, 'public', 'not-a-uuid')).toBeUndefined()
+        expect(await store.files.getFile(TENANT, 'public', randomUUID())).toBeUndefined()
+        expect(await store.files.getFile(TENANT, 'public', 'not-a-uuid')).toBeUndefined()
       })
     })
 
@@ -303,19 +305,19 @@ export function describeFileRecords(name: string, create: () => Promise<RecordSt
       ] as const)('listFiles - keyset paging %s by %i visits every file exactly once', async (order, limit) => {
         const files: FileRecord[] = []
         for (const second of [5, 1, 1, 1, 3, 3, 0, 7]) files.push(await addFile({ createdAt: at(second) }))
-        const seen = await walkPages((page) => store.listFiles(TENANT, 'public', {}, page), limit, order)
+        const seen = await walkPages((page) => store.files.listFiles(TENANT, 'public', {}, page), limit, order)
         expect(ids(seen)).toEqual(ids(sortByKey(files, order)))
       })
 
       it('listFiles - hasMore is false on a last page that is exactly full', async () => {
         const files = [await addFile({ createdAt: at(1) }), await addFile({ createdAt: at(2) })]
-        const page = await store.listFiles(TENANT, 'public', {}, { limit: 2, order: 'ASC' })
+        const page = await store.files.listFiles(TENANT, 'public', {}, { limit: 2, order: 'ASC' })
         expect(ids(page.items)).toEqual(ids(files))
         expect(page.hasMore).toBe(false)
-        const first = await store.listFiles(TENANT, 'public', {}, { limit: 1, order: 'ASC' })
+        const first = await store.files.listFiles(TENANT, 'public', {}, { limit: 1, order: 'ASC' })
         expect(first.hasMore).toBe(true)
         const after = { createdAt: files[1]!.createdAt, id: files[1]!.id }
-        expect(await store.listFiles(TENANT, 'public', {}, { limit: 1, order: 'ASC', after })).toEqual({
+        expect(await store.files.listFiles(TENANT, 'public', {}, { limit: 1, order: 'ASC', after })).toEqual({
           items: [],
           hasMore: false,
         })
@@ -335,8 +337,8 @@ export function describeFileRecords(name: string, create: () => Promise<RecordSt
       })
 
       it('listFiles - groupId selects the group’s files, and null the files in no group', async () => {
-        const group = await store.createGroup(newGroup())
-        const other = await store.createGroup(newGroup({ name: 'other' }))
+        const group = await store.groups.createGroup(newGroup())
+        const other = await store.groups.createGroup(newGroup({ name: 'other' }))
         const inGroup = await addFile({ groupId: group.id, createdAt: at(1) })
         const inOther = await addFile({ groupId: other.id, createdAt: at(2) })
         const loose = await addFile({ createdAt: at(3) })
@@ -372,7 +374,7 @@ export function describeFileRecords(name: string, create: () => Promise<RecordSt
       })
 
       it('listFiles - filters combine with AND, and page together', async () => {
-        const group = await store.createGroup(newGroup())
+        const group = await store.groups.createGroup(newGroup())
         const match = { name: 'scan-1.png', mimeType: 'image/png', groupId: group.id, keyvalues: { k: 'v' } }
         const matching: FileRecord[] = []
         for (const second of [1, 2, 2, 3]) matching.push(await addFile({ ...match, createdAt: at(second) }))
@@ -387,13 +389,13 @@ export function describeFileRecords(name: string, create: () => Promise<RecordSt
           groupId: group.id,
           keyvalues: { k: 'v' },
         }
-        const seen = await walkPages((page) => store.listFiles(TENANT, 'public', filter, page), 2, 'DESC')
+        const seen = await walkPages((page) => store.files.listFiles(TENANT, 'public', filter, page), 2, 'DESC')
         expect(ids(seen)).toEqual(ids(sortByKey([...matching, cidMatch], 'DESC')))
         expect(ids((await listAll({ ...filter, cid: cidMatch.cid })).items)).toEqual([cidMatch.id])
       })
 
       it('listFiles - an empty store returns an empty page', async () => {
-        expect(await store.listFiles(TENANT, 'public', {}, { limit: 10, order: 'DESC' })).toEqual({
+        expect(await store.files.listFiles(TENANT, 'public', {}, { limit: 10, order: 'DESC' })).toEqual({
           items: [],
           hasMore: false,
         })
@@ -403,37 +405,39 @@ export function describeFileRecords(name: string, create: () => Promise<RecordSt
     describe('updateFile', () => {
       it('updateFile - renames and leaves every other field as it was', async () => {
         const file = await addFile({ keyvalues: { a: '1' }, expiresAt: at(99) })
-        const updated = await store.updateFile(TENANT, 'public', file.id, { name: 'renamed.pdf' })
+        const updated = await store.files.updateFile(TENANT, 'public', file.id, { name: 'renamed.pdf' })
         expect(updated).toEqual({ ...file, name: 'renamed.pdf' })
-        expect(await store.getFile(TENANT, 'public', file.id)).toEqual(updated)
+        expect(await store.files.getFile(TENANT, 'public', file.id)).toEqual(updated)
       })
 
       it('updateFile - merges keyvalues, and a null value deletes that key', async () => {
         const file = await addFile({ keyvalues: { keep: '1', change: '2', drop: '3' } })
-        const updated = await store.updateFile(TENANT, 'public', file.id, {
+        const updated = await store.files.updateFile(TENANT, 'public', file.id, {
           keyvalues: { change: 'two', drop: null, add: 'new', absent: null },
         })
         expect(updated?.keyvalues).toEqual({ keep: '1', change: 'two', add: 'new' })
-        expect((await store.getFile(TENANT, 'public', file.id))?.keyvalues).toEqual(updated?.keyvalues)
+        expect((await store.files.getFile(TENANT, 'public', file.id))?.keyvalues).toEqual(updated?.keyvalues)
         expect(ids((await listAll({ keyvalues: { add: 'new' } })).items)).toEqual([file.id])
         expect((await listAll({ keyvalues: { drop: '3' } })).items).toEqual([])
       })
 
       it('updateFile - sets and clears expiresAt', async () => {
         const file = await addFile()
-        expect((await store.updateFile(TENANT, 'public', file.id, { expiresAt: at(500) }))?.expiresAt).toEqual(at(500))
-        expect((await store.getFile(TENANT, 'public', file.id))?.expiresAt).toEqual(at(500))
-        expect((await store.updateFile(TENANT, 'public', file.id, { expiresAt: null }))?.expiresAt).toBeNull()
-        expect((await store.getFile(TENANT, 'public', file.id))?.expiresAt).toBeNull()
+        expect((await store.files.updateFile(TENANT, 'public', file.id, { expiresAt: at(500) }))?.expiresAt).toEqual(
+          at(500),
+        )
+        expect((await store.files.getFile(TENANT, 'public', file.id))?.expiresAt).toEqual(at(500))
+        expect((await store.files.updateFile(TENANT, 'public', file.id, { expiresAt: null }))?.expiresAt).toBeNull()
+        expect((await store.files.getFile(TENANT, 'public', file.id))?.expiresAt).toBeNull()
       })
 
       it('updateFile - sets and clears groupId', async () => {
-        const group = await store.createGroup(newGroup())
+        const group = await store.groups.createGroup(newGroup())
         const file = await addFile()
-        expect((await store.updateFile(TENANT, 'public', file.id, { groupId: group.id }))?.groupId).toBe(group.id)
+        expect((await store.files.updateFile(TENANT, 'public', file.id, { groupId: group.id }))?.groupId).toBe(group.id)
         expect(ids((await listAll({ groupId: group.id })).items)).toEqual([file.id])
-        expect((await store.updateFile(TENANT, 'public', file.id, { groupId: null }))?.groupId).toBeNull()
-        expect((await store.getFile(TENANT, 'public', file.id))?.groupId).toBeNull()
+        expect((await store.files.updateFile(TENANT, 'public', file.id, { groupId: null }))?.groupId).toBeNull()
+        expect((await store.files.getFile(TENANT, 'public', file.id))?.groupId).toBeNull()
       })
 
       it.each([
@@ -441,27 +445,27 @@ export function describeFileRecords(name: string, create: () => Promise<RecordSt
         ['on the other network', { network: 'private' as const }],
         ['that is missing', undefined],
       ])('updateFile - a groupId %s is NOT_FOUND and nothing changes', async (_, groupFields) => {
-        const groupId = groupFields ? (await store.createGroup(newGroup(groupFields))).id : randomUUID()
+        const groupId = groupFields ? (await store.groups.createGroup(newGroup(groupFields))).id : randomUUID()
         const file = await addFile()
         await expect(
-          store.updateFile(TENANT, 'public', file.id, { groupId, name: 'changed.pdf', keyvalues: { k: 'v' } }),
+          store.files.updateFile(TENANT, 'public', file.id, { groupId, name: 'changed.pdf', keyvalues: { k: 'v' } }),
         ).rejects.toMatchObject({ code: 'NOT_FOUND' })
-        expect(await store.getFile(TENANT, 'public', file.id)).toEqual(file)
+        expect(await store.files.getFile(TENANT, 'public', file.id)).toEqual(file)
       })
 
       it('updateFile - another tenant or the other network gets undefined and nothing changes', async () => {
         const file = await addFile()
-        expect(await store.updateFile(OTHER_TENANT, 'public', file.id, { name: 'x' })).toBeUndefined()
-        expect(await store.updateFile(TENANT, 'private', file.id, { name: 'x' })).toBeUndefined()
-        expect(await store.updateFile(TENANT, 'public', randomUUID(), { name: 'x' })).toBeUndefined()
-        expect(await store.updateFile(TENANT, 'public', 'not-a-uuid', { name: 'x' })).toBeUndefined()
-        expect(await store.getFile(TENANT, 'public', file.id)).toEqual(file)
+        expect(await store.files.updateFile(OTHER_TENANT, 'public', file.id, { name: 'x' })).toBeUndefined()
+        expect(await store.files.updateFile(TENANT, 'private', file.id, { name: 'x' })).toBeUndefined()
+        expect(await store.files.updateFile(TENANT, 'public', randomUUID(), { name: 'x' })).toBeUndefined()
+        expect(await store.files.updateFile(TENANT, 'public', 'not-a-uuid', { name: 'x' })).toBeUndefined()
+        expect(await store.files.getFile(TENANT, 'public', file.id)).toEqual(file)
       })
 
       it('updateFile - an empty patch returns the record unchanged', async () => {
         const file = await addFile({ keyvalues: { a: '1' } })
-        expect(await store.updateFile(TENANT, 'public', file.id, {})).toEqual(file)
-        expect(await store.updateFile(OTHER_TENANT, 'public', file.id, {})).toBeUndefined()
+        expect(await store.files.updateFile(TENANT, 'public', file.id, {})).toEqual(file)
+        expect(await store.files.updateFile(OTHER_TENANT, 'public', file.id, {})).toBeUndefined()
       })
     })
 
@@ -469,41 +473,41 @@ export function describeFileRecords(name: string, create: () => Promise<RecordSt
       it('deleteFile - the last reference returns the file and releases its content', async () => {
         const file = newFile()
         const content = contentFor(file)
-        const created = await store.createFile(file, content)
-        expect(await store.deleteFile(TENANT, 'public', file.id)).toEqual({
+        const created = await store.files.createFile(file, content)
+        expect(await store.files.deleteFile(TENANT, 'public', file.id)).toEqual({
           file: created.file,
           releasedContent: content,
         })
-        expect(await store.getFile(TENANT, 'public', file.id)).toBeUndefined()
-        expect(await store.getContent(file.cid)).toBeUndefined()
+        expect(await store.files.getFile(TENANT, 'public', file.id)).toBeUndefined()
+        expect(await store.files.getContent(file.cid)).toBeUndefined()
         await expectCounts(0, 0)
       })
 
       it('deleteFile - keeps the content while another file of any tenant references it', async () => {
         const first = await addFile()
         const second = await addFile({ cid: first.cid, tenantId: OTHER_TENANT, network: 'private' })
-        const deleted = await store.deleteFile(TENANT, 'public', first.id)
+        const deleted = await store.files.deleteFile(TENANT, 'public', first.id)
         expect(deleted?.file).toEqual(first)
         expect(deleted?.releasedContent).toBeUndefined()
-        expect(await store.getContent(first.cid)).toBeDefined()
+        expect(await store.files.getContent(first.cid)).toBeDefined()
         await expectCounts(1, 1)
-        expect((await store.deleteFile(OTHER_TENANT, 'private', second.id))?.releasedContent?.cid).toBe(first.cid)
+        expect((await store.files.deleteFile(OTHER_TENANT, 'private', second.id))?.releasedContent?.cid).toBe(first.cid)
         await expectCounts(0, 0)
       })
 
       it('deleteFile - another tenant or the other network gets undefined and nothing is deleted', async () => {
         const file = await addFile()
-        expect(await store.deleteFile(OTHER_TENANT, 'public', file.id)).toBeUndefined()
-        expect(await store.deleteFile(TENANT, 'private', file.id)).toBeUndefined()
-        expect(await store.deleteFile(TENANT, 'public', 'not-a-uuid')).toBeUndefined()
-        expect(await store.getFile(TENANT, 'public', file.id)).toEqual(file)
+        expect(await store.files.deleteFile(OTHER_TENANT, 'public', file.id)).toBeUndefined()
+        expect(await store.files.deleteFile(TENANT, 'private', file.id)).toBeUndefined()
+        expect(await store.files.deleteFile(TENANT, 'public', 'not-a-uuid')).toBeUndefined()
+        expect(await store.files.getFile(TENANT, 'public', file.id)).toEqual(file)
         await expectCounts(1, 1)
       })
 
       it('deleteFile - a second delete of the same file is undefined', async () => {
         const file = await addFile()
-        expect(await store.deleteFile(TENANT, 'public', file.id)).toBeDefined()
-        expect(await store.deleteFile(TENANT, 'public', file.id)).toBeUndefined()
+        expect(await store.files.deleteFile(TENANT, 'public', file.id)).toBeDefined()
+        expect(await store.files.deleteFile(TENANT, 'public', file.id)).toBeUndefined()
       })
 
       it('deleteFile - of concurrent deletes of the last two references exactly one releases the content', async () => {
@@ -517,21 +521,23 @@ export function describeFileRecords(name: string, create: () => Promise<RecordSt
         const outcomes = await Promise.all(
           pairs.map(([first, second]) =>
             Promise.all([
-              store.deleteFile(TENANT, 'public', first.id),
-              store.deleteFile(OTHER_TENANT, 'public', second.id),
+              store.files.deleteFile(TENANT, 'public', first.id),
+              store.files.deleteFile(OTHER_TENANT, 'public', second.id),
             ]),
           ),
         )
         for (const [i, deletions] of outcomes.entries()) {
           expect(deletions.filter((deleted) => deleted?.releasedContent)).toHaveLength(1)
-          expect(await store.getContent(pairs[i]![0].cid)).toBeUndefined()
+          expect(await store.files.getContent(pairs[i]![0].cid)).toBeUndefined()
         }
         await expectCounts(0, 0)
       })
 
       it('deleteFile - concurrent deletes of one file: exactly one gets it', async () => {
         const file = await addFile()
-        const results = await Promise.all(Array.from({ length: 5 }, () => store.deleteFile(TENANT, 'public', file.id)))
+        const results = await Promise.all(
+          Array.from({ length: 5 }, () => store.files.deleteFile(TENANT, 'public', file.id)),
+        )
         expect(results.filter((result) => result !== undefined)).toHaveLength(1)
         expect(results.filter((result) => result?.releasedContent)).toHaveLength(1)
       })
@@ -539,7 +545,7 @@ export function describeFileRecords(name: string, create: () => Promise<RecordSt
 
     describe('getContent', () => {
       it('getContent - undefined for a CID no file references', async () => {
-        expect(await store.getContent(newCid())).toBeUndefined()
+        expect(await store.files.getContent(newCid())).toBeUndefined()
       })
     })
 
@@ -547,8 +553,8 @@ export function describeFileRecords(name: string, create: () => Promise<RecordSt
       it('isBlobReferenced - true while a content record owns the key, false before and after', async () => {
         const blobKey = `blobs/${randomUUID()}`
         const cid = 'bafkreihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku'
-        expect(await store.isBlobReferenced(blobKey)).toBe(false)
-        const { file } = await store.createFile(
+        expect(await store.files.isBlobReferenced(blobKey)).toBe(false)
+        const { file } = await store.files.createFile(
           {
             id: randomUUID(),
             tenantId: 't1',
@@ -566,10 +572,10 @@ export function describeFileRecords(name: string, create: () => Promise<RecordSt
           },
           { cid, blobKey, size: 0, kind: 'file', profile: 'v1' },
         )
-        expect(await store.isBlobReferenced(blobKey)).toBe(true)
-        expect(await store.isBlobReferenced(`${blobKey}-other`)).toBe(false)
-        await store.deleteFile('t1', 'public', file.id)
-        expect(await store.isBlobReferenced(blobKey)).toBe(false)
+        expect(await store.files.isBlobReferenced(blobKey)).toBe(true)
+        expect(await store.files.isBlobReferenced(`${blobKey}-other`)).toBe(false)
+        await store.files.deleteFile('t1', 'public', file.id)
+        expect(await store.files.isBlobReferenced(blobKey)).toBe(false)
       })
     })
 
@@ -578,30 +584,29 @@ export function describeFileRecords(name: string, create: () => Promise<RecordSt
 
       it('createFile - an aborted signal rejects with ABORTED and nothing is written', async () => {
         const file = newFile()
-        await expect(store.createFile(file, contentFor(file), { signal: aborted() })).rejects.toMatchObject({
+        await expect(store.files.createFile(file, contentFor(file), { signal: aborted() })).rejects.toMatchObject({
           code: 'ABORTED',
         })
-        expect(await store.getFile(TENANT, 'public', file.id)).toBeUndefined()
+        expect(await store.files.getFile(TENANT, 'public', file.id)).toBeUndefined()
         await expectCounts(0, 0)
       })
 
       it('every other file method - an aborted signal rejects with ABORTED and changes nothing', async () => {
-        const group = await store.createGroup(newGroup())
+        const group = await store.groups.createGroup(newGroup())
         const file = await addFile({ groupId: group.id })
         const page: PageRequest = { limit: 10, order: 'ASC' }
         const calls: [string, (signal: AbortSignal) => Promise<unknown>][] = [
-          ['getFile', (signal) => store.getFile(TENANT, 'public', file.id, { signal })],
-          ['listFiles', (signal) => store.listFiles(TENANT, 'public', {}, page, { signal })],
-          ['updateFile', (signal) => store.updateFile(TENANT, 'public', file.id, { name: 'x' }, { signal })],
-          ['deleteFile', (signal) => store.deleteFile(TENANT, 'public', file.id, { signal })],
-          ['getContent', (signal) => store.getContent(file.cid, { signal })],
+          ['getFile', (signal) => store.files.getFile(TENANT, 'public', file.id, { signal })],
+          ['listFiles', (signal) => store.files.listFiles(TENANT, 'public', {}, page, { signal })],
+          ['updateFile', (signal) => store.files.updateFile(TENANT, 'public', file.id, { name: 'x' }, { signal })],
+          ['deleteFile', (signal) => store.files.deleteFile(TENANT, 'public', file.id, { signal })],
+          ['getContent', (signal) => store.files.getContent(file.cid, { signal })],
         ]
         for (const [method, call] of calls) {
           await expect(call(aborted()), method).rejects.toMatchObject({ code: 'ABORTED' })
         }
-        expect(await store.getFile(TENANT, 'public', file.id)).toEqual(file)
-        expect(await store.getGroup(TENANT, 'public', group.id)).toEqual(group)
-        expect((await listAllGroups({})).items).toHaveLength(1)
+        expect(await store.files.getFile(TENANT, 'public', file.id)).toEqual(file)
+        expect(await store.groups.getGroup(TENANT, 'public', group.id)).toEqual(group)
       })
     })
   })

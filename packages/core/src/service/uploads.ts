@@ -100,7 +100,7 @@ export function createUploads(ctx: ServiceContext): Uploads {
   const discard = async (staged: Staged) => {
     if (staged.keep) return
     await deleteContentBlobs(ctx.blobs, staged.blobKey)
-    await ctx.records.deleteBlockLocations(staged.blobKey).catch(() => {}) // else invisible until the orphan sweep
+    await ctx.records.blocks.deleteBlockLocations(staged.blobKey).catch(() => {}) // else invisible until the orphan sweep
   }
 
   /** Links the caller's signal to an internal controller that also stops on our own failures. */
@@ -281,7 +281,7 @@ export function createUploads(ctx: ServiceContext): Uploads {
           ? sidecarLocations(root, sidecar)
           : fileBlockLocations(root, sidecar, staged.blobSize)
     }
-    await ctx.records.putBlockLocations(staged.blobKey, locations, { signal })
+    await ctx.records.blocks.putBlockLocations(staged.blobKey, locations, { signal })
   }
 
   /**
@@ -302,7 +302,7 @@ export function createUploads(ctx: ServiceContext): Uploads {
       await indexBlocks(staged, cid, dag.innerNodes, signal)
       throwIfAborted(signal)
       // no signal from here: a commit aborted midway could have happened without its caller knowing
-      const created = await ctx.records
+      const created = await ctx.records.files
         .createFile(
           {
             id: fileId ?? ctx.ids.recordId(),
@@ -352,8 +352,8 @@ export function createUploads(ctx: ServiceContext): Uploads {
     fileId: string | undefined,
   ): Promise<CreatedFile> {
     if (fileId === undefined || !hasCode(error, 'CONFLICT')) throw error
-    const earlier = await ctx.records.getFile(actor.tenantId, network, fileId)
-    const content = earlier && (await ctx.records.getContent(earlier.cid))
+    const earlier = await ctx.records.files.getFile(actor.tenantId, network, fileId)
+    const content = earlier && (await ctx.records.files.getContent(earlier.cid))
     if (!content) throw error
     return { file: earlier, isDuplicate: true, content }
   }
@@ -364,7 +364,7 @@ export function createUploads(ctx: ServiceContext): Uploads {
    */
   async function blobIsReferenced(cid: string, blobKey: string): Promise<boolean> {
     try {
-      return (await ctx.records.getContent(cid))?.blobKey === blobKey
+      return (await ctx.records.files.getContent(cid))?.blobKey === blobKey
     } catch {
       return true // cannot tell: keeping an orphan is recoverable, losing bytes is not
     }

@@ -58,7 +58,7 @@ export function createUsageOperations(ctx: ServiceContext): UsageOperations {
     rowsOfDay = new Map()
     try {
       const counts = await nameFiles(ctx, [...batch.values()], options)
-      await ctx.records.addGatewayUsage(counts, limits, options)
+      await ctx.records.usage.addGatewayUsage(counts, limits, options)
       return counts.length
     } catch (error) {
       // kept for the next flush, as far as the bounds allow: a database outage delays counts
@@ -118,7 +118,7 @@ export function createUsageOperations(ctx: ServiceContext): UsageOperations {
       if (!Number.isSafeInteger(limit) || limit < 1 || limit > 1000) throw invalid('limit must be 1 to 1000')
       await flush(options)
       const ranking = { by: query.by, sortBy: query.sortBy, order: query.order ?? 'desc', limit } as const
-      return ctx.records.rankGatewayUsage(actor.tenantId, filter, ranking, options)
+      return ctx.records.usage.rankGatewayUsage(actor.tenantId, filter, ranking, options)
     },
 
     async timeSeries(actor: Actor, query: UsageTimeSeriesQuery, options): Promise<UsageTimeSeries> {
@@ -127,7 +127,7 @@ export function createUsageOperations(ctx: ServiceContext): UsageOperations {
       const limit = query.limit
       if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 1)) throw invalid('limit must be at least 1')
       await flush(options)
-      const days = await ctx.records.gatewayUsageByDay(actor.tenantId, filter, options)
+      const days = await ctx.records.usage.gatewayUsageByDay(actor.tenantId, filter, options)
       const periods = new Map<string, { requests: number; bytes: number }>()
       for (const day of days) {
         const start = query.interval === 'day' ? day.day : mondayOf(day.day)
@@ -150,7 +150,7 @@ export function createUsageOperations(ctx: ServiceContext): UsageOperations {
       }
     },
 
-    storage: (actor, options) => ctx.records.storageUsage(actor.tenantId, options),
+    storage: (actor, options) => ctx.records.usage.storageUsage(actor.tenantId, options),
   }
 }
 
@@ -205,7 +205,7 @@ async function nameFiles(
       names.set(key, '')
       continue
     }
-    const file = await ctx.records.findHeldFile(tenantId, 'public', multihash, ctx.clock.now(), options)
+    const file = await ctx.records.blocks.findHeldFile(tenantId, 'public', multihash, ctx.clock.now(), options)
     names.set(key, file?.name ?? '')
   }
   return counts.map(({ named, ...count }) => ({
