@@ -105,7 +105,10 @@ export async function storedBlocks(server: ApiTarget, cid: string) {
   const content = await stores.records.files.getContent(cid)
   if (!content) throw new Error(`no content for ${cid}`)
   const blocks: { cid: string; bytes: Uint8Array }[] = []
-  for await (const block of openContentDag(content, CID.parse(cid), stores).blocks()) {
+  for await (const block of openContentDag(content, CID.parse(cid), {
+    ...stores,
+    records: stores.records.blocks,
+  }).blocks()) {
     blocks.push({ cid: block.cid.toString(), bytes: block.bytes })
   }
   return { content, blocks }
