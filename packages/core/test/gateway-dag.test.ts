@@ -155,7 +155,7 @@ describe('gateway over a car content (directories)', () => {
       profile: null,
     }
     const records = blockIndex(imported.locations)
-    const gateway = createGatewayOperations({ blobs: store, records } as unknown as ServiceContext)
+    const gateway = createGatewayOperations({ blobs: store, records: { blocks: records } } as unknown as ServiceContext)
     const gatewayRoot: GatewayRoot = {
       requested: root!,
       cid: root!,
