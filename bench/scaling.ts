@@ -107,9 +107,9 @@ async function operations(db: SqlClient, size: number): Promise<Operation[]> {
   const list =
     (filter: FileFilter, page: PageRequest = PAGE) =>
     (records: RecordStore) =>
-      records.listFiles(TENANT, 'public', filter, page)
+      records.files.listFiles(TENANT, 'public', filter, page)
   return [
-    { name: 'getFile by id', run: (r) => r.getFile(TENANT, 'public', id) },
+    { name: 'getFile by id', run: (r) => r.files.getFile(TENANT, 'public', id) },
     { name: 'listFiles, first page', run: list({}) },
     { name: 'listFiles, page in the middle (`after`)', run: list({}, { ...PAGE, after: { createdAt, id } }) },
     { name: 'listFiles by cid', run: list({ cid }) },
@@ -118,7 +118,7 @@ async function operations(db: SqlClient, size: number): Promise<Operation[]> {
     { name: 'listFiles by keyvalue (0.1 % match)', run: list({ keyvalues: { batch: '7' } }) },
     { name: 'listFiles by group (big: 10 % of files)', run: list({ groupId: bigGroup }) },
     { name: `listFiles by group (small: 0.15 % of files)`, run: list({ groupId: smallGroup }) },
-    { name: 'listGroups, first page', run: (r) => r.listGroups(TENANT, 'public', {}, PAGE) },
+    { name: 'listGroups, first page', run: (r) => r.groups.listGroups(TENANT, 'public', {}, PAGE) },
   ]
 }
 

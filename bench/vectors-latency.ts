@@ -76,12 +76,12 @@ function percentile(sorted: number[], p: number): number {
 
 async function timeQueries(store: RecordStore, groupId: string, queries: Float32Array[]) {
   const base: Omit<VectorQuery, 'vector'> = { tenantId: TENANT, network: 'private', groupId, limit: TOP_K }
-  await store.queryVectors({ ...base, vector: queries[0]! }, EMBEDDING) // warm-up
+  await store.vectors.queryVectors({ ...base, vector: queries[0]! }, EMBEDDING) // warm-up
   const times: number[] = []
   const results: VectorMatch[][] = []
   for (const q of queries) {
     const start = performance.now()
-    results.push(await store.queryVectors({ ...base, vector: q }, EMBEDDING))
+    results.push(await store.vectors.queryVectors({ ...base, vector: q }, EMBEDDING))
     times.push(performance.now() - start)
   }
   times.sort((a, b) => a - b)
@@ -102,7 +102,7 @@ function recall(approximate: VectorMatch[][], exact: VectorMatch[][]): number {
 async function memoryRun(data: Dataset) {
   const store = createMemoryRecordStore()
   const start = performance.now()
-  const group = await store.createGroup({
+  const group = await store.groups.createGroup({
     id: randomUUID(),
     tenantId: TENANT,
     network: 'private',
@@ -111,7 +111,7 @@ async function memoryRun(data: Dataset) {
     createdAt: new Date(),
   })
   for (const file of data.files) {
-    await store.createFile(
+    await store.files.createFile(
       {
         id: file.id,
         tenantId: TENANT,
@@ -129,7 +129,7 @@ async function memoryRun(data: Dataset) {
       },
       { cid: file.cid, blobKey: `blobs/${file.id}`, size: 1, kind: 'file', profile: 'v1' },
     )
-    await store.upsertFileVectors(TENANT, 'private', file.id, EMBEDDING, file.vectors)
+    await store.vectors.upsertFileVectors(TENANT, 'private', file.id, EMBEDDING, file.vectors)
   }
   const loadSeconds = (performance.now() - start) / 1000
   return { loadSeconds, ...(await timeQueries(store, group.id, data.queries)) }
@@ -159,7 +159,7 @@ async function pgliteRun(data: Dataset) {
   )
   // The store records the embedder and creates its HNSW index on the first upsert...
   const store = createPostgresRecordStore({ client })
-  await store.upsertFileVectors(TENANT, 'private', data.files[0]!.id, EMBEDDING, data.files[0]!.vectors)
+  await store.vectors.upsertFileVectors(TENANT, 'private', data.files[0]!.id, EMBEDDING, data.files[0]!.vectors)
   const { rows } = await db.query<{ indexdef: string }>(
     `select indexdef from pg_indexes where indexname = 'file_vectors_hnsw'`,
   )

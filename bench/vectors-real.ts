@@ -333,7 +333,7 @@ async function seed(backend: Backend, data: DataSet, vectorOptions: PostgresVect
   const store = createPostgresRecordStore({ client, vectors: vectorOptions })
   // The first upsert records the embedder and creates the (empty) HNSW index; keep its definition,
   // drop it for the bulk load, rebuild it after.
-  await store.upsertFileVectors(TENANT, 'private', fileIds[0]!, data.embedding, [data.documents[0]!])
+  await store.vectors.upsertFileVectors(TENANT, 'private', fileIds[0]!, data.embedding, [data.documents[0]!])
   const { rows } = await client.query(`select indexdef from pg_indexes where indexname = 'file_vectors_hnsw'`)
   const indexdef = String(rows[0]!.indexdef)
   await backend.exec('drop index file_vectors_hnsw')
@@ -344,7 +344,7 @@ async function seed(backend: Backend, data: DataSet, vectorOptions: PostgresVect
     Array.from({ length: concurrency }, async () => {
       while (next < n) {
         const row = next++
-        await store.upsertFileVectors(TENANT, 'private', fileIds[row]!, data.embedding, [data.documents[row]!])
+        await store.vectors.upsertFileVectors(TENANT, 'private', fileIds[row]!, data.embedding, [data.documents[row]!])
       }
     }),
   )
@@ -416,14 +416,14 @@ async function measureQueries(
   const rowOf = new Map(layout.fileIds.map((id, row) => [id, row]))
   // warm-up: the first query pays for catalog lookups and, on the server, a fresh connection
   const first = groupOf(0)
-  await store.queryVectors(
+  await store.vectors.queryVectors(
     { tenantId: TENANT, network: 'private', groupId: first.id, vector: data.queries[0]!, limit: TOP_K },
     data.embedding,
   )
   for (let q = 0; q < data.queries.length; q++) {
     const group = groupOf(q)
     const started = performance.now()
-    const matches: VectorMatch[] = await store.queryVectors(
+    const matches: VectorMatch[] = await store.vectors.queryVectors(
       { tenantId: TENANT, network: 'private', groupId: group.id, vector: data.queries[q]!, limit: TOP_K },
       data.embedding,
     )

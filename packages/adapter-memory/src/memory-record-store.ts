@@ -12,23 +12,24 @@ import { memoryUsageRecords } from './memory-usage.js'
 import { memoryVectorRecords } from './memory-vectors.js'
 
 /**
- * Every record in Maps. Each method does all its checks and writes synchronously after its first
- * await point, so JavaScript's run-to-completion gives the port's "exactly one" race contracts
- * without locks — the same guarantees Postgres gets from row locks and unique constraints.
+ * Every record in Maps, assembled from one part per feature (`memory-<feature>.ts`); the parts that
+ * see each other's records (a deleted file drops its blocks, a group's files) share one state.
+ * Each method does all its checks and writes synchronously after its first await point, so
+ * JavaScript's run-to-completion gives the port's "exactly one" race contracts without locks — the same guarantees Postgres gets from row locks and unique constraints.
  * Records are copied in and out so callers can never mutate stored state by accident.
  */
 export function createMemoryRecordStore(): RecordStore {
   const state = createMemoryState()
   return {
-    ...memoryFileRecords(state),
-    ...memoryGroupRecords(state),
-    ...memoryGatewayRecords(state),
-    ...memoryBlockRecords(state),
-    ...memoryVectorRecords(state),
-    ...memoryPaymentRecords(state),
-    ...memoryUploadSessionRecords(),
-    ...memoryApiKeyRecords(),
-    ...memoryUsageRecords(state),
-    ...memoryPinRequestRecords(),
+    files: memoryFileRecords(state),
+    groups: memoryGroupRecords(state),
+    vectors: memoryVectorRecords(state),
+    gateway: memoryGatewayRecords(state),
+    blocks: memoryBlockRecords(state),
+    payments: memoryPaymentRecords(state),
+    uploadSessions: memoryUploadSessionRecords(),
+    apiKeys: memoryApiKeyRecords(),
+    usage: memoryUsageRecords(state),
+    pinRequests: memoryPinRequestRecords(),
   }
 }

@@ -1,4 +1,6 @@
+import type { ApiKeyRecordStore } from '@pinfold/interface'
 import { type ApiKeyFilter, type ApiKeyRecord, type ApiKeyUse, PinfoldError } from '@pinfold/interface'
+import { guarded } from './errors.js'
 import type { Queryable, Row, SqlClient } from './queryable.js'
 import { toDate } from './rows.js'
 import { Params } from './sql.js'
@@ -32,7 +34,7 @@ function toApiKey(row: Row): ApiKeyRecord {
  * the parent's row) either waits for this key to be committed and then sees it, or ran first and
  * this update finds the parent revoked.
  */
-export async function createApiKey(client: SqlClient, key: ApiKeyRecord): Promise<ApiKeyRecord> {
+async function createApiKey(client: SqlClient, key: ApiKeyRecord): Promise<ApiKeyRecord> {
   const { parentId } = key
   if (parentId === null) return insertApiKey(client, key)
   return client.transaction(async (tx) => {
@@ -86,17 +88,17 @@ async function insertApiKey(db: Queryable, key: ApiKeyRecord): Promise<ApiKeyRec
   return toApiKey(rows[0]!)
 }
 
-export async function getApiKey(db: Queryable, tenantId: string, id: string): Promise<ApiKeyRecord | undefined> {
+async function getApiKey(db: Queryable, tenantId: string, id: string): Promise<ApiKeyRecord | undefined> {
   const { rows } = await db.query(`select ${COLUMNS} from api_keys where id = $1 and tenant_id = $2`, [id, tenantId])
   return rows[0] && toApiKey(rows[0])
 }
 
-export async function findApiKey(db: Queryable, key: string): Promise<ApiKeyRecord | undefined> {
+async function findApiKey(db: Queryable, key: string): Promise<ApiKeyRecord | undefined> {
   const { rows } = await db.query(`select ${COLUMNS} from api_keys where key = $1`, [key])
   return rows[0] && toApiKey(rows[0])
 }
 
-export async function listApiKeys(
+async function listApiKeys(
   db: Queryable,
   tenantId: string,
   filter: ApiKeyFilter,
@@ -131,7 +133,7 @@ export async function listApiKeys(
  * statement revoking a level has locked every key of it, a child created under any of them is
  * committed, so the next statement sees it; a creation after that finds its parent revoked.
  */
-export async function revokeApiKey(
+async function revokeApiKey(
   client: SqlClient,
   tenantId: string,
   key: string,
@@ -162,7 +164,7 @@ export async function revokeApiKey(
  * re-checks `uses < max_uses` on the row as the one before it left it. When no row was updated,
  * a plain read says why.
  */
-export async function useApiKey(db: Queryable, tenantId: string, id: string): Promise<ApiKeyUse> {
+async function useApiKey(db: Queryable, tenantId: string, id: string): Promise<ApiKeyUse> {
   const counted = await db.query(
     `update api_keys set uses = uses + 1
      where id = $1 and tenant_id = $2 and not revoked and max_uses is not null and uses < max_uses
@@ -176,4 +178,18 @@ export async function useApiKey(db: Queryable, tenantId: string, id: string): Pr
   if (key.maxUses !== null && key.uses >= key.maxUses) return { outcome: 'exhausted', key }
   // an unlimited key is not counted: using it writes nothing
   return { outcome: 'used', key }
+}
+
+/** The record store's apiKeys part over `client`, each call guarded (see `guarded`). */
+export function postgresApiKeyRecords(client: SqlClient): ApiKeyRecordStore {
+  return {
+    createApiKey: (key, options) => guarded('createApiKey', options, () => createApiKey(client, key)),
+    getApiKey: (tenantId, id, options) => guarded('getApiKey', options, () => getApiKey(client, tenantId, id)),
+    findApiKey: (key, options) => guarded('findApiKey', options, () => findApiKey(client, key)),
+    listApiKeys: (tenantId, filter, page, options) =>
+      guarded('listApiKeys', options, () => listApiKeys(client, tenantId, filter, page)),
+    revokeApiKey: (tenantId, key, at, options) =>
+      guarded('revokeApiKey', options, () => revokeApiKey(client, tenantId, key, at)),
+    useApiKey: (tenantId, id, options) => guarded('useApiKey', options, () => useApiKey(client, tenantId, id)),
+  }
 }

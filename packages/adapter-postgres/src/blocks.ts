@@ -1,3 +1,4 @@
+import type { BlockRecordStore } from '@pinfold/interface'
 import {
   BLOCK_SOURCES,
   type BlockLocation,
@@ -7,6 +8,7 @@ import {
   type LocatedBlock,
   type Network,
 } from '@pinfold/interface'
+import { guarded } from './errors.js'
 import type { Queryable, Row, SqlClient } from './queryable.js'
 import { CONTENT_COLUMNS, FILE_COLUMNS, toContentRecord, toFileRecord } from './rows.js'
 
@@ -22,7 +24,7 @@ const INSERT_BATCH = 2000
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex')
 
-export async function putBlockLocations(
+async function putBlockLocations(
   client: SqlClient,
   blobKey: string,
   locations: readonly BlockLocation[],
@@ -49,7 +51,7 @@ export async function putBlockLocations(
   })
 }
 
-export async function findPublicBlock(
+async function findPublicBlock(
   db: Queryable,
   multihash: Uint8Array,
   at: Date,
@@ -73,7 +75,7 @@ export async function findPublicBlock(
   return rows[0] && { content: toContentRecord(rows[0]), location: toLocation(rows[0]) }
 }
 
-export async function findHeldFile(
+async function findHeldFile(
   db: Queryable,
   tenantId: string,
   network: Network,
@@ -96,7 +98,7 @@ export async function findHeldFile(
   return rows[0] && toFileRecord(rows[0])
 }
 
-export async function getBlockLocation(
+async function getBlockLocation(
   db: Queryable,
   blobKey: string,
   multihash: Uint8Array,
@@ -108,7 +110,7 @@ export async function getBlockLocation(
   return rows[0] && toLocation(rows[0])
 }
 
-export async function listUnindexedContents(
+async function listUnindexedContents(
   db: Queryable,
   after: string | undefined,
   limit: number,
@@ -123,12 +125,7 @@ export async function listUnindexedContents(
   return rows.map(toContentRecord)
 }
 
-export async function listPublicRoots(
-  db: Queryable,
-  after: string | undefined,
-  limit: number,
-  at: Date,
-): Promise<string[]> {
+async function listPublicRoots(db: Queryable, after: string | undefined, limit: number, at: Date): Promise<string[]> {
   const { rows } = await db.query(
     `select c.cid from contents c
      where ($1::text is null or c.cid > $1)
@@ -140,7 +137,7 @@ export async function listPublicRoots(
   return rows.map((row) => String(row.cid))
 }
 
-export async function deleteBlockLocations(db: Queryable, blobKey: string): Promise<void> {
+async function deleteBlockLocations(db: Queryable, blobKey: string): Promise<void> {
   await db.query('delete from blocks where blob_key = $1', [blobKey])
 }
 
@@ -154,5 +151,25 @@ function toLocation(row: Row): BlockLocation {
     offset: Number(row.byte_offset),
     length: Number(row.byte_length),
     isRoot: row.is_root === true,
+  }
+}
+
+/** The record store's blocks part over `client`, each call guarded (see `guarded`). */
+export function postgresBlockRecords(client: SqlClient): BlockRecordStore {
+  return {
+    putBlockLocations: (blobKey, locations, options) =>
+      guarded('putBlockLocations', options, () => putBlockLocations(client, blobKey, locations)),
+    findPublicBlock: (multihash, { at, tenantId }, options) =>
+      guarded('findPublicBlock', options, () => findPublicBlock(client, multihash, at, tenantId)),
+    findHeldFile: (tenantId, network, multihash, at, options) =>
+      guarded('findHeldFile', options, () => findHeldFile(client, tenantId, network, multihash, at)),
+    getBlockLocation: (blobKey, multihash, options) =>
+      guarded('getBlockLocation', options, () => getBlockLocation(client, blobKey, multihash)),
+    listUnindexedContents: (after, limit, options) =>
+      guarded('listUnindexedContents', options, () => listUnindexedContents(client, after, limit)),
+    listPublicRoots: (after, limit, at, options) =>
+      guarded('listPublicRoots', options, () => listPublicRoots(client, after, limit, at)),
+    deleteBlockLocations: (blobKey, options) =>
+      guarded('deleteBlockLocations', options, () => deleteBlockLocations(client, blobKey)),
   }
 }

@@ -1,4 +1,4 @@
-import { isPinfoldError, PinfoldError } from '@pinfold/interface'
+import { type CallOptions, isPinfoldError, PinfoldError, throwIfAborted } from '@pinfold/interface'
 
 /** Socket-level failures: the server is unreachable or the connection died. */
 const CONNECTION_ERRNOS = new Set([
@@ -60,4 +60,18 @@ function isConnectionFailure(err: unknown): boolean {
     if (CONNECTION_ERRNOS.has(code) || UNAVAILABLE_SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code)) return true
   }
   return typeof message === 'string' && CONNECTION_MESSAGES.test(message)
+}
+
+/**
+ * How every method of the store runs `work`: an aborted signal rejects before it starts, and a
+ * driver failure comes out as a coded error naming `action`. A statement already sent runs to
+ * completion (the signal is not passed to the driver).
+ */
+export async function guarded<T>(action: string, options: CallOptions | undefined, work: () => Promise<T>): Promise<T> {
+  throwIfAborted(options?.signal)
+  try {
+    return await work()
+  } catch (err) {
+    throw toPinfoldError(err, action)
+  }
 }

@@ -1,3 +1,4 @@
+import type { FileRecordStore } from '@pinfold/interface'
 import {
   type CallOptions,
   type ContentRecord,
@@ -14,6 +15,7 @@ import {
   type PageRequest,
   throwIfAborted,
 } from '@pinfold/interface'
+import { guarded } from './errors.js'
 import { keyset, toPage } from './paging.js'
 import type { Queryable, SqlClient } from './queryable.js'
 import { CONTENT_COLUMNS, FILE_COLUMNS, toContentRecord, toFileRecord } from './rows.js'
@@ -26,7 +28,7 @@ import { isUuid, likePrefix, Params } from './sql.js'
  * duplicate check in createFile and the last-reference check in deleteFile never act on stale rows.
  */
 
-export async function createFile(
+async function createFile(
   client: SqlClient,
   file: NewFile,
   content: ContentRecord,
@@ -81,12 +83,7 @@ export async function createFile(
   })
 }
 
-export async function getFile(
-  db: Queryable,
-  tenantId: string,
-  network: Network,
-  id: string,
-): Promise<FileRecord | undefined> {
+async function getFile(db: Queryable, tenantId: string, network: Network, id: string): Promise<FileRecord | undefined> {
   if (!isUuid(id)) return undefined
   const { rows } = await db.query(
     `select ${FILE_COLUMNS} from files where id = $1 and tenant_id = $2 and network = $3`,
@@ -95,7 +92,7 @@ export async function getFile(
   return rows[0] && toFileRecord(rows[0])
 }
 
-export async function listFiles(
+async function listFiles(
   db: Queryable,
   tenantId: string,
   network: Network,
@@ -125,7 +122,7 @@ export async function listFiles(
 }
 
 /** One UPDATE statement, so a rejected group (files_group_fk) leaves every field unchanged. */
-export async function updateFile(
+async function updateFile(
   db: Queryable,
   tenantId: string,
   network: Network,
@@ -163,7 +160,7 @@ export async function updateFile(
   return rows[0] && toFileRecord(rows[0])
 }
 
-export async function deleteFile(
+async function deleteFile(
   client: SqlClient,
   tenantId: string,
   network: Network,
@@ -194,12 +191,31 @@ export async function deleteFile(
   })
 }
 
-export async function isBlobReferenced(db: Queryable, blobKey: string): Promise<boolean> {
+async function isBlobReferenced(db: Queryable, blobKey: string): Promise<boolean> {
   const { rows } = await db.query('select exists (select 1 from contents where blob_key = $1) as referenced', [blobKey])
   return rows[0]?.referenced === true
 }
 
-export async function getContent(db: Queryable, cid: string): Promise<ContentRecord | undefined> {
+async function getContent(db: Queryable, cid: string): Promise<ContentRecord | undefined> {
   const { rows } = await db.query(`select ${CONTENT_COLUMNS} from contents where cid = $1`, [cid])
   return rows[0] && toContentRecord(rows[0])
+}
+
+/** The record store's files part over `client`, each call guarded (see `guarded`). */
+export function postgresFileRecords(client: SqlClient): FileRecordStore {
+  return {
+    createFile: (file, content, options) =>
+      guarded('createFile', options, () => createFile(client, file, content, options)),
+    getFile: (tenantId, network, id, options) =>
+      guarded('getFile', options, () => getFile(client, tenantId, network, id)),
+    listFiles: (tenantId, network, filter, page, options) =>
+      guarded('listFiles', options, () => listFiles(client, tenantId, network, filter, page)),
+    updateFile: (tenantId, network, id, patch, options) =>
+      guarded('updateFile', options, () => updateFile(client, tenantId, network, id, patch)),
+    deleteFile: (tenantId, network, id, options) =>
+      guarded('deleteFile', options, () => deleteFile(client, tenantId, network, id, options)),
+    getContent: (cid, options) => guarded('getContent', options, () => getContent(client, cid)),
+    isBlobReferenced: (blobKey, options) =>
+      guarded('isBlobReferenced', options, () => isBlobReferenced(client, blobKey)),
+  }
 }

@@ -1,5 +1,14 @@
-import type { DomainRecord, DomainStatus, FileRecord, Network, SignatureRecord, SwapRecord } from '@pinfold/interface'
+import type {
+  DomainRecord,
+  DomainStatus,
+  FileRecord,
+  GatewayRecordStore,
+  Network,
+  SignatureRecord,
+  SwapRecord,
+} from '@pinfold/interface'
 import { PinfoldError } from '@pinfold/interface'
+import { guarded } from './errors.js'
 import type { Queryable, Row, SqlClient } from './queryable.js'
 import { FILE_COLUMNS, toDate, toFileRecord } from './rows.js'
 import { isUuid } from './sql.js'
@@ -47,7 +56,7 @@ function toDomain(row: Row): DomainRecord {
  * network, so two concurrent swaps that together would close a cycle are serialised: the second
  * sees the first's mapping and is refused.
  */
-export async function putSwap(client: SqlClient, swap: SwapRecord): Promise<SwapRecord> {
+async function putSwap(client: SqlClient, swap: SwapRecord): Promise<SwapRecord> {
   return client.transaction(async (tx) => {
     await tx.query(`select pg_advisory_xact_lock(hashtextextended('pinfold_swaps:' || $1 || ':' || $2, 0))`, [
       swap.tenantId,
@@ -77,7 +86,7 @@ export async function putSwap(client: SqlClient, swap: SwapRecord): Promise<Swap
   })
 }
 
-export async function getSwap(
+async function getSwap(
   db: Queryable,
   tenantId: string,
   network: Network,
@@ -90,12 +99,7 @@ export async function getSwap(
   return rows[0] && toSwap(rows[0])
 }
 
-export async function listSwapHistory(
-  db: Queryable,
-  tenantId: string,
-  network: Network,
-  cid: string,
-): Promise<SwapRecord[]> {
+async function listSwapHistory(db: Queryable, tenantId: string, network: Network, cid: string): Promise<SwapRecord[]> {
   const { rows } = await db.query(
     `select ${SWAP_COLUMNS} from swaps where tenant_id = $1 and network = $2 and cid = $3
      order by created_at desc, seq desc`,
@@ -104,7 +108,7 @@ export async function listSwapHistory(
   return rows.map(toSwap)
 }
 
-export async function deleteSwap(db: Queryable, tenantId: string, network: Network, cid: string): Promise<boolean> {
+async function deleteSwap(db: Queryable, tenantId: string, network: Network, cid: string): Promise<boolean> {
   const { rows } = await db.query(
     'update swaps set current = false where tenant_id = $1 and network = $2 and cid = $3 and current returning seq',
     [tenantId, network, cid],
@@ -112,7 +116,7 @@ export async function deleteSwap(db: Queryable, tenantId: string, network: Netwo
   return rows.length > 0
 }
 
-export async function addSignature(db: Queryable, signature: SignatureRecord): Promise<SignatureRecord> {
+async function addSignature(db: Queryable, signature: SignatureRecord): Promise<SignatureRecord> {
   const { rows } = await db.query(
     `insert into cid_signatures (${SIGNATURE_COLUMNS}) values ($1, $2, $3, $4, $5, $6::timestamptz)
      on conflict do nothing returning ${SIGNATURE_COLUMNS}`,
@@ -129,7 +133,7 @@ export async function addSignature(db: Queryable, signature: SignatureRecord): P
   return toSignature(rows[0])
 }
 
-export async function getSignature(
+async function getSignature(
   db: Queryable,
   tenantId: string,
   network: Network,
@@ -142,12 +146,7 @@ export async function getSignature(
   return rows[0] && toSignature(rows[0])
 }
 
-export async function deleteSignature(
-  db: Queryable,
-  tenantId: string,
-  network: Network,
-  cid: string,
-): Promise<boolean> {
+async function deleteSignature(db: Queryable, tenantId: string, network: Network, cid: string): Promise<boolean> {
   const { rows } = await db.query(
     'delete from cid_signatures where tenant_id = $1 and network = $2 and cid = $3 returning cid',
     [tenantId, network, cid],
@@ -160,7 +159,7 @@ export async function deleteSignature(
  * of the name is active; the unique indexes settle races (one active claim per name, one claim
  * per tenant and name).
  */
-export async function createDomain(client: SqlClient, domain: DomainRecord): Promise<DomainRecord> {
+async function createDomain(client: SqlClient, domain: DomainRecord): Promise<DomainRecord> {
   return client.transaction(async (tx) => {
     await tx.query(
       `delete from gateway_domains
@@ -188,7 +187,7 @@ export async function createDomain(client: SqlClient, domain: DomainRecord): Pro
   })
 }
 
-export async function getDomain(db: Queryable, tenantId: string, id: string): Promise<DomainRecord | undefined> {
+async function getDomain(db: Queryable, tenantId: string, id: string): Promise<DomainRecord | undefined> {
   if (!isUuid(id)) return undefined
   const { rows } = await db.query(`select ${DOMAIN_COLUMNS} from gateway_domains where id = $1 and tenant_id = $2`, [
     id,
@@ -197,7 +196,7 @@ export async function getDomain(db: Queryable, tenantId: string, id: string): Pr
   return rows[0] && toDomain(rows[0])
 }
 
-export async function listDomains(db: Queryable, tenantId: string): Promise<DomainRecord[]> {
+async function listDomains(db: Queryable, tenantId: string): Promise<DomainRecord[]> {
   const { rows } = await db.query(
     `select ${DOMAIN_COLUMNS} from gateway_domains where tenant_id = $1 order by created_at, id`,
     [tenantId],
@@ -205,7 +204,7 @@ export async function listDomains(db: Queryable, tenantId: string): Promise<Doma
   return rows.map(toDomain)
 }
 
-export async function findDomain(db: Queryable, domain: string, now: Date): Promise<DomainRecord | undefined> {
+async function findDomain(db: Queryable, domain: string, now: Date): Promise<DomainRecord | undefined> {
   const { rows } = await db.query(
     `select ${DOMAIN_COLUMNS} from gateway_domains
      where domain = $1 and (status = 'active' or expires_at is null or expires_at > $2::timestamptz)
@@ -215,7 +214,7 @@ export async function findDomain(db: Queryable, domain: string, now: Date): Prom
   return rows[0] && toDomain(rows[0])
 }
 
-export async function activateDomain(
+async function activateDomain(
   db: Queryable,
   tenantId: string,
   id: string,
@@ -232,7 +231,7 @@ export async function activateDomain(
   return rows[0] && toDomain(rows[0])
 }
 
-export async function deleteDomain(db: Queryable, tenantId: string, id: string): Promise<boolean> {
+async function deleteDomain(db: Queryable, tenantId: string, id: string): Promise<boolean> {
   if (!isUuid(id)) return false
   const { rows } = await db.query('delete from gateway_domains where id = $1 and tenant_id = $2 returning id', [
     id,
@@ -241,11 +240,38 @@ export async function deleteDomain(db: Queryable, tenantId: string, id: string):
   return rows.length > 0
 }
 
-export async function listExpiredFiles(db: Queryable, now: Date, limit: number): Promise<FileRecord[]> {
+async function listExpiredFiles(db: Queryable, now: Date, limit: number): Promise<FileRecord[]> {
   const { rows } = await db.query(
     `select ${FILE_COLUMNS} from files where expires_at is not null and expires_at <= $1::timestamptz
      order by expires_at, id limit $2`,
     [now.toISOString(), limit],
   )
   return rows.map(toFileRecord)
+}
+
+/** The record store's gateway part over `client`, each call guarded (see `guarded`). */
+export function postgresGatewayRecords(client: SqlClient): GatewayRecordStore {
+  return {
+    putSwap: (swap, options) => guarded('putSwap', options, () => putSwap(client, swap)),
+    getSwap: (tenantId, network, cid, options) =>
+      guarded('getSwap', options, () => getSwap(client, tenantId, network, cid)),
+    listSwapHistory: (tenantId, network, cid, options) =>
+      guarded('listSwapHistory', options, () => listSwapHistory(client, tenantId, network, cid)),
+    deleteSwap: (tenantId, network, cid, options) =>
+      guarded('deleteSwap', options, () => deleteSwap(client, tenantId, network, cid)),
+    addSignature: (signature, options) => guarded('addSignature', options, () => addSignature(client, signature)),
+    getSignature: (tenantId, network, cid, options) =>
+      guarded('getSignature', options, () => getSignature(client, tenantId, network, cid)),
+    deleteSignature: (tenantId, network, cid, options) =>
+      guarded('deleteSignature', options, () => deleteSignature(client, tenantId, network, cid)),
+    createDomain: (domain, options) => guarded('createDomain', options, () => createDomain(client, domain)),
+    getDomain: (tenantId, id, options) => guarded('getDomain', options, () => getDomain(client, tenantId, id)),
+    listDomains: (tenantId, options) => guarded('listDomains', options, () => listDomains(client, tenantId)),
+    findDomain: (domain, now, options) => guarded('findDomain', options, () => findDomain(client, domain, now)),
+    activateDomain: (tenantId, id, verifiedAt, options) =>
+      guarded('activateDomain', options, () => activateDomain(client, tenantId, id, verifiedAt)),
+    deleteDomain: (tenantId, id, options) => guarded('deleteDomain', options, () => deleteDomain(client, tenantId, id)),
+    listExpiredFiles: (now, limit, options) =>
+      guarded('listExpiredFiles', options, () => listExpiredFiles(client, now, limit)),
+  }
 }

@@ -1,10 +1,19 @@
-import type { GroupFilter, GroupPatch, GroupRecord, Network, Page, PageRequest } from '@pinfold/interface'
+import type {
+  GroupFilter,
+  GroupPatch,
+  GroupRecord,
+  GroupRecordStore,
+  Network,
+  Page,
+  PageRequest,
+} from '@pinfold/interface'
+import { guarded } from './errors.js'
 import { keyset, toPage } from './paging.js'
-import type { Queryable } from './queryable.js'
+import type { Queryable, SqlClient } from './queryable.js'
 import { GROUP_COLUMNS, toGroupRecord } from './rows.js'
 import { isUuid, likePrefix, Params } from './sql.js'
 
-export async function createGroup(db: Queryable, group: GroupRecord): Promise<GroupRecord> {
+async function createGroup(db: Queryable, group: GroupRecord): Promise<GroupRecord> {
   const { rows } = await db.query(
     `insert into groups (${GROUP_COLUMNS}) values ($1, $2, $3, $4, $5, $6::timestamptz) returning ${GROUP_COLUMNS}`,
     [group.id, group.tenantId, group.network, group.name, group.isPublic, group.createdAt.toISOString()],
@@ -12,7 +21,7 @@ export async function createGroup(db: Queryable, group: GroupRecord): Promise<Gr
   return toGroupRecord(rows[0]!)
 }
 
-export async function getGroup(
+async function getGroup(
   db: Queryable,
   tenantId: string,
   network: Network,
@@ -26,7 +35,7 @@ export async function getGroup(
   return rows[0] && toGroupRecord(rows[0])
 }
 
-export async function listGroups(
+async function listGroups(
   db: Queryable,
   tenantId: string,
   network: Network,
@@ -46,7 +55,7 @@ export async function listGroups(
   return toPage(rows.map(toGroupRecord), page)
 }
 
-export async function updateGroup(
+async function updateGroup(
   db: Queryable,
   tenantId: string,
   network: Network,
@@ -69,7 +78,7 @@ export async function updateGroup(
 }
 
 /** files_group_fk (`on delete set null (group_id)`) ungroups the group's files in the same statement. */
-export async function deleteGroup(db: Queryable, tenantId: string, network: Network, id: string): Promise<boolean> {
+async function deleteGroup(db: Queryable, tenantId: string, network: Network, id: string): Promise<boolean> {
   if (!isUuid(id)) return false
   const { rows } = await db.query('delete from groups where id = $1 and tenant_id = $2 and network = $3 returning id', [
     id,
@@ -77,4 +86,19 @@ export async function deleteGroup(db: Queryable, tenantId: string, network: Netw
     network,
   ])
   return rows.length > 0
+}
+
+/** The record store's groups part over `client`, each call guarded (see `guarded`). */
+export function postgresGroupRecords(client: SqlClient): GroupRecordStore {
+  return {
+    createGroup: (group, options) => guarded('createGroup', options, () => createGroup(client, group)),
+    getGroup: (tenantId, network, id, options) =>
+      guarded('getGroup', options, () => getGroup(client, tenantId, network, id)),
+    listGroups: (tenantId, network, filter, page, options) =>
+      guarded('listGroups', options, () => listGroups(client, tenantId, network, filter, page)),
+    updateGroup: (tenantId, network, id, patch, options) =>
+      guarded('updateGroup', options, () => updateGroup(client, tenantId, network, id, patch)),
+    deleteGroup: (tenantId, network, id, options) =>
+      guarded('deleteGroup', options, () => deleteGroup(client, tenantId, network, id)),
+  }
 }

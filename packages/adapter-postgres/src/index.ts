@@ -9,7 +9,7 @@
  * const client = fromPGlite(await PGlite.create()) // or fromPgPool(new pg.Pool({ connectionString }))
  * await migrate(client)
  * const records = createPostgresRecordStore({ client })
- * console.log(await records.getContent('bafkreiexample')) // undefined
+ * console.log(await records.files.getContent('bafkreiexample')) // undefined
  * ```
  */
 export { migrate } from './migrate.js'

@@ -1,3 +1,4 @@
+import type { PaymentRecordStore } from '@pinfold/interface'
 import {
   notFound,
   type Page,
@@ -10,8 +11,9 @@ import {
   PinfoldError,
   type PricedCid,
 } from '@pinfold/interface'
+import { guarded } from './errors.js'
 import { keyset, toPage } from './paging.js'
-import type { Queryable, Row } from './queryable.js'
+import type { Queryable, Row, SqlClient } from './queryable.js'
 import { toDate } from './rows.js'
 import { isUuid, likePrefix, Params } from './sql.js'
 
@@ -44,7 +46,7 @@ const isForeignKey = (err: unknown) =>
   ((err as { code?: unknown }).code === '23503' || (err as { code?: unknown }).code === '23001') &&
   (err as { constraint?: unknown }).constraint === INSTRUCTION_FK
 
-export async function createPaymentInstruction(
+async function createPaymentInstruction(
   db: Queryable,
   instruction: PaymentInstructionRecord,
 ): Promise<PaymentInstructionRecord> {
@@ -64,7 +66,7 @@ export async function createPaymentInstruction(
   return toInstruction(rows[0]!)
 }
 
-export async function getPaymentInstruction(
+async function getPaymentInstruction(
   db: Queryable,
   tenantId: string,
   id: string,
@@ -77,7 +79,7 @@ export async function getPaymentInstruction(
   return rows[0] && toInstruction(rows[0])
 }
 
-export async function listPaymentInstructions(
+async function listPaymentInstructions(
   db: Queryable,
   tenantId: string,
   filter: PaymentInstructionFilter,
@@ -103,7 +105,7 @@ export async function listPaymentInstructions(
 }
 
 /** One statement: the patch and `version + 1` land together, so concurrent updates each get their own version. */
-export async function updatePaymentInstruction(
+async function updatePaymentInstruction(
   db: Queryable,
   tenantId: string,
   id: string,
@@ -127,7 +129,7 @@ export async function updatePaymentInstruction(
 }
 
 /** payment_instruction_cids_instruction_fk (`on delete restrict`) refuses while a CID is attached. */
-export async function deletePaymentInstruction(db: Queryable, tenantId: string, id: string): Promise<boolean> {
+async function deletePaymentInstruction(db: Queryable, tenantId: string, id: string): Promise<boolean> {
   if (!isUuid(id)) return false
   try {
     const { rows } = await db.query('delete from payment_instructions where id = $1 and tenant_id = $2 returning id', [
@@ -145,7 +147,7 @@ export async function deletePaymentInstruction(db: Queryable, tenantId: string, 
   }
 }
 
-export async function attachPaymentCid(
+async function attachPaymentCid(
   db: Queryable,
   tenantId: string,
   instructionId: string,
@@ -181,12 +183,7 @@ export async function attachPaymentCid(
   throw new PinfoldError('NOT_FOUND', `no file with CID ${cid} found`)
 }
 
-export async function detachPaymentCid(
-  db: Queryable,
-  tenantId: string,
-  instructionId: string,
-  cid: string,
-): Promise<boolean> {
+async function detachPaymentCid(db: Queryable, tenantId: string, instructionId: string, cid: string): Promise<boolean> {
   if (!isUuid(instructionId)) return false
   const { rows } = await db.query(
     'delete from payment_instruction_cids where tenant_id = $1 and cid = $2 and instruction_id = $3 returning cid',
@@ -195,7 +192,7 @@ export async function detachPaymentCid(
   return rows.length > 0
 }
 
-export async function listPaymentCids(
+async function listPaymentCids(
   db: Queryable,
   tenantId: string,
   instructionId: string,
@@ -219,7 +216,7 @@ export async function listPaymentCids(
   return toPage(rows.map(toCid), page)
 }
 
-export async function findPricedCid(db: Queryable, cid: string): Promise<PricedCid | undefined> {
+async function findPricedCid(db: Queryable, cid: string): Promise<PricedCid | undefined> {
   const { rows } = await db.query(
     `select ${INSTRUCTION_COLUMNS.split(', ')
       .map((column) => `i.${column}`)
@@ -241,7 +238,7 @@ const PRUNE_EVERY_MS = 60_000
  * in any number of processes, exactly one returns a row. About once a minute it first forgets claims
  * whose authorization expired over an hour ago; no verifier accepts those any more.
  */
-export function createNonceClaimer(db: Queryable) {
+function createNonceClaimer(db: Queryable) {
   let lastPrune = 0
   return async (payer: string, nonce: string, expiresAt: Date): Promise<'claimed' | 'duplicate'> => {
     if (Date.now() - lastPrune > PRUNE_EVERY_MS) {
@@ -254,5 +251,31 @@ export function createNonceClaimer(db: Queryable) {
       [payer, nonce, expiresAt.toISOString()],
     )
     return rows.length > 0 ? 'claimed' : 'duplicate'
+  }
+}
+
+/** The record store's payments part over `client`, each call guarded (see `guarded`). */
+export function postgresPaymentRecords(client: SqlClient): PaymentRecordStore {
+  const claimNonce = createNonceClaimer(client)
+  return {
+    createPaymentInstruction: (instruction, options) =>
+      guarded('createPaymentInstruction', options, () => createPaymentInstruction(client, instruction)),
+    getPaymentInstruction: (tenantId, id, options) =>
+      guarded('getPaymentInstruction', options, () => getPaymentInstruction(client, tenantId, id)),
+    listPaymentInstructions: (tenantId, filter, page, options) =>
+      guarded('listPaymentInstructions', options, () => listPaymentInstructions(client, tenantId, filter, page)),
+    updatePaymentInstruction: (tenantId, id, patch, options) =>
+      guarded('updatePaymentInstruction', options, () => updatePaymentInstruction(client, tenantId, id, patch)),
+    deletePaymentInstruction: (tenantId, id, options) =>
+      guarded('deletePaymentInstruction', options, () => deletePaymentInstruction(client, tenantId, id)),
+    attachPaymentCid: (tenantId, instructionId, cid, attachedAt, options) =>
+      guarded('attachPaymentCid', options, () => attachPaymentCid(client, tenantId, instructionId, cid, attachedAt)),
+    detachPaymentCid: (tenantId, instructionId, cid, options) =>
+      guarded('detachPaymentCid', options, () => detachPaymentCid(client, tenantId, instructionId, cid)),
+    listPaymentCids: (tenantId, instructionId, page, options) =>
+      guarded('listPaymentCids', options, () => listPaymentCids(client, tenantId, instructionId, page)),
+    findPricedCid: (cid, options) => guarded('findPricedCid', options, () => findPricedCid(client, cid)),
+    claimPaymentNonce: (payer, nonce, expiresAt, options) =>
+      guarded('claimPaymentNonce', options, () => claimNonce(payer, nonce, expiresAt)),
   }
 }

@@ -6,9 +6,11 @@ import type {
   PinOutcome,
   PinRequestFilter,
   PinRequestRecord,
+  PinRequestRecordStore,
   PinRequestState,
 } from '@pinfold/interface'
 import { PinfoldError } from '@pinfold/interface'
+import { guarded } from './errors.js'
 import { keyset, toPage } from './paging.js'
 import type { Queryable, Row, SqlClient } from './queryable.js'
 import { toDate } from './rows.js'
@@ -21,7 +23,7 @@ const COLUMNS =
  * With a cap, the count and the insert run under a transaction-scoped advisory lock on the tenant,
  * so concurrent creates for one tenant count one after the other and never overshoot it.
  */
-export async function createPinRequest(
+async function createPinRequest(
   client: SqlClient,
   r: PinRequestRecord,
   maxOpenPerTenant: number | undefined,
@@ -64,11 +66,7 @@ async function insertPinRequest(db: Queryable, r: PinRequestRecord): Promise<voi
   )
 }
 
-export async function getPinRequest(
-  db: Queryable,
-  tenantId: string,
-  id: string,
-): Promise<PinRequestRecord | undefined> {
+async function getPinRequest(db: Queryable, tenantId: string, id: string): Promise<PinRequestRecord | undefined> {
   if (!isUuid(id)) return undefined
   const { rows } = await db.query(`select ${COLUMNS} from pin_requests where id = $1 and tenant_id = $2`, [
     id,
@@ -77,7 +75,7 @@ export async function getPinRequest(
   return rows[0] && toPinRequest(rows[0])
 }
 
-export async function listPinRequests(
+async function listPinRequests(
   db: Queryable,
   tenantId: string,
   filter: PinRequestFilter,
@@ -104,7 +102,7 @@ export async function listPinRequests(
  * the chosen tenant's oldest claimable row (skipping a row a deletion holds locked) and records
  * the tenant's turn.
  */
-export async function claimPinRequest(
+async function claimPinRequest(
   client: SqlClient,
   owner: string,
   now: Date,
@@ -157,7 +155,7 @@ export async function claimPinRequest(
 
 const HELD = `id = $1 and state = 'retrieving' and lease_owner = $2`
 
-export async function renewPinLease(db: Queryable, id: string, owner: string, until: Date): Promise<boolean> {
+async function renewPinLease(db: Queryable, id: string, owner: string, until: Date): Promise<boolean> {
   const { rows } = await db.query(
     `update pin_requests set lease_expires_at = $3::timestamptz where ${HELD} returning id`,
     [id, owner, until.toISOString()],
@@ -165,12 +163,7 @@ export async function renewPinLease(db: Queryable, id: string, owner: string, un
   return rows.length === 1
 }
 
-export async function finishPinRequest(
-  db: Queryable,
-  id: string,
-  owner: string,
-  outcome: PinOutcome,
-): Promise<boolean> {
+async function finishPinRequest(db: Queryable, id: string, owner: string, outcome: PinOutcome): Promise<boolean> {
   const failed = outcome.state === 'failed' ? outcome : undefined
   const { rows } = await db.query(
     `update pin_requests
@@ -181,7 +174,7 @@ export async function finishPinRequest(
   return rows.length === 1
 }
 
-export async function releasePinRequest(db: Queryable, id: string, owner: string): Promise<boolean> {
+async function releasePinRequest(db: Queryable, id: string, owner: string): Promise<boolean> {
   const { rows } = await db.query(
     `update pin_requests set state = 'queued', lease_owner = null, lease_expires_at = null where ${HELD} returning id`,
     [id, owner],
@@ -189,11 +182,7 @@ export async function releasePinRequest(db: Queryable, id: string, owner: string
   return rows.length === 1
 }
 
-export async function deletePinRequest(
-  db: Queryable,
-  tenantId: string,
-  id: string,
-): Promise<PinRequestRecord | undefined> {
+async function deletePinRequest(db: Queryable, tenantId: string, id: string): Promise<PinRequestRecord | undefined> {
   if (!isUuid(id)) return undefined
   const { rows } = await db.query(
     `delete from pin_requests where id = $1 and tenant_id = $2 and state <> 'pinned' returning ${COLUMNS}`,
@@ -220,5 +209,29 @@ function toPinRequest(row: Row): PinRequestRecord {
     attempts: Number(row.attempts),
     leaseOwner: row.lease_owner === null ? null : String(row.lease_owner),
     leaseExpiresAt: row.lease_expires_at === null ? null : toDate(row.lease_expires_at),
+  }
+}
+
+/** The record store's pinRequests part over `client`, each call guarded (see `guarded`). */
+export function postgresPinRequestRecords(client: SqlClient): PinRequestRecordStore {
+  return {
+    createPinRequest: (request, options) =>
+      guarded('createPinRequest', options, () => createPinRequest(client, request, options?.maxOpenPerTenant)),
+    getPinRequest: (tenantId, id, options) =>
+      guarded('getPinRequest', options, () => getPinRequest(client, tenantId, id)),
+    listPinRequests: (tenantId, filter, page, options) =>
+      guarded('listPinRequests', options, () => listPinRequests(client, tenantId, filter, page)),
+    claimPinRequest: (owner, now, leaseMs, options) =>
+      guarded('claimPinRequest', options, () =>
+        claimPinRequest(client, owner, now, leaseMs, options?.maxRunningPerTenant),
+      ),
+    renewPinLease: (id, owner, until, options) =>
+      guarded('renewPinLease', options, () => renewPinLease(client, id, owner, until)),
+    finishPinRequest: (id, owner, outcome, options) =>
+      guarded('finishPinRequest', options, () => finishPinRequest(client, id, owner, outcome)),
+    releasePinRequest: (id, owner, options) =>
+      guarded('releasePinRequest', options, () => releasePinRequest(client, id, owner)),
+    deletePinRequest: (tenantId, id, options) =>
+      guarded('deletePinRequest', options, () => deletePinRequest(client, tenantId, id)),
   }
 }

@@ -1,10 +1,11 @@
-import type { UploadSessionAdvance, UploadSessionRecord } from '@pinfold/interface'
-import type { Queryable, Row } from './queryable.js'
+import type { UploadSessionAdvance, UploadSessionRecord, UploadSessionRecordStore } from '@pinfold/interface'
+import { guarded } from './errors.js'
+import type { Queryable, Row, SqlClient } from './queryable.js'
 
 const COLUMNS =
   'id, token_hash, tenant_id, user_id, length, upload_offset, parts, file_name, mime_type, options, constraints, staged, created_at, expires_at'
 
-export async function createUploadSession(db: Queryable, s: UploadSessionRecord): Promise<void> {
+async function createUploadSession(db: Queryable, s: UploadSessionRecord): Promise<void> {
   await db.query(
     `insert into upload_sessions (${COLUMNS})
      values ($1, $2, $3, $4, $5, $6, $7::text[], $8, $9, $10::jsonb, $11::jsonb, $12::jsonb, $13::timestamptz, $14::timestamptz)`,
@@ -27,13 +28,13 @@ export async function createUploadSession(db: Queryable, s: UploadSessionRecord)
   )
 }
 
-export async function getUploadSession(db: Queryable, id: string): Promise<UploadSessionRecord | undefined> {
+async function getUploadSession(db: Queryable, id: string): Promise<UploadSessionRecord | undefined> {
   const { rows } = await db.query(`select ${COLUMNS} from upload_sessions where id = $1`, [id])
   return rows[0] && toSession(rows[0])
 }
 
 /** The compare-and-set is one conditional UPDATE: of concurrent calls at one offset, one matches. */
-export async function advanceUploadSession(
+async function advanceUploadSession(
   db: Queryable,
   id: string,
   expectedOffset: number,
@@ -65,7 +66,7 @@ export async function advanceUploadSession(
  * One conditional UPDATE: concurrent claimers queue on the row lock and re-check the lease, so one
  * matches. `now` is core's clock, as every lease here is (the database's own clock may differ).
  */
-export async function claimUploadCompletion(
+async function claimUploadCompletion(
   db: Queryable,
   id: string,
   owner: string,
@@ -83,7 +84,7 @@ export async function claimUploadCompletion(
   return rows.length === 1 ? 'claimed' : 'already'
 }
 
-export async function renewUploadCompletion(db: Queryable, id: string, owner: string, until: Date): Promise<boolean> {
+async function renewUploadCompletion(db: Queryable, id: string, owner: string, until: Date): Promise<boolean> {
   const { rows } = await db.query(
     'update upload_sessions set completion_expires_at = $3::timestamptz where id = $1 and completion_owner = $2 returning id',
     [id, owner, until.toISOString()],
@@ -91,7 +92,7 @@ export async function renewUploadCompletion(db: Queryable, id: string, owner: st
   return rows.length === 1
 }
 
-export async function releaseUploadCompletion(db: Queryable, id: string, owner: string): Promise<boolean> {
+async function releaseUploadCompletion(db: Queryable, id: string, owner: string): Promise<boolean> {
   const { rows } = await db.query(
     `update upload_sessions set completion_owner = null, completion_expires_at = null
      where id = $1 and completion_owner = $2 returning id`,
@@ -100,16 +101,12 @@ export async function releaseUploadCompletion(db: Queryable, id: string, owner: 
   return rows.length === 1
 }
 
-export async function deleteUploadSession(db: Queryable, id: string): Promise<UploadSessionRecord | undefined> {
+async function deleteUploadSession(db: Queryable, id: string): Promise<UploadSessionRecord | undefined> {
   const { rows } = await db.query(`delete from upload_sessions where id = $1 returning ${COLUMNS}`, [id])
   return rows[0] && toSession(rows[0])
 }
 
-export async function listExpiredUploadSessions(
-  db: Queryable,
-  now: Date,
-  limit: number,
-): Promise<UploadSessionRecord[]> {
+async function listExpiredUploadSessions(db: Queryable, now: Date, limit: number): Promise<UploadSessionRecord[]> {
   const { rows } = await db.query(
     `select ${COLUMNS} from upload_sessions where expires_at <= $1::timestamptz order by expires_at, id limit $2`,
     [now.toISOString(), limit],
@@ -138,3 +135,24 @@ function toSession(row: Row): UploadSessionRecord {
 }
 
 const json = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value)
+
+/** The record store's uploadSessions part over `client`, each call guarded (see `guarded`). */
+export function postgresUploadSessionRecords(client: SqlClient): UploadSessionRecordStore {
+  return {
+    createUploadSession: (session, options) =>
+      guarded('createUploadSession', options, () => createUploadSession(client, session)),
+    getUploadSession: (id, options) => guarded('getUploadSession', options, () => getUploadSession(client, id)),
+    advanceUploadSession: (id, expectedOffset, advance, options) =>
+      guarded('advanceUploadSession', options, () => advanceUploadSession(client, id, expectedOffset, advance)),
+    claimUploadCompletion: (id, owner, now, leaseMs, options) =>
+      guarded('claimUploadCompletion', options, () => claimUploadCompletion(client, id, owner, now, leaseMs)),
+    renewUploadCompletion: (id, owner, until, options) =>
+      guarded('renewUploadCompletion', options, () => renewUploadCompletion(client, id, owner, until)),
+    releaseUploadCompletion: (id, owner, options) =>
+      guarded('releaseUploadCompletion', options, () => releaseUploadCompletion(client, id, owner)),
+    deleteUploadSession: (id, options) =>
+      guarded('deleteUploadSession', options, () => deleteUploadSession(client, id)),
+    listExpiredUploadSessions: (now, limit, options) =>
+      guarded('listExpiredUploadSessions', options, () => listExpiredUploadSessions(client, now, limit)),
+  }
+}

@@ -1,3 +1,4 @@
+import type { UsageRecordStore } from '@pinfold/interface'
 import {
   asOtherUsage,
   type GatewayUsageCount,
@@ -7,6 +8,7 @@ import {
   OTHER_USAGE_CID,
   type StorageUsage,
 } from '@pinfold/interface'
+import { guarded } from './errors.js'
 import type { Queryable, SqlClient } from './queryable.js'
 import { Params } from './sql.js'
 
@@ -25,7 +27,7 @@ const dayKey = (c: { tenantId: string; day: string }) => JSON.stringify([c.tenan
  * lock the rows it has and the batch's rows that exist are read, and new rows past the cap are
  * sent to the day's "other" row before anything is written.
  */
-export async function addGatewayUsage(
+async function addGatewayUsage(
   client: SqlClient,
   counts: readonly GatewayUsageCount[],
   rowsPerTenantDay: number,
@@ -143,7 +145,7 @@ const toTotal = (row: Record<string, unknown>): GatewayUsageTotal => ({
   bytes: Number(row.bytes),
 })
 
-export async function rankGatewayUsage(
+async function rankGatewayUsage(
   db: Queryable,
   tenantId: string,
   query: GatewayUsageQuery,
@@ -163,7 +165,7 @@ export async function rankGatewayUsage(
   return rows.map((row) => ({ value: String(row.value), ...toTotal(row) }))
 }
 
-export async function gatewayUsageByDay(
+async function gatewayUsageByDay(
   db: Queryable,
   tenantId: string,
   query: GatewayUsageQuery,
@@ -177,10 +179,23 @@ export async function gatewayUsageByDay(
   return rows.map((row) => ({ day: String(row.day), ...toTotal(row) }))
 }
 
-export async function storageUsage(db: Queryable, tenantId: string): Promise<StorageUsage> {
+async function storageUsage(db: Queryable, tenantId: string): Promise<StorageUsage> {
   const { rows } = await db.query(
     'select count(*) as files, coalesce(sum(size), 0) as bytes from files where tenant_id = $1',
     [tenantId],
   )
   return { files: Number(rows[0]?.files ?? 0), bytes: Number(rows[0]?.bytes ?? 0) }
+}
+
+/** The record store's usage part over `client`, each call guarded (see `guarded`). */
+export function postgresUsageRecords(client: SqlClient): UsageRecordStore {
+  return {
+    addGatewayUsage: (counts, { rowsPerTenantDay }, options) =>
+      guarded('addGatewayUsage', options, () => addGatewayUsage(client, counts, rowsPerTenantDay)),
+    rankGatewayUsage: (tenantId, query, ranking, options) =>
+      guarded('rankGatewayUsage', options, () => rankGatewayUsage(client, tenantId, query, ranking)),
+    gatewayUsageByDay: (tenantId, query, options) =>
+      guarded('gatewayUsageByDay', options, () => gatewayUsageByDay(client, tenantId, query)),
+    storageUsage: (tenantId, options) => guarded('storageUsage', options, () => storageUsage(client, tenantId)),
+  }
 }

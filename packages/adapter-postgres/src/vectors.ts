@@ -14,6 +14,7 @@ import {
   type VectorQuery,
   type VectorRecordStore,
 } from '@pinfold/interface'
+import { guarded } from './errors.js'
 import { vectors as vectorsMigration } from './migrations/0006-vectors.js'
 import type { Queryable, SqlClient } from './queryable.js'
 import { FILE_COLUMNS, toFileRecord } from './rows.js'
@@ -311,27 +312,33 @@ export function postgresVectorRecords(client: SqlClient, options: PostgresVector
   }
 
   return {
-    upsertFileVectors,
-    deleteFileVectors: (tenantId, network, fileId) => deleteFileVectors(tenantId, network, fileId),
-    queryVectors: (query, embedding) => queryVectors(query, embedding),
-    async getVectorEmbedding() {
-      await ready()
-      return recordedEmbedding(client)
-    },
-    async resetVectorIndex() {
-      await ready()
-      await client.transaction(async (tx) => {
-        // files first, then the index row: the order upserts take their locks in
-        await tx.query('update files set vectorized = false where vectorized')
-        await tx.query('delete from vector_index')
-        await tx.query(`drop index if exists ${HNSW_INDEX}`)
-        // truncate, not delete: deleted rows stay "recently dead" while any other transaction of the
-        // database holds an older snapshot, and CREATE INDEX indexes those too — the next embedder's
-        // index (`embedding::vector(<its dimensions>)`) then failed on the old embedder's rows
-        // ("expected 3 dimensions, not 8", seen on the server with test files running in parallel).
-        await tx.query('truncate file_vectors')
-      })
-    },
+    upsertFileVectors: (tenantId, network, fileId, embedding, passageVectors, options) =>
+      guarded('upsertFileVectors', options, () =>
+        upsertFileVectors(tenantId, network, fileId, embedding, passageVectors, options),
+      ),
+    deleteFileVectors: (tenantId, network, fileId, options) =>
+      guarded('deleteFileVectors', options, () => deleteFileVectors(tenantId, network, fileId)),
+    queryVectors: (query, embedding, options) => guarded('queryVectors', options, () => queryVectors(query, embedding)),
+    getVectorEmbedding: (options) =>
+      guarded('getVectorEmbedding', options, async () => {
+        await ready()
+        return recordedEmbedding(client)
+      }),
+    resetVectorIndex: (options) =>
+      guarded('resetVectorIndex', options, async () => {
+        await ready()
+        await client.transaction(async (tx) => {
+          // files first, then the index row: the order upserts take their locks in
+          await tx.query('update files set vectorized = false where vectorized')
+          await tx.query('delete from vector_index')
+          await tx.query(`drop index if exists ${HNSW_INDEX}`)
+          // truncate, not delete: deleted rows stay "recently dead" while any other transaction of the
+          // database holds an older snapshot, and CREATE INDEX indexes those too — the next embedder's
+          // index (`embedding::vector(<its dimensions>)`) then failed on the old embedder's rows
+          // ("expected 3 dimensions, not 8", seen on the server with test files running in parallel).
+          await tx.query('truncate file_vectors')
+        })
+      }),
   }
 }
 

@@ -13,12 +13,12 @@ describe('error mapping of client values', () => {
       // Some lookups validate ids first and answer "not found"; none may fail as INTERNAL (a 500).
       const outcomes = await Promise.all(
         [
-          () => store.getUploadSession('a\u0000b'),
-          () => store.deleteUploadSession('a\u0000b'),
-          () => store.getFile('acme', 'public', 'a\u0000b'),
-          () => store.deleteFile('acme', 'public', 'a\u0000b'),
-          () => store.getGroup('acme', 'public', '\u0000'),
-          () => store.listFiles('acme', 'public', { namePrefix: 'x\u0000' }, { limit: 10, order: 'ASC' }),
+          () => store.uploadSessions.getUploadSession('a\u0000b'),
+          () => store.uploadSessions.deleteUploadSession('a\u0000b'),
+          () => store.files.getFile('acme', 'public', 'a\u0000b'),
+          () => store.files.deleteFile('acme', 'public', 'a\u0000b'),
+          () => store.groups.getGroup('acme', 'public', '\u0000'),
+          () => store.files.listFiles('acme', 'public', { namePrefix: 'x\u0000' }, { limit: 10, order: 'ASC' }),
         ].map((call) =>
           call().then(
             () => 'resolved',

@@ -23,8 +23,8 @@ describe('error mapping', () => {
     try {
       // One plain statement, one transaction: the two ways the store reaches the database.
       for (const call of [
-        () => store.getContent('bafkreiexample'),
-        () => store.deleteFile('tenant', 'public', '0190b1a0-0000-7000-8000-000000000000'),
+        () => store.files.getContent('bafkreiexample'),
+        () => store.files.deleteFile('tenant', 'public', '0190b1a0-0000-7000-8000-000000000000'),
         () => migrate(client),
       ]) {
         await expect(call()).rejects.toMatchObject({
@@ -52,11 +52,11 @@ describe('error mapping', () => {
               : schema.client.query(text, params),
         },
       })
-      await expect(terminating.getContent('bafkreiexample')).rejects.toMatchObject({
+      await expect(terminating.files.getContent('bafkreiexample')).rejects.toMatchObject({
         code: 'UNAVAILABLE',
         cause: expect.objectContaining({ code: '57P01' }),
       })
-      expect(await store.getContent('bafkreiexample')).toBeUndefined()
+      expect(await store.files.getContent('bafkreiexample')).toBeUndefined()
     } finally {
       await schema.drop()
     }

@@ -36,8 +36,8 @@ describe('migration 18 (upload completion lease)', () => {
       const store = createPostgresRecordStore({ client: schema.client })
       const now = new Date()
       for (const id of ['stuck', 'free']) {
-        expect(await store.claimUploadCompletion(id, 'retry', now, 30_000), id).toBe('claimed')
-        expect(await store.claimUploadCompletion(id, 'other', now, 30_000), id).toBe('already')
+        expect(await store.uploadSessions.claimUploadCompletion(id, 'retry', now, 30_000), id).toBe('claimed')
+        expect(await store.uploadSessions.claimUploadCompletion(id, 'other', now, 30_000), id).toBe('already')
       }
     } finally {
       await schema.drop()

@@ -37,7 +37,7 @@ const EMBEDDER: VectorEmbedding = { embedderId: 'pg-test@1', dimensions: 4 }
 
 async function addFile(store: RecordStore, tenantId: string, groupId: string | null) {
   const cid = `bafkrei${randomUUID().replaceAll('-', '')}`
-  const { file } = await store.createFile(
+  const { file } = await store.files.createFile(
     {
       id: randomUUID(),
       tenantId,
@@ -64,7 +64,7 @@ describe.each(targets)('PostgreSQL vectors on %s', (_target, freshSchema) => {
     try {
       await migrate(schema.client)
       const store = createPostgresRecordStore({ client: schema.client, vectors: { exactSearchMaxVectors: 0 } })
-      const crowd = await store.createGroup({
+      const crowd = await store.groups.createGroup({
         id: randomUUID(),
         tenantId: 'crowd',
         network: 'private',
@@ -74,13 +74,15 @@ describe.each(targets)('PostgreSQL vectors on %s', (_target, freshSchema) => {
       })
       for (let i = 0; i < 300; i++) {
         const file = await addFile(store, 'crowd', crowd.id)
-        await store.upsertFileVectors('crowd', 'private', file.id, EMBEDDER, [new Float32Array([1, i / 1000, 0, 0])])
+        await store.vectors.upsertFileVectors('crowd', 'private', file.id, EMBEDDER, [
+          new Float32Array([1, i / 1000, 0, 0]),
+        ])
       }
-      const mine = await store.createGroup({ ...crowd, id: randomUUID(), tenantId: 'me' })
+      const mine = await store.groups.createGroup({ ...crowd, id: randomUUID(), tenantId: 'me' })
       const far = []
       for (let i = 0; i < 3; i++) {
         const file = await addFile(store, 'me', mine.id)
-        await store.upsertFileVectors('me', 'private', file.id, EMBEDDER, [new Float32Array([0, 0, 1, i])])
+        await store.vectors.upsertFileVectors('me', 'private', file.id, EMBEDDER, [new Float32Array([0, 0, 1, i])])
         far.push(file.id)
       }
       const query = {
@@ -89,9 +91,9 @@ describe.each(targets)('PostgreSQL vectors on %s', (_target, freshSchema) => {
         groupId: mine.id,
         vector: new Float32Array([1, 0, 0, 0]),
       }
-      const matches = await store.queryVectors({ ...query, limit: 20 }, EMBEDDER)
+      const matches = await store.vectors.queryVectors({ ...query, limit: 20 }, EMBEDDER)
       expect(matches.map((m) => m.fileId).sort()).toEqual(far.sort())
-      expect(await store.queryVectors({ ...query, limit: 2 }, EMBEDDER)).toHaveLength(2)
+      expect(await store.vectors.queryVectors({ ...query, limit: 2 }, EMBEDDER)).toHaveLength(2)
     } finally {
       await schema.drop()
     }
@@ -110,7 +112,7 @@ describe.each(targets)('PostgreSQL vectors on %s', (_target, freshSchema) => {
         vectors: { exactSearchMaxVectors: 0, maxScanTuples: 40, hnswM: 2, hnswEfConstruction: 4 },
       })
       const group = async (tenantId: string) =>
-        store.createGroup({
+        store.groups.createGroup({
           id: randomUUID(),
           tenantId,
           network: 'private',
@@ -133,7 +135,7 @@ describe.each(targets)('PostgreSQL vectors on %s', (_target, freshSchema) => {
         const [tenantId, groupId] = i % 5 === 0 ? ['me', mine.id] : ['crowd', crowd.id]
         const file = await addFile(store, tenantId, groupId)
         const vector = unitVector()
-        await store.upsertFileVectors(tenantId, 'private', file.id, embedding, [new Float32Array(vector)])
+        await store.vectors.upsertFileVectors(tenantId, 'private', file.id, embedding, [new Float32Array(vector)])
         if (tenantId === 'me') files.push({ id: file.id, vector })
       }
       for (let q = 0; q < 12; q++) {
@@ -143,7 +145,7 @@ describe.each(targets)('PostgreSQL vectors on %s', (_target, freshSchema) => {
           .sort((a, b) => b.score - a.score)
           .slice(0, 10)
           .map((f) => f.id)
-        const matches = await store.queryVectors(
+        const matches = await store.vectors.queryVectors(
           { tenantId: 'me', network: 'private', groupId: mine.id, vector: new Float32Array(query), limit: 10 },
           embedding,
         )
@@ -161,14 +163,14 @@ describe.each(targets)('PostgreSQL vectors on %s', (_target, freshSchema) => {
       expect(await enableVectors(schema.client)).toBe(true)
       const store = createPostgresRecordStore({ client: schema.client })
       const file = await addFile(store, 't', null)
-      await store.upsertFileVectors('t', 'private', file.id, EMBEDDER, [new Float32Array([1, 0, 0, 0])])
+      await store.vectors.upsertFileVectors('t', 'private', file.id, EMBEDDER, [new Float32Array([1, 0, 0, 0])])
       const { rows } = await schema.client.query(
         `select indexdef from pg_indexes where schemaname = current_schema() and indexname = 'file_vectors_hnsw'`,
       )
       expect(String(rows[0]?.indexdef)).toMatch(
         /hnsw[\s\S]*vector\(4\)[\s\S]*vector_cosine_ops[\s\S]*m='16'[\s\S]*ef_construction='64'/,
       )
-      await store.resetVectorIndex()
+      await store.vectors.resetVectorIndex()
       const after = await schema.client.query(
         `select count(*) as n from pg_indexes where schemaname = current_schema() and indexname = 'file_vectors_hnsw'`,
       )
@@ -178,7 +180,7 @@ describe.each(targets)('PostgreSQL vectors on %s', (_target, freshSchema) => {
         client: schema.client,
         vectors: { hnswM: 24, hnswEfConstruction: 100 },
       })
-      await tuned.upsertFileVectors('t', 'private', file.id, EMBEDDER, [new Float32Array([0, 1, 0, 0])])
+      await tuned.vectors.upsertFileVectors('t', 'private', file.id, EMBEDDER, [new Float32Array([0, 1, 0, 0])])
       const rebuilt = await schema.client.query(
         `select indexdef from pg_indexes where schemaname = current_schema() and indexname = 'file_vectors_hnsw'`,
       )
@@ -199,12 +201,12 @@ describe('PostgreSQL without pgvector', () => {
       await migrate(client)
       expect(await enableVectors(client)).toBe(false)
       const store = createPostgresRecordStore({ client })
-      await expect(store.getVectorEmbedding()).rejects.toMatchObject({
+      await expect(store.vectors.getVectorEmbedding()).rejects.toMatchObject({
         code: 'UNAVAILABLE',
         message: expect.stringContaining('pgvector'),
       })
       const file = await addFile(store, 't', null)
-      expect(await store.getFile('t', 'private', file.id)).toMatchObject({ vectorized: false })
+      expect(await store.files.getFile('t', 'private', file.id)).toMatchObject({ vectorized: false })
     } finally {
       await db.close()
     }

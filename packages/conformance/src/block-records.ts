@@ -33,59 +33,59 @@ export function describeBlockRecords(name: string, create: () => Promise<RecordS
     async function hold(key: string, fields: Partial<NewFile> = {}, cid?: string) {
       const file = newFile(cid === undefined ? fields : { ...fields, cid })
       const content: ContentRecord = { cid: file.cid, blobKey: key, size: 10, kind: 'car', profile: null }
-      return store.createFile(file, content)
+      return store.files.createFile(file, content)
     }
 
     it('putBlockLocations - entries count only once a content record owns the blob', async () => {
       const key = blobKey()
-      await store.putBlockLocations(key, [location('a', { isRoot: true }), location('b', { offset: 10 })])
-      expect(await store.getBlockLocation(key, multihash('b'))).toEqual(location('b', { offset: 10 }))
-      expect(await store.findPublicBlock(multihash('a'), { at: later })).toBeUndefined()
+      await store.blocks.putBlockLocations(key, [location('a', { isRoot: true }), location('b', { offset: 10 })])
+      expect(await store.blocks.getBlockLocation(key, multihash('b'))).toEqual(location('b', { offset: 10 }))
+      expect(await store.blocks.findPublicBlock(multihash('a'), { at: later })).toBeUndefined()
       const { content } = await hold(key)
-      const found = await store.findPublicBlock(multihash('b'), { at: later })
+      const found = await store.blocks.findPublicBlock(multihash('b'), { at: later })
       expect(found).toEqual({ content, location: location('b', { offset: 10 }) })
     })
 
     it('putBlockLocations - recording a block twice for one blob keeps one entry; many entries land together', async () => {
       const key = blobKey()
       const many = Array.from({ length: 4500 }, (_, i) => location(`many-${i}`, { offset: i * 10 }))
-      await store.putBlockLocations(key, many)
-      await store.putBlockLocations(key, [location('many-7', { offset: 999 })])
-      expect(await store.getBlockLocation(key, multihash('many-7'))).toEqual(location('many-7', { offset: 70 }))
-      expect(await store.getBlockLocation(key, multihash('many-4499'))).toEqual(many[4499])
+      await store.blocks.putBlockLocations(key, many)
+      await store.blocks.putBlockLocations(key, [location('many-7', { offset: 999 })])
+      expect(await store.blocks.getBlockLocation(key, multihash('many-7'))).toEqual(location('many-7', { offset: 70 }))
+      expect(await store.blocks.getBlockLocation(key, multihash('many-4499'))).toEqual(many[4499])
     })
 
     it('findPublicBlock - never answers for private-only, expired or other-tenant content, or an unknown block', async () => {
       const privateKey = blobKey()
-      await store.putBlockLocations(privateKey, [location('private')])
+      await store.blocks.putBlockLocations(privateKey, [location('private')])
       await hold(privateKey, { network: 'private' })
-      expect(await store.findPublicBlock(multihash('private'), { at: later })).toBeUndefined()
+      expect(await store.blocks.findPublicBlock(multihash('private'), { at: later })).toBeUndefined()
 
       const expiringKey = blobKey()
-      await store.putBlockLocations(expiringKey, [location('expiring')])
+      await store.blocks.putBlockLocations(expiringKey, [location('expiring')])
       await hold(expiringKey, { expiresAt: at(60) })
-      expect(await store.findPublicBlock(multihash('expiring'), { at: at(59) })).toBeDefined()
-      expect(await store.findPublicBlock(multihash('expiring'), { at: at(60) })).toBeUndefined()
+      expect(await store.blocks.findPublicBlock(multihash('expiring'), { at: at(59) })).toBeDefined()
+      expect(await store.blocks.findPublicBlock(multihash('expiring'), { at: at(60) })).toBeUndefined()
 
       const theirsKey = blobKey()
-      await store.putBlockLocations(theirsKey, [location('theirs')])
+      await store.blocks.putBlockLocations(theirsKey, [location('theirs')])
       await hold(theirsKey, { tenantId: OTHER_TENANT })
-      expect(await store.findPublicBlock(multihash('theirs'), { at: later })).toBeDefined()
-      expect(await store.findPublicBlock(multihash('theirs'), { at: later, tenantId: TENANT })).toBeUndefined()
+      expect(await store.blocks.findPublicBlock(multihash('theirs'), { at: later })).toBeDefined()
+      expect(await store.blocks.findPublicBlock(multihash('theirs'), { at: later, tenantId: TENANT })).toBeUndefined()
       expect(
-        (await store.findPublicBlock(multihash('theirs'), { at: later, tenantId: OTHER_TENANT }))?.location,
+        (await store.blocks.findPublicBlock(multihash('theirs'), { at: later, tenantId: OTHER_TENANT }))?.location,
       ).toEqual(location('theirs'))
-      expect(await store.findPublicBlock(multihash('nobody'), { at: later })).toBeUndefined()
+      expect(await store.blocks.findPublicBlock(multihash('nobody'), { at: later })).toBeUndefined()
     })
 
     it('findPublicBlock - a block held by several contents answers with one that holds it as its root first', async () => {
       const innerKey = blobKey()
       const rootKey = blobKey()
-      await store.putBlockLocations(innerKey, [location('shared', { offset: 50 })])
+      await store.blocks.putBlockLocations(innerKey, [location('shared', { offset: 50 })])
       await hold(innerKey)
-      await store.putBlockLocations(rootKey, [location('shared', { isRoot: true })])
+      await store.blocks.putBlockLocations(rootKey, [location('shared', { isRoot: true })])
       const { content } = await hold(rootKey)
-      expect(await store.findPublicBlock(multihash('shared'), { at: later })).toEqual({
+      expect(await store.blocks.findPublicBlock(multihash('shared'), { at: later })).toEqual({
         content,
         location: location('shared', { isRoot: true }),
       })
@@ -93,44 +93,46 @@ export function describeBlockRecords(name: string, create: () => Promise<RecordS
 
     it('deleteFile - releasing the last reference removes the blob entries with the content', async () => {
       const key = blobKey()
-      await store.putBlockLocations(key, [location('gone')])
+      await store.blocks.putBlockLocations(key, [location('gone')])
       const { file } = await hold(key)
       const again = await hold(key, {}, file.cid)
-      await store.deleteFile(TENANT, 'public', file.id)
-      expect(await store.getBlockLocation(key, multihash('gone'))).toBeDefined()
-      const deleted = await store.deleteFile(TENANT, 'public', again.file.id)
+      await store.files.deleteFile(TENANT, 'public', file.id)
+      expect(await store.blocks.getBlockLocation(key, multihash('gone'))).toBeDefined()
+      const deleted = await store.files.deleteFile(TENANT, 'public', again.file.id)
       expect(deleted?.releasedContent?.blobKey).toBe(key)
-      expect(await store.getBlockLocation(key, multihash('gone'))).toBeUndefined()
+      expect(await store.blocks.getBlockLocation(key, multihash('gone'))).toBeUndefined()
     })
 
     it('findHeldFile - the oldest file of the tenant and network whose content has the block as its root', async () => {
       const key = blobKey()
-      await store.putBlockLocations(key, [location('held-root', { isRoot: true }), location('held-inner')])
+      await store.blocks.putBlockLocations(key, [location('held-root', { isRoot: true }), location('held-inner')])
       const first = await hold(key, { createdAt: at(1) })
       await hold(key, { createdAt: at(2) }, first.file.cid)
-      expect(await store.findHeldFile(TENANT, 'public', multihash('held-root'), later)).toEqual(first.file)
-      expect(await store.findHeldFile(TENANT, 'public', multihash('held-inner'), later)).toBeUndefined()
-      expect(await store.findHeldFile(TENANT, 'private', multihash('held-root'), later)).toBeUndefined()
-      expect(await store.findHeldFile(OTHER_TENANT, 'public', multihash('held-root'), later)).toBeUndefined()
-      await store.deleteFile(TENANT, 'public', first.file.id)
-      expect((await store.findHeldFile(TENANT, 'public', multihash('held-root'), later))?.createdAt).toEqual(at(2))
+      expect(await store.blocks.findHeldFile(TENANT, 'public', multihash('held-root'), later)).toEqual(first.file)
+      expect(await store.blocks.findHeldFile(TENANT, 'public', multihash('held-inner'), later)).toBeUndefined()
+      expect(await store.blocks.findHeldFile(TENANT, 'private', multihash('held-root'), later)).toBeUndefined()
+      expect(await store.blocks.findHeldFile(OTHER_TENANT, 'public', multihash('held-root'), later)).toBeUndefined()
+      await store.files.deleteFile(TENANT, 'public', first.file.id)
+      expect((await store.blocks.findHeldFile(TENANT, 'public', multihash('held-root'), later))?.createdAt).toEqual(
+        at(2),
+      )
     })
 
     it('findHeldFile - a file past its expiresAt is not held, even before the expiry sweep deletes it', async () => {
       const key = blobKey()
-      await store.putBlockLocations(key, [location('expiring-root', { isRoot: true })])
+      await store.blocks.putBlockLocations(key, [location('expiring-root', { isRoot: true })])
       const { file } = await hold(key, { expiresAt: at(60) })
-      expect(await store.findHeldFile(TENANT, 'public', multihash('expiring-root'), at(59))).toEqual(file)
-      expect(await store.findHeldFile(TENANT, 'public', multihash('expiring-root'), at(60))).toBeUndefined()
+      expect(await store.blocks.findHeldFile(TENANT, 'public', multihash('expiring-root'), at(59))).toEqual(file)
+      expect(await store.blocks.findHeldFile(TENANT, 'public', multihash('expiring-root'), at(60))).toBeUndefined()
     })
 
     it('deleteBlockLocations - removes every entry of a blob and is idempotent', async () => {
       const key = blobKey()
-      await store.putBlockLocations(key, [location('x'), location('y')])
-      await store.deleteBlockLocations(key)
-      await store.deleteBlockLocations(key)
-      expect(await store.getBlockLocation(key, multihash('x'))).toBeUndefined()
-      expect(await store.getBlockLocation(key, multihash('y'))).toBeUndefined()
+      await store.blocks.putBlockLocations(key, [location('x'), location('y')])
+      await store.blocks.deleteBlockLocations(key)
+      await store.blocks.deleteBlockLocations(key)
+      expect(await store.blocks.getBlockLocation(key, multihash('x'))).toBeUndefined()
+      expect(await store.blocks.getBlockLocation(key, multihash('y'))).toBeUndefined()
     })
 
     it('listPublicRoots - public, unexpired contents once each, in cid order after the cursor', async () => {
@@ -140,28 +142,28 @@ export function describeBlockRecords(name: string, create: () => Promise<RecordS
       const expiring = await hold(blobKey(), { expiresAt: at(60) })
       await hold(blobKey(), { network: 'private' })
       const publicRoots = [shared.content.cid, expiring.content.cid].sort()
-      expect(await store.listPublicRoots(undefined, 10, at(59))).toEqual(publicRoots)
-      expect(await store.listPublicRoots(undefined, 10, at(60))).toEqual([shared.content.cid])
-      expect(await store.listPublicRoots(publicRoots[0], 10, at(59))).toEqual([publicRoots[1]])
-      expect(await store.listPublicRoots(undefined, 1, at(59))).toEqual([publicRoots[0]])
+      expect(await store.blocks.listPublicRoots(undefined, 10, at(59))).toEqual(publicRoots)
+      expect(await store.blocks.listPublicRoots(undefined, 10, at(60))).toEqual([shared.content.cid])
+      expect(await store.blocks.listPublicRoots(publicRoots[0], 10, at(59))).toEqual([publicRoots[1]])
+      expect(await store.blocks.listPublicRoots(undefined, 1, at(59))).toEqual([publicRoots[0]])
     })
 
     it('listPublicRoots - a root held both privately and publicly is public; deleting the public file unlists it', async () => {
       const both = await hold(blobKey(), { network: 'private' })
       const { file } = await hold(blobKey(), { network: 'public' }, both.content.cid)
-      expect(await store.listPublicRoots(undefined, 10, later)).toEqual([both.content.cid])
-      await store.deleteFile(file.tenantId, 'public', file.id)
-      expect(await store.listPublicRoots(undefined, 10, later)).toEqual([])
+      expect(await store.blocks.listPublicRoots(undefined, 10, later)).toEqual([both.content.cid])
+      await store.files.deleteFile(file.tenantId, 'public', file.id)
+      expect(await store.blocks.listPublicRoots(undefined, 10, later)).toEqual([])
     })
 
     it('listUnindexedContents - lists contents without entries in cid order after the cursor', async () => {
       const indexedKey = blobKey()
-      await store.putBlockLocations(indexedKey, [location('indexed')])
+      await store.blocks.putBlockLocations(indexedKey, [location('indexed')])
       await hold(indexedKey)
       const bare = await Promise.all([hold(blobKey()), hold(blobKey()), hold(blobKey())])
       const cids = bare.map((created) => created.content.cid).sort()
-      expect((await store.listUnindexedContents(undefined, 10)).map((c) => c.cid)).toEqual(cids)
-      expect((await store.listUnindexedContents(cids[0], 1)).map((c) => c.cid)).toEqual([cids[1]])
+      expect((await store.blocks.listUnindexedContents(undefined, 10)).map((c) => c.cid)).toEqual(cids)
+      expect((await store.blocks.listUnindexedContents(cids[0], 1)).map((c) => c.cid)).toEqual([cids[1]])
     })
   })
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { ContentRecord, NewFile } from '@pinfold/interface'
+import type { ContentRecord, GroupRecord, NewFile } from '@pinfold/interface'
 
 /** The tenants every record suite plays with: one acting, one whose records must stay invisible. */
 export const TENANT = 'tenant-a'
@@ -35,4 +35,17 @@ export function fileBuilder(defaults: Partial<NewFile> = {}): (fields?: Partial<
 /** The content record a stored file of this CID would have. */
 export function contentFor(file: NewFile): ContentRecord {
   return { cid: file.cid, blobKey: `blobs/${randomUUID()}`, size: file.size, kind: 'file', profile: 'v1' }
+}
+
+/** A new group of `TENANT` on the public network; each call gets a fresh id. */
+export function newGroup(fields: Partial<GroupRecord> = {}): GroupRecord {
+  return {
+    id: randomUUID(),
+    tenantId: TENANT,
+    network: 'public',
+    name: 'photos',
+    isPublic: false,
+    createdAt: at(0),
+    ...fields,
+  }
 }

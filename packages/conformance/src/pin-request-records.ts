@@ -45,77 +45,92 @@ export function describePinRequestRecords(name: string, create: () => Promise<Re
 
     it('createPinRequest - stores the request exactly as given; reusing an id is a CONFLICT', async () => {
       const request = newRequest({ groupId: randomUUID(), keyvalues: { a: '1', b: 'two' } })
-      await store.createPinRequest(request)
-      expect(await store.getPinRequest('tenant-a', request.id)).toEqual(request)
+      await store.pinRequests.createPinRequest(request)
+      expect(await store.pinRequests.getPinRequest('tenant-a', request.id)).toEqual(request)
       const bare = newRequest({ keyvalues: {}, hostNodes: [] })
-      await store.createPinRequest(bare)
-      expect(await store.getPinRequest('tenant-a', bare.id)).toEqual(bare)
-      await expect(store.createPinRequest(newRequest({ id: request.id, name: 'other' }))).rejects.toMatchObject({
+      await store.pinRequests.createPinRequest(bare)
+      expect(await store.pinRequests.getPinRequest('tenant-a', bare.id)).toEqual(bare)
+      await expect(
+        store.pinRequests.createPinRequest(newRequest({ id: request.id, name: 'other' })),
+      ).rejects.toMatchObject({
         code: 'CONFLICT',
       })
-      expect((await store.getPinRequest('tenant-a', request.id))?.name).toBe('hello.txt')
+      expect((await store.pinRequests.getPinRequest('tenant-a', request.id))?.name).toBe('hello.txt')
     })
 
     it("getPinRequest / deletePinRequest - another tenant's request and unknown ids are absent", async () => {
       const request = newRequest()
-      await store.createPinRequest(request)
-      expect(await store.getPinRequest('tenant-b', request.id)).toBeUndefined()
-      expect(await store.getPinRequest('tenant-a', randomUUID())).toBeUndefined()
-      expect(await store.getPinRequest('tenant-a', 'not-an-id')).toBeUndefined()
-      expect(await store.deletePinRequest('tenant-b', request.id)).toBeUndefined()
-      expect(await store.deletePinRequest('tenant-a', 'not-an-id')).toBeUndefined()
-      expect(await store.getPinRequest('tenant-a', request.id)).toEqual(request)
+      await store.pinRequests.createPinRequest(request)
+      expect(await store.pinRequests.getPinRequest('tenant-b', request.id)).toBeUndefined()
+      expect(await store.pinRequests.getPinRequest('tenant-a', randomUUID())).toBeUndefined()
+      expect(await store.pinRequests.getPinRequest('tenant-a', 'not-an-id')).toBeUndefined()
+      expect(await store.pinRequests.deletePinRequest('tenant-b', request.id)).toBeUndefined()
+      expect(await store.pinRequests.deletePinRequest('tenant-a', 'not-an-id')).toBeUndefined()
+      expect(await store.pinRequests.getPinRequest('tenant-a', request.id)).toEqual(request)
     })
 
     it('listPinRequests - pages in (createdAt, id) order, scoped to the tenant, filtered by state, failure and cid', async () => {
       const requests = [0, 1, 2, 3, 4].map((i) =>
         newRequest({ createdAt: at(i), cid: i % 2 ? 'bafy-odd' : 'bafy-even' }),
       )
-      for (const r of requests) await store.createPinRequest(r)
+      for (const r of requests) await store.pinRequests.createPinRequest(r)
       // pinned: never claimed, so the claims below take tenant-a's requests in order
-      await store.createPinRequest(newRequest({ tenantId: 'tenant-b', createdAt: at(9), state: 'pinned' }))
+      await store.pinRequests.createPinRequest(newRequest({ tenantId: 'tenant-b', createdAt: at(9), state: 'pinned' }))
       const ids = (page: { items: PinRequestRecord[] }) => page.items.map((r) => r.id)
       const all = requests.map((r) => r.id)
-      expect(ids(await store.listPinRequests('tenant-a', {}, firstPage))).toEqual(all)
-      expect(ids(await store.listPinRequests('tenant-a', {}, { limit: 100, order: 'DESC' }))).toEqual(
+      expect(ids(await store.pinRequests.listPinRequests('tenant-a', {}, firstPage))).toEqual(all)
+      expect(ids(await store.pinRequests.listPinRequests('tenant-a', {}, { limit: 100, order: 'DESC' }))).toEqual(
         [...all].reverse(),
       )
-      const first = await store.listPinRequests('tenant-a', {}, { limit: 2, order: 'ASC' })
+      const first = await store.pinRequests.listPinRequests('tenant-a', {}, { limit: 2, order: 'ASC' })
       expect(first).toMatchObject({ hasMore: true })
       expect(ids(first)).toEqual(all.slice(0, 2))
       const after = { createdAt: requests[1]!.createdAt, id: requests[1]!.id }
-      const rest = await store.listPinRequests('tenant-a', {}, { limit: 3, order: 'ASC', after })
+      const rest = await store.pinRequests.listPinRequests('tenant-a', {}, { limit: 3, order: 'ASC', after })
       expect(rest.hasMore).toBe(false)
       expect(ids(rest)).toEqual(all.slice(2))
-      expect(ids(await store.listPinRequests('tenant-a', { cid: 'bafy-odd' }, firstPage))).toEqual([all[1], all[3]])
+      expect(ids(await store.pinRequests.listPinRequests('tenant-a', { cid: 'bafy-odd' }, firstPage))).toEqual([
+        all[1],
+        all[3],
+      ])
 
       // one request of each end state
-      const claimed = await store.claimPinRequest('worker', at(10), LEASE_MS)
+      const claimed = await store.pinRequests.claimPinRequest('worker', at(10), LEASE_MS)
       expect(claimed?.id).toBe(all[0])
-      await store.finishPinRequest(all[0]!, 'worker', { state: 'failed', failure: 'too_large', reason: 'over 1 GiB' })
-      await store.claimPinRequest('worker', at(10), LEASE_MS)
-      await store.finishPinRequest(all[1]!, 'worker', { state: 'pinned' })
-      await store.claimPinRequest('worker', at(10), LEASE_MS)
-      expect(ids(await store.listPinRequests('tenant-a', { states: ['queued'] }, firstPage))).toEqual(all.slice(3))
-      expect(ids(await store.listPinRequests('tenant-a', { states: ['queued', 'retrieving'] }, firstPage))).toEqual(
-        all.slice(2),
+      await store.pinRequests.finishPinRequest(all[0]!, 'worker', {
+        state: 'failed',
+        failure: 'too_large',
+        reason: 'over 1 GiB',
+      })
+      await store.pinRequests.claimPinRequest('worker', at(10), LEASE_MS)
+      await store.pinRequests.finishPinRequest(all[1]!, 'worker', { state: 'pinned' })
+      await store.pinRequests.claimPinRequest('worker', at(10), LEASE_MS)
+      expect(ids(await store.pinRequests.listPinRequests('tenant-a', { states: ['queued'] }, firstPage))).toEqual(
+        all.slice(3),
       )
-      expect(ids(await store.listPinRequests('tenant-a', { states: ['pinned'] }, firstPage))).toEqual([all[1]])
-      expect(ids(await store.listPinRequests('tenant-a', { failures: ['too_large'] }, firstPage))).toEqual([all[0]])
-      expect(ids(await store.listPinRequests('tenant-a', { failures: ['not_found', 'timed_out'] }, firstPage))).toEqual(
-        [],
-      )
-      expect(ids(await store.listPinRequests('tenant-a', { states: ['failed'], cid: 'bafy-even' }, firstPage))).toEqual(
-        [all[0]],
-      )
+      expect(
+        ids(await store.pinRequests.listPinRequests('tenant-a', { states: ['queued', 'retrieving'] }, firstPage)),
+      ).toEqual(all.slice(2))
+      expect(ids(await store.pinRequests.listPinRequests('tenant-a', { states: ['pinned'] }, firstPage))).toEqual([
+        all[1],
+      ])
+      expect(ids(await store.pinRequests.listPinRequests('tenant-a', { failures: ['too_large'] }, firstPage))).toEqual([
+        all[0],
+      ])
+      expect(
+        ids(await store.pinRequests.listPinRequests('tenant-a', { failures: ['not_found', 'timed_out'] }, firstPage)),
+      ).toEqual([])
+      expect(
+        ids(await store.pinRequests.listPinRequests('tenant-a', { states: ['failed'], cid: 'bafy-even' }, firstPage)),
+      ).toEqual([all[0]])
     })
 
     it('claimPinRequest - takes the oldest queued request, leases it and counts the attempt', async () => {
       const older = newRequest({ createdAt: at(1) })
       const newer = newRequest({ createdAt: at(2) })
-      await store.createPinRequest(newer)
-      await store.createPinRequest(older)
-      const claimed = await store.claimPinRequest('worker-1', at(10), LEASE_MS)
+      await store.pinRequests.createPinRequest(newer)
+      await store.pinRequests.createPinRequest(older)
+      const claimed = await store.pinRequests.claimPinRequest('worker-1', at(10), LEASE_MS)
       expect(claimed).toEqual({
         ...older,
         state: 'retrieving',
@@ -123,143 +138,163 @@ export function describePinRequestRecords(name: string, create: () => Promise<Re
         leaseOwner: 'worker-1',
         leaseExpiresAt: new Date(at(10).getTime() + LEASE_MS),
       })
-      expect(await store.getPinRequest('tenant-a', older.id)).toEqual(claimed)
-      expect((await store.claimPinRequest('worker-2', at(10), LEASE_MS))?.id).toBe(newer.id)
+      expect(await store.pinRequests.getPinRequest('tenant-a', older.id)).toEqual(claimed)
+      expect((await store.pinRequests.claimPinRequest('worker-2', at(10), LEASE_MS))?.id).toBe(newer.id)
       // both are leased and their leases are alive: nothing to claim
-      expect(await store.claimPinRequest('worker-3', at(11), LEASE_MS)).toBeUndefined()
+      expect(await store.pinRequests.claimPinRequest('worker-3', at(11), LEASE_MS)).toBeUndefined()
     })
 
     it('claimPinRequest - of many concurrent claimers each request goes to exactly one', async () => {
       const requests = [0, 1, 2, 3, 4].map((i) => newRequest({ createdAt: at(i) }))
-      for (const r of requests) await store.createPinRequest(r)
+      for (const r of requests) await store.pinRequests.createPinRequest(r)
       const claims = await Promise.all(
-        Array.from({ length: 12 }, (_, i) => store.claimPinRequest(`worker-${i}`, at(10), LEASE_MS)),
+        Array.from({ length: 12 }, (_, i) => store.pinRequests.claimPinRequest(`worker-${i}`, at(10), LEASE_MS)),
       )
       const won = claims.filter((c): c is PinRequestRecord => c !== undefined)
       expect(won.map((c) => c.id).sort()).toEqual(requests.map((r) => r.id).sort())
       for (const claim of won)
-        expect((await store.getPinRequest('tenant-a', claim.id))?.leaseOwner).toBe(claim.leaseOwner)
+        expect((await store.pinRequests.getPinRequest('tenant-a', claim.id))?.leaseOwner).toBe(claim.leaseOwner)
     })
 
     it("claimPinRequest - tenants take turns: another tenant's newer request is claimed before the first tenant's later ones", async () => {
       const backlog = [0, 1, 2, 3, 4].map((i) => newRequest({ createdAt: at(i) }))
-      for (const r of backlog) await store.createPinRequest(r)
+      for (const r of backlog) await store.pinRequests.createPinRequest(r)
       const other = newRequest({ tenantId: 'tenant-b', createdAt: at(9) })
-      await store.createPinRequest(other)
+      await store.pinRequests.createPinRequest(other)
       // one worker that finishes each job before claiming the next: running counts stay equal, turns decide
       const order: string[] = []
       for (;;) {
-        const claimed = await store.claimPinRequest('worker', at(10), LEASE_MS)
+        const claimed = await store.pinRequests.claimPinRequest('worker', at(10), LEASE_MS)
         if (!claimed) break
         order.push(claimed.id)
-        await store.finishPinRequest(claimed.id, 'worker', { state: 'pinned' })
+        await store.pinRequests.finishPinRequest(claimed.id, 'worker', { state: 'pinned' })
       }
       expect(order).toEqual([backlog[0]!.id, other.id, ...backlog.slice(1).map((r) => r.id)])
     })
 
     it("claimPinRequest - concurrent claims go to the tenant with the fewest running: one tenant's backlog never holds every claim", async () => {
       const backlog = [0, 1, 2, 3, 4].map((i) => newRequest({ createdAt: at(i) }))
-      for (const r of backlog) await store.createPinRequest(r)
+      for (const r of backlog) await store.pinRequests.createPinRequest(r)
       const b = newRequest({ tenantId: 'tenant-b', createdAt: at(8) })
       const c = newRequest({ tenantId: 'tenant-c', createdAt: at(9) })
-      await store.createPinRequest(b)
-      await store.createPinRequest(c)
+      await store.pinRequests.createPinRequest(b)
+      await store.pinRequests.createPinRequest(c)
       const claims = await Promise.all(
-        Array.from({ length: 4 }, (_, i) => store.claimPinRequest(`worker-${i}`, at(10), LEASE_MS)),
+        Array.from({ length: 4 }, (_, i) => store.pinRequests.claimPinRequest(`worker-${i}`, at(10), LEASE_MS)),
       )
       const ids = claims.map((claim) => claim?.id)
       // every tenant got one before tenant-a got a second, and tenant-a's second is its next oldest
       expect([...ids].sort()).toEqual([backlog[0]!.id, backlog[1]!.id, b.id, c.id].sort())
       // while they run, tenant-a (2 running) waits behind a newcomer with none
       const d = newRequest({ tenantId: 'tenant-d', createdAt: at(20) })
-      await store.createPinRequest(d)
-      expect((await store.claimPinRequest('worker-5', at(11), LEASE_MS))?.id).toBe(d.id)
+      await store.pinRequests.createPinRequest(d)
+      expect((await store.pinRequests.claimPinRequest('worker-5', at(11), LEASE_MS))?.id).toBe(d.id)
     })
 
     it('claimPinRequest - a tenant with maxRunningPerTenant running is passed over; an expired lease no longer counts', async () => {
       const mine = [0, 1, 2].map((i) => newRequest({ createdAt: at(i) }))
-      for (const r of mine) await store.createPinRequest(r)
+      for (const r of mine) await store.pinRequests.createPinRequest(r)
       const long = LEASE_MS * 10
-      expect((await store.claimPinRequest('worker-1', at(10), LEASE_MS, { maxRunningPerTenant: 1 }))?.id).toBe(
-        mine[0]!.id,
-      )
-      expect(await store.claimPinRequest('worker-2', at(10), long, { maxRunningPerTenant: 1 })).toBeUndefined()
+      expect(
+        (await store.pinRequests.claimPinRequest('worker-1', at(10), LEASE_MS, { maxRunningPerTenant: 1 }))?.id,
+      ).toBe(mine[0]!.id)
+      expect(
+        await store.pinRequests.claimPinRequest('worker-2', at(10), long, { maxRunningPerTenant: 1 }),
+      ).toBeUndefined()
       const other = newRequest({ tenantId: 'tenant-b', createdAt: at(5) })
-      await store.createPinRequest(other)
-      expect((await store.claimPinRequest('worker-2', at(10), long, { maxRunningPerTenant: 1 }))?.id).toBe(other.id)
+      await store.pinRequests.createPinRequest(other)
+      expect((await store.pinRequests.claimPinRequest('worker-2', at(10), long, { maxRunningPerTenant: 1 }))?.id).toBe(
+        other.id,
+      )
       // with room for two, tenant-a's next one is claimable
-      expect((await store.claimPinRequest('worker-3', at(10), long, { maxRunningPerTenant: 2 }))?.id).toBe(mine[1]!.id)
-      expect(await store.claimPinRequest('worker-4', at(39), long, { maxRunningPerTenant: 2 })).toBeUndefined()
+      expect((await store.pinRequests.claimPinRequest('worker-3', at(10), long, { maxRunningPerTenant: 2 }))?.id).toBe(
+        mine[1]!.id,
+      )
+      expect(
+        await store.pinRequests.claimPinRequest('worker-4', at(39), long, { maxRunningPerTenant: 2 }),
+      ).toBeUndefined()
       // worker-1's lease runs out: its request no longer counts as running, and is claimable again
-      const retaken = await store.claimPinRequest('worker-4', at(40), long, { maxRunningPerTenant: 2 })
+      const retaken = await store.pinRequests.claimPinRequest('worker-4', at(40), long, { maxRunningPerTenant: 2 })
       expect(retaken).toMatchObject({ id: mine[0]!.id, leaseOwner: 'worker-4', attempts: 2 })
     })
 
     it('createPinRequest - over maxOpenPerTenant is RATE_LIMITED and stores nothing; of concurrent creates exactly the room left are stored', async () => {
       const cap = { maxOpenPerTenant: 3 }
       const first = newRequest({ createdAt: at(0) })
-      await store.createPinRequest(first, cap)
+      await store.pinRequests.createPinRequest(first, cap)
       const attempts = Array.from({ length: 8 }, (_, i) => newRequest({ createdAt: at(i + 1) }))
-      const results = await Promise.allSettled(attempts.map((r) => store.createPinRequest(r, cap)))
+      const results = await Promise.allSettled(attempts.map((r) => store.pinRequests.createPinRequest(r, cap)))
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(2)
       for (const result of results.filter((r) => r.status === 'rejected'))
         expect((result as PromiseRejectedResult).reason).toMatchObject({ code: 'RATE_LIMITED' })
-      expect((await store.listPinRequests('tenant-a', {}, firstPage)).items).toHaveLength(3)
+      expect((await store.pinRequests.listPinRequests('tenant-a', {}, firstPage)).items).toHaveLength(3)
       // another tenant has its own room
-      await store.createPinRequest(newRequest({ tenantId: 'tenant-b', createdAt: at(30) }), cap)
+      await store.pinRequests.createPinRequest(newRequest({ tenantId: 'tenant-b', createdAt: at(30) }), cap)
       // a finished request frees its place; a running one does not
-      await store.claimPinRequest('worker', at(20), LEASE_MS)
-      await expect(store.createPinRequest(newRequest(), cap)).rejects.toMatchObject({ code: 'RATE_LIMITED' })
-      await store.finishPinRequest(first.id, 'worker', { state: 'failed', failure: 'not_found', reason: 'gone' })
-      await store.createPinRequest(newRequest(), cap)
-      await expect(store.createPinRequest(newRequest(), cap)).rejects.toMatchObject({ code: 'RATE_LIMITED' })
-      expect((await store.listPinRequests('tenant-a', {}, firstPage)).items).toHaveLength(4)
+      await store.pinRequests.claimPinRequest('worker', at(20), LEASE_MS)
+      await expect(store.pinRequests.createPinRequest(newRequest(), cap)).rejects.toMatchObject({
+        code: 'RATE_LIMITED',
+      })
+      await store.pinRequests.finishPinRequest(first.id, 'worker', {
+        state: 'failed',
+        failure: 'not_found',
+        reason: 'gone',
+      })
+      await store.pinRequests.createPinRequest(newRequest(), cap)
+      await expect(store.pinRequests.createPinRequest(newRequest(), cap)).rejects.toMatchObject({
+        code: 'RATE_LIMITED',
+      })
+      expect((await store.pinRequests.listPinRequests('tenant-a', {}, firstPage)).items).toHaveLength(4)
     })
 
     it("claimPinRequest - a lease that ran out is taken over; the old owner's renew and finish then fail", async () => {
       const request = newRequest()
-      await store.createPinRequest(request)
-      await store.claimPinRequest('crashed', at(10), LEASE_MS)
+      await store.pinRequests.createPinRequest(request)
+      await store.pinRequests.claimPinRequest('crashed', at(10), LEASE_MS)
       // still alive a moment before it ends
-      expect(await store.claimPinRequest('other', at(39), LEASE_MS)).toBeUndefined()
-      const taken = await store.claimPinRequest('other', at(40), LEASE_MS)
+      expect(await store.pinRequests.claimPinRequest('other', at(39), LEASE_MS)).toBeUndefined()
+      const taken = await store.pinRequests.claimPinRequest('other', at(40), LEASE_MS)
       expect(taken).toMatchObject({ id: request.id, leaseOwner: 'other', attempts: 2, state: 'retrieving' })
-      expect(await store.renewPinLease(request.id, 'crashed', at(100))).toBe(false)
-      expect(await store.finishPinRequest(request.id, 'crashed', { state: 'pinned' })).toBe(false)
-      expect(await store.releasePinRequest(request.id, 'crashed')).toBe(false)
-      expect((await store.getPinRequest('tenant-a', request.id))?.leaseOwner).toBe('other')
+      expect(await store.pinRequests.renewPinLease(request.id, 'crashed', at(100))).toBe(false)
+      expect(await store.pinRequests.finishPinRequest(request.id, 'crashed', { state: 'pinned' })).toBe(false)
+      expect(await store.pinRequests.releasePinRequest(request.id, 'crashed')).toBe(false)
+      expect((await store.pinRequests.getPinRequest('tenant-a', request.id))?.leaseOwner).toBe('other')
     })
 
     it('renewPinLease - extends the lease its owner holds, so it is not taken over', async () => {
       const request = newRequest()
-      await store.createPinRequest(request)
-      await store.claimPinRequest('worker', at(10), LEASE_MS)
-      expect(await store.renewPinLease(request.id, 'worker', at(100))).toBe(true)
-      expect((await store.getPinRequest('tenant-a', request.id))?.leaseExpiresAt).toEqual(at(100))
-      expect(await store.claimPinRequest('other', at(99), LEASE_MS)).toBeUndefined()
-      expect(await store.renewPinLease(request.id, 'stranger', at(200))).toBe(false)
-      expect(await store.renewPinLease(randomUUID(), 'worker', at(200))).toBe(false)
+      await store.pinRequests.createPinRequest(request)
+      await store.pinRequests.claimPinRequest('worker', at(10), LEASE_MS)
+      expect(await store.pinRequests.renewPinLease(request.id, 'worker', at(100))).toBe(true)
+      expect((await store.pinRequests.getPinRequest('tenant-a', request.id))?.leaseExpiresAt).toEqual(at(100))
+      expect(await store.pinRequests.claimPinRequest('other', at(99), LEASE_MS)).toBeUndefined()
+      expect(await store.pinRequests.renewPinLease(request.id, 'stranger', at(200))).toBe(false)
+      expect(await store.pinRequests.renewPinLease(randomUUID(), 'worker', at(200))).toBe(false)
     })
 
     it('finishPinRequest - ends the request with its outcome and clears the lease; only its owner can', async () => {
       const pinned = newRequest({ createdAt: at(1) })
       const failed = newRequest({ createdAt: at(2) })
-      await store.createPinRequest(pinned)
-      await store.createPinRequest(failed)
-      await store.claimPinRequest('worker', at(10), LEASE_MS)
-      await store.claimPinRequest('worker', at(10), LEASE_MS)
-      expect(await store.finishPinRequest(pinned.id, 'stranger', { state: 'pinned' })).toBe(false)
-      expect(await store.finishPinRequest(pinned.id, 'worker', { state: 'pinned' })).toBe(true)
+      await store.pinRequests.createPinRequest(pinned)
+      await store.pinRequests.createPinRequest(failed)
+      await store.pinRequests.claimPinRequest('worker', at(10), LEASE_MS)
+      await store.pinRequests.claimPinRequest('worker', at(10), LEASE_MS)
+      expect(await store.pinRequests.finishPinRequest(pinned.id, 'stranger', { state: 'pinned' })).toBe(false)
+      expect(await store.pinRequests.finishPinRequest(pinned.id, 'worker', { state: 'pinned' })).toBe(true)
       const reason = 'block bafy… was not found at any source'
-      expect(await store.finishPinRequest(failed.id, 'worker', { state: 'failed', failure: 'not_found', reason })).toBe(
-        true,
-      )
-      expect(await store.getPinRequest('tenant-a', pinned.id)).toEqual({
+      expect(
+        await store.pinRequests.finishPinRequest(failed.id, 'worker', {
+          state: 'failed',
+          failure: 'not_found',
+          reason,
+        }),
+      ).toBe(true)
+      expect(await store.pinRequests.getPinRequest('tenant-a', pinned.id)).toEqual({
         ...pinned,
         state: 'pinned',
         attempts: 1,
       })
-      expect(await store.getPinRequest('tenant-a', failed.id)).toEqual({
+      expect(await store.pinRequests.getPinRequest('tenant-a', failed.id)).toEqual({
         ...failed,
         state: 'failed',
         failure: 'not_found',
@@ -267,60 +302,63 @@ export function describePinRequestRecords(name: string, create: () => Promise<Re
         attempts: 1,
       })
       // finished requests are never claimed again, nor finished twice
-      expect(await store.claimPinRequest('worker', at(1000), LEASE_MS)).toBeUndefined()
-      expect(await store.finishPinRequest(pinned.id, 'worker', { state: 'pinned' })).toBe(false)
+      expect(await store.pinRequests.claimPinRequest('worker', at(1000), LEASE_MS)).toBeUndefined()
+      expect(await store.pinRequests.finishPinRequest(pinned.id, 'worker', { state: 'pinned' })).toBe(false)
     })
 
     it('releasePinRequest - puts a held request back in the queue for the next claimer', async () => {
       const request = newRequest()
-      await store.createPinRequest(request)
-      await store.claimPinRequest('stopping', at(10), LEASE_MS)
-      expect(await store.releasePinRequest(request.id, 'stopping')).toBe(true)
-      expect(await store.getPinRequest('tenant-a', request.id)).toEqual({ ...request, attempts: 1 })
-      expect(await store.claimPinRequest('next', at(11), LEASE_MS)).toMatchObject({ id: request.id, attempts: 2 })
+      await store.pinRequests.createPinRequest(request)
+      await store.pinRequests.claimPinRequest('stopping', at(10), LEASE_MS)
+      expect(await store.pinRequests.releasePinRequest(request.id, 'stopping')).toBe(true)
+      expect(await store.pinRequests.getPinRequest('tenant-a', request.id)).toEqual({ ...request, attempts: 1 })
+      expect(await store.pinRequests.claimPinRequest('next', at(11), LEASE_MS)).toMatchObject({
+        id: request.id,
+        attempts: 2,
+      })
     })
 
     it('deletePinRequest - removes a queued, running or failed request; its worker learns it at renew or finish', async () => {
       const running = newRequest({ createdAt: at(1) })
       const queued = newRequest({ createdAt: at(2) })
-      await store.createPinRequest(running)
-      await store.createPinRequest(queued)
-      await store.claimPinRequest('worker', at(10), LEASE_MS)
-      expect(await store.deletePinRequest('tenant-a', running.id)).toMatchObject({
+      await store.pinRequests.createPinRequest(running)
+      await store.pinRequests.createPinRequest(queued)
+      await store.pinRequests.claimPinRequest('worker', at(10), LEASE_MS)
+      expect(await store.pinRequests.deletePinRequest('tenant-a', running.id)).toMatchObject({
         id: running.id,
         state: 'retrieving',
       })
-      expect(await store.renewPinLease(running.id, 'worker', at(100))).toBe(false)
-      expect(await store.finishPinRequest(running.id, 'worker', { state: 'pinned' })).toBe(false)
-      expect(await store.getPinRequest('tenant-a', running.id)).toBeUndefined()
-      expect(await store.deletePinRequest('tenant-a', running.id)).toBeUndefined()
-      expect(await store.deletePinRequest('tenant-a', queued.id)).toEqual(queued)
-      expect(await store.claimPinRequest('worker', at(11), LEASE_MS)).toBeUndefined()
+      expect(await store.pinRequests.renewPinLease(running.id, 'worker', at(100))).toBe(false)
+      expect(await store.pinRequests.finishPinRequest(running.id, 'worker', { state: 'pinned' })).toBe(false)
+      expect(await store.pinRequests.getPinRequest('tenant-a', running.id)).toBeUndefined()
+      expect(await store.pinRequests.deletePinRequest('tenant-a', running.id)).toBeUndefined()
+      expect(await store.pinRequests.deletePinRequest('tenant-a', queued.id)).toEqual(queued)
+      expect(await store.pinRequests.claimPinRequest('worker', at(11), LEASE_MS)).toBeUndefined()
     })
 
     it('deletePinRequest - a pinned request stays: its file is managed as a file', async () => {
       const request = newRequest()
-      await store.createPinRequest(request)
-      await store.claimPinRequest('worker', at(10), LEASE_MS)
-      await store.finishPinRequest(request.id, 'worker', { state: 'pinned' })
-      expect(await store.deletePinRequest('tenant-a', request.id)).toBeUndefined()
-      expect((await store.getPinRequest('tenant-a', request.id))?.state).toBe('pinned')
+      await store.pinRequests.createPinRequest(request)
+      await store.pinRequests.claimPinRequest('worker', at(10), LEASE_MS)
+      await store.pinRequests.finishPinRequest(request.id, 'worker', { state: 'pinned' })
+      expect(await store.pinRequests.deletePinRequest('tenant-a', request.id)).toBeUndefined()
+      expect((await store.pinRequests.getPinRequest('tenant-a', request.id))?.state).toBe('pinned')
     })
 
     it('every method rejects an aborted signal with ABORTED', async () => {
       const request = newRequest()
       const calls = [
-        () => store.createPinRequest(request, aborted()),
-        () => store.getPinRequest('tenant-a', request.id, aborted()),
-        () => store.listPinRequests('tenant-a', {}, firstPage, aborted()),
-        () => store.claimPinRequest('worker', at(10), LEASE_MS, aborted()),
-        () => store.renewPinLease(request.id, 'worker', at(10), aborted()),
-        () => store.finishPinRequest(request.id, 'worker', { state: 'pinned' }, aborted()),
-        () => store.releasePinRequest(request.id, 'worker', aborted()),
-        () => store.deletePinRequest('tenant-a', request.id, aborted()),
+        () => store.pinRequests.createPinRequest(request, aborted()),
+        () => store.pinRequests.getPinRequest('tenant-a', request.id, aborted()),
+        () => store.pinRequests.listPinRequests('tenant-a', {}, firstPage, aborted()),
+        () => store.pinRequests.claimPinRequest('worker', at(10), LEASE_MS, aborted()),
+        () => store.pinRequests.renewPinLease(request.id, 'worker', at(10), aborted()),
+        () => store.pinRequests.finishPinRequest(request.id, 'worker', { state: 'pinned' }, aborted()),
+        () => store.pinRequests.releasePinRequest(request.id, 'worker', aborted()),
+        () => store.pinRequests.deletePinRequest('tenant-a', request.id, aborted()),
       ]
       for (const call of calls) await expect(call()).rejects.toMatchObject({ code: 'ABORTED' })
-      expect(await store.getPinRequest('tenant-a', request.id)).toBeUndefined()
+      expect(await store.pinRequests.getPinRequest('tenant-a', request.id)).toBeUndefined()
     })
   })
 }

@@ -47,51 +47,53 @@ export function describeUploadSessionRecords(name: string, create: () => Promise
 
     it('createUploadSession - stores the session exactly as given', async () => {
       const session = newSession()
-      await store.createUploadSession(session)
-      expect(await store.getUploadSession(session.id)).toEqual(session)
+      await store.uploadSessions.createUploadSession(session)
+      expect(await store.uploadSessions.getUploadSession(session.id)).toEqual(session)
       const bare = newSession({ mimeType: null, constraints: null, options: {}, staged: null })
-      await store.createUploadSession(bare)
-      expect(await store.getUploadSession(bare.id)).toEqual(bare)
+      await store.uploadSessions.createUploadSession(bare)
+      expect(await store.uploadSessions.getUploadSession(bare.id)).toEqual(bare)
     })
 
     it('createUploadSession - reusing an id is a CONFLICT and keeps the first session', async () => {
       const session = newSession()
-      await store.createUploadSession(session)
-      await expect(store.createUploadSession(newSession({ id: session.id, length: 5 }))).rejects.toMatchObject({
+      await store.uploadSessions.createUploadSession(session)
+      await expect(
+        store.uploadSessions.createUploadSession(newSession({ id: session.id, length: 5 })),
+      ).rejects.toMatchObject({
         code: 'CONFLICT',
       })
-      expect((await store.getUploadSession(session.id))?.length).toBe(100)
+      expect((await store.uploadSessions.getUploadSession(session.id))?.length).toBe(100)
     })
 
     it('getUploadSession - an unknown id is undefined', async () => {
-      expect(await store.getUploadSession(randomUUID())).toBeUndefined()
+      expect(await store.uploadSessions.getUploadSession(randomUUID())).toBeUndefined()
     })
 
     it('advanceUploadSession - moves the offset, appends the part and sets the expiry when the offset matches', async () => {
       const session = newSession()
-      await store.createUploadSession(session)
-      const first = await store.advanceUploadSession(session.id, 0, {
+      await store.uploadSessions.createUploadSession(session)
+      const first = await store.uploadSessions.advanceUploadSession(session.id, 0, {
         offset: 40,
         part: 'tus/p0',
         expiresAt: at(200),
         completion: lease(),
       })
       expect(first).toEqual({ ...session, offset: 40, parts: ['tus/p0'], expiresAt: at(200) })
-      const second = await store.advanceUploadSession(session.id, 40, {
+      const second = await store.uploadSessions.advanceUploadSession(session.id, 40, {
         offset: 100,
         part: 'tus/p40',
         expiresAt: at(300),
         completion: lease(),
       })
       expect(second?.parts).toEqual(['tus/p0', 'tus/p40'])
-      expect(await store.getUploadSession(session.id)).toEqual(second)
+      expect(await store.uploadSessions.getUploadSession(session.id)).toEqual(second)
     })
 
     it("advanceUploadSession - a given staged write replaces the session's with the offset; none keeps it", async () => {
       const session = newSession()
-      await store.createUploadSession(session)
+      await store.uploadSessions.createUploadSession(session)
       const staged = { ...session.staged!, dag: '{"levels":[{"cids":"AXA=","tsizes":[1],"fileSizes":[1]}]}' }
-      const first = await store.advanceUploadSession(session.id, 0, {
+      const first = await store.uploadSessions.advanceUploadSession(session.id, 0, {
         offset: 40,
         part: 'a',
         expiresAt: at(200),
@@ -99,7 +101,7 @@ export function describeUploadSessionRecords(name: string, create: () => Promise
         completion: lease(),
       })
       expect(first?.staged).toEqual(staged)
-      const second = await store.advanceUploadSession(session.id, 40, {
+      const second = await store.uploadSessions.advanceUploadSession(session.id, 40, {
         offset: 50,
         part: 'b',
         expiresAt: at(200),
@@ -109,7 +111,7 @@ export function describeUploadSessionRecords(name: string, create: () => Promise
       // a stale advance changes the staged write no more than the offset
       const stale = { ...staged, dag: 'stale' }
       expect(
-        await store.advanceUploadSession(session.id, 40, {
+        await store.uploadSessions.advanceUploadSession(session.id, 40, {
           offset: 60,
           part: 'c',
           expiresAt: at(200),
@@ -117,20 +119,20 @@ export function describeUploadSessionRecords(name: string, create: () => Promise
           completion: lease(),
         }),
       ).toBeUndefined()
-      expect((await store.getUploadSession(session.id))?.staged).toEqual(staged)
+      expect((await store.uploadSessions.getUploadSession(session.id))?.staged).toEqual(staged)
     })
 
     it('advanceUploadSession - a stale offset or an unknown session changes nothing', async () => {
       const session = newSession()
-      await store.createUploadSession(session)
-      await store.advanceUploadSession(session.id, 0, {
+      await store.uploadSessions.createUploadSession(session)
+      await store.uploadSessions.advanceUploadSession(session.id, 0, {
         offset: 40,
         part: 'tus/p0',
         expiresAt: at(200),
         completion: lease(),
       })
       expect(
-        await store.advanceUploadSession(session.id, 0, {
+        await store.uploadSessions.advanceUploadSession(session.id, 0, {
           offset: 50,
           part: 'tus/late',
           expiresAt: at(300),
@@ -138,23 +140,23 @@ export function describeUploadSessionRecords(name: string, create: () => Promise
         }),
       ).toBeUndefined()
       expect(
-        await store.advanceUploadSession(randomUUID(), 0, {
+        await store.uploadSessions.advanceUploadSession(randomUUID(), 0, {
           offset: 50,
           part: 'tus/x',
           expiresAt: at(300),
           completion: lease(),
         }),
       ).toBeUndefined()
-      const stored = await store.getUploadSession(session.id)
+      const stored = await store.uploadSessions.getUploadSession(session.id)
       expect(stored).toMatchObject({ offset: 40, parts: ['tus/p0'], expiresAt: at(200) })
     })
 
     it('advanceUploadSession - of concurrent advances at one offset exactly one succeeds', async () => {
       const session = newSession()
-      await store.createUploadSession(session)
+      await store.uploadSessions.createUploadSession(session)
       const results = await Promise.all(
         Array.from({ length: 8 }, (_, i) =>
-          store.advanceUploadSession(session.id, 0, {
+          store.uploadSessions.advanceUploadSession(session.id, 0, {
             offset: 10 + i,
             part: `tus/p${i}`,
             expiresAt: at(200),
@@ -164,7 +166,7 @@ export function describeUploadSessionRecords(name: string, create: () => Promise
       )
       const winners = results.filter((r) => r !== undefined)
       expect(winners).toHaveLength(1)
-      const stored = await store.getUploadSession(session.id)
+      const stored = await store.uploadSessions.getUploadSession(session.id)
       expect(stored?.parts).toEqual(winners[0]!.parts)
       expect(stored?.parts).toHaveLength(1)
       expect(stored?.offset).toBe(winners[0]!.offset)
@@ -172,12 +174,14 @@ export function describeUploadSessionRecords(name: string, create: () => Promise
 
     it('deleteUploadSession - returns the session once; concurrent deleters get it exactly once', async () => {
       const session = newSession({ parts: ['tus/a'], offset: 10 })
-      await store.createUploadSession(session)
-      const results = await Promise.all(Array.from({ length: 5 }, () => store.deleteUploadSession(session.id)))
+      await store.uploadSessions.createUploadSession(session)
+      const results = await Promise.all(
+        Array.from({ length: 5 }, () => store.uploadSessions.deleteUploadSession(session.id)),
+      )
       expect(results.filter((r) => r !== undefined)).toEqual([session])
-      expect(await store.getUploadSession(session.id)).toBeUndefined()
+      expect(await store.uploadSessions.getUploadSession(session.id)).toBeUndefined()
       expect(
-        await store.advanceUploadSession(session.id, 10, {
+        await store.uploadSessions.advanceUploadSession(session.id, 10, {
           offset: 20,
           part: 'tus/b',
           expiresAt: at(200),
@@ -188,83 +192,87 @@ export function describeUploadSessionRecords(name: string, create: () => Promise
 
     it('claimUploadCompletion - of concurrent claimers exactly one is claimed; the others find it already claimed', async () => {
       const session = newSession({ offset: 100, parts: ['tus/p0'] })
-      await store.createUploadSession(session)
+      await store.uploadSessions.createUploadSession(session)
       const owners = Array.from({ length: 8 }, (_, i) => `owner-${i}`)
       const results = await Promise.all(
-        owners.map((owner) => store.claimUploadCompletion(session.id, owner, at(0), LEASE_MS)),
+        owners.map((owner) => store.uploadSessions.claimUploadCompletion(session.id, owner, at(0), LEASE_MS)),
       )
       expect(results.filter((r) => r === 'claimed')).toHaveLength(1)
       expect(results.filter((r) => r === 'already')).toHaveLength(7)
       const winner = owners[results.indexOf('claimed')]!
       // the winner, and only it, holds the claim
       for (const owner of owners) {
-        expect(await store.renewUploadCompletion(session.id, owner, at(5)), owner).toBe(owner === winner)
+        expect(await store.uploadSessions.renewUploadCompletion(session.id, owner, at(5)), owner).toBe(owner === winner)
       }
       // its owner claiming again while the lease runs is no exception
-      expect(await store.claimUploadCompletion(session.id, winner, at(1), LEASE_MS)).toBe('already')
+      expect(await store.uploadSessions.claimUploadCompletion(session.id, winner, at(1), LEASE_MS)).toBe('already')
       // the claim is not part of the session's fields
-      expect(await store.getUploadSession(session.id)).toEqual(session)
+      expect(await store.uploadSessions.getUploadSession(session.id)).toEqual(session)
     })
 
     it('claimUploadCompletion - a lease is taken over only once it has run out, by exactly one of the claimers', async () => {
       const session = newSession({ offset: 100 })
-      await store.createUploadSession(session)
-      expect(await store.claimUploadCompletion(session.id, 'dead', at(0), LEASE_MS)).toBe('claimed')
+      await store.uploadSessions.createUploadSession(session)
+      expect(await store.uploadSessions.claimUploadCompletion(session.id, 'dead', at(0), LEASE_MS)).toBe('claimed')
       // the lease runs until at(10): a moment before, nobody takes it
       const before = new Date(at(10).getTime() - 1)
-      expect(await store.claimUploadCompletion(session.id, 'early', before, LEASE_MS)).toBe('already')
+      expect(await store.uploadSessions.claimUploadCompletion(session.id, 'early', before, LEASE_MS)).toBe('already')
       const results = await Promise.all(
-        Array.from({ length: 6 }, (_, i) => store.claimUploadCompletion(session.id, `late-${i}`, at(10), LEASE_MS)),
+        Array.from({ length: 6 }, (_, i) =>
+          store.uploadSessions.claimUploadCompletion(session.id, `late-${i}`, at(10), LEASE_MS),
+        ),
       )
       expect(results.filter((r) => r === 'claimed')).toHaveLength(1)
       const taker = `late-${results.indexOf('claimed')}`
       // the new lease runs from the takeover: until at(20)
-      expect(await store.claimUploadCompletion(session.id, 'other', at(19), LEASE_MS)).toBe('already')
+      expect(await store.uploadSessions.claimUploadCompletion(session.id, 'other', at(19), LEASE_MS)).toBe('already')
       // the dead owner lost it: it can neither renew nor release it
-      expect(await store.renewUploadCompletion(session.id, 'dead', at(100))).toBe(false)
-      expect(await store.releaseUploadCompletion(session.id, 'dead')).toBe(false)
-      expect(await store.claimUploadCompletion(session.id, 'other', at(19), LEASE_MS)).toBe('already')
-      expect(await store.releaseUploadCompletion(session.id, taker)).toBe(true)
+      expect(await store.uploadSessions.renewUploadCompletion(session.id, 'dead', at(100))).toBe(false)
+      expect(await store.uploadSessions.releaseUploadCompletion(session.id, 'dead')).toBe(false)
+      expect(await store.uploadSessions.claimUploadCompletion(session.id, 'other', at(19), LEASE_MS)).toBe('already')
+      expect(await store.uploadSessions.releaseUploadCompletion(session.id, taker)).toBe(true)
     })
 
     it('renewUploadCompletion - only the owner extends its lease; one that ran out but was not taken over is still its own', async () => {
       const session = newSession({ offset: 100 })
-      await store.createUploadSession(session)
-      expect(await store.renewUploadCompletion(session.id, 'a', at(50))).toBe(false) // nobody holds it
-      expect(await store.claimUploadCompletion(session.id, 'a', at(0), LEASE_MS)).toBe('claimed')
-      expect(await store.renewUploadCompletion(session.id, 'b', at(50))).toBe(false)
+      await store.uploadSessions.createUploadSession(session)
+      expect(await store.uploadSessions.renewUploadCompletion(session.id, 'a', at(50))).toBe(false) // nobody holds it
+      expect(await store.uploadSessions.claimUploadCompletion(session.id, 'a', at(0), LEASE_MS)).toBe('claimed')
+      expect(await store.uploadSessions.renewUploadCompletion(session.id, 'b', at(50))).toBe(false)
       // b's failed renewal changed nothing: the lease still ends at(10)
-      expect(await store.claimUploadCompletion(session.id, 'c', at(10), LEASE_MS)).toBe('claimed')
-      expect(await store.renewUploadCompletion(session.id, 'c', at(30))).toBe(true)
-      expect(await store.claimUploadCompletion(session.id, 'd', at(29), LEASE_MS)).toBe('already')
+      expect(await store.uploadSessions.claimUploadCompletion(session.id, 'c', at(10), LEASE_MS)).toBe('claimed')
+      expect(await store.uploadSessions.renewUploadCompletion(session.id, 'c', at(30))).toBe(true)
+      expect(await store.uploadSessions.claimUploadCompletion(session.id, 'd', at(29), LEASE_MS)).toBe('already')
       // c's lease ran out at(30), nobody took it: c renews it and keeps it
-      expect(await store.renewUploadCompletion(session.id, 'c', at(60))).toBe(true)
-      expect(await store.claimUploadCompletion(session.id, 'd', at(45), LEASE_MS)).toBe('already')
-      expect(await store.claimUploadCompletion(session.id, 'd', at(60), LEASE_MS)).toBe('claimed')
-      expect(await store.renewUploadCompletion(randomUUID(), 'd', at(99))).toBe(false)
+      expect(await store.uploadSessions.renewUploadCompletion(session.id, 'c', at(60))).toBe(true)
+      expect(await store.uploadSessions.claimUploadCompletion(session.id, 'd', at(45), LEASE_MS)).toBe('already')
+      expect(await store.uploadSessions.claimUploadCompletion(session.id, 'd', at(60), LEASE_MS)).toBe('claimed')
+      expect(await store.uploadSessions.renewUploadCompletion(randomUUID(), 'd', at(99))).toBe(false)
     })
 
     it('releaseUploadCompletion - only the owner gives the claim back; then exactly one claimer gets it at once', async () => {
       const session = newSession({ offset: 100 })
-      await store.createUploadSession(session)
-      expect(await store.releaseUploadCompletion(session.id, 'a')).toBe(false) // nobody holds it
-      expect(await store.claimUploadCompletion(session.id, 'a', at(0), LEASE_MS)).toBe('claimed')
-      expect(await store.releaseUploadCompletion(session.id, 'b')).toBe(false)
-      expect(await store.claimUploadCompletion(session.id, 'b', at(1), LEASE_MS)).toBe('already')
-      expect(await store.releaseUploadCompletion(session.id, 'a')).toBe(true)
-      expect(await store.releaseUploadCompletion(session.id, 'a')).toBe(false) // twice
+      await store.uploadSessions.createUploadSession(session)
+      expect(await store.uploadSessions.releaseUploadCompletion(session.id, 'a')).toBe(false) // nobody holds it
+      expect(await store.uploadSessions.claimUploadCompletion(session.id, 'a', at(0), LEASE_MS)).toBe('claimed')
+      expect(await store.uploadSessions.releaseUploadCompletion(session.id, 'b')).toBe(false)
+      expect(await store.uploadSessions.claimUploadCompletion(session.id, 'b', at(1), LEASE_MS)).toBe('already')
+      expect(await store.uploadSessions.releaseUploadCompletion(session.id, 'a')).toBe(true)
+      expect(await store.uploadSessions.releaseUploadCompletion(session.id, 'a')).toBe(false) // twice
       // released: claimable before any lease could have run out
       const results = await Promise.all(
-        Array.from({ length: 5 }, (_, i) => store.claimUploadCompletion(session.id, `n-${i}`, at(1), LEASE_MS)),
+        Array.from({ length: 5 }, (_, i) =>
+          store.uploadSessions.claimUploadCompletion(session.id, `n-${i}`, at(1), LEASE_MS),
+        ),
       )
       expect(results.filter((r) => r === 'claimed')).toHaveLength(1)
-      expect(await store.releaseUploadCompletion(randomUUID(), 'a')).toBe(false)
+      expect(await store.uploadSessions.releaseUploadCompletion(randomUUID(), 'a')).toBe(false)
     })
 
     it('advanceUploadSession - the advance that reaches the length takes the completion claim for its owner', async () => {
       const session = newSession({ offset: 0, parts: [] })
-      await store.createUploadSession(session)
-      const part = await store.advanceUploadSession(session.id, 0, {
+      await store.uploadSessions.createUploadSession(session)
+      const part = await store.uploadSessions.advanceUploadSession(session.id, 0, {
         offset: 10,
         part: 'tus/a',
         expiresAt: at(200),
@@ -272,10 +280,10 @@ export function describeUploadSessionRecords(name: string, create: () => Promise
       })
       expect(part?.offset).toBe(10)
       // part-way: the advance took no claim
-      expect(await store.renewUploadCompletion(session.id, 'first', at(10))).toBe(false)
-      expect(await store.claimUploadCompletion(session.id, 'early', at(0), LEASE_MS)).toBe('claimed')
-      expect(await store.releaseUploadCompletion(session.id, 'early')).toBe(true)
-      const last = await store.advanceUploadSession(session.id, 10, {
+      expect(await store.uploadSessions.renewUploadCompletion(session.id, 'first', at(10))).toBe(false)
+      expect(await store.uploadSessions.claimUploadCompletion(session.id, 'early', at(0), LEASE_MS)).toBe('claimed')
+      expect(await store.uploadSessions.releaseUploadCompletion(session.id, 'early')).toBe(true)
+      const last = await store.uploadSessions.advanceUploadSession(session.id, 10, {
         offset: session.length,
         part: 'tus/b',
         expiresAt: at(200),
@@ -283,41 +291,41 @@ export function describeUploadSessionRecords(name: string, create: () => Promise
       })
       expect(last?.offset).toBe(session.length)
       // a racing bodiless PATCH at the final offset finds the claim held by the advance, until at(20)
-      expect(await store.claimUploadCompletion(session.id, 'racer', at(19), LEASE_MS)).toBe('already')
-      expect(await store.renewUploadCompletion(session.id, 'last', at(40))).toBe(true)
-      expect(await store.claimUploadCompletion(session.id, 'racer', at(39), LEASE_MS)).toBe('already')
-      expect(await store.releaseUploadCompletion(session.id, 'last')).toBe(true) // the completion failed
-      expect(await store.claimUploadCompletion(session.id, 'retry', at(21), LEASE_MS)).toBe('claimed')
+      expect(await store.uploadSessions.claimUploadCompletion(session.id, 'racer', at(19), LEASE_MS)).toBe('already')
+      expect(await store.uploadSessions.renewUploadCompletion(session.id, 'last', at(40))).toBe(true)
+      expect(await store.uploadSessions.claimUploadCompletion(session.id, 'racer', at(39), LEASE_MS)).toBe('already')
+      expect(await store.uploadSessions.releaseUploadCompletion(session.id, 'last')).toBe(true) // the completion failed
+      expect(await store.uploadSessions.claimUploadCompletion(session.id, 'retry', at(21), LEASE_MS)).toBe('claimed')
     })
 
     it('advanceUploadSession - a claim taken part-way is kept by the advances before the last', async () => {
       const session = newSession({ offset: 0, parts: [] })
-      await store.createUploadSession(session)
-      expect(await store.claimUploadCompletion(session.id, 'held', at(0), LEASE_MS)).toBe('claimed')
-      await store.advanceUploadSession(session.id, 0, {
+      await store.uploadSessions.createUploadSession(session)
+      expect(await store.uploadSessions.claimUploadCompletion(session.id, 'held', at(0), LEASE_MS)).toBe('claimed')
+      await store.uploadSessions.advanceUploadSession(session.id, 0, {
         offset: 10,
         part: 'a',
         expiresAt: at(200),
         completion: lease('x'),
       })
-      expect(await store.renewUploadCompletion(session.id, 'held', at(5))).toBe(true)
-      expect(await store.renewUploadCompletion(session.id, 'x', at(5))).toBe(false)
+      expect(await store.uploadSessions.renewUploadCompletion(session.id, 'held', at(5))).toBe(true)
+      expect(await store.uploadSessions.renewUploadCompletion(session.id, 'x', at(5))).toBe(false)
     })
 
     it('claimUploadCompletion - an unknown or deleted session is already claimed; claims are per session', async () => {
-      expect(await store.claimUploadCompletion(randomUUID(), 'a', at(0), LEASE_MS)).toBe('already')
+      expect(await store.uploadSessions.claimUploadCompletion(randomUUID(), 'a', at(0), LEASE_MS)).toBe('already')
       const one = newSession({ offset: 100 })
       const other = newSession({ offset: 100 })
-      await store.createUploadSession(one)
-      await store.createUploadSession(other)
-      expect(await store.claimUploadCompletion(one.id, 'a', at(0), LEASE_MS)).toBe('claimed')
-      expect(await store.claimUploadCompletion(other.id, 'b', at(0), LEASE_MS)).toBe('claimed')
-      expect(await store.deleteUploadSession(one.id)).toEqual(one)
-      expect(await store.claimUploadCompletion(one.id, 'c', at(99), LEASE_MS)).toBe('already')
-      expect(await store.renewUploadCompletion(one.id, 'a', at(5))).toBe(false)
+      await store.uploadSessions.createUploadSession(one)
+      await store.uploadSessions.createUploadSession(other)
+      expect(await store.uploadSessions.claimUploadCompletion(one.id, 'a', at(0), LEASE_MS)).toBe('claimed')
+      expect(await store.uploadSessions.claimUploadCompletion(other.id, 'b', at(0), LEASE_MS)).toBe('claimed')
+      expect(await store.uploadSessions.deleteUploadSession(one.id)).toEqual(one)
+      expect(await store.uploadSessions.claimUploadCompletion(one.id, 'c', at(99), LEASE_MS)).toBe('already')
+      expect(await store.uploadSessions.renewUploadCompletion(one.id, 'a', at(5))).toBe(false)
       // a new session under a reused id starts unclaimed
-      await store.createUploadSession(one)
-      expect(await store.claimUploadCompletion(one.id, 'd', at(0), LEASE_MS)).toBe('claimed')
+      await store.uploadSessions.createUploadSession(one)
+      expect(await store.uploadSessions.claimUploadCompletion(one.id, 'd', at(0), LEASE_MS)).toBe('claimed')
     })
 
     it('listExpiredUploadSessions - lists sessions expired at or before now, oldest expiry first, up to the limit', async () => {
@@ -325,44 +333,50 @@ export function describeUploadSessionRecords(name: string, create: () => Promise
       const early = newSession({ expiresAt: at(10) })
       const exact = newSession({ expiresAt: at(50) })
       const alive = newSession({ expiresAt: at(51) })
-      for (const s of [late, early, exact, alive]) await store.createUploadSession(s)
-      expect((await store.listExpiredUploadSessions(at(50), 10)).map((s) => s.id)).toEqual([
+      for (const s of [late, early, exact, alive]) await store.uploadSessions.createUploadSession(s)
+      expect((await store.uploadSessions.listExpiredUploadSessions(at(50), 10)).map((s) => s.id)).toEqual([
         early.id,
         late.id,
         exact.id,
       ])
-      expect((await store.listExpiredUploadSessions(at(50), 2)).map((s) => s.id)).toEqual([early.id, late.id])
-      expect(await store.listExpiredUploadSessions(at(5), 10)).toEqual([])
+      expect((await store.uploadSessions.listExpiredUploadSessions(at(50), 2)).map((s) => s.id)).toEqual([
+        early.id,
+        late.id,
+      ])
+      expect(await store.uploadSessions.listExpiredUploadSessions(at(5), 10)).toEqual([])
     })
 
     it('every method - an aborted signal rejects with ABORTED and changes nothing', async () => {
       const session = newSession()
-      await store.createUploadSession(session)
+      await store.uploadSessions.createUploadSession(session)
       const calls: [string, (o: { signal: AbortSignal }) => Promise<unknown>][] = [
-        ['createUploadSession', (o) => store.createUploadSession(newSession(), o)],
-        ['getUploadSession', (o) => store.getUploadSession(session.id, o)],
+        ['createUploadSession', (o) => store.uploadSessions.createUploadSession(newSession(), o)],
+        ['getUploadSession', (o) => store.uploadSessions.getUploadSession(session.id, o)],
         [
           'advanceUploadSession',
           (o) =>
-            store.advanceUploadSession(
+            store.uploadSessions.advanceUploadSession(
               session.id,
               0,
               { offset: 1, part: 'x', expiresAt: at(9), completion: lease() },
               o,
             ),
         ],
-        ['claimUploadCompletion', (o) => store.claimUploadCompletion(session.id, 'a', at(0), LEASE_MS, o)],
-        ['renewUploadCompletion', (o) => store.renewUploadCompletion(session.id, 'a', at(5), o)],
-        ['releaseUploadCompletion', (o) => store.releaseUploadCompletion(session.id, 'a', o)],
-        ['deleteUploadSession', (o) => store.deleteUploadSession(session.id, o)],
-        ['listExpiredUploadSessions', (o) => store.listExpiredUploadSessions(at(999), 10, o)],
+        [
+          'claimUploadCompletion',
+          (o) => store.uploadSessions.claimUploadCompletion(session.id, 'a', at(0), LEASE_MS, o),
+        ],
+        ['renewUploadCompletion', (o) => store.uploadSessions.renewUploadCompletion(session.id, 'a', at(5), o)],
+        ['releaseUploadCompletion', (o) => store.uploadSessions.releaseUploadCompletion(session.id, 'a', o)],
+        ['deleteUploadSession', (o) => store.uploadSessions.deleteUploadSession(session.id, o)],
+        ['listExpiredUploadSessions', (o) => store.uploadSessions.listExpiredUploadSessions(at(999), 10, o)],
       ]
       for (const [method, call] of calls) {
         await expect(call(aborted()), method).rejects.toMatchObject({ code: 'ABORTED' })
       }
-      expect(await store.getUploadSession(session.id)).toEqual(session)
-      expect(await store.listExpiredUploadSessions(at(999), 10)).toHaveLength(1)
-      expect(await store.claimUploadCompletion(session.id, 'a', at(0), LEASE_MS)).toBe('claimed')
+      expect(await store.uploadSessions.getUploadSession(session.id)).toEqual(session)
+      expect(await store.uploadSessions.listExpiredUploadSessions(at(999), 10)).toHaveLength(1)
+      expect(await store.uploadSessions.claimUploadCompletion(session.id, 'a', at(0), LEASE_MS)).toBe('claimed')
     })
   })
 }

@@ -37,27 +37,31 @@ export function describeUsageRecords(name: string, create: () => Promise<RecordS
     const JANUARY: GatewayUsageQuery = { from: '2026-01-01', to: '2026-01-31' }
 
     it('addGatewayUsage - counts of one key add up across calls and within a call', async () => {
-      await store.addGatewayUsage([count({}), count({ requests: 2, bytes: 50 })], LIMITS)
-      await store.addGatewayUsage([count({ requests: 3, bytes: 1 })], LIMITS)
-      expect(await store.gatewayUsageByDay(TENANT, JANUARY)).toEqual([{ day: '2026-01-01', requests: 6, bytes: 151 }])
+      await store.usage.addGatewayUsage([count({}), count({ requests: 2, bytes: 50 })], LIMITS)
+      await store.usage.addGatewayUsage([count({ requests: 3, bytes: 1 })], LIMITS)
+      expect(await store.usage.gatewayUsageByDay(TENANT, JANUARY)).toEqual([
+        { day: '2026-01-01', requests: 6, bytes: 151 },
+      ])
     })
 
     it('addGatewayUsage - concurrent batches (several servers flushing) lose no count', async () => {
       const batch = [count({}), count({ cid: B, fileName: 'b.png' }), count({ status: 206 })]
-      await Promise.all(Array.from({ length: 10 }, () => store.addGatewayUsage(batch, LIMITS)))
-      expect(await store.gatewayUsageByDay(TENANT, JANUARY)).toEqual([{ day: '2026-01-01', requests: 30, bytes: 3000 }])
+      await Promise.all(Array.from({ length: 10 }, () => store.usage.addGatewayUsage(batch, LIMITS)))
+      expect(await store.usage.gatewayUsageByDay(TENANT, JANUARY)).toEqual([
+        { day: '2026-01-01', requests: 30, bytes: 3000 },
+      ])
     })
 
     it('addGatewayUsage - an empty batch changes nothing', async () => {
-      await store.addGatewayUsage([], LIMITS)
-      expect(await store.gatewayUsageByDay(TENANT, JANUARY)).toEqual([])
+      await store.usage.addGatewayUsage([], LIMITS)
+      expect(await store.usage.gatewayUsageByDay(TENANT, JANUARY)).toEqual([])
     })
 
     it('addGatewayUsage - past rowsPerTenantDay new rows of a tenant\'s day go to its "other" row; counts still add up', async () => {
       const three = { rowsPerTenantDay: 3 }
       const cids = Array.from({ length: 5 }, () => newCid())
-      await store.addGatewayUsage([count({ cid: cids[0] }), count({ cid: cids[1] })], three)
-      await store.addGatewayUsage(
+      await store.usage.addGatewayUsage([count({ cid: cids[0] }), count({ cid: cids[1] })], three)
+      await store.usage.addGatewayUsage(
         [
           count({ cid: cids[0], bytes: 1 }), // an existing row: still added to it
           count({ cid: cids[2], status: 404 }),
@@ -68,8 +72,8 @@ export function describeUsageRecords(name: string, create: () => Promise<RecordS
         ],
         three,
       )
-      await store.addGatewayUsage([count({ cid: cids[1] }), count({ cid: newCid() })], three)
-      const ranked = await store.rankGatewayUsage(
+      await store.usage.addGatewayUsage([count({ cid: cids[1] }), count({ cid: newCid() })], three)
+      const ranked = await store.usage.rankGatewayUsage(
         TENANT,
         { from: '2026-01-01', to: '2026-01-01' },
         { by: 'cid', sortBy: 'requests', order: 'desc', limit: 100 },
@@ -81,11 +85,11 @@ export function describeUsageRecords(name: string, create: () => Promise<RecordS
         bytes: 207,
       })
       expect(ranked.find((r) => r.value === cids[0])).toEqual({ value: cids[0], requests: 2, bytes: 101 })
-      expect(await store.gatewayUsageByDay(TENANT, JANUARY)).toEqual([
+      expect(await store.usage.gatewayUsageByDay(TENANT, JANUARY)).toEqual([
         { day: '2026-01-01', requests: 9, bytes: 608 },
         { day: '2026-01-02', requests: 1, bytes: 100 },
       ])
-      expect(await store.gatewayUsageByDay(OTHER_TENANT, JANUARY)).toEqual([
+      expect(await store.usage.gatewayUsageByDay(OTHER_TENANT, JANUARY)).toEqual([
         { day: '2026-01-01', requests: 1, bytes: 100 },
       ])
     })
@@ -94,10 +98,10 @@ export function describeUsageRecords(name: string, create: () => Promise<RecordS
       const five = { rowsPerTenantDay: 5 }
       await Promise.all(
         Array.from({ length: 8 }, () =>
-          store.addGatewayUsage([count({ cid: newCid() }), count({ cid: newCid() })], five),
+          store.usage.addGatewayUsage([count({ cid: newCid() }), count({ cid: newCid() })], five),
         ),
       )
-      const ranked = await store.rankGatewayUsage(
+      const ranked = await store.usage.rankGatewayUsage(
         TENANT,
         { from: '2026-01-01', to: '2026-01-01' },
         { by: 'cid', sortBy: 'requests', order: 'desc', limit: 100 },
@@ -107,7 +111,7 @@ export function describeUsageRecords(name: string, create: () => Promise<RecordS
     })
 
     it('gatewayUsageByDay - one total per day, oldest first, inside [from, to], filtered by CID and file name', async () => {
-      await store.addGatewayUsage(
+      await store.usage.addGatewayUsage(
         [
           count({ day: '2026-01-03', bytes: 10 }),
           count({ day: '2026-01-01', cid: B, fileName: 'b.png', bytes: 20 }),
@@ -118,23 +122,23 @@ export function describeUsageRecords(name: string, create: () => Promise<RecordS
         ],
         LIMITS,
       )
-      expect(await store.gatewayUsageByDay(TENANT, JANUARY)).toEqual([
+      expect(await store.usage.gatewayUsageByDay(TENANT, JANUARY)).toEqual([
         { day: '2026-01-01', requests: 2, bytes: 20 },
         { day: '2026-01-03', requests: 1, bytes: 10 },
       ])
-      expect(await store.gatewayUsageByDay(TENANT, { ...JANUARY, cid: B })).toEqual([
+      expect(await store.usage.gatewayUsageByDay(TENANT, { ...JANUARY, cid: B })).toEqual([
         { day: '2026-01-01', requests: 1, bytes: 20 },
       ])
-      expect(await store.gatewayUsageByDay(TENANT, { ...JANUARY, fileName: 'a.png' })).toEqual([
+      expect(await store.usage.gatewayUsageByDay(TENANT, { ...JANUARY, fileName: 'a.png' })).toEqual([
         { day: '2026-01-01', requests: 1, bytes: 0 },
         { day: '2026-01-03', requests: 1, bytes: 10 },
       ])
-      expect(await store.gatewayUsageByDay(TENANT, { from: '2026-01-02', to: '2026-01-02' })).toEqual([])
+      expect(await store.usage.gatewayUsageByDay(TENANT, { from: '2026-01-02', to: '2026-01-02' })).toEqual([])
     })
 
     it('rankGatewayUsage - groups by CID or file name, sorts by requests or bytes either way, limits', async () => {
       const C = newCid()
-      await store.addGatewayUsage(
+      await store.usage.addGatewayUsage(
         [
           count({ cid: A, fileName: 'a.png', requests: 5, bytes: 10 }),
           count({ cid: B, fileName: 'b.png', requests: 1, bytes: 500 }),
@@ -143,8 +147,8 @@ export function describeUsageRecords(name: string, create: () => Promise<RecordS
         ],
         LIMITS,
       )
-      const rank = (ranking: Parameters<RecordStore['rankGatewayUsage']>[2], query = JANUARY) =>
-        store.rankGatewayUsage(TENANT, query, ranking)
+      const rank = (ranking: Parameters<RecordStore['usage']['rankGatewayUsage']>[2], query = JANUARY) =>
+        store.usage.rankGatewayUsage(TENANT, query, ranking)
       expect(await rank({ by: 'cid', sortBy: 'requests', order: 'desc', limit: 10 })).toEqual([
         { value: A, requests: 5, bytes: 10 },
         { value: C, requests: 2, bytes: 30 },
@@ -165,11 +169,11 @@ export function describeUsageRecords(name: string, create: () => Promise<RecordS
 
     it('rankGatewayUsage - ties are ordered by the grouped value, ascending', async () => {
       const [first, second] = [A, B].sort()
-      await store.addGatewayUsage(
+      await store.usage.addGatewayUsage(
         [count({ cid: second!, fileName: 'x' }), count({ cid: first!, fileName: 'x' })],
         LIMITS,
       )
-      const ranked = await store.rankGatewayUsage(TENANT, JANUARY, {
+      const ranked = await store.usage.rankGatewayUsage(TENANT, JANUARY, {
         by: 'cid',
         sortBy: 'requests',
         order: 'desc',
@@ -179,17 +183,17 @@ export function describeUsageRecords(name: string, create: () => Promise<RecordS
     })
 
     it("storageUsage - counts the tenant's files on both networks and sums their sizes", async () => {
-      expect(await store.storageUsage(TENANT)).toEqual({ files: 0, bytes: 0 })
+      expect(await store.usage.storageUsage(TENANT)).toEqual({ files: 0, bytes: 0 })
       for (const fields of [
         { size: 100 },
         { size: 2 ** 33, network: 'private' as const },
         { size: 7, tenantId: OTHER_TENANT },
       ]) {
         const file = newFile({ ...fields, id: randomUUID() })
-        await store.createFile(file, contentFor(file))
+        await store.files.createFile(file, contentFor(file))
       }
-      expect(await store.storageUsage(TENANT)).toEqual({ files: 2, bytes: 100 + 2 ** 33 })
-      expect(await store.storageUsage(OTHER_TENANT)).toEqual({ files: 1, bytes: 7 })
+      expect(await store.usage.storageUsage(TENANT)).toEqual({ files: 2, bytes: 100 + 2 ** 33 })
+      expect(await store.usage.storageUsage(OTHER_TENANT)).toEqual({ files: 1, bytes: 7 })
     })
   })
 }

@@ -66,7 +66,7 @@ export function describeVectorRecords(name: string, create: () => Promise<Record
       })
 
     async function addGroup(fields: Partial<GroupRecord> = {}): Promise<GroupRecord> {
-      return store.createGroup({
+      return store.groups.createGroup({
         id: randomUUID(),
         tenantId: TENANT,
         network: 'private',
@@ -101,14 +101,17 @@ export function describeVectorRecords(name: string, create: () => Promise<Record
         kind: 'file',
         profile: 'v1',
       }
-      return (await store.createFile(file, content)).file
+      return (await store.files.createFile(file, content)).file
     }
 
     const upsert = (file: FileRecord, vectors: Float32Array[], embedding = EMBEDDER) =>
-      store.upsertFileVectors(file.tenantId, file.network, file.id, embedding, vectors)
+      store.vectors.upsertFileVectors(file.tenantId, file.network, file.id, embedding, vectors)
 
     const query = (groupId: string, vector: Float32Array, fields: Partial<VectorQuery> = {}, embedding = EMBEDDER) =>
-      store.queryVectors({ tenantId: TENANT, network: 'private', groupId, vector, limit: 20, ...fields }, embedding)
+      store.vectors.queryVectors(
+        { tenantId: TENANT, network: 'private', groupId, vector, limit: 20, ...fields },
+        embedding,
+      )
 
     const matchIds = async (groupId: string, vector: Float32Array, fields: Partial<VectorQuery> = {}) =>
       (await query(groupId, vector, fields)).map((match) => match.fileId)
@@ -119,16 +122,16 @@ export function describeVectorRecords(name: string, create: () => Promise<Record
 
     it('vector methods - answer when the capability is declared, else reject with UNAVAILABLE', async () => {
       if (h.capabilities?.vectors) {
-        expect(await store.getVectorEmbedding()).toBeUndefined()
+        expect(await store.vectors.getVectorEmbedding()).toBeUndefined()
         return
       }
       const file = await addFile()
       const calls: [string, () => Promise<unknown>][] = [
         ['upsertFileVectors', () => upsert(file, [axis(0)])],
-        ['deleteFileVectors', () => store.deleteFileVectors(TENANT, 'private', file.id)],
+        ['deleteFileVectors', () => store.vectors.deleteFileVectors(TENANT, 'private', file.id)],
         ['queryVectors', () => query(randomUUID(), axis(0))],
-        ['getVectorEmbedding', () => store.getVectorEmbedding()],
-        ['resetVectorIndex', () => store.resetVectorIndex()],
+        ['getVectorEmbedding', () => store.vectors.getVectorEmbedding()],
+        ['resetVectorIndex', () => store.vectors.resetVectorIndex()],
       ]
       for (const [method, call] of calls) {
         await expect(call(), method).rejects.toMatchObject({ code: 'UNAVAILABLE', message: expect.any(String) })
@@ -141,7 +144,7 @@ export function describeVectorRecords(name: string, create: () => Promise<Record
         const file = await addFile({ groupId: group.id })
         const updated = await upsert(file, [axis(0), axis(3)])
         expect(updated).toEqual({ ...file, vectorized: true })
-        expect(await store.getFile(TENANT, 'private', file.id)).toEqual({ ...file, vectorized: true })
+        expect(await store.files.getFile(TENANT, 'private', file.id)).toEqual({ ...file, vectorized: true })
         const matches = await query(group.id, axis(3))
         expect(matches).toEqual([{ fileId: file.id, cid: file.cid, score: expect.any(Number) }])
         expect(matches[0]!.score).toBeCloseTo(1, 5)
@@ -149,9 +152,9 @@ export function describeVectorRecords(name: string, create: () => Promise<Record
       })
 
       vectorTest('upsertFileVectors - records the first embedder', async () => {
-        expect(await store.getVectorEmbedding()).toBeUndefined()
+        expect(await store.vectors.getVectorEmbedding()).toBeUndefined()
         await upsert(await addFile(), [axis(0)])
-        expect(await store.getVectorEmbedding()).toEqual(EMBEDDER)
+        expect(await store.vectors.getVectorEmbedding()).toEqual(EMBEDDER)
       })
 
       vectorTest('upsertFileVectors - replaces the previous vectors, so re-vectorizing is idempotent', async () => {
@@ -182,11 +185,17 @@ export function describeVectorRecords(name: string, create: () => Promise<Record
         async () => {
           const mine = await addFile()
           const theirs = await addFile({ tenantId: OTHER_TENANT })
-          expect(await store.upsertFileVectors(TENANT, 'private', randomUUID(), EMBEDDER, [axis(0)])).toBeUndefined()
-          expect(await store.upsertFileVectors(TENANT, 'private', 'not-a-uuid', EMBEDDER, [axis(0)])).toBeUndefined()
-          expect(await store.upsertFileVectors(TENANT, 'private', theirs.id, EMBEDDER, [axis(0)])).toBeUndefined()
-          expect(await store.upsertFileVectors(TENANT, 'public', mine.id, EMBEDDER, [axis(0)])).toBeUndefined()
-          expect((await store.getFile(OTHER_TENANT, 'private', theirs.id))?.vectorized).toBe(false)
+          expect(
+            await store.vectors.upsertFileVectors(TENANT, 'private', randomUUID(), EMBEDDER, [axis(0)]),
+          ).toBeUndefined()
+          expect(
+            await store.vectors.upsertFileVectors(TENANT, 'private', 'not-a-uuid', EMBEDDER, [axis(0)]),
+          ).toBeUndefined()
+          expect(
+            await store.vectors.upsertFileVectors(TENANT, 'private', theirs.id, EMBEDDER, [axis(0)]),
+          ).toBeUndefined()
+          expect(await store.vectors.upsertFileVectors(TENANT, 'public', mine.id, EMBEDDER, [axis(0)])).toBeUndefined()
+          expect((await store.files.getFile(OTHER_TENANT, 'private', theirs.id))?.vectorized).toBe(false)
           await expectVectorCount(0)
         },
       )
@@ -199,7 +208,7 @@ export function describeVectorRecords(name: string, create: () => Promise<Record
           for (const vector of bad) {
             await expect(upsert(file, [axis(1), vector])).rejects.toMatchObject({ code: 'INVALID_INPUT' })
           }
-          expect((await store.getFile(TENANT, 'private', file.id))?.vectorized).toBe(false)
+          expect((await store.files.getFile(TENANT, 'private', file.id))?.vectorized).toBe(false)
           await expectVectorCount(0)
         },
       )
@@ -220,8 +229,8 @@ export function describeVectorRecords(name: string, create: () => Promise<Record
           message: expect.stringMatching(/8 dimensions[\s\S]*9 dimensions/),
         })
         await expect(query(group.id, axis(0), {}, otherId)).rejects.toMatchObject({ code: 'CONFLICT' })
-        expect((await store.getFile(TENANT, 'private', other.id))?.vectorized).toBe(false)
-        expect(await store.getVectorEmbedding()).toEqual(EMBEDDER)
+        expect((await store.files.getFile(TENANT, 'private', other.id))?.vectorized).toBe(false)
+        expect(await store.vectors.getVectorEmbedding()).toEqual(EMBEDDER)
         await expectVectorCount(1)
       })
 
@@ -236,7 +245,7 @@ export function describeVectorRecords(name: string, create: () => Promise<Record
           for (const result of results) {
             if (result.status === 'rejected') expect(result.reason).toMatchObject({ code: 'CONFLICT' })
           }
-          expect(await store.getVectorEmbedding()).toEqual(embedders[won[0]!])
+          expect(await store.vectors.getVectorEmbedding()).toEqual(embedders[won[0]!])
         },
       )
 
@@ -255,8 +264,14 @@ export function describeVectorRecords(name: string, create: () => Promise<Record
         const kept = await addFile({ groupId: group.id })
         await upsert(file, [axis(0), axis(1)])
         await upsert(kept, [axis(2)])
-        expect(await store.deleteFileVectors(TENANT, 'private', file.id)).toEqual({ ...file, vectorized: false })
-        expect(await store.deleteFileVectors(TENANT, 'private', file.id)).toEqual({ ...file, vectorized: false })
+        expect(await store.vectors.deleteFileVectors(TENANT, 'private', file.id)).toEqual({
+          ...file,
+          vectorized: false,
+        })
+        expect(await store.vectors.deleteFileVectors(TENANT, 'private', file.id)).toEqual({
+          ...file,
+          vectorized: false,
+        })
         expect(await matchIds(group.id, axis(0))).toEqual([kept.id])
         await expectVectorCount(1)
       })
@@ -265,9 +280,9 @@ export function describeVectorRecords(name: string, create: () => Promise<Record
         const group = await addGroup({ tenantId: OTHER_TENANT })
         const theirs = await addFile({ tenantId: OTHER_TENANT, groupId: group.id })
         await upsert(theirs, [axis(0)])
-        expect(await store.deleteFileVectors(TENANT, 'private', theirs.id)).toBeUndefined()
-        expect(await store.deleteFileVectors(TENANT, 'private', randomUUID())).toBeUndefined()
-        expect(await store.deleteFileVectors(TENANT, 'private', 'not-a-uuid')).toBeUndefined()
+        expect(await store.vectors.deleteFileVectors(TENANT, 'private', theirs.id)).toBeUndefined()
+        expect(await store.vectors.deleteFileVectors(TENANT, 'private', randomUUID())).toBeUndefined()
+        expect(await store.vectors.deleteFileVectors(TENANT, 'private', 'not-a-uuid')).toBeUndefined()
         const matches = await query(group.id, axis(0), { tenantId: OTHER_TENANT })
         expect(matches.map((m) => m.fileId)).toEqual([theirs.id])
       })
@@ -367,7 +382,7 @@ export function describeVectorRecords(name: string, create: () => Promise<Record
         const kept = await addFile({ groupId: group.id })
         await upsert(file, [axis(0), axis(1)])
         await upsert(kept, [axis(5)])
-        await store.deleteFile(TENANT, 'private', file.id)
+        await store.files.deleteFile(TENANT, 'private', file.id)
         expect(await matchIds(group.id, axis(0))).toEqual([kept.id])
         await expectVectorCount(1)
       })
@@ -377,10 +392,10 @@ export function describeVectorRecords(name: string, create: () => Promise<Record
         const to = await addGroup()
         const file = await addFile({ groupId: from.id })
         await upsert(file, [axis(0)])
-        await store.updateFile(TENANT, 'private', file.id, { groupId: to.id })
+        await store.files.updateFile(TENANT, 'private', file.id, { groupId: to.id })
         expect(await matchIds(from.id, axis(0))).toEqual([])
         expect(await matchIds(to.id, axis(0))).toEqual([file.id])
-        expect((await store.getFile(TENANT, 'private', file.id))?.vectorized).toBe(true)
+        expect((await store.files.getFile(TENANT, 'private', file.id))?.vectorized).toBe(true)
       })
 
       vectorTest('updateFile - a file taken out of its group, or whose group is deleted, is not found', async () => {
@@ -389,13 +404,13 @@ export function describeVectorRecords(name: string, create: () => Promise<Record
         const orphaned = await addFile({ groupId: group.id })
         await upsert(removed, [axis(0)])
         await upsert(orphaned, [axis(0)])
-        await store.updateFile(TENANT, 'private', removed.id, { groupId: null })
+        await store.files.updateFile(TENANT, 'private', removed.id, { groupId: null })
         expect(await matchIds(group.id, axis(0))).toEqual([orphaned.id])
-        await store.deleteGroup(TENANT, 'private', group.id)
+        await store.groups.deleteGroup(TENANT, 'private', group.id)
         expect(await matchIds(group.id, axis(0))).toEqual([])
         // back in a group, the file's vectors count again
         const again = await addGroup()
-        await store.updateFile(TENANT, 'private', removed.id, { groupId: again.id })
+        await store.files.updateFile(TENANT, 'private', removed.id, { groupId: again.id })
         expect(await matchIds(again.id, axis(0))).toEqual([removed.id])
       })
     })
@@ -407,10 +422,10 @@ export function describeVectorRecords(name: string, create: () => Promise<Record
         const theirs = await addFile({ tenantId: OTHER_TENANT })
         await upsert(file, [axis(0)])
         await upsert(theirs, [axis(1)])
-        await store.resetVectorIndex()
-        expect(await store.getVectorEmbedding()).toBeUndefined()
-        expect((await store.getFile(TENANT, 'private', file.id))?.vectorized).toBe(false)
-        expect((await store.getFile(OTHER_TENANT, 'private', theirs.id))?.vectorized).toBe(false)
+        await store.vectors.resetVectorIndex()
+        expect(await store.vectors.getVectorEmbedding()).toBeUndefined()
+        expect((await store.files.getFile(TENANT, 'private', file.id))?.vectorized).toBe(false)
+        expect((await store.files.getFile(OTHER_TENANT, 'private', theirs.id))?.vectorized).toBe(false)
         await expectVectorCount(0)
         const other = { embedderId: 'another-embedder@2', dimensions: 3 }
         await upsert(file, [new Float32Array([1, 0, 0])], other)
@@ -428,12 +443,12 @@ export function describeVectorRecords(name: string, create: () => Promise<Record
       const calls: [string, () => Promise<unknown>][] = [
         [
           'upsertFileVectors',
-          () => store.upsertFileVectors(TENANT, 'private', file.id, EMBEDDER, [axis(4)], { signal }),
+          () => store.vectors.upsertFileVectors(TENANT, 'private', file.id, EMBEDDER, [axis(4)], { signal }),
         ],
-        ['deleteFileVectors', () => store.deleteFileVectors(TENANT, 'private', file.id, { signal })],
-        ['queryVectors', () => store.queryVectors(q, EMBEDDER, { signal })],
-        ['getVectorEmbedding', () => store.getVectorEmbedding({ signal })],
-        ['resetVectorIndex', () => store.resetVectorIndex({ signal })],
+        ['deleteFileVectors', () => store.vectors.deleteFileVectors(TENANT, 'private', file.id, { signal })],
+        ['queryVectors', () => store.vectors.queryVectors(q, EMBEDDER, { signal })],
+        ['getVectorEmbedding', () => store.vectors.getVectorEmbedding({ signal })],
+        ['resetVectorIndex', () => store.vectors.resetVectorIndex({ signal })],
       ]
       for (const [method, call] of calls) {
         await expect(call(), method).rejects.toMatchObject({ code: 'ABORTED' })

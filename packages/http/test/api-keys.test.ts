@@ -60,7 +60,7 @@ describe('/v3/pinata/keys', () => {
 
   it('create - the secret is never stored: the record holds a hash that differs from it', async () => {
     const created = await newKey()
-    const record = await server.stores.records.findApiKey(created.pinata_api_key)
+    const record = await server.stores.records.apiKeys.findApiKey(created.pinata_api_key)
     expect(record).toBeDefined()
     expect(JSON.stringify(record)).not.toContain(created.pinata_api_secret)
     expect(record!.secretHash).toMatch(/^[0-9a-f]{64}$/)
@@ -193,7 +193,7 @@ describe('/v3/pinata/keys', () => {
   describe('keys created by keys', () => {
     const mint = (parent: CreatedKey, body: Record<string, unknown>) =>
       createKey({ keyName: 'minted', permissions: { admin: true }, ...body }, { auth: parent.JWT })
-    const keyRecord = async (key: CreatedKey) => (await server.stores.records.findApiKey(key.pinata_api_key))!
+    const keyRecord = async (key: CreatedKey) => (await server.stores.records.apiKeys.findApiKey(key.pinata_api_key))!
 
     it('create - a key with maxUses 1 cannot create a key that keeps working after it is used up (403)', async () => {
       const parent = await newKey({ maxUses: 1, permissions: { admin: true } })

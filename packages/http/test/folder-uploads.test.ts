@@ -103,11 +103,11 @@ describe('folder uploads', () => {
     expect(server.blobCount()).toBe(before + 1)
     const { content } = await storedBlocks(server, res.body.data.cid)
     const rootHash = CID.parse(res.body.data.cid).multihash.bytes
-    expect(await server.stores.records.getBlockLocation(content.blobKey, rootHash)).toBeDefined()
+    expect(await server.stores.records.blocks.getBlockLocation(content.blobKey, rootHash)).toBeDefined()
     const del = await server.api(`/v3/files/public/${res.body.data.id}`, { method: 'DELETE' })
     expect(del.status).toBe(200)
     expect(server.blobCount()).toBe(before)
-    expect(await server.stores.records.getBlockLocation(content.blobKey, rootHash)).toBeUndefined()
+    expect(await server.stores.records.blocks.getBlockLocation(content.blobKey, rootHash)).toBeUndefined()
   })
 
   it('upload - name, keyvalues and group apply to the folder; the name defaults to the top directory', async () => {

@@ -113,8 +113,8 @@ describe('every block of public content is addressable', () => {
     const leaf = await cidOfLeaf(bytes.subarray(LEAF, 2 * LEAF), 'v0')
     // what a content stored before the index looks like: no entries, and a file without its sidecar
     for (const stored of [cid, folderCid]) {
-      const content = (await records.getContent(stored))!
-      await records.deleteBlockLocations(content.blobKey)
+      const content = (await records.files.getContent(stored))!
+      await records.blocks.deleteBlockLocations(content.blobKey)
       await blobs.delete(`${content.blobKey}.idx`)
     }
     expect((await server.fetch(`${server.url}/ipfs/${leaf}?format=raw`)).status).toBe(404)

@@ -11,7 +11,7 @@ function handlerWith(fail: { records?: boolean; blobs?: boolean }) {
     throw new PinfoldError('UNAVAILABLE', 'connection refused to db.internal:5432 password=hunter2')
   }
   const service = createFileService({
-    records: fail.records ? { ...records, getContent: down } : records,
+    records: fail.records ? { ...records, files: { ...records.files, getContent: down } } : records,
     blobs: fail.blobs ? { ...blobs, head: down } : blobs,
   })
   return createFetchHandler(service, { auth: createTokenVerifier({ secret: TEST_SECRET }) })

@@ -192,7 +192,7 @@ describe('resumable uploads - the DAG built PATCH by PATCH', () => {
       // rewrite the session as the build before left it: its one part records the digests of the
       // 180 whole leaves it stored, and the staged write has no DAG state
       const id = new URL(location).pathname.split('/')[3]!
-      const session = (await records.deleteUploadSession(id))!
+      const session = (await records.uploadSessions.deleteUploadSession(id))!
       const entry = JSON.parse(session.parts[0]!) as Record<string, unknown>
       const leaves = Array.from({ length: 180 }, (_, i) =>
         createHash('sha256')
@@ -201,7 +201,7 @@ describe('resumable uploads - the DAG built PATCH by PATCH', () => {
       )
       const legacy = { ...entry, leaves: Buffer.concat(leaves).toString('base64') }
       const { dag: _, ...staged } = session.staged!
-      await records.createUploadSession({ ...session, parts: [JSON.stringify(legacy)], staged })
+      await records.uploadSessions.createUploadSession({ ...session, parts: [JSON.stringify(legacy)], staged })
       const done = await patchAt(server, location, firstEnd, bytes.subarray(firstEnd))
       expect(done.status).toBe(204)
       const expected = await oneRequestCar(bytes)

@@ -115,11 +115,11 @@ describe('usage: storage totals and gateway analytics', () => {
     const link = await downloadLink(server, file.cid, org)
     await server.service.usage.flush()
     const records = server.stores.records
-    const add = records.addGatewayUsage
+    const add = records.usage.addGatewayUsage
     let writes = 0
-    records.addGatewayUsage = (counts, limits, options) => {
+    records.usage.addGatewayUsage = (counts, limits, options) => {
       writes += 1
-      return add.call(records, counts, limits, options)
+      return add.call(records.usage, counts, limits, options)
     }
     try {
       for (let i = 0; i < 20; i++) await downloaded(server, link)
@@ -129,7 +129,7 @@ describe('usage: storage totals and gateway analytics', () => {
       ])
       expect(writes).toBe(1)
     } finally {
-      records.addGatewayUsage = add
+      records.usage.addGatewayUsage = add
     }
   })
 
@@ -138,14 +138,14 @@ describe('usage: storage totals and gateway analytics', () => {
     const file = await upload(server, 'kept', { network: 'private', name: 'kept.txt' }, org)
     await downloaded(server, await downloadLink(server, file.cid, org))
     const records = server.stores.records
-    const add = records.addGatewayUsage
-    records.addGatewayUsage = async () => {
+    const add = records.usage.addGatewayUsage
+    records.usage.addGatewayUsage = async () => {
       throw new Error('database down')
     }
     try {
       await expect(server.service.usage.flush()).rejects.toThrow('database down')
     } finally {
-      records.addGatewayUsage = add
+      records.usage.addGatewayUsage = add
     }
     await downloaded(server, await downloadLink(server, file.cid, org))
     expect(await top(server, `start_date=${today()}&end_date=${today()}`, org)).toEqual([
@@ -339,11 +339,11 @@ describe("usage: what a tenant's dedicated gateway counts", () => {
   it('memory between flushes holds at most the cap and one "other" count per tenant and day', async () => {
     await server.service.usage.flush()
     const records = server.stores.records
-    const add = records.addGatewayUsage
+    const add = records.usage.addGatewayUsage
     const batches: number[] = []
-    records.addGatewayUsage = (counts, limits, options) => {
+    records.usage.addGatewayUsage = (counts, limits, options) => {
       batches.push(counts.length)
-      return add.call(records, counts, limits, options)
+      return add.call(records.usage, counts, limits, options)
     }
     try {
       for (let i = 0; i < 5000; i++) {
@@ -352,7 +352,7 @@ describe("usage: what a tenant's dedicated gateway counts", () => {
       await server.service.usage.flush()
       expect(batches).toEqual([ROWS_PER_DAY + 1])
     } finally {
-      records.addGatewayUsage = add
+      records.usage.addGatewayUsage = add
     }
     expect(await todays('buffered-tenant')).toContainEqual({
       value: 'other',

@@ -110,8 +110,8 @@ describe('block index across a restart (embedded storage)', () => {
         body: folderForm([{ path: 'kept/file.bin', bytes }], { network: 'public' }),
       })
       const { cid } = ((await res.json()) as { data: { cid: string } }).data
-      const content = (await server.stores.records.getContent(cid))!
-      await server.stores.records.deleteBlockLocations(content.blobKey)
+      const content = (await server.stores.records.files.getContent(cid))!
+      await server.stores.records.blocks.deleteBlockLocations(content.blobKey)
       expect((await fetch(`${server.url}/ipfs/${cid}/file.bin`)).status).toBe(404)
       await server.restart()
       const file = await fetch(`${server.url}/ipfs/${cid}/file.bin`)

@@ -21,9 +21,9 @@ describe('gateway usage reaches the record store', { timeout: 120_000 }, () => {
     try {
       service.usage.recordGatewayHit({ tenantId: 'acme', cid: 'bafkqaaa', fileName: 'x', status: 200, bytes: 9 })
       const query = { from: today(), to: today() }
-      expect(await records.rankGatewayUsage('acme', query, RANKING)).toEqual([])
+      expect(await records.usage.rankGatewayUsage('acme', query, RANKING)).toEqual([])
       await expect
-        .poll(() => records.rankGatewayUsage('acme', query, RANKING), { timeout: 5_000, interval: 20 })
+        .poll(() => records.usage.rankGatewayUsage('acme', query, RANKING), { timeout: 5_000, interval: 20 })
         .toEqual([{ value: 'bafkqaaa', requests: 1, bytes: 9 }])
     } finally {
       stop()

@@ -43,7 +43,7 @@ export function createApiKeyOperations(ctx: ApiKeySettings): ApiKeyOperations {
     const cached = trusted.get(keyId)
     if (cached && cached.until > now && cached.key.tenantId === tenantId) return actorOf(cached.key)
     trusted.delete(keyId)
-    const use = await ctx.records.useApiKey(tenantId, keyId, options)
+    const use = await ctx.records.apiKeys.useApiKey(tenantId, keyId, options)
     if (use.outcome === 'missing') throw new PinfoldError('UNAUTHENTICATED', 'this API key does not exist')
     if (use.outcome === 'revoked') throw new PinfoldError('UNAUTHENTICATED', 'this API key has been revoked')
     if (use.outcome === 'exhausted') throw new PinfoldError('UNAUTHENTICATED', 'this API key has no uses left')
@@ -67,7 +67,7 @@ export function createApiKeyOperations(ctx: ApiKeySettings): ApiKeyOperations {
       if (withheld) throw new PinfoldError('FORBIDDEN', `a key cannot grant ${withheld}: this token lacks it`)
       const secret = randomBytes(32).toString('hex')
       const now = ctx.clock.now()
-      const key = await ctx.records.createApiKey(
+      const key = await ctx.records.apiKeys.createApiKey(
         {
           id: ctx.ids.recordId(),
           tenantId: actor.tenantId,
@@ -95,7 +95,7 @@ export function createApiKeyOperations(ctx: ApiKeySettings): ApiKeyOperations {
       const offset = query.offset ?? 0
       if (!Number.isSafeInteger(offset) || offset < 0) throw invalid('offset must be a non-negative integer')
       const { name, revoked, limitedUse, exhausted } = query
-      const { items, total } = await ctx.records.listApiKeys(
+      const { items, total } = await ctx.records.apiKeys.listApiKeys(
         actor.tenantId,
         { name, revoked, limitedUse, exhausted },
         { offset, limit: API_KEY_PAGE_SIZE },
@@ -105,7 +105,7 @@ export function createApiKeyOperations(ctx: ApiKeySettings): ApiKeyOperations {
     },
 
     async revoke(actor, key, options) {
-      const revoked = await ctx.records.revokeApiKey(actor.tenantId, key, ctx.clock.now(), options)
+      const revoked = await ctx.records.apiKeys.revokeApiKey(actor.tenantId, key, ctx.clock.now(), options)
       if (!revoked) throw notFound('API key')
       // the keys it created were revoked with it, and any of them may be trusted here
       trusted.clear()
@@ -122,7 +122,7 @@ export function createApiKeyOperations(ctx: ApiKeySettings): ApiKeyOperations {
     },
 
     async authenticateSecret(key, secret, options) {
-      const found = await ctx.records.findApiKey(key, options)
+      const found = await ctx.records.apiKeys.findApiKey(key, options)
       const expected = Buffer.from(found?.secretHash ?? hashSecret(''), 'hex')
       const given = Buffer.from(hashSecret(secret), 'hex')
       // compared even when no key was found, so the answer's timing does not tell which half was wrong

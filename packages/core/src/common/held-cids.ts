@@ -19,7 +19,7 @@ export function heldCids(ctx: HeldCidSettings) {
     cidText: string,
     options?: CallOptions,
   ): Promise<FileRecord | undefined> =>
-    ctx.records.findHeldFile(tenantId, network, parseCid(cidText).multihash.bytes, ctx.clock.now(), options)
+    ctx.records.blocks.findHeldFile(tenantId, network, parseCid(cidText).multihash.bytes, ctx.clock.now(), options)
 
   return {
     find,

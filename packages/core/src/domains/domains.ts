@@ -92,7 +92,7 @@ export function createDomainOperations(ctx: DomainSettings): DomainOperations {
     expiresAt: null,
   })
   const mustGet: DomainOperations['get'] = async (actor, id, options) => {
-    const domain = await ctx.records.getDomain(actor.tenantId, id, options)
+    const domain = await ctx.records.gateway.getDomain(actor.tenantId, id, options)
     if (!domain) throw notFound('domain')
     return domain
   }
@@ -120,12 +120,12 @@ export function createDomainOperations(ctx: DomainSettings): DomainOperations {
             verificationToken: `pinfold-verify=${randomBytes(18).toString('base64url')}`,
             expiresAt: new Date(now.getTime() + PENDING_DOMAIN_TTL_MS),
           }
-      return conflictAs(`${name} is already registered`, () => ctx.records.createDomain(record, options))
+      return conflictAs(`${name} is already registered`, () => ctx.records.gateway.createDomain(record, options))
     },
     get: mustGet,
-    list: (actor, options) => ctx.records.listDomains(actor.tenantId, options),
+    list: (actor, options) => ctx.records.gateway.listDomains(actor.tenantId, options),
     async remove(actor, id, options) {
-      if (!(await ctx.records.deleteDomain(actor.tenantId, id, options))) throw notFound('domain')
+      if (!(await ctx.records.gateway.deleteDomain(actor.tenantId, id, options))) throw notFound('domain')
     },
 
     async verify(actor, id, options) {
@@ -151,7 +151,7 @@ export function createDomainOperations(ctx: DomainSettings): DomainOperations {
       }
       if (!records.some((chunks) => chunks.join('') === domain.verificationToken)) return domain
       const activated = await conflictAs(`${domain.domain} was verified by another account`, () =>
-        ctx.records.activateDomain(actor.tenantId, id, now, options),
+        ctx.records.gateway.activateDomain(actor.tenantId, id, now, options),
       )
       return activated ?? domain
     },
@@ -159,7 +159,7 @@ export function createDomainOperations(ctx: DomainSettings): DomainOperations {
     async route(host, options) {
       const name = host.trim().toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '')
       if (!name || isIpLiteral(name)) return undefined
-      const domain = await ctx.records.findDomain(name, ctx.clock.now(), options)
+      const domain = await ctx.records.gateway.findDomain(name, ctx.clock.now(), options)
       return domain && { tenantId: domain.tenantId, status: domain.status }
     },
   }

@@ -49,7 +49,7 @@ export function createDownloadLinkOperations(ctx: DownloadLinkSettings): Downloa
     if (!origin) return baseUrl
     const own = [new URL(baseUrl).hostname, ...(options?.ownHostnames ?? [])].map((host) => host.toLowerCase())
     if (own.includes(origin.hostname)) return baseUrl
-    const domain = await ctx.records.findDomain(origin.hostname, ctx.clock.now(), options)
+    const domain = await ctx.records.gateway.findDomain(origin.hostname, ctx.clock.now(), options)
     if (domain?.status !== 'active' || domain.tenantId !== tenantId) {
       throw invalid(
         `${origin.hostname} is not one of this account's gateways: claim it (POST /v3/gateways/domains) or leave gateway out`,
@@ -114,7 +114,7 @@ export function createDownloadLinkOperations(ctx: DownloadLinkSettings): Downloa
     async presign({ file, expiresAt }, options = {}) {
       if (!presignGet) return undefined
       const { signal, contentDisposition } = options
-      const content = await ctx.records.getContent(file.cid, { signal })
+      const content = await ctx.records.files.getContent(file.cid, { signal })
       if (!content) throw notFound('content')
       if (content.kind !== 'file') return undefined
       const secondsLeft = Math.max(1, Math.floor((expiresAt.getTime() - ctx.clock.now().getTime()) / 1000))

@@ -12,10 +12,10 @@ export function createExpiryOperations(ctx: ExpirySettings): ExpiryOperations {
     async sweep(now = ctx.clock.now(), options = {}) {
       let deleted = 0
       for (;;) {
-        const expired = await ctx.records.listExpiredFiles(now, BATCH, options)
+        const expired = await ctx.records.gateway.listExpiredFiles(now, BATCH, options)
         let progressed = false
         for (const file of expired) {
-          const gone = await ctx.records.deleteFile(file.tenantId, file.network, file.id, options)
+          const gone = await ctx.records.files.deleteFile(file.tenantId, file.network, file.id, options)
           if (!gone) continue
           progressed = true
           deleted++

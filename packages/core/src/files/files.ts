@@ -17,7 +17,7 @@ export function createFileOperations(ctx: FileSettings): FileOperations {
     upload: ctx.upload.upload,
 
     async get(actor, network, id, options) {
-      const file = await ctx.records.getFile(actor.tenantId, network, id, options)
+      const file = await ctx.records.files.getFile(actor.tenantId, network, id, options)
       if (!file) throw notFound('file')
       return file
     },
@@ -25,7 +25,7 @@ export function createFileOperations(ctx: FileSettings): FileOperations {
     async list(actor, network, query = {}, options) {
       const page = resolvePage(query)
       const { limit: _l, order: _o, pageToken: _p, ...filter } = query
-      const result = await ctx.records.listFiles(actor.tenantId, network, filter, page, options)
+      const result = await ctx.records.files.listFiles(actor.tenantId, network, filter, page, options)
       return { files: result.items, nextPageToken: nextPageToken(result.items, result.hasMore) }
     },
 
@@ -33,7 +33,7 @@ export function createFileOperations(ctx: FileSettings): FileOperations {
       if (update.name === undefined && update.keyvalues === undefined && update.expiresAt === undefined) {
         throw invalid('nothing to update: give name, keyvalues or expires_at')
       }
-      const updated = await ctx.records.updateFile(
+      const updated = await ctx.records.files.updateFile(
         actor.tenantId,
         network,
         id,
@@ -49,7 +49,7 @@ export function createFileOperations(ctx: FileSettings): FileOperations {
     },
 
     async delete(actor, network, id, options) {
-      const deleted = await ctx.records.deleteFile(actor.tenantId, network, id, options)
+      const deleted = await ctx.records.files.deleteFile(actor.tenantId, network, id, options)
       if (!deleted) throw notFound('file')
       // the record is gone: releasing its bytes runs to its end (a failure leaves an orphan for the sweep)
       const released = deleted.releasedContent

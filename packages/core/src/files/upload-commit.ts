@@ -36,7 +36,7 @@ export async function commitStaged(
     await indexBlocks(ctx, staged, cid, dag.innerNodes, signal)
     throwIfAborted(signal)
     // no signal from here: a commit aborted midway could have happened without its caller knowing
-    const created = await ctx.records
+    const created = await ctx.records.files
       .createFile(
         {
           id: fileId ?? ctx.ids.recordId(),
@@ -110,7 +110,7 @@ async function indexBlocks(
         ? sidecarLocations(root, sidecar)
         : fileBlockLocations(root, sidecar, staged.blobSize)
   }
-  await ctx.records.putBlockLocations(staged.blobKey, locations, { signal })
+  await ctx.records.blocks.putBlockLocations(staged.blobKey, locations, { signal })
 }
 
 /**
@@ -126,8 +126,8 @@ async function recordedBefore(
   fileId: string | undefined,
 ): Promise<CreatedFile> {
   if (fileId === undefined || !hasCode(error, 'CONFLICT')) throw error
-  const earlier = await ctx.records.getFile(actor.tenantId, network, fileId)
-  const content = earlier && (await ctx.records.getContent(earlier.cid))
+  const earlier = await ctx.records.files.getFile(actor.tenantId, network, fileId)
+  const content = earlier && (await ctx.records.files.getContent(earlier.cid))
   if (!content) throw error
   return { file: earlier, isDuplicate: true, content }
 }
@@ -138,7 +138,7 @@ async function recordedBefore(
  */
 async function blobIsReferenced(ctx: CommitSettings, cid: string, blobKey: string): Promise<boolean> {
   try {
-    return (await ctx.records.getContent(cid))?.blobKey === blobKey
+    return (await ctx.records.files.getContent(cid))?.blobKey === blobKey
   } catch {
     return true // cannot tell: keeping an orphan is recoverable, losing bytes is not
   }

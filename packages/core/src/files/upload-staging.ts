@@ -58,7 +58,7 @@ export interface Staged {
 export async function discardStaged(ctx: StagingSettings, staged: Staged): Promise<void> {
   if (staged.keep) return
   await deleteContentBlobs(ctx.blobs, staged.blobKey)
-  await ctx.records.deleteBlockLocations(staged.blobKey).catch(() => {}) // else invisible until the orphan sweep
+  await ctx.records.blocks.deleteBlockLocations(staged.blobKey).catch(() => {}) // else invisible until the orphan sweep
 }
 
 /** Links the caller's signal to an internal controller that also stops on our own failures. */

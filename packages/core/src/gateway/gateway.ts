@@ -24,12 +24,16 @@ const PUBLIC_ROOTS_PAGE = 500
 const MAX_SWAP_HOPS = 64
 
 export function createGatewayOperations(ctx: GatewaySettings): GatewayOperations {
-  const stores = { blobs: ctx.blobs, records: ctx.records, innerNodes: createInnerNodeCache() }
+  const stores = { blobs: ctx.blobs, records: ctx.records.blocks, innerNodes: createInnerNodeCache() }
 
   /** The DAG below `cid` inside public content this scope may read, found by the block's multihash. */
   async function findDag(scope: GatewayScope, cid: CID, options?: CallOptions): Promise<ContentDag | undefined> {
     const tenantId = scope.kind === 'tenant' ? scope.tenantId : undefined
-    const found = await ctx.records.findPublicBlock(cid.multihash.bytes, { at: ctx.clock.now(), tenantId }, options)
+    const found = await ctx.records.blocks.findPublicBlock(
+      cid.multihash.bytes,
+      { at: ctx.clock.now(), tenantId },
+      options,
+    )
     return found && openContentDag(found.content, cid, stores)
   }
 
@@ -37,7 +41,7 @@ export function createGatewayOperations(ctx: GatewaySettings): GatewayOperations
   async function followSwaps(tenantId: string, start: string, options?: CallOptions) {
     let at = start
     for (let hop = 0; hop < MAX_SWAP_HOPS; hop++) {
-      const next = await ctx.records.getSwap(tenantId, 'public', at, options)
+      const next = await ctx.records.gateway.getSwap(tenantId, 'public', at, options)
       if (!next) return at
       at = next.mappedCid
     }
@@ -46,7 +50,13 @@ export function createGatewayOperations(ctx: GatewaySettings): GatewayOperations
 
   /** Where the tenant's public swaps send `requested` (found under the tenant's spelling of it), if anywhere. */
   async function swapTarget(tenantId: string, requested: CID, options?: CallOptions): Promise<CID | undefined> {
-    const held = await ctx.records.findHeldFile(tenantId, 'public', requested.multihash.bytes, ctx.clock.now(), options)
+    const held = await ctx.records.blocks.findHeldFile(
+      tenantId,
+      'public',
+      requested.multihash.bytes,
+      ctx.clock.now(),
+      options,
+    )
     const spelling = held?.cid ?? requested.toString()
     const followed = await followSwaps(tenantId, spelling, options)
     return followed === spelling ? undefined : parseCid(followed)
@@ -63,7 +73,7 @@ export function createGatewayOperations(ctx: GatewaySettings): GatewayOperations
     async *publicRoots(options) {
       let after: string | undefined
       for (;;) {
-        const page = await ctx.records.listPublicRoots(after, PUBLIC_ROOTS_PAGE, ctx.clock.now(), options)
+        const page = await ctx.records.blocks.listPublicRoots(after, PUBLIC_ROOTS_PAGE, ctx.clock.now(), options)
         yield* page
         if (page.length < PUBLIC_ROOTS_PAGE) return
         after = page.at(-1)
@@ -84,7 +94,7 @@ export function createGatewayOperations(ctx: GatewaySettings): GatewayOperations
     },
 
     async resolveHeld(file, options) {
-      const content = await ctx.records.getContent(file.cid, options)
+      const content = await ctx.records.files.getContent(file.cid, options)
       if (!content) throw notFound('content')
       const cid = CID.parse(content.cid)
       return { requested: cid, cid, swapped: false, dag: openContentDag(content, cid, stores) }

@@ -22,7 +22,7 @@ export function createHealthOperations(ctx: HealthSettings): HealthOperations {
     async check(options = {}) {
       const { signal } = options
       const [records, blobs] = await Promise.all([
-        probe(() => ctx.records.getContent(PROBE_CID, { signal })),
+        probe(() => ctx.records.files.getContent(PROBE_CID, { signal })),
         probe(() => ctx.blobs.head(PROBE_BLOB, { signal })),
       ])
       return { ok: records === 'ok' && blobs === 'ok', checks: { records, blobs } }

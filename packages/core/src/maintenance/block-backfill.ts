@@ -24,14 +24,14 @@ export async function backfillBlockIndex(ctx: BackfillSettings, options: CallOpt
   const result: BackfillResult = { indexed: 0, failed: [] }
   let after: string | undefined
   for (;;) {
-    const page = await ctx.records.listUnindexedContents(after, PAGE, options)
+    const page = await ctx.records.blocks.listUnindexedContents(after, PAGE, options)
     if (page.length === 0) return result
     for (const content of page) {
       throwIfAborted(options.signal)
       after = content.cid
       try {
         const locations = await locate(ctx, content, options)
-        if (locations.length > 0) await ctx.records.putBlockLocations(content.blobKey, locations, options)
+        if (locations.length > 0) await ctx.records.blocks.putBlockLocations(content.blobKey, locations, options)
         result.indexed++
       } catch (error) {
         result.failed.push({ cid: content.cid, error })

@@ -35,12 +35,12 @@ export function createMaintenanceOperations(ctx: MaintenanceSettings): Maintenan
         result.examined++
         if (madeAt(stored[1]!, stored[2]!) > cutoff) continue
         const owner = stored[3] ? key.slice(0, -'.idx'.length) : key
-        if (await ctx.records.isBlobReferenced(owner, { signal })) continue
+        if (await ctx.records.files.isBlobReferenced(owner, { signal })) continue
         // a resumable upload's blob is named after its session: assembled by a completion that
         // died before its commit, it waits for the session's retry
-        if (await ctx.records.getUploadSession(owner.slice('blobs/'.length), { signal })) continue
+        if (await ctx.records.uploadSessions.getUploadSession(owner.slice('blobs/'.length), { signal })) continue
         await ctx.blobs.delete(key, { signal })
-        if (!stored[3]) await ctx.records.deleteBlockLocations(key, { signal })
+        if (!stored[3]) await ctx.records.blocks.deleteBlockLocations(key, { signal })
         result.deleted++
       }
       // A PATCH killed between storing one of these and advancing its session left it: no session
@@ -55,7 +55,7 @@ export function createMaintenanceOperations(ctx: MaintenanceSettings): Maintenan
         if (madeAt(part[2]!, part[3]!) > cutoff) continue
         const sessionId = part[1]!
         if (named?.sessionId !== sessionId) {
-          const holder = await ctx.records.getUploadSession(sessionId, { signal })
+          const holder = await ctx.records.uploadSessions.getUploadSession(sessionId, { signal })
           named = { sessionId, keys: new Set(holder ? sessionBlobKeys(holder) : []) }
         }
         if (named.keys.has(key)) continue

@@ -51,7 +51,7 @@ export function createPaymentOperations(ctx: PaymentOperationSettings): PaymentO
   const settings = () => ctx.features.require('paymentInstructions').paymentSettings
 
   const mustGet: PaymentOperations['get'] = async (actor, id, options) => {
-    const instruction = await ctx.records.getPaymentInstruction(actor.tenantId, id, options)
+    const instruction = await ctx.records.payments.getPaymentInstruction(actor.tenantId, id, options)
     if (!instruction) throw notFound('payment instruction')
     return instruction
   }
@@ -60,7 +60,7 @@ export function createPaymentOperations(ctx: PaymentOperationSettings): PaymentO
     async create(actor, input, options) {
       const config = settings()
       const requirements = input.paymentRequirements === undefined ? [{}] : requirementList(input.paymentRequirements)
-      return ctx.records.createPaymentInstruction(
+      return ctx.records.payments.createPaymentInstruction(
         {
           id: ctx.ids.recordId(),
           tenantId: actor.tenantId,
@@ -78,7 +78,7 @@ export function createPaymentOperations(ctx: PaymentOperationSettings): PaymentO
 
     async list(actor, query = {}, options) {
       const page = resolvePage(query)
-      const result = await ctx.records.listPaymentInstructions(
+      const result = await ctx.records.payments.listPaymentInstructions(
         actor.tenantId,
         { cid: query.cid, namePrefix: query.namePrefix, id: query.id },
         page,
@@ -100,32 +100,32 @@ export function createPaymentOperations(ctx: PaymentOperationSettings): PaymentO
           validateTerms(terms, config, i),
         )
       }
-      const updated = await ctx.records.updatePaymentInstruction(actor.tenantId, id, patch, options)
+      const updated = await ctx.records.payments.updatePaymentInstruction(actor.tenantId, id, patch, options)
       if (!updated) throw notFound('payment instruction')
       return updated
     },
 
     async delete(actor, id, options) {
-      if (!(await ctx.records.deletePaymentInstruction(actor.tenantId, id, options))) {
+      if (!(await ctx.records.payments.deletePaymentInstruction(actor.tenantId, id, options))) {
         throw notFound('payment instruction')
       }
     },
 
     async listCids(actor, id, query = {}, options) {
       const page = resolvePage({ ...query, limit: query.limit ?? DEFAULT_CID_PAGE_LIMIT })
-      const result = await ctx.records.listPaymentCids(actor.tenantId, id, page, options)
+      const result = await ctx.records.payments.listPaymentCids(actor.tenantId, id, page, options)
       if (!result) throw notFound('payment instruction')
       const cursors = result.items.map((item) => ({ createdAt: item.createdAt, id: item.cid }))
       return { cids: result.items.map((item) => item.cid), nextPageToken: nextPageToken(cursors, result.hasMore) }
     },
 
     async addCid(actor, id, cid, options) {
-      return ctx.records.attachPaymentCid(actor.tenantId, id, validateCid(cid), ctx.clock.now(), options)
+      return ctx.records.payments.attachPaymentCid(actor.tenantId, id, validateCid(cid), ctx.clock.now(), options)
     },
 
     async removeCid(actor, id, cid, options) {
       await mustGet(actor, id, options)
-      if (!(await ctx.records.detachPaymentCid(actor.tenantId, id, cid, options))) {
+      if (!(await ctx.records.payments.detachPaymentCid(actor.tenantId, id, cid, options))) {
         throw notFound('CID on this payment instruction')
       }
     },
@@ -134,7 +134,7 @@ export function createPaymentOperations(ctx: PaymentOperationSettings): PaymentO
       // before any lookup, so a misconfigured server never burns a nonce it cannot serve
       const { paymentSettings: config, payments: verifier } = ctx.features.require('paidRetrieval')
       const signal = options.signal
-      const priced = await ctx.records.findPricedCid(cid, { signal })
+      const priced = await ctx.records.payments.findPricedCid(cid, { signal })
       if (!priced) throw notFound('paid content')
       const requirements = offersFor(priced.instruction, config, options.resourceUrl, cid)
       const refuse = (reason?: string): RetrievePrivateResult => ({ paid: false, requirements, reason })
@@ -157,7 +157,7 @@ export function createPaymentOperations(ctx: PaymentOperationSettings): PaymentO
       const verification = await verifier.verify(payment, requirement, { signal })
       if (!verification.valid) return refuse(verification.reason)
 
-      const claim = await ctx.records.claimPaymentNonce(
+      const claim = await ctx.records.payments.claimPaymentNonce(
         verification.payer.toLowerCase(),
         verification.nonce.toLowerCase(),
         expiryOf(payment.authorization.validBefore),

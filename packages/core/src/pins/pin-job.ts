@@ -41,12 +41,12 @@ export async function runPinJob(
   const timeout = setTimeout(() => controller.abort(STOP.timedOut), settings.jobTimeoutMs)
   const renewal = setInterval(() => {
     const until = new Date(ctx.clock.now().getTime() + settings.leaseMs)
-    ctx.records.renewPinLease(request.id, owner, until).then(
+    ctx.records.pinRequests.renewPinLease(request.id, owner, until).then(
       (held) => held || controller.abort(STOP.gone),
       () => {}, // a store hiccup: the next renewal tries again, the lease covers two more periods
     )
   }, settings.leaseMs / 3)
-  const finish = (outcome: PinOutcome) => ctx.records.finishPinRequest(request.id, owner, outcome)
+  const finish = (outcome: PinOutcome) => ctx.records.pinRequests.finishPinRequest(request.id, owner, outcome)
   let blobKey: string | undefined
   try {
     if (request.attempts > settings.maxAttempts) {
@@ -62,7 +62,7 @@ export async function runPinJob(
     const makeFile = async (content: ContentRecord, shape: FileShape, reused: boolean) => {
       // the last moment to learn the request was deleted before a file appears
       const until = new Date(ctx.clock.now().getTime() + settings.leaseMs)
-      if (!(await ctx.records.renewPinLease(request.id, owner, until))) controller.abort(STOP.gone)
+      if (!(await ctx.records.pinRequests.renewPinLease(request.id, owner, until))) controller.abort(STOP.gone)
       throwIfAborted(signal)
       return createPinnedFile(ctx, request, content, shape, reused)
     }
@@ -84,7 +84,10 @@ export async function runPinJob(
       if ((await makeFile(fetched.content, shape, false)) !== blobKey) await discard(ctx, blobKey)
       blobKey = undefined
     }
-    if (!(await finish({ state: 'pinned' })) && !(await ctx.records.getPinRequest(request.tenantId, request.id))) {
+    if (
+      !(await finish({ state: 'pinned' })) &&
+      !(await ctx.records.pinRequests.getPinRequest(request.tenantId, request.id))
+    ) {
       // deleted while the file was being made: the deletion wins
       await removeFile(ctx, request)
     }
@@ -100,7 +103,7 @@ export async function runPinJob(
       return
     }
     // shutting down, or a store failed: the request goes back to the queue for the next claimer
-    await ctx.records.releasePinRequest(request.id, owner).catch(() => {})
+    await ctx.records.pinRequests.releasePinRequest(request.id, owner).catch(() => {})
     if (!signal.aborted) throw error
   } finally {
     clearTimeout(timeout)
@@ -131,7 +134,7 @@ async function fetchAndStore(
     ...location,
     isRoot: rootHash.equals(location.multihash),
   }))
-  await ctx.records.putBlockLocations(blobKey, locations, { signal })
+  await ctx.records.blocks.putBlockLocations(blobKey, locations, { signal })
   return {
     content: { cid: request.cid, blobKey, size: written.size, kind: 'car', profile: null },
     shape,
@@ -146,7 +149,7 @@ async function fetchAndStore(
  * spelling of the CID (a second content record would claim the same blob).
  */
 async function heldPublicContent(ctx: PinJobSettings, root: CID, cid: string): Promise<LocatedBlock | undefined> {
-  const located = await ctx.records.findPublicBlock(root.multihash.bytes, { at: ctx.clock.now() })
+  const located = await ctx.records.blocks.findPublicBlock(root.multihash.bytes, { at: ctx.clock.now() })
   return located?.location.isRoot && located.content.cid === cid ? located : undefined
 }
 
@@ -218,28 +221,28 @@ async function createPinnedFile(
     // reused content is only referenced, never recreated: a file on a blob being deleted would be
     // listed while the gateway answers 404
     const options = { requireContent: reused }
-    const created = await ctx.records.createFile(file, content, options).catch((error: unknown) => {
+    const created = await ctx.records.files.createFile(file, content, options).catch((error: unknown) => {
       if (!hasCode(error, 'NOT_FOUND') || file.groupId === null) throw error
-      return ctx.records.createFile({ ...file, groupId: null }, content, options)
+      return ctx.records.files.createFile({ ...file, groupId: null }, content, options)
     })
     return created.content.blobKey
   } catch (error) {
     if (!hasCode(error, 'CONFLICT')) throw error
-    const earlier = await ctx.records.getFile(request.tenantId, 'public', request.id)
+    const earlier = await ctx.records.files.getFile(request.tenantId, 'public', request.id)
     if (!earlier) throw error
-    return (await ctx.records.getContent(earlier.cid))?.blobKey
+    return (await ctx.records.files.getContent(earlier.cid))?.blobKey
   }
 }
 
 async function removeFile(ctx: PinJobSettings, request: PinRequestRecord): Promise<void> {
-  const deleted = await ctx.records.deleteFile(request.tenantId, 'public', request.id)
+  const deleted = await ctx.records.files.deleteFile(request.tenantId, 'public', request.id)
   if (deleted?.releasedContent) await deleteContentBlobs(ctx.blobs, deleted.releasedContent.blobKey)
 }
 
 /** Removes a fetched blob no record owns, with its index entries. */
 async function discard(ctx: PinJobSettings, blobKey: string | undefined): Promise<void> {
   if (!blobKey) return
-  if ((await ctx.records.isBlobReferenced(blobKey).catch(() => true)) === true) return
+  if ((await ctx.records.files.isBlobReferenced(blobKey).catch(() => true)) === true) return
   await deleteContentBlobs(ctx.blobs, blobKey)
-  await ctx.records.deleteBlockLocations(blobKey).catch(() => {})
+  await ctx.records.blocks.deleteBlockLocations(blobKey).catch(() => {})
 }

@@ -40,11 +40,14 @@ export function createPinOperations(ctx: PinOperationSettings): PinOperations {
         leaseOwner: null,
         leaseExpiresAt: null,
       }
-      if (groupId !== null && !(await ctx.records.getGroup(actor.tenantId, 'public', groupId, options))) {
+      if (groupId !== null && !(await ctx.records.groups.getGroup(actor.tenantId, 'public', groupId, options))) {
         throw notFound('group')
       }
       try {
-        await ctx.records.createPinRequest(request, { ...options, maxOpenPerTenant: ctx.pinning.maxQueuedPerTenant })
+        await ctx.records.pinRequests.createPinRequest(request, {
+          ...options,
+          maxOpenPerTenant: ctx.pinning.maxQueuedPerTenant,
+        })
       } catch (error) {
         if (!hasCode(error, 'RATE_LIMITED')) throw error
         throw pinQueueFull(ctx.pinning.maxQueuedPerTenant, error)
@@ -55,19 +58,19 @@ export function createPinOperations(ctx: PinOperationSettings): PinOperations {
     async list(actor, query = {}, options) {
       const page = resolvePage({ ...query, order: query.order ?? 'ASC' })
       const filter = { states: query.states, failures: query.failures, cid: query.cid }
-      const result = await ctx.records.listPinRequests(actor.tenantId, filter, page, options)
+      const result = await ctx.records.pinRequests.listPinRequests(actor.tenantId, filter, page, options)
       return { requests: result.items, nextPageToken: nextPageToken(result.items, result.hasMore) }
     },
 
     async remove(actor, id, options) {
-      const deleted = await ctx.records.deletePinRequest(actor.tenantId, id, options)
+      const deleted = await ctx.records.pinRequests.deletePinRequest(actor.tenantId, id, options)
       if (!deleted) throw notFound('pin request')
       running.get(id)?.abort(STOP.gone)
     },
 
     async runNext(options = {}) {
       const { signal } = options
-      const request = await ctx.records.claimPinRequest(owner, ctx.clock.now(), ctx.pinning.leaseMs, {
+      const request = await ctx.records.pinRequests.claimPinRequest(owner, ctx.clock.now(), ctx.pinning.leaseMs, {
         signal,
         maxRunningPerTenant: ctx.pinning.maxRunningPerTenant,
       })

@@ -58,19 +58,19 @@ export function createSignatureOperations(ctx: SignatureSettings): SignatureOper
         address,
         createdAt: ctx.clock.now(),
       }
-      return ctx.records.addSignature(record, options)
+      return ctx.records.gateway.addSignature(record, options)
     },
 
     async get(actor, network, cidText, options) {
       const spelling = await held.spelling(actor.tenantId, network, cidText, options)
-      const found = await ctx.records.getSignature(actor.tenantId, network, spelling, options)
+      const found = await ctx.records.gateway.getSignature(actor.tenantId, network, spelling, options)
       if (!found) throw notFound('signature')
       return found
     },
 
     async remove(actor, network, cidText, options) {
       const spelling = await held.spelling(actor.tenantId, network, cidText, options)
-      if (!(await ctx.records.deleteSignature(actor.tenantId, network, spelling, options))) {
+      if (!(await ctx.records.gateway.deleteSignature(actor.tenantId, network, spelling, options))) {
         throw notFound('signature')
       }
     },

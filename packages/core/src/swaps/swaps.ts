@@ -27,7 +27,7 @@ export function createSwapOperations(ctx: SwapSettings): SwapOperations {
       }
       const original = await held.require(actor.tenantId, network, cid, 'CID', options)
       const target = await held.require(actor.tenantId, network, swapCid, 'swap target CID', options)
-      return ctx.records.putSwap(
+      return ctx.records.gateway.putSwap(
         {
           tenantId: actor.tenantId,
           network,
@@ -41,14 +41,14 @@ export function createSwapOperations(ctx: SwapSettings): SwapOperations {
 
     async history(actor, network, cid, options) {
       const spelling = await held.spelling(actor.tenantId, network, cid, options)
-      const history = await ctx.records.listSwapHistory(actor.tenantId, network, spelling, options)
+      const history = await ctx.records.gateway.listSwapHistory(actor.tenantId, network, spelling, options)
       if (history.length === 0) throw notFound('swap history')
       return history
     },
 
     async remove(actor, network, cid, options) {
       const spelling = await held.spelling(actor.tenantId, network, cid, options)
-      if (!(await ctx.records.deleteSwap(actor.tenantId, network, spelling, options))) throw notFound('swap')
+      if (!(await ctx.records.gateway.deleteSwap(actor.tenantId, network, spelling, options))) throw notFound('swap')
     },
   }
 }

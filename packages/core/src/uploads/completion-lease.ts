@@ -38,7 +38,7 @@ export function holdCompletionLease(
   let timer: ReturnType<typeof setTimeout> | undefined
   const renew = async () => {
     const until = new Date(ctx.clock.now().getTime() + leaseMs)
-    const kept = await ctx.records.renewUploadCompletion(id, owner, until).catch(() => true)
+    const kept = await ctx.records.uploadSessions.renewUploadCompletion(id, owner, until).catch(() => true)
     if (stopped) return
     if (kept) return schedule()
     lost = true

@@ -71,7 +71,7 @@ export function createResumableUploadOperations(
   const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex')
 
   async function mustGet(id: string, token: string, options?: CallOptions): Promise<UploadSessionRecord> {
-    const session = await ctx.records.getUploadSession(id, options)
+    const session = await ctx.records.uploadSessions.getUploadSession(id, options)
     // one answer for "absent", "wrong token" and "expired": a session URL is a capability
     const given = Buffer.from(tokenHash(token), 'hex')
     const valid =
@@ -127,11 +127,11 @@ export function createResumableUploadOperations(
     await deleteParts(sessionBlobKeys(session), options)
     await ctx.blobs.staged?.abort(key, handle, options).catch(() => {})
     // cannot tell: keeping an orphan is recoverable, losing bytes is not
-    const owned = await ctx.records.isBlobReferenced(key, options).catch(() => true)
+    const owned = await ctx.records.files.isBlobReferenced(key, options).catch(() => true)
     if (!owned) {
       await deleteContentBlobs(ctx.blobs, key, options).catch(() => {})
       // the leaves its PATCHes indexed (invisible while no record owns the blob)
-      await ctx.records.deleteBlockLocations(key, options).catch(() => {})
+      await ctx.records.blocks.deleteBlockLocations(key, options).catch(() => {})
     }
   }
 
@@ -183,7 +183,7 @@ export function createResumableUploadOperations(
     const indexed = indexesLeaves(session)
     if (indexed) {
       const leaves = dag.leafLocations(STAGED_LEAF_BYTES, size, true, root)
-      await ctx.records.putBlockLocations(key, leaves, { signal })
+      await ctx.records.blocks.putBlockLocations(key, leaves, { signal })
     }
     const innerNodes: Block[] = []
     for await (const node of dag.savedNodeBlocks(ctx.blobs, { signal })) innerNodes.push(node)
@@ -207,7 +207,7 @@ export function createResumableUploadOperations(
       { constraints: fromSessionConstraints(session.constraints), signal },
     )
     await ctx.resumable.checkpoint?.('recorded', session.id)
-    const deleted = await ctx.records.deleteUploadSession(session.id).catch(() => undefined)
+    const deleted = await ctx.records.uploadSessions.deleteUploadSession(session.id).catch(() => undefined)
     if (deleted) await dropSessionBytes(deleted)
     return result
   }
@@ -241,7 +241,7 @@ export function createResumableUploadOperations(
       { signal, constraints: fromSessionConstraints(session.constraints) },
     )
     await ctx.resumable.checkpoint?.('recorded', session.id)
-    const deleted = await ctx.records.deleteUploadSession(session.id).catch(() => undefined)
+    const deleted = await ctx.records.uploadSessions.deleteUploadSession(session.id).catch(() => undefined)
     if (deleted) await deleteParts(deleted.parts)
     return result
   }
@@ -279,7 +279,7 @@ export function createResumableUploadOperations(
       try {
         // the last accepted PATCH's leaves, indexed while this one streams
         const indexing = indexesLeaves(session)
-          ? ctx.records.putBlockLocations(
+          ? ctx.records.blocks.putBlockLocations(
               session.staged.key,
               dag.leafLocations(STAGED_LEAF_BYTES, session.length, false),
               options,
@@ -342,7 +342,7 @@ export function createResumableUploadOperations(
       stored = { part: key, size, drop }
     }
     const now = ctx.clock.now().getTime()
-    const advanced = await ctx.records
+    const advanced = await ctx.records.uploadSessions
       .advanceUploadSession(
         session.id,
         offset,
@@ -407,7 +407,7 @@ export function createResumableUploadOperations(
         expiresAt,
       }
       try {
-        await ctx.records.createUploadSession(record, options)
+        await ctx.records.uploadSessions.createUploadSession(record, options)
       } catch (error) {
         await dropSessionBytes(record).catch(() => {})
         throw error
@@ -457,7 +457,13 @@ export function createResumableUploadOperations(
       const { completionLeaseMs } = ctx.resumable
       const holdsClaim =
         current !== session ||
-        (await ctx.records.claimUploadCompletion(id, owner, ctx.clock.now(), completionLeaseMs, options)) === 'claimed'
+        (await ctx.records.uploadSessions.claimUploadCompletion(
+          id,
+          owner,
+          ctx.clock.now(),
+          completionLeaseMs,
+          options,
+        )) === 'claimed'
       if (!holdsClaim) return status
       const lease = holdCompletionLease(ctx, id, owner, signal)
       try {
@@ -467,7 +473,7 @@ export function createResumableUploadOperations(
         // taken over after a stall: the new holder completes the upload, this PATCH is one without the claim
         if (lease.lost) return status
         // without the caller's signal: it may be the abort that failed the completion
-        await ctx.records.releaseUploadCompletion(id, owner).catch(() => {})
+        await ctx.records.uploadSessions.releaseUploadCompletion(id, owner).catch(() => {})
         throw error
       } finally {
         lease.stop()
@@ -481,7 +487,7 @@ export function createResumableUploadOperations(
       if (session.offset === session.length) {
         const terminator = `terminate-${randomUUID()}`
         const { completionLeaseMs } = ctx.resumable
-        const claim = await ctx.records.claimUploadCompletion(
+        const claim = await ctx.records.uploadSessions.claimUploadCompletion(
           id,
           terminator,
           ctx.clock.now(),
@@ -490,7 +496,7 @@ export function createResumableUploadOperations(
         )
         if (claim !== 'claimed') throw conflict('the upload is being completed; it cannot be terminated now')
       }
-      const deleted = await ctx.records.deleteUploadSession(id, options)
+      const deleted = await ctx.records.uploadSessions.deleteUploadSession(id, options)
       if (deleted) await dropSessionBytes(deleted, options)
     },
 
@@ -500,13 +506,19 @@ export function createResumableUploadOperations(
       const sweeper = `sweep-${randomUUID()}`
       let swept = 0
       for (;;) {
-        const expired = await ctx.records.listExpiredUploadSessions(now, 100, options)
+        const expired = await ctx.records.uploadSessions.listExpiredUploadSessions(now, 100, options)
         let progressed = false
         for (const session of expired) {
           const { completionLeaseMs } = ctx.resumable
-          const claim = await ctx.records.claimUploadCompletion(session.id, sweeper, now, completionLeaseMs, options)
+          const claim = await ctx.records.uploadSessions.claimUploadCompletion(
+            session.id,
+            sweeper,
+            now,
+            completionLeaseMs,
+            options,
+          )
           if (claim !== 'claimed') continue
-          const deleted = await ctx.records.deleteUploadSession(session.id, options)
+          const deleted = await ctx.records.uploadSessions.deleteUploadSession(session.id, options)
           if (!deleted) continue
           progressed = true
           swept++

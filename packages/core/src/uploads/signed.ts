@@ -64,7 +64,7 @@ export function createSignedUploadOperations(ctx: SignedUploadSettings): SignedU
         if (typeof request.groupId !== 'string') throw invalid('group_id must be a string')
         const networks: Network[] = claims.n ? [claims.n] : ['public', 'private']
         const found = await Promise.all(
-          networks.map((n) => ctx.records.getGroup(actor.tenantId, n, request.groupId!, options)),
+          networks.map((n) => ctx.records.groups.getGroup(actor.tenantId, n, request.groupId!, options)),
         )
         if (!found.some(Boolean)) throw notFound('group')
         claims.g = request.groupId

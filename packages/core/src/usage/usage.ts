@@ -61,7 +61,7 @@ export function createUsageOperations(ctx: UsageSettings): UsageOperations {
     rowsOfDay = new Map()
     try {
       const counts = await nameFiles(ctx, [...batch.values()], options)
-      await ctx.records.addGatewayUsage(counts, limits, options)
+      await ctx.records.usage.addGatewayUsage(counts, limits, options)
       return counts.length
     } catch (error) {
       // kept for the next flush, as far as the bounds allow: a database outage delays counts
@@ -121,7 +121,7 @@ export function createUsageOperations(ctx: UsageSettings): UsageOperations {
       if (!Number.isSafeInteger(limit) || limit < 1 || limit > 1000) throw invalid('limit must be 1 to 1000')
       await flush(options)
       const ranking = { by: query.by, sortBy: query.sortBy, order: query.order ?? 'desc', limit } as const
-      return ctx.records.rankGatewayUsage(actor.tenantId, filter, ranking, options)
+      return ctx.records.usage.rankGatewayUsage(actor.tenantId, filter, ranking, options)
     },
 
     async timeSeries(actor: Actor, query: UsageTimeSeriesQuery, options): Promise<UsageTimeSeries> {
@@ -130,7 +130,7 @@ export function createUsageOperations(ctx: UsageSettings): UsageOperations {
       const limit = query.limit
       if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 1)) throw invalid('limit must be at least 1')
       await flush(options)
-      const days = await ctx.records.gatewayUsageByDay(actor.tenantId, filter, options)
+      const days = await ctx.records.usage.gatewayUsageByDay(actor.tenantId, filter, options)
       const periods = new Map<string, { requests: number; bytes: number }>()
       for (const day of days) {
         const start = query.interval === 'day' ? day.day : mondayOf(day.day)
@@ -153,7 +153,7 @@ export function createUsageOperations(ctx: UsageSettings): UsageOperations {
       }
     },
 
-    storage: (actor, options) => ctx.records.storageUsage(actor.tenantId, options),
+    storage: (actor, options) => ctx.records.usage.storageUsage(actor.tenantId, options),
   }
 }
 
@@ -204,7 +204,7 @@ async function nameFiles(ctx: UsageSettings, counts: HeldCount[], options?: Call
       names.set(key, '')
       continue
     }
-    const file = await ctx.records.findHeldFile(tenantId, 'public', multihash, ctx.clock.now(), options)
+    const file = await ctx.records.blocks.findHeldFile(tenantId, 'public', multihash, ctx.clock.now(), options)
     names.set(key, file?.name ?? '')
   }
   return counts.map(({ named, ...count }) => ({

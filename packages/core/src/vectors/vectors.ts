@@ -32,9 +32,9 @@ export function createVectorOperations(ctx: VectorSettings): VectorOperations {
 
   /** The actor's private file; a public one gets a clear 400 rather than a puzzling 404. */
   async function privateFile(actor: Actor, fileId: string, options: CallOptions): Promise<FileRecord> {
-    const file = await ctx.records.getFile(actor.tenantId, NETWORK, fileId, options)
+    const file = await ctx.records.files.getFile(actor.tenantId, NETWORK, fileId, options)
     if (file) return file
-    if (await ctx.records.getFile(actor.tenantId, 'public', fileId, options)) {
+    if (await ctx.records.files.getFile(actor.tenantId, 'public', fileId, options)) {
       throw invalid('vectors are available for private files only; this file is on the public network')
     }
     throw notFound('file')
@@ -64,7 +64,7 @@ export function createVectorOperations(ctx: VectorSettings): VectorOperations {
       if (file.groupId === null) {
         throw invalid('the file must be in a group to be vectorized: add it to a group first')
       }
-      const content = await ctx.records.getContent(file.cid, options)
+      const content = await ctx.records.files.getContent(file.cid, options)
       if (!content) throw notFound('file')
       if (content.kind === 'car') {
         throw invalid('cannot vectorize a folder or CAR upload: vectorize the files inside it, uploaded on their own')
@@ -83,7 +83,7 @@ export function createVectorOperations(ctx: VectorSettings): VectorOperations {
       })
       if (passages.length === 0) throw invalid('the file holds no text to vectorize')
       const vectors = await embed(embedder, passages.slice(0, VECTORIZE_MAX_PASSAGES), 'document', options.signal)
-      const updated = await ctx.records.upsertFileVectors(
+      const updated = await ctx.records.vectors.upsertFileVectors(
         actor.tenantId,
         NETWORK,
         file.id,
@@ -97,7 +97,7 @@ export function createVectorOperations(ctx: VectorSettings): VectorOperations {
 
     async deleteVectors(actor, fileId, options = {}) {
       await privateFile(actor, fileId, options)
-      const updated = await ctx.records.deleteFileVectors(actor.tenantId, NETWORK, fileId, options)
+      const updated = await ctx.records.vectors.deleteFileVectors(actor.tenantId, NETWORK, fileId, options)
       if (!updated) throw notFound('file')
       return updated
     },
@@ -110,14 +110,14 @@ export function createVectorOperations(ctx: VectorSettings): VectorOperations {
       if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_VECTOR_QUERY_LIMIT) {
         throw invalid(`limit must be an integer from 1 to ${MAX_VECTOR_QUERY_LIMIT}`)
       }
-      if (!(await ctx.records.getGroup(actor.tenantId, NETWORK, groupId, options))) {
-        if (await ctx.records.getGroup(actor.tenantId, 'public', groupId, options)) {
+      if (!(await ctx.records.groups.getGroup(actor.tenantId, NETWORK, groupId, options))) {
+        if (await ctx.records.groups.getGroup(actor.tenantId, 'public', groupId, options)) {
           throw invalid('vectors are available for private groups only; this group is on the public network')
         }
         throw notFound('group')
       }
       const [vector] = await embed(embedder, [input.text], 'query', options.signal)
-      const matches = await ctx.records.queryVectors(
+      const matches = await ctx.records.vectors.queryVectors(
         { tenantId: actor.tenantId, network: NETWORK, groupId, vector: vector!, limit },
         embeddingOf(embedder),
         options,

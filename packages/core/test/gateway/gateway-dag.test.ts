@@ -154,7 +154,10 @@ describe('gateway over a car content (directories)', () => {
       profile: null,
     }
     const records = blockIndex(imported.locations)
-    const gateway = createGatewayOperations({ blobs: store, records } as unknown as GatewaySettings)
+    const gateway = createGatewayOperations({
+      blobs: store,
+      records: { blocks: records },
+    } as unknown as GatewaySettings)
     const gatewayRoot: GatewayRoot = {
       requested: root!,
       cid: root!,

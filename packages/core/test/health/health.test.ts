@@ -19,7 +19,7 @@ describe('health', () => {
       const records = createMemoryRecordStore()
       const blobs = createMemoryBlobStore()
       const { service } = createTestService({
-        records: failing === 'records' ? { ...records, getContent: down } : records,
+        records: failing === 'records' ? { ...records, files: { ...records.files, getContent: down } } : records,
         blobs: failing === 'blobs' ? { ...blobs, head: down } : blobs,
       })
       const report = await service.health.check()
@@ -36,8 +36,11 @@ describe('health', () => {
     const { service } = createTestService({
       records: {
         ...records,
-        getContent: () => {
-          throw new Error('not even a promise')
+        files: {
+          ...records.files,
+          getContent: () => {
+            throw new Error('not even a promise')
+          },
         },
       },
     })
@@ -49,7 +52,10 @@ describe('health', () => {
     const records = createMemoryRecordStore()
     const blobs = createMemoryBlobStore()
     const { service } = createTestService({
-      records: { ...records, getContent: async (_cid, options) => void seen.push(['records', options?.signal]) },
+      records: {
+        ...records,
+        files: { ...records.files, getContent: async (_cid, options) => void seen.push(['records', options?.signal]) },
+      },
       blobs: { ...blobs, head: async (_key, options) => void seen.push(['blobs', options?.signal]) },
     })
     const { signal } = new AbortController()

@@ -22,7 +22,7 @@ describe('sweepOrphanBlobs', () => {
         yield { kind: 'file' as const, path: 'kept.txt', content: bytes('kept') }
       })(),
     )
-    const referenced = (await records.getContent(file.cid))!.blobKey
+    const referenced = (await records.files.getContent(file.cid))!.blobKey
     // an orphan left by a crash a day ago (its UUIDv7 says so) and its sidecar, and one from a moment ago
     const dayOld = '0191d8e1-2000-7000-8000-000000000001'
     const recent = uuid7At(now.getTime() - 1000)
@@ -86,11 +86,17 @@ describe('sweepOrphanBlobs - a resumable upload killed after assembling its blob
     let assembled = false
     const dying: RecordStore = {
       ...records,
-      async putBlockLocations(...args) {
-        if (assembled) await new Promise(() => {})
-        return records.putBlockLocations(...args)
+      blocks: {
+        ...records.blocks,
+        async putBlockLocations(...args) {
+          if (assembled) await new Promise(() => {})
+          return records.blocks.putBlockLocations(...args)
+        },
       },
-      renewUploadCompletion: () => new Promise(() => {}),
+      uploadSessions: {
+        ...records.uploadSessions,
+        renewUploadCompletion: () => new Promise(() => {}),
+      },
     }
     const dyingBlobs = {
       ...blobs,
@@ -116,7 +122,7 @@ describe('sweepOrphanBlobs - a resumable upload killed after assembling its blob
     await restarted.maintenance.sweepOrphanBlobs()
     const retried = await restarted.uploads.append(upload.id, upload.token, content.length, streamOf(new Uint8Array(0)))
     expect(retried.result?.file.size).toBe(content.length)
-    const stored = await records.getContent(retried.result!.file.cid)
+    const stored = await records.files.getContent(retried.result!.file.cid)
     expect(blobs.has(stored!.blobKey)).toBe(true)
   })
 })

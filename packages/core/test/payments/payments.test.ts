@@ -53,18 +53,22 @@ function setup(verifier: Partial<PaymentVerifier>, options: { secret?: boolean; 
   const log: string[] = []
   const claims = new Set<string>()
   const records = {
-    findPricedCid: async () => ({ instruction: INSTRUCTION, attachedAt: new Date(0) }),
-    claimPaymentNonce: async (payer: string, nonce: string) => {
-      log.push(`claim ${payer} ${nonce}`)
-      const key = `${payer}/${nonce}`
-      if (claims.has(key)) return 'duplicate' as const
-      claims.add(key)
-      return 'claimed' as const
+    payments: {
+      findPricedCid: async () => ({ instruction: INSTRUCTION, attachedAt: new Date(0) }),
+      claimPaymentNonce: async (payer: string, nonce: string) => {
+        log.push(`claim ${payer} ${nonce}`)
+        const key = `${payer}/${nonce}`
+        if (claims.has(key)) return 'duplicate' as const
+        claims.add(key)
+        return 'claimed' as const
+      },
     },
-    findHeldFile: async (tenantId: string, network: string) =>
-      tenantId === 'acme' && network === 'private'
-        ? { cid: 'bafkreifzjut3te2nhyekklss27nh3k72ysco7y32koao5eei66wof36n5e', tenantId }
-        : undefined,
+    blocks: {
+      findHeldFile: async (tenantId: string, network: string) =>
+        tenantId === 'acme' && network === 'private'
+          ? { cid: 'bafkreifzjut3te2nhyekklss27nh3k72ysco7y32koao5eei66wof36n5e', tenantId }
+          : undefined,
+    },
   } as unknown as RecordStore
   const payments: PaymentVerifier = {
     verify: async (p, r) => {

@@ -300,7 +300,7 @@ describe('pin by CID', () => {
     const test = createTestService({ records, blockFetchers: [src.fetcher], pinning: { leaseMs: 10_000 } })
     const { id } = await test.service.pins.add(alice, { cid: original.cid })
     // a process claimed it and died
-    expect(await records.claimPinRequest('dead-worker', test.clock.now(), 10_000)).toMatchObject({ id })
+    expect(await records.pinRequests.claimPinRequest('dead-worker', test.clock.now(), 10_000)).toMatchObject({ id })
     expect(await test.service.pins.runNext()).toBe(false)
     test.clock.advance(10_000)
     expect(await test.service.pins.runNext()).toBe(true)
@@ -315,7 +315,7 @@ describe('pin by CID', () => {
       cid: 'bafkreigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy',
     })
     for (const worker of ['crashed-1', 'crashed-2']) {
-      expect(await records.claimPinRequest(worker, test.clock.now(), 1000)).toMatchObject({ id })
+      expect(await records.pinRequests.claimPinRequest(worker, test.clock.now(), 1000)).toMatchObject({ id })
       test.clock.advance(1000)
     }
     expect(await test.service.pins.runNext()).toBe(true)

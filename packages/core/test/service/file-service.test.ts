@@ -6,6 +6,7 @@ import {
   createFileService,
   type FileService,
   type GatewayPlugin,
+  type RecordStore,
 } from '../../src/index.js'
 import { alice, createTestService, uploadFile, uploadFolder } from '../support/test-service.js'
 
@@ -100,6 +101,12 @@ function recorded<T extends object>(name: string, target: T, calls: PortCall[]):
   })
 }
 
+/** A record store with every method of every part recorded (as `records.<part>.<method>`). */
+function recordedParts(store: RecordStore, calls: PortCall[]): RecordStore {
+  const parts = Object.entries(store).map(([part, methods]) => [part, recorded(`records.${part}`, methods, calls)])
+  return Object.fromEntries(parts) as RecordStore
+}
+
 describe('call options', () => {
   /**
    * A service whose ports record every call, and what each operation below leaves behind to work
@@ -108,7 +115,7 @@ describe('call options', () => {
   async function setup() {
     const calls: PortCall[] = []
     const test = createTestService({
-      records: recorded('records', createMemoryRecordStore(), calls),
+      records: recordedParts(createMemoryRecordStore(), calls),
       blobs: recorded('blobs', createMemoryBlobStore(), calls),
     })
     const { service, txt } = test

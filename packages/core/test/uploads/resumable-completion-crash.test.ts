@@ -67,21 +67,30 @@ function stoppedAfter(
   let assembled = false
   const stoppedRecords: RecordStore = {
     ...records,
-    async renewUploadCompletion(...args) {
-      await halt.renewal()
-      return records.renewUploadCompletion(...args)
+    uploadSessions: {
+      ...records.uploadSessions,
+      async renewUploadCompletion(...args) {
+        await halt.renewal()
+        return records.uploadSessions.renewUploadCompletion(...args)
+      },
+      async deleteUploadSession(...args) {
+        if (step === 'recorded') await halt.pass()
+        return records.uploadSessions.deleteUploadSession(...args)
+      },
     },
-    async putBlockLocations(...args) {
-      if (step === 'assembled' && assembled) await halt.pass()
-      return records.putBlockLocations(...args)
+    blocks: {
+      ...records.blocks,
+      async putBlockLocations(...args) {
+        if (step === 'assembled' && assembled) await halt.pass()
+        return records.blocks.putBlockLocations(...args)
+      },
     },
-    async createFile(...args) {
-      if (step === 'dag-closed') await halt.pass()
-      return records.createFile(...args)
-    },
-    async deleteUploadSession(...args) {
-      if (step === 'recorded') await halt.pass()
-      return records.deleteUploadSession(...args)
+    files: {
+      ...records.files,
+      async createFile(...args) {
+        if (step === 'dag-closed') await halt.pass()
+        return records.files.createFile(...args)
+      },
     },
   }
   const stoppedBlobs: BlobStore = {
@@ -107,14 +116,20 @@ function heldAtRecord(records: RecordStore, renewed: (until: Date) => void = () 
   const held = gate()
   const slow: RecordStore = {
     ...records,
-    async createFile(...args) {
-      await held.pass()
-      return records.createFile(...args)
+    files: {
+      ...records.files,
+      async createFile(...args) {
+        await held.pass()
+        return records.files.createFile(...args)
+      },
     },
-    async renewUploadCompletion(id, owner, until, options) {
-      const kept = await records.renewUploadCompletion(id, owner, until, options)
-      renewed(until)
-      return kept
+    uploadSessions: {
+      ...records.uploadSessions,
+      async renewUploadCompletion(id, owner, until, options) {
+        const kept = await records.uploadSessions.renewUploadCompletion(id, owner, until, options)
+        renewed(until)
+        return kept
+      },
     },
   }
   return { held, records: slow }
@@ -172,7 +187,7 @@ describe('a resumable upload whose completion died at a step', () => {
 
       const listed = await restarted.files.list(alice, 'public')
       expect(listed.files.map((f) => f.id)).toEqual([file!.id])
-      const content = await records.getContent(file!.cid)
+      const content = await records.files.getContent(file!.cid)
       expect(digest(await concat(await blobs.get(content!.blobKey)))).toBe(digest(bytes))
       await expect(restarted.uploads.status(upload.id, upload.token)).rejects.toMatchObject({ code: 'NOT_FOUND' })
       expect(await leftUnder(blobs, 'tus/')).toEqual([])
@@ -186,13 +201,16 @@ describe('a resumable upload whose completion died at a step', () => {
     const halt = gate()
     const stopped: RecordStore = {
       ...records,
-      async renewUploadCompletion(...args) {
-        await halt.renewal()
-        return records.renewUploadCompletion(...args)
-      },
-      async deleteUploadSession(...args) {
-        await halt.pass()
-        return records.deleteUploadSession(...args)
+      uploadSessions: {
+        ...records.uploadSessions,
+        async renewUploadCompletion(...args) {
+          await halt.renewal()
+          return records.uploadSessions.renewUploadCompletion(...args)
+        },
+        async deleteUploadSession(...args) {
+          await halt.pass()
+          return records.uploadSessions.deleteUploadSession(...args)
+        },
       },
     }
     const dead = serviceOver(stopped, plain, clock)
@@ -200,7 +218,7 @@ describe('a resumable upload whose completion died at a step', () => {
     const upload = await dead.uploads.create(alice, { length: bytes.length, options: { network: 'private' } })
     void dead.uploads.append(upload.id, upload.token, 0, streamOf(bytes))
     await halt.arrived
-    const written = (await records.listFiles(alice.tenantId, 'private', {}, { limit: 10, order: 'ASC' })).items
+    const written = (await records.files.listFiles(alice.tenantId, 'private', {}, { limit: 10, order: 'ASC' })).items
     expect(written).toHaveLength(1)
 
     clock.advance(LEASE_MS)
@@ -210,7 +228,7 @@ describe('a resumable upload whose completion died at a step', () => {
     expect((await restarted.files.list(alice, 'private')).files.map((f) => f.id)).toEqual([written[0]!.id])
     // the retry's own copy of the bytes went: only the recorded blob (and its DAG index) is left
     expect(await leftUnder(plain, 'tus/')).toEqual([])
-    const { blobKey } = (await records.getContent(written[0]!.cid))!
+    const { blobKey } = (await records.files.getContent(written[0]!.cid))!
     expect((await leftUnder(plain, 'blobs/')).filter((key) => !key.startsWith(blobKey))).toEqual([])
   })
 
@@ -293,7 +311,7 @@ describe('a resumable upload whose completion died at a step', () => {
     expect(await sweeper.uploads.sweepExpiredSessions()).toBe(0)
     held.open()
     const done = (await completing).result!
-    const content = await records.getContent(done.file.cid)
+    const content = await records.files.getContent(done.file.cid)
     expect(digest(await concat(await blobs.get(content!.blobKey)))).toBe(digest(bytes))
     // the completion deleted its session: nothing is left to sweep
     expect(await sweeper.uploads.sweepExpiredSessions()).toBe(0)
@@ -313,7 +331,7 @@ describe('a resumable upload whose completion died at a step', () => {
     await expect(other.uploads.terminate(upload.id, upload.token)).rejects.toMatchObject({ code: 'CONFLICT' })
     held.open()
     const done = (await completing).result!
-    const content = await records.getContent(done.file.cid)
+    const content = await records.files.getContent(done.file.cid)
     expect(digest(await concat(await blobs.get(content!.blobKey)))).toBe(digest(bytes))
   })
 

@@ -8,42 +8,44 @@ function fakeStores() {
   const claimed = new Map<string, { owner: string; expiresAt: Date }>()
   const blobs = new Map<string, Uint8Array>()
   const records = {
-    async createUploadSession(s: UploadSessionRecord) {
-      sessions.set(s.id, structuredClone(s))
-    },
-    async getUploadSession(id: string) {
-      const s = sessions.get(id)
-      return s && structuredClone(s)
-    },
-    async advanceUploadSession(id: string, expected: number, a: UploadSessionAdvance) {
-      const s = sessions.get(id)
-      if (!s || s.offset !== expected) return undefined
-      Object.assign(s, { offset: a.offset, parts: [...s.parts, a.part], expiresAt: a.expiresAt })
-      if (s.offset === s.length) claimed.set(id, a.completion)
-      return structuredClone(s)
-    },
-    async claimUploadCompletion(id: string, owner: string, now: Date, leaseMs: number) {
-      const held = claimed.get(id)
-      if (!sessions.has(id) || (held && held.expiresAt > now)) return 'already'
-      claimed.set(id, { owner, expiresAt: new Date(now.getTime() + leaseMs) })
-      return 'claimed'
-    },
-    async renewUploadCompletion(id: string, owner: string, until: Date) {
-      if (claimed.get(id)?.owner !== owner) return false
-      claimed.set(id, { owner, expiresAt: until })
-      return true
-    },
-    async releaseUploadCompletion(id: string, owner: string) {
-      return claimed.get(id)?.owner === owner && claimed.delete(id)
-    },
-    async deleteUploadSession(id: string) {
-      const s = sessions.get(id)
-      sessions.delete(id)
-      claimed.delete(id)
-      return s
-    },
-    async listExpiredUploadSessions(now: Date, limit: number) {
-      return [...sessions.values()].filter((s) => s.expiresAt <= now).slice(0, limit)
+    uploadSessions: {
+      async createUploadSession(s: UploadSessionRecord) {
+        sessions.set(s.id, structuredClone(s))
+      },
+      async getUploadSession(id: string) {
+        const s = sessions.get(id)
+        return s && structuredClone(s)
+      },
+      async advanceUploadSession(id: string, expected: number, a: UploadSessionAdvance) {
+        const s = sessions.get(id)
+        if (!s || s.offset !== expected) return undefined
+        Object.assign(s, { offset: a.offset, parts: [...s.parts, a.part], expiresAt: a.expiresAt })
+        if (s.offset === s.length) claimed.set(id, a.completion)
+        return structuredClone(s)
+      },
+      async claimUploadCompletion(id: string, owner: string, now: Date, leaseMs: number) {
+        const held = claimed.get(id)
+        if (!sessions.has(id) || (held && held.expiresAt > now)) return 'already'
+        claimed.set(id, { owner, expiresAt: new Date(now.getTime() + leaseMs) })
+        return 'claimed'
+      },
+      async renewUploadCompletion(id: string, owner: string, until: Date) {
+        if (claimed.get(id)?.owner !== owner) return false
+        claimed.set(id, { owner, expiresAt: until })
+        return true
+      },
+      async releaseUploadCompletion(id: string, owner: string) {
+        return claimed.get(id)?.owner === owner && claimed.delete(id)
+      },
+      async deleteUploadSession(id: string) {
+        const s = sessions.get(id)
+        sessions.delete(id)
+        claimed.delete(id)
+        return s
+      },
+      async listExpiredUploadSessions(now: Date, limit: number) {
+        return [...sessions.values()].filter((s) => s.expiresAt <= now).slice(0, limit)
+      },
     },
   } as unknown as RecordStore
   const blobStore: BlobStore = {

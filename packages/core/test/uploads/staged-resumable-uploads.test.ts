@@ -67,7 +67,7 @@ describe('resumable uploads on a blob store with staged writes', () => {
     expect(last.result?.file.cid).toBe(await oneShotCid(bytes))
     expect(stats.parts).toEqual([4 * LEAF, 4 * LEAF, 4 * LEAF + 1000])
     // the assembled blob holds exactly the bytes sent
-    const content = await records.getContent(last.result!.file.cid)
+    const content = await records.files.getContent(last.result!.file.cid)
     expect(digest(await concat(await store.get(content!.blobKey)))).toBe(digest(bytes))
   })
 
@@ -130,12 +130,15 @@ describe('resumable uploads on a blob store with staged writes', () => {
     let failNext = true
     const flaky: RecordStore = {
       ...records,
-      async createFile(...args) {
-        if (failNext) {
-          failNext = false
-          throw new Error('the database went away')
-        }
-        return records.createFile(...args)
+      files: {
+        ...records.files,
+        async createFile(...args) {
+          if (failNext) {
+            failNext = false
+            throw new Error('the database went away')
+          }
+          return records.files.createFile(...args)
+        },
       },
     }
     const { store, stats } = counted(createMemoryBlobStore())

@@ -91,18 +91,20 @@ function faultyStagedWrites(
   }
 }
 
-/** A record store whose named methods fail as the plan says. */
+/** A record store whose named methods (of any of its parts) fail as the plan says. */
 export function faultyRecords(inner: RecordStore, plan: FaultPlan): RecordStore {
-  return new Proxy(inner, {
-    get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver)
-      if (typeof value !== 'function') return value
-      return (...args: unknown[]) => {
-        if (plan.records?.has(String(property))) return Promise.reject(injected(`records.${String(property)}`))
-        return value.apply(target, args)
-      }
-    },
-  })
+  const faulty = <Part extends object>(part: Part): Part =>
+    new Proxy(part, {
+      get(target, property, receiver) {
+        const value = Reflect.get(target, property, receiver)
+        if (typeof value !== 'function') return value
+        return (...args: unknown[]) => {
+          if (plan.records?.has(String(property))) return Promise.reject(injected(`records.${String(property)}`))
+          return value.apply(target, args)
+        }
+      },
+    })
+  return Object.fromEntries(Object.entries(inner).map(([name, part]) => [name, faulty(part)])) as RecordStore
 }
 
 export function faultyVerifier(inner: PaymentVerifier, plan: FaultPlan): PaymentVerifier {

@@ -102,10 +102,13 @@ export function folderForm(
 /** Every block of a stored content, read back through the block index. */
 export async function storedBlocks(server: ApiTarget, cid: string) {
   const { stores } = server
-  const content = await stores.records.getContent(cid)
+  const content = await stores.records.files.getContent(cid)
   if (!content) throw new Error(`no content for ${cid}`)
   const blocks: { cid: string; bytes: Uint8Array }[] = []
-  for await (const block of openContentDag(content, CID.parse(cid), stores).blocks()) {
+  for await (const block of openContentDag(content, CID.parse(cid), {
+    ...stores,
+    records: stores.records.blocks,
+  }).blocks()) {
     blocks.push({ cid: block.cid.toString(), bytes: block.bytes })
   }
   return { content, blocks }
