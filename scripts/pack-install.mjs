@@ -29,7 +29,12 @@ try {
 }
 
 async function main() {
-  const packages = (await readdir(join(root, 'packages'))).sort()
+  // @pinfold/testing (the suites' shared harnesses) is private: never packed, never published
+  const packages = []
+  for (const name of (await readdir(join(root, 'packages'))).sort()) {
+    const manifest = JSON.parse(await readFile(join(root, 'packages', name, 'package.json'), 'utf8'))
+    if (!manifest.private) packages.push(name)
+  }
   for (const name of packages) {
     const dist = await readdir(join(root, 'packages', name, 'dist')).catch(() => [])
     if (dist.length === 0) throw new Error(`packages/${name}/dist is missing: run \`pnpm build\` first`)
@@ -37,7 +42,8 @@ async function main() {
 
   const tarballs = join(work, 'tarballs')
   step(`packing ${packages.length} packages`)
-  run('npx', [...PNPM, '-r', '--filter', './packages/*', 'pack', '--pack-destination', tarballs], { cwd: root })
+  const filters = packages.flatMap((name) => ['--filter', `./packages/${name}`])
+  run('npx', [...PNPM, '-r', ...filters, 'pack', '--pack-destination', tarballs], { cwd: root })
   const files = (await readdir(tarballs)).filter((file) => file.endsWith('.tgz'))
   if (files.length !== packages.length) throw new Error(`expected ${packages.length} tarballs, got ${files.join(' ')}`)
 

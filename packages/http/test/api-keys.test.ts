@@ -1,6 +1,6 @@
 import { API_KEY_CACHE_MS, type Clock } from '@pinfold/core'
+import { form, startTestApi, TEST_SECRET, type TestApi } from '@pinfold/testing/test-api'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { form, startTestApi, TEST_SECRET, type TestApi } from './support/test-api.js'
 
 interface CreatedKey {
   JWT: string

@@ -1,6 +1,6 @@
+import { startTestApi, TEST_SECRET, type TestApi } from '@pinfold/testing/test-api'
 import { SignJWT, UnsecuredJWT } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestApi, TEST_SECRET, type TestApi } from './support/test-api.js'
 
 describe('bearer token authentication', () => {
   let server: TestApi

@@ -1,9 +1,9 @@
 import { kuboImporterOptions } from '@pinfold/core'
+import { form, startTestApi, type TestApi } from '@pinfold/testing/test-api'
+import { carBytes, directoryVector, storedBlocks } from '@pinfold/testing/uploads'
 import { importer } from 'ipfs-unixfs-importer'
 import type { CID } from 'multiformats/cid'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { form, startTestApi, type TestApi } from './support/test-api.js'
-import { carBytes, directoryVector, storedBlocks } from './support/uploads.js'
 
 interface Block {
   cid: CID

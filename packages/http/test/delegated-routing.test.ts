@@ -3,6 +3,8 @@
  * deployment holds: public content is provided by the deployment itself, private content never.
  */
 import { decode as decodeDagPb } from '@ipld/dag-pb'
+import { chacha } from '@pinfold/testing/gateway'
+import { startTestApi, type TestApi, upload } from '@pinfold/testing/test-api'
 import { base58btc } from 'multiformats/bases/base58'
 import { CID } from 'multiformats/cid'
 import * as raw from 'multiformats/codecs/raw'
@@ -11,8 +13,6 @@ import { identity } from 'multiformats/hashes/identity'
 import { sha256 } from 'multiformats/hashes/sha2'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { IpfsPeer } from '../src/index.js'
-import { chacha } from './support/gateway.js'
-import { startTestApi, type TestApi, upload } from './support/test-api.js'
 
 const PEER_ID = '12D3KooWMnQ7RqpkKeLrFsa98aqULs7JhMCJorU5ZPW3PNUVyWBs'
 const NODE: IpfsPeer = {

@@ -1,5 +1,5 @@
+import { startTestApi, type TestApi } from '@pinfold/testing/test-api'
 import { afterEach, describe, expect, it } from 'vitest'
-import { startTestApi, type TestApi } from './support/test-api.js'
 
 /**
  * The `/docs` page as an embedder of the fetch handler gets it: a shell for the OpenAPI viewer

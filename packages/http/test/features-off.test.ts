@@ -1,8 +1,8 @@
 import { createMemoryBlobStore, createMemoryRecordStore } from '@pinfold/adapter-memory'
 import { createFileService, createTokenVerifier, mintToken, SCOPES } from '@pinfold/core'
+import { TEST_SECRET } from '@pinfold/testing/test-api'
 import { describe, expect, it } from 'vitest'
 import { createFetchHandler } from '../src/index.js'
-import { TEST_SECRET } from './support/test-api.js'
 
 const CID = 'bafkreifzjut3te2nhyekklss27nh3k72ysco7y32koao5eei66wof36n5e'
 

@@ -1,5 +1,5 @@
+import { startTestApi, type TestApi, upload } from '@pinfold/testing/test-api'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestApi, type TestApi, upload } from './support/test-api.js'
 
 interface WireFile {
   id: string

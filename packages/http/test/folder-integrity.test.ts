@@ -1,13 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { CarBlockIterator } from '@ipld/car/iterator'
+import { startTestApi, type TestApi } from '@pinfold/testing/test-api'
+import { type FolderFile, folderForm } from '@pinfold/testing/uploads'
 import { importer } from 'ipfs-unixfs-importer'
 import { fixedSize } from 'ipfs-unixfs-importer/chunker'
 import { balanced } from 'ipfs-unixfs-importer/layout'
 import type { CID } from 'multiformats/cid'
 import { sha256 } from 'multiformats/hashes/sha2'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestApi, type TestApi } from './support/test-api.js'
-import { type FolderFile, folderForm } from './support/uploads.js'
 
 /**
  * The folder measured in issue 15: multi-block files inside a folder came back corrupt (v1) or got

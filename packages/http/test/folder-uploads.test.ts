@@ -1,10 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { kuboImporterOptions } from '@pinfold/core'
-import { importer } from 'ipfs-unixfs-importer'
-import { CID } from 'multiformats/cid'
-import { sha256 } from 'multiformats/hashes/sha2'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestApi, type TestApi } from './support/test-api.js'
+import { startTestApi, type TestApi } from '@pinfold/testing/test-api'
 import {
   directoryVector,
   type FolderFile,
@@ -12,7 +8,11 @@ import {
   readStoredCar,
   storedBlocks,
   VECTOR_FOLDERS,
-} from './support/uploads.js'
+} from '@pinfold/testing/uploads'
+import { importer } from 'ipfs-unixfs-importer'
+import { CID } from 'multiformats/cid'
+import { sha256 } from 'multiformats/hashes/sha2'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 interface Upload {
   id: string

@@ -1,11 +1,11 @@
 import * as dagPb from '@ipld/dag-pb'
+import { type Block, bucket, pbBlock, publicCarForm, rawBlock } from '@pinfold/testing/dag-builders'
+import { type GatewayTestApi, startGatewayApi } from '@pinfold/testing/gateway'
+import { carBytes } from '@pinfold/testing/uploads'
 import { UnixFS } from 'ipfs-unixfs'
 import { CID } from 'multiformats/cid'
 import { sha256 } from 'multiformats/hashes/sha2'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Block, bucket, pbBlock, publicCarForm, rawBlock } from './support/dag-builders.js'
-import { type GatewayTestApi, startGatewayApi } from './support/gateway.js'
-import { carBytes } from './support/uploads.js'
 
 /**
  * DAGs that are small and hash correctly but describe enormous trees by linking to the same

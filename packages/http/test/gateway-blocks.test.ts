@@ -1,8 +1,8 @@
 import * as dagPb from '@ipld/dag-pb'
+import { chacha, type GatewayTestApi, readVerifiedCar, startGatewayApi } from '@pinfold/testing/gateway'
+import type { ApiTarget } from '@pinfold/testing/test-api'
+import { type FolderFile, folderForm } from '@pinfold/testing/uploads'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chacha, type GatewayTestApi, readVerifiedCar, startGatewayApi } from './support/gateway.js'
-import type { ApiTarget } from './support/test-api.js'
-import { type FolderFile, folderForm } from './support/uploads.js'
 
 const LEAF = 262_144
 

@@ -1,7 +1,7 @@
 import { createMemoryBlobStore } from '@pinfold/adapter-memory'
 import type { BlobStore } from '@pinfold/core'
+import { chacha, type GatewayTestApi, readVerifiedCar, startGatewayApi } from '@pinfold/testing/gateway'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chacha, type GatewayTestApi, readVerifiedCar, startGatewayApi } from './support/gateway.js'
 
 const LEAF = 262_144
 

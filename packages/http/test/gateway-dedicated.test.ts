@@ -1,5 +1,5 @@
+import { type GatewayTestApi, requestOnHost, startGatewayApi } from '@pinfold/testing/gateway'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type GatewayTestApi, requestOnHost, startGatewayApi } from './support/gateway.js'
 
 const GATEWAY_DOMAIN = 'gw.pinfold.test'
 const host = (name: string) => `${name}.${GATEWAY_DOMAIN}`

@@ -1,8 +1,8 @@
 import { CarBlockIterator } from '@ipld/car/iterator'
+import { startTestApi, type TestApi } from '@pinfold/testing/test-api'
+import { folderForm } from '@pinfold/testing/uploads'
 import { sha256 } from 'multiformats/hashes/sha2'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestApi, type TestApi } from './support/test-api.js'
-import { folderForm } from './support/uploads.js'
 
 describe('gateway: directories from folder uploads', () => {
   let server: TestApi

@@ -1,7 +1,7 @@
 import { PENDING_DOMAIN_TTL_MS } from '@pinfold/core'
+import { type GatewayTestApi, requestOnHost, startGatewayApi } from '@pinfold/testing/gateway'
+import { startTestApi } from '@pinfold/testing/test-api'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type GatewayTestApi, requestOnHost, startGatewayApi } from './support/gateway.js'
-import { startTestApi } from './support/test-api.js'
 
 /**
  * Issue 16 finding 4: a pending custom domain could block the API. Registering `127.0.0.1` made

@@ -1,5 +1,5 @@
+import { type GatewayTestApi, requestOnHost, startGatewayApi } from '@pinfold/testing/gateway'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type GatewayTestApi, requestOnHost, startGatewayApi } from './support/gateway.js'
 
 const getWithHost = (server: GatewayTestApi, host: string, path: string) => requestOnHost(server, host, path)
 

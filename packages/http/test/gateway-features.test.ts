@@ -1,10 +1,10 @@
 import type { MemoryBlobStore } from '@pinfold/adapter-memory'
 import { CID_SIGNATURE_DOMAIN, CID_SIGNATURE_TYPES } from '@pinfold/core'
+import { chacha, type GatewayTestApi, startGatewayApi } from '@pinfold/testing/gateway'
 import { base36 } from 'multiformats/bases/base36'
 import { CID } from 'multiformats/cid'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chacha, type GatewayTestApi, startGatewayApi } from './support/gateway.js'
 
 const bytesOf = async (res: Response) => new Uint8Array(await res.arrayBuffer())
 const json = async (res: Response) => (await res.json()) as { data: unknown; error?: string }

@@ -1,9 +1,9 @@
 import { crc32 } from 'node:zlib'
 import type { ImageTransformer } from '@pinfold/core'
 import { createSharpTransformer, type SharpTransformerOptions } from '@pinfold/image-sharp'
+import { type GatewayTestApi, startGatewayApi } from '@pinfold/testing/gateway'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type GatewayTestApi, startGatewayApi } from './support/gateway.js'
 
 const GATEWAY = 'acme.gw.pinfold.test'
 

@@ -1,6 +1,6 @@
+import { chacha, type GatewayTestApi, readVerifiedCar, startGatewayApi } from '@pinfold/testing/gateway'
 import { CID } from 'multiformats/cid'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chacha, type GatewayTestApi, readVerifiedCar, startGatewayApi } from './support/gateway.js'
 
 const RAW = 'application/vnd.ipld.raw'
 const CAR = 'application/vnd.ipld.car'

@@ -1,6 +1,6 @@
+import { type GatewayTestApi, requestOnHost, startGatewayApi } from '@pinfold/testing/gateway'
 import { CID } from 'multiformats/cid'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type GatewayTestApi, requestOnHost, startGatewayApi } from './support/gateway.js'
 
 /**
  * The subdomain gateway (TestGatewaySubdomains): `{cidv1}.ipfs.{host}` serves the CID at the root

@@ -1,6 +1,6 @@
+import { chacha, type GatewayTestApi, readVerifiedCar, startGatewayApi } from '@pinfold/testing/gateway'
 import { CID } from 'multiformats/cid'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chacha, type GatewayTestApi, readVerifiedCar, startGatewayApi } from './support/gateway.js'
 
 const bytesOf = async (res: Response) => new Uint8Array(await res.arrayBuffer())
 

@@ -1,8 +1,8 @@
 import { createMemoryBlobStore, createMemoryRecordStore } from '@pinfold/adapter-memory'
 import { createFileService, createTokenVerifier, PinfoldError } from '@pinfold/core'
+import { TEST_SECRET } from '@pinfold/testing/test-api'
 import { describe, expect, it } from 'vitest'
 import { createFetchHandler } from '../src/index.js'
-import { TEST_SECRET } from './support/test-api.js'
 
 function handlerWith(fail: { records?: boolean; blobs?: boolean }) {
   const records = createMemoryRecordStore()

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto'
+import { form, startTestApi, type TestApi } from '@pinfold/testing/test-api'
+import { b64, cidOf, createSdkStyle, patchAt } from '@pinfold/testing/tus'
+import { folderForm } from '@pinfold/testing/uploads'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { form, startTestApi, type TestApi } from './support/test-api.js'
-import { b64, cidOf, createSdkStyle, patchAt } from './support/tus.js'
-import { folderForm } from './support/uploads.js'
 
 /**
  * Every way in that lets a client choose the network stores on the private one when it does not

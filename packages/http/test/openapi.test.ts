@@ -1,13 +1,13 @@
 import { CID_SIGNATURE_DOMAIN, CID_SIGNATURE_TYPES } from '@pinfold/core'
 import { createLexicalEmbedder } from '@pinfold/embedders'
+import { startGatewayApi } from '@pinfold/testing/gateway'
+import { PAY_TO } from '@pinfold/testing/payments'
+import { form, startTestApi, type TestApi } from '@pinfold/testing/test-api'
+import { privateGroupWithTexts, startVectorApi } from '@pinfold/testing/vectors'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type OpenApiDocument, openApiPath, operationId, routes } from '../src/index.js'
-import { startGatewayApi } from './support/gateway.js'
 import { createResponseChecker, validateOpenApi } from './support/openapi.js'
-import { PAY_TO } from './support/payments.js'
-import { form, startTestApi, type TestApi } from './support/test-api.js'
-import { privateGroupWithTexts, startVectorApi } from './support/vectors.js'
 
 /**
  * Routes whose success is not exercised here, and why; their documented failures are validated

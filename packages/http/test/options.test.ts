@@ -1,10 +1,10 @@
 import { createMemoryBlobStore, createMemoryRecordStore } from '@pinfold/adapter-memory'
 import { createFileService, createTokenVerifier, type FileService, type ImageTransformer } from '@pinfold/core'
 import { createSharpTransformer } from '@pinfold/image-sharp'
+import { invalidOption } from '@pinfold/testing/option-errors'
+import { TEST_SECRET } from '@pinfold/testing/test-api'
 import { describe, expect, it } from 'vitest'
 import { createFetchHandler, type FetchHandlerOptions, jsonLinesLogger, type RequestLogger } from '../src/index.js'
-import { invalidOption } from './support/option-errors.js'
-import { TEST_SECRET } from './support/test-api.js'
 
 const service = createFileService({ records: createMemoryRecordStore(), blobs: createMemoryBlobStore() })
 const auth = createTokenVerifier({ secret: TEST_SECRET })

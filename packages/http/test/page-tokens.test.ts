@@ -1,6 +1,6 @@
+import { type Seeds, seed } from '@pinfold/testing/reliability'
+import { startTestApi, type TestApi } from '@pinfold/testing/test-api'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Seeds, seed } from './support/reliability.js'
-import { startTestApi, type TestApi } from './support/test-api.js'
 
 /**
  * Page tokens come back from clients, so they are input like any other. Dates JavaScript accepts but

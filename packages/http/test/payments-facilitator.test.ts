@@ -1,7 +1,7 @@
+import { createFacilitator } from '@pinfold/testing/facilitator'
+import { priceCid, randomAccount, signedHeader, startPaidApi, uploadPrivate } from '@pinfold/testing/payments'
+import type { TestApi } from '@pinfold/testing/test-api'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createFacilitator } from './support/facilitator.js'
-import { priceCid, randomAccount, signedHeader, startPaidApi, uploadPrivate } from './support/payments.js'
-import type { TestApi } from './support/test-api.js'
 
 describe('paid retrieval through a facilitator (PINFOLD_X402_FACILITATOR_URL)', () => {
   const facilitator = createFacilitator()

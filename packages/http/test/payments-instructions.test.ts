@@ -1,6 +1,13 @@
+import {
+  OTHER_ADDRESS,
+  PAY_TO,
+  startPaidApi,
+  USDC_BASE,
+  USDC_BASE_SEPOLIA,
+  uploadPrivate,
+} from '@pinfold/testing/payments'
+import type { TestApi } from '@pinfold/testing/test-api'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { OTHER_ADDRESS, PAY_TO, startPaidApi, USDC_BASE, USDC_BASE_SEPOLIA, uploadPrivate } from './support/payments.js'
-import type { TestApi } from './support/test-api.js'
 
 const BASE = '/v3/x402/payment_instructions'
 

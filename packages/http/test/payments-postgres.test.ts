@@ -3,10 +3,10 @@ import { PGlite } from '@electric-sql/pglite'
 import { createMemoryBlobStore } from '@pinfold/adapter-memory'
 import { createPostgresRecordStore, fromPGlite, fromPgPool, migrate, type SqlClient } from '@pinfold/adapter-postgres'
 import type { RecordStore } from '@pinfold/core'
+import { priceCid, randomAccount, signedHeader, startPaidApi, uploadPrivate } from '@pinfold/testing/payments'
+import type { TestApi } from '@pinfold/testing/test-api'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { priceCid, randomAccount, signedHeader, startPaidApi, uploadPrivate } from './support/payments.js'
-import type { TestApi } from './support/test-api.js'
 
 /** Set by CI (and by hand) to run against a real PostgreSQL server too. */
 const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL

@@ -1,4 +1,3 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   decodeHeader,
   OTHER_ADDRESS,
@@ -9,8 +8,9 @@ import {
   startPaidApi,
   USDC_BASE_SEPOLIA,
   uploadPrivate,
-} from './support/payments.js'
-import type { TestApi } from './support/test-api.js'
+} from '@pinfold/testing/payments'
+import type { TestApi } from '@pinfold/testing/test-api'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 const SECRET_TEXT = 'the private bytes only payers may read'
 

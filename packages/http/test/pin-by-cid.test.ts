@@ -1,12 +1,12 @@
 import * as dagCbor from '@ipld/dag-cbor'
 import type { BlockFetcher } from '@pinfold/core'
 import { PinfoldError } from '@pinfold/core'
+import { rawBlock } from '@pinfold/testing/dag-builders'
+import { startTestApi, type TestApi, upload } from '@pinfold/testing/test-api'
+import { carBytes } from '@pinfold/testing/uploads'
 import { CID } from 'multiformats/cid'
 import { sha256 } from 'multiformats/hashes/sha2'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { rawBlock } from './support/dag-builders.js'
-import { startTestApi, type TestApi, upload } from './support/test-api.js'
-import { carBytes } from './support/uploads.js'
 
 /**
  * Pinata's pin-by-CID endpoints over the in-process API. The content lives in a second instance;

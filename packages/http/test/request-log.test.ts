@@ -1,8 +1,8 @@
 import { createMemoryBlobStore, createMemoryRecordStore } from '@pinfold/adapter-memory'
 import { createFileService, createTokenVerifier, mintToken, SCOPES } from '@pinfold/core'
+import { TEST_SECRET } from '@pinfold/testing/test-api'
 import { describe, expect, it } from 'vitest'
 import { createFetchHandler, jsonLinesLogger, type RequestLogEntry } from '../src/index.js'
-import { TEST_SECRET } from './support/test-api.js'
 
 function setup() {
   const service = createFileService({

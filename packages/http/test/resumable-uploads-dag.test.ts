@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto'
 import { CarBlockIterator } from '@ipld/car/iterator'
 import { createMemoryBlobStore, createMemoryRecordStore } from '@pinfold/adapter-memory'
+import { chacha } from '@pinfold/testing/gateway'
+import { startTestApi, type TestApi } from '@pinfold/testing/test-api'
+import { b64, cidOf, createSdkStyle, patchAt } from '@pinfold/testing/tus'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runs } from './properties/support/round-trip.js'
-import { chacha } from './support/gateway.js'
-import { startTestApi, type TestApi } from './support/test-api.js'
-import { b64, cidOf, createSdkStyle, patchAt } from './support/tus.js'
 
 const LEAF = 262_144
 /** Links per file node in Kubo's balanced layout: files past 174 leaves have a second level. */

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import { setImmediate } from 'node:timers/promises'
+import { startTestApi, type TestApi } from '@pinfold/testing/test-api'
+import { b64, cidOf, createSdkStyle, type FileItem, findByCid, patchAt } from '@pinfold/testing/tus'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestApi, type TestApi } from './support/test-api.js'
-import { b64, cidOf, createSdkStyle, type FileItem, findByCid, patchAt } from './support/tus.js'
 
 describe('resumable uploads (tus 1.0)', () => {
   let server: TestApi

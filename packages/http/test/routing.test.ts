@@ -1,5 +1,5 @@
+import { startTestApi, type TestApi } from '@pinfold/testing/test-api'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestApi, type TestApi } from './support/test-api.js'
 
 describe('HTTP layer', () => {
   let server: TestApi

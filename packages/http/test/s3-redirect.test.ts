@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
+import { type S3rverInstance, s3BlobStore, startS3rver } from '@pinfold/testing/storage'
+import { form, startTestApi, type TestApi } from '@pinfold/testing/test-api'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type S3rverInstance, s3BlobStore, startS3rver } from './support/storage.js'
-import { form, startTestApi, type TestApi } from './support/test-api.js'
 
 describe('private downloads from S3', () => {
   let s3: S3rverInstance

@@ -1,6 +1,6 @@
+import { startPaidApi, uploadPrivate } from '@pinfold/testing/payments'
+import type { TestApi } from '@pinfold/testing/test-api'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startPaidApi, uploadPrivate } from './support/payments.js'
-import type { TestApi } from './support/test-api.js'
 
 /** Every scope the spec names (part 5), and nothing else. */
 const SPEC_SCOPES = [

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
+import { form, startTestApi, type TestApi } from '@pinfold/testing/test-api'
+import { pngBytes } from '@pinfold/testing/uploads'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { form, startTestApi, type TestApi } from './support/test-api.js'
-import { pngBytes } from './support/uploads.js'
 
 const html = (pad = 0) => `${' '.repeat(pad)}<HTML><script>alert(document.cookie)</script></HTML>`
 

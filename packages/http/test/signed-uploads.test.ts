@@ -1,8 +1,8 @@
 import { createUrlSigner } from '@pinfold/core'
+import { kuboCid } from '@pinfold/testing/bytes'
+import { form, startTestApi, TEST_SECRET, type TestApi } from '@pinfold/testing/test-api'
+import { folderForm, pngBytes } from '@pinfold/testing/uploads'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { kuboCid } from './support/bytes.js'
-import { form, startTestApi, TEST_SECRET, type TestApi } from './support/test-api.js'
-import { folderForm, pngBytes } from './support/uploads.js'
 
 interface Upload {
   id: string

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises'
+import { startTestApi, type TestApi } from '@pinfold/testing/test-api'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createRouter } from '../src/router.js'
 import { routes } from '../src/routes.js'
 import { UNSUPPORTED_PINATA_ENDPOINTS } from '../src/unsupported-routes.js'
-import { startTestApi, type TestApi } from './support/test-api.js'
 
 /** `/v3/files/:network/pin_by_cid/:id` → a concrete path the pattern matches. */
 const concrete = (path: string) => path.replace(':network', 'public').replace(/:[A-Za-z]+/g, 'some-id')

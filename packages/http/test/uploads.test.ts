@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
+import { form, startTestApi, type TestApi, upload } from '@pinfold/testing/test-api'
+import { VECTORS, vectorBytes } from '@pinfold/testing/uploads'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { form, startTestApi, type TestApi, upload } from './support/test-api.js'
-import { VECTORS, vectorBytes } from './support/uploads.js'
 
 const fileVectors = VECTORS.filter((v) => v.kind === 'file')
 

@@ -1,7 +1,7 @@
 import type { Clock } from '@pinfold/core'
+import { chacha, type GatewayTestApi, requestOnHost, startGatewayApi } from '@pinfold/testing/gateway'
+import { form, startTestApi, type TestApi } from '@pinfold/testing/test-api'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chacha, type GatewayTestApi, requestOnHost, startGatewayApi } from './support/gateway.js'
-import { form, startTestApi, type TestApi } from './support/test-api.js'
 
 interface TopItem {
   value: string

@@ -1,9 +1,9 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { createLexicalEmbedder } from '@pinfold/embedders'
+import { form, type TestApi } from '@pinfold/testing/test-api'
+import { startVectorApi } from '@pinfold/testing/vectors'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { extractionBombs } from './support/extraction-bombs.js'
-import { form, type TestApi } from './support/test-api.js'
-import { startVectorApi } from './support/vectors.js'
 
 // Tenant files built to be slow to extract must not stall the server for everyone: extraction runs
 // on worker threads with limits, so /healthz stays prompt while they are vectorized.

@@ -1,7 +1,7 @@
 import { createLocalEmbedder } from '@pinfold/embedders'
+import type { TestApi } from '@pinfold/testing/test-api'
+import { privateGroupWithTexts, queryGroup, startVectorApi } from '@pinfold/testing/vectors'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { TestApi } from './support/test-api.js'
-import { privateGroupWithTexts, queryGroup, startVectorApi } from './support/vectors.js'
 
 // END-TO-END WITH THE REAL DEFAULT EMBEDDER. The first run on a machine parses the 300 MB word-vector
 // package into a cache under os.tmpdir() (10–20 s); later runs read the cache in under a second.

@@ -1,7 +1,7 @@
 import { createLexicalEmbedder } from '@pinfold/embedders'
+import type { TestApi } from '@pinfold/testing/test-api'
+import { privateGroupWithTexts, queryGroup, startVectorApi, uploadText } from '@pinfold/testing/vectors'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { TestApi } from './support/test-api.js'
-import { privateGroupWithTexts, queryGroup, startVectorApi, uploadText } from './support/vectors.js'
 
 // A small, fast embedder (shared stemmed words, no model to load); the real default embedder is
 // exercised once in vectors-local-embedder.test.ts.

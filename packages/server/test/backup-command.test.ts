@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
+import { form } from '@pinfold/testing/test-api'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { form } from '../../http/test/support/test-api.js'
 import { type ChildServer, exited, startChildServer } from './support/child-server.js'
 
 const cli = fileURLToPath(new URL('../src/cli.ts', import.meta.url))

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises'
+import { snapshot } from '@pinfold/testing/reliability'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { snapshot } from '../../http/test/support/reliability.js'
 import { openFileUpload } from './support/raw-upload.js'
 import { startTestServer, type TestServer } from './support/server.js'
 

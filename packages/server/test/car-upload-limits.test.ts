@@ -2,11 +2,11 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { CarWriter } from '@ipld/car/writer'
+import { type ApiClient, apiClient, form, TEST_SECRET, testTokens } from '@pinfold/testing/test-api'
 import { varint } from 'multiformats'
 import { CID } from 'multiformats/cid'
 import { sha256 } from 'multiformats/hashes/sha2'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type ApiClient, apiClient, form, TEST_SECRET, testTokens } from '../../http/test/support/test-api.js'
 import { type ChildServer, exited, startChildServer } from './support/child-server.js'
 
 const MiB = 1024 * 1024

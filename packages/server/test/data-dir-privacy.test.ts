@@ -2,9 +2,9 @@ import { chmod, lstat, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { mintToken, SCOPES } from '@pinfold/core'
+import { form } from '@pinfold/testing/test-api'
 import { decodeJwt } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { form } from '../../http/test/support/test-api.js'
 import { DEV_TOKEN_LIFETIME_SECONDS } from '../src/dev-token.js'
 import { type ChildServer, exited, startChildServer } from './support/child-server.js'
 

@@ -7,10 +7,10 @@ import { connect, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { mintToken, SCOPES } from '@pinfold/core'
+import { TEST_SECRET } from '@pinfold/testing/test-api'
+import { cidOf } from '@pinfold/testing/tus'
 import { Upload } from 'tus-js-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { TEST_SECRET } from '../../http/test/support/test-api.js'
-import { cidOf } from '../../http/test/support/tus.js'
 import { type ChildServer, exited, startChildServer } from './support/child-server.js'
 
 /**

@@ -1,6 +1,6 @@
 import { createNodeHandler } from '@pinfold/http-node'
+import { invalidOption } from '@pinfold/testing/option-errors'
 import { describe, expect, it } from 'vitest'
-import { invalidOption } from '../../http/test/support/option-errors.js'
 import { readConfig } from '../src/index.js'
 
 // createFetchHandler's options are checked in packages/http/test/options.test.ts.

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net'
 import { createServer, type Socket } from 'node:net'
+import { form } from '@pinfold/testing/test-api'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { form } from '../../http/test/support/test-api.js'
 import { startTestServer, type TestServer } from './support/server.js'
 import { waitFor } from './support/wait-for.js'
 

@@ -3,10 +3,10 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { mintToken, SCOPES } from '@pinfold/core'
+import { freshSchema } from '@pinfold/testing/storage'
+import { TEST_SECRET } from '@pinfold/testing/test-api'
+import { b64, cidOf } from '@pinfold/testing/tus'
 import { describe, expect, it } from 'vitest'
-import { freshSchema } from '../../http/test/support/storage.js'
-import { TEST_SECRET } from '../../http/test/support/test-api.js'
-import { b64, cidOf } from '../../http/test/support/tus.js'
 import { type ChildServer, exited, startChildServer } from './support/child-server.js'
 
 /**

@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
+import { TEST_SECRET } from '@pinfold/testing/test-api'
 import { decodeJwt } from 'jose'
 import { describe, expect, it } from 'vitest'
-import { TEST_SECRET } from '../../http/test/support/test-api.js'
 
 const cli = fileURLToPath(new URL('../src/cli.ts', import.meta.url))
 

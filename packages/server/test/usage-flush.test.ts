@@ -1,7 +1,7 @@
 import { createMemoryBlobStore, createMemoryRecordStore } from '@pinfold/adapter-memory'
 import { createFileService } from '@pinfold/core'
+import { form } from '@pinfold/testing/test-api'
 import { describe, expect, it } from 'vitest'
-import { form } from '../../http/test/support/test-api.js'
 import { startSweepers } from '../src/sweepers.js'
 import { startTestServer } from './support/server.js'
 

@@ -1,9 +1,9 @@
+import { createFacilitator, TX } from '@pinfold/testing/facilitator'
+import { decodeHeader, PAY_TO, priceCid, randomAccount, uploadPrivate } from '@pinfold/testing/payments'
 import { registerExactEvmScheme } from '@x402/evm/exact/client'
 import { decodePaymentResponseHeader, wrapFetchWithPayment as wrapFetchV2, x402Client } from '@x402/fetch'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { decodeXPaymentResponse, wrapFetchWithPayment as wrapFetchV1 } from 'x402-fetch'
-import { createFacilitator, TX } from '../../http/test/support/facilitator.js'
-import { decodeHeader, PAY_TO, priceCid, randomAccount, uploadPrivate } from '../../http/test/support/payments.js'
 import { startTestServer, type TestServer } from './support/server.js'
 
 /**

@@ -1,5 +1,5 @@
+import { VECTOR_FOLDERS, VECTORS, vectorBytes } from '@pinfold/testing/uploads'
 import { describe, expect, it } from 'vitest'
-import { VECTOR_FOLDERS, VECTORS, vectorBytes } from '../support/uploads.js'
 import { KUBO, type Profile, referenceDag } from './support/kubo-reference.js'
 
 /**

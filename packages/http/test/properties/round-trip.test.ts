@@ -1,6 +1,6 @@
+import { startTestApi, type TestApi } from '@pinfold/testing/test-api'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, it } from 'vitest'
-import { startTestApi, type TestApi } from '../support/test-api.js'
 import { nonce, rangeCase, segment, uploadInput } from './support/arbitraries.js'
 import { KUBO, PROFILES } from './support/kubo-reference.js'
 import { expectRawBlocks, expectRoundTrip, materialize, runs } from './support/round-trip.js'

@@ -3,13 +3,13 @@ import { createServer, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createMemoryRecordStore } from '@pinfold/adapter-memory'
 import { createOpenAIEmbedder } from '@pinfold/embedders'
+import { type FaultPlan, type FaultSuite, startFaultSuite } from '@pinfold/testing/faults'
+import { priceCid, randomAccount, signedHeader } from '@pinfold/testing/payments'
+import { figures, printFigures } from '@pinfold/testing/reliability'
+import { form, type TestApi } from '@pinfold/testing/test-api'
 import { createExtractionPool } from '@pinfold/text-extract'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { extractionBombs } from '../support/extraction-bombs.js'
-import { type FaultPlan, type FaultSuite, startFaultSuite } from '../support/faults.js'
-import { priceCid, randomAccount, signedHeader } from '../support/payments.js'
-import { figures, printFigures } from '../support/reliability.js'
-import { form, type TestApi } from '../support/test-api.js'
 
 /**
  * Injected failures in each port, through the API in process with a filesystem blob store: the client

@@ -1,10 +1,10 @@
+import { type Block, bucket, pbBlock, publicCarForm, rawBlock } from '@pinfold/testing/dag-builders'
+import { type GatewayTestApi, startGatewayApi } from '@pinfold/testing/gateway'
+import { carBytes } from '@pinfold/testing/uploads'
 import fc from 'fast-check'
 import { UnixFS } from 'ipfs-unixfs'
 import type { CID } from 'multiformats/cid'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Block, bucket, pbBlock, publicCarForm, rawBlock } from '../support/dag-builders.js'
-import { type GatewayTestApi, startGatewayApi } from '../support/gateway.js'
-import { carBytes } from '../support/uploads.js'
 
 /**
  * The adversarial-DAG class of issue 16 as a property: small CARs whose nodes link to the same

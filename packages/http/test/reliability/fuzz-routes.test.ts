@@ -1,7 +1,4 @@
 import { embedderFromEnv } from '@pinfold/embedders'
-import fc from 'fast-check'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { routes } from '../../src/index.js'
 import {
   errorContractViolation,
   expectContract,
@@ -11,9 +8,12 @@ import {
   seed,
   snapshot,
   startFakeEmbeddings,
-} from '../support/reliability.js'
+} from '@pinfold/testing/reliability'
+import { startTestApi, type TestApi } from '@pinfold/testing/test-api'
+import fc from 'fast-check'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { routes } from '../../src/index.js'
 import { type Body, body, encodeBody, headers, paramValue, query, tamper } from '../support/reliability-fuzz.js'
-import { startTestApi, type TestApi } from '../support/test-api.js'
 import { signatureSpellings } from '../support/token-spellings.js'
 
 /**

@@ -1,8 +1,8 @@
+import { type Seeds, seed, snapshot } from '@pinfold/testing/reliability'
+import { startTestApi, type TestApi, upload } from '@pinfold/testing/test-api'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Route } from '../../src/index.js'
 import { routes } from '../../src/index.js'
-import { type Seeds, seed, snapshot } from '../support/reliability.js'
-import { startTestApi, type TestApi, upload } from '../support/test-api.js'
 
 /**
  * Tenant isolation, generated from the route table: for every authenticated route with a

@@ -1,7 +1,7 @@
 import { mintToken, SCOPES } from '@pinfold/core'
+import { startTestApi, TEST_SECRET, type TestApi } from '@pinfold/testing/test-api'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { FetchHandlerOptions } from '../../src/index.js'
-import { startTestApi, TEST_SECRET, type TestApi } from '../support/test-api.js'
 import { signatureSpellings } from '../support/token-spellings.js'
 
 // Per client address (the socket's, which only the node bridge knows) and the server's

@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createTokenVerifier } from '@pinfold/core'
+import { startTestApi, type TestApi, upload } from '@pinfold/testing/test-api'
 import { createLocalJWKSet, exportJWK, exportSPKI, generateKeyPair, SignJWT, UnsecuredJWT } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestApi, type TestApi, upload } from '../support/test-api.js'
 
 /**
  * Security properties beyond `auth.test.ts`: algorithm confusion against a JWKS-configured

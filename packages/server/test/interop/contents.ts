@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
-import { chacha } from '../../../http/test/support/gateway.js'
-import { type ApiTarget, upload } from '../../../http/test/support/test-api.js'
-import { folderForm } from '../../../http/test/support/uploads.js'
+import { chacha } from '@pinfold/testing/gateway'
+import { type ApiTarget, upload } from '@pinfold/testing/test-api'
+import { folderForm } from '@pinfold/testing/uploads'
 
 export const sha256Hex = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex')
 

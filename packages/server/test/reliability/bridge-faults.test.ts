@@ -1,15 +1,9 @@
 import { randomBytes } from 'node:crypto'
 import { request as httpRequest } from 'node:http'
+import { eventually, type FaultPlan, type FaultSuite, openFilesUnder, startFaultSuite } from '@pinfold/testing/faults'
+import { figures, printFigures } from '@pinfold/testing/reliability'
+import type { TestApi } from '@pinfold/testing/test-api'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import {
-  eventually,
-  type FaultPlan,
-  type FaultSuite,
-  openFilesUnder,
-  startFaultSuite,
-} from '../../../http/test/support/faults.js'
-import { figures, printFigures } from '../../../http/test/support/reliability.js'
-import type { TestApi } from '../../../http/test/support/test-api.js'
 import { serveOverHttp } from '../support/over-http.js'
 
 /**

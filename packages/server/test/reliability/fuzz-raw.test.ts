@@ -1,7 +1,7 @@
 import { connect } from 'node:net'
+import { figures, printFigures } from '@pinfold/testing/reliability'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { figures, printFigures } from '../../../http/test/support/reliability.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 
 /**

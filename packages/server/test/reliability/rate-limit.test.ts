@@ -1,7 +1,7 @@
 import type { FetchHandlerOptions } from '@pinfold/http'
 import type { NodeHandlerOptions } from '@pinfold/http-node'
+import { startTestApi, type TestApi } from '@pinfold/testing/test-api'
 import { afterEach, describe, expect, it } from 'vitest'
-import { startTestApi, type TestApi } from '../../../http/test/support/test-api.js'
 import { readConfig } from '../../src/config.js'
 import { serveOverHttp } from '../support/over-http.js'
 import { startTestServer, type TestServer } from '../support/server.js'

@@ -1,6 +1,6 @@
+import { bytesOf, kuboCid, patternBytes } from '@pinfold/testing/bytes'
 import type { PinataSDK } from 'pinata'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bytesOf, kuboCid, patternBytes } from '../../../http/test/support/bytes.js'
 import { pinataFor } from '../support/sdk.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 

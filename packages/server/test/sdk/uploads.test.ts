@@ -1,7 +1,7 @@
+import { bytesOf, HELLO_WORLD_CID, kuboCid, patternBytes } from '@pinfold/testing/bytes'
+import { directoryVector, pngBytes } from '@pinfold/testing/uploads'
 import { PinataSDK } from 'pinata'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bytesOf, HELLO_WORLD_CID, kuboCid, patternBytes } from '../../../http/test/support/bytes.js'
-import { directoryVector, pngBytes } from '../../../http/test/support/uploads.js'
 import { pinataFor } from '../support/sdk.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 

@@ -1,8 +1,8 @@
 import { createLexicalEmbedder } from '@pinfold/embedders'
+import type { TestApi } from '@pinfold/testing/test-api'
+import { startVectorApi } from '@pinfold/testing/vectors'
 import { PinataSDK, type UploadResponse, type VectorizeQueryResponse } from 'pinata'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { TestApi } from '../../../http/test/support/test-api.js'
-import { startVectorApi } from '../../../http/test/support/vectors.js'
 import { serveOverHttp } from '../support/over-http.js'
 import { pinataFor } from '../support/sdk.js'
 

@@ -1,6 +1,6 @@
+import { OTHER_ADDRESS, PAY_TO, USDC_BASE, USDC_BASE_SEPOLIA } from '@pinfold/testing/payments'
 import type { PinataSDK } from 'pinata'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { OTHER_ADDRESS, PAY_TO, USDC_BASE, USDC_BASE_SEPOLIA } from '../../../http/test/support/payments.js'
 import { pinataFor } from '../support/sdk.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 

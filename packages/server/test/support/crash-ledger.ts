@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { chacha } from '../../../http/test/support/gateway.js'
+import { chacha } from '@pinfold/testing/gateway'
 
 /**
  * What the crash harness's clients know: only what the server acknowledged (a 2xx, with a CID for

@@ -1,6 +1,6 @@
-import { form } from '../../../http/test/support/test-api.js'
-import { b64 } from '../../../http/test/support/tus.js'
-import { folderForm } from '../../../http/test/support/uploads.js'
+import { form } from '@pinfold/testing/test-api'
+import { b64 } from '@pinfold/testing/tus'
+import { folderForm } from '@pinfold/testing/uploads'
 import { bytesOf, type Content, type KnownSession, type Ledger, type Recipe } from './crash-ledger.js'
 import type { SeededDraws } from './seeded-draws.js'
 

@@ -1,9 +1,9 @@
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { FileService } from '@pinfold/core'
+import { readVerifiedCar } from '@pinfold/testing/gateway'
+import { cidOf } from '@pinfold/testing/tus'
 import { CID } from 'multiformats/cid'
-import { readVerifiedCar } from '../../../http/test/support/gateway.js'
-import { cidOf } from '../../../http/test/support/tus.js'
 import {
   type Belief,
   bytesOf,

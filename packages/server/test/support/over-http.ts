@@ -1,10 +1,10 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createNodeHandler, type NodeHandlerOptions } from '@pinfold/http-node'
-import { apiClient, type TestApi } from '../../../http/test/support/test-api.js'
+import { apiClient, type TestApi } from '@pinfold/testing/test-api'
 
 /**
- * An in-process test API (packages/http/test/support) served over node:http through the bridge on
+ * An in-process test API (@pinfold/testing's `test-api`) served over node:http through the bridge on
  * a loopback port, for a service `startTestServer` cannot configure (a chosen embedder, faulty
  * stores) in front of something that needs a real server: an SDK, an x402 client, a socket cut
  * mid-request. `url`, `api` and `fetch` go over the network; closing it closes the API too.

@@ -1,4 +1,4 @@
-import { chacha } from '../../../http/test/support/gateway.js'
+import { chacha } from '@pinfold/testing/gateway'
 
 /**
  * Reproducible choices from a seed: a ChaCha20 key stream (the test suite's `chacha`) read 32 bits

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type ApiTarget, apiClient, TEST_SECRET, testTokens } from '../../../http/test/support/test-api.js'
+import { type ApiTarget, apiClient, TEST_SECRET, testTokens } from '@pinfold/testing/test-api'
 import { type RunningServer, readConfig, startServer } from '../../src/index.js'
 import { openStorage } from '../../src/storage.js'
 import { prepareStorage } from './storage-setup.js'

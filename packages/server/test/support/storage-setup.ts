@@ -1,10 +1,10 @@
 import { join } from 'node:path'
 import type { MemoryBlobStore } from '@pinfold/adapter-memory'
 import type { BlobStore } from '@pinfold/core'
-import { countFsBlobs, freshSchema, STORAGE, startS3rver } from '../../../http/test/support/storage.js'
+import { countFsBlobs, freshSchema, STORAGE, startS3rver } from '@pinfold/testing/storage'
 
 /**
- * The storage `PINFOLD_TEST_STORAGE` names (see packages/http/test/support/storage.ts), as the
+ * The storage `PINFOLD_TEST_STORAGE` names (see packages/testing/src/storage.ts), as the
  * environment `readConfig` reads: `PINFOLD_STORAGE`, `DATABASE_URL` on a fresh schema, the S3
  * settings of an s3rver started here.
  */

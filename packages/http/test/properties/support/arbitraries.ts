@@ -1,5 +1,5 @@
+import { chacha } from '@pinfold/testing/gateway'
 import fc from 'fast-check'
-import { chacha } from '../../support/gateway.js'
 
 /**
  * Generators of what the round-trip properties upload. They produce small descriptions (sizes,

@@ -1,7 +1,7 @@
+import type { TestApi } from '@pinfold/testing/test-api'
+import { carBytes, type FolderFile, folderForm } from '@pinfold/testing/uploads'
 import fc from 'fast-check'
 import { expect } from 'vitest'
-import type { TestApi } from '../../support/test-api.js'
-import { carBytes, type FolderFile, folderForm } from '../../support/uploads.js'
 import type { Profile, ReferenceDag } from './kubo-reference.js'
 
 /**

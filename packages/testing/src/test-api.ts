@@ -17,11 +17,11 @@ import {
   type TokenVerifier,
 } from '@pinfold/core'
 import { createLocalEmbedder } from '@pinfold/embedders'
+import { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from '@pinfold/http'
 import { createSharpTransformer } from '@pinfold/image-sharp'
 import { createExtractionPool, type ExtractionPoolOptions } from '@pinfold/text-extract'
 import { createFacilitatorVerifier, createOfflineVerifier, findChain, X402_CHAINS } from '@pinfold/x402'
 import { createRemoteJWKSet } from 'jose'
-import { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from '../../src/index.js'
 import { type OpenedStores, openStores, STORAGE } from './storage.js'
 
 export const TEST_SECRET = 'pinfold-test-secret-0123456789abcdef0123456789'
