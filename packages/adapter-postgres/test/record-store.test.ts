@@ -1,11 +1,11 @@
 import { describeRecordStore } from '@pinfold/conformance'
 import { afterAll } from 'vitest'
 import { startPgvectorContainer } from './container.js'
-import { closeSharedPGlite, harness, pgliteSchema, serverSchema, TEST_DATABASE_URL } from './targets.js'
+import { closeSharedPGlite, harness, migratedPGliteSchema, serverSchema, TEST_DATABASE_URL } from './targets.js'
 
 afterAll(closeSharedPGlite)
 
-describeRecordStore('PostgreSQL on PGlite', async () => harness(await pgliteSchema()))
+describeRecordStore('PostgreSQL on PGlite', async () => harness(await migratedPGliteSchema()))
 
 const databaseUrl = TEST_DATABASE_URL
 if (databaseUrl)

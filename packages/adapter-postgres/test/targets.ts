@@ -49,6 +49,7 @@ export function sharedPGlite(): Promise<PGlite> {
 export async function closeSharedPGlite(): Promise<void> {
   await (await pglite)?.close()
   pglite = undefined
+  migrated = undefined
 }
 
 export async function pgliteSchema(): Promise<{ client: SqlClient; drop(): Promise<void> }> {
@@ -56,6 +57,44 @@ export async function pgliteSchema(): Promise<{ client: SqlClient; drop(): Promi
   const schema = freshSchemaName()
   await db.exec(`create schema ${schema}; set search_path to ${schema}`)
   return { client: fromPGlite(db), drop: async () => void (await db.exec(`drop schema ${schema} cascade`)) }
+}
+
+/** The shared PGlite's migrated schema, and the indexes its migrations made. */
+let migrated: Promise<{ schema: string; indexes: Set<string> }> | undefined
+
+const indexesOf = async (db: PGlite, schema: string) =>
+  new Set(
+    (
+      await db.query<{ name: string }>(`select indexname as name from pg_indexes where schemaname = $1`, [schema])
+    ).rows.map((row) => row.name),
+  )
+
+/**
+ * An empty, migrated schema on the shared PGlite, for the suites that need a fresh store per test
+ * (the record-store and vector conformance): the file migrates one schema once, and each call puts
+ * it back to what the migrations made (tables emptied, identities restarted, indexes a store made
+ * since dropped: the vector index is made for the first embedder's dimensions) instead of migrating
+ * a new schema, which took most of each test's time.
+ */
+export async function migratedPGliteSchema(): Promise<{ client: SqlClient; drop(): Promise<void> }> {
+  const db = await sharedPGlite()
+  const client = fromPGlite(db)
+  migrated ??= (async () => {
+    const schema = freshSchemaName()
+    await db.exec(`create schema ${schema}; set search_path to ${schema}`)
+    await migrate(client)
+    return { schema, indexes: await indexesOf(db, schema) }
+  })()
+  const { schema, indexes } = await migrated
+  await db.exec(`set search_path to ${schema}`)
+  for (const index of await indexesOf(db, schema)) if (!indexes.has(index)) await db.exec(`drop index "${index}"`)
+  const { rows } = await db.query<{ name: string }>(
+    `select tablename as name from pg_tables where schemaname = $1 and tablename <> 'pinfold_migrations'`,
+    [schema],
+  )
+  if (rows.length > 0)
+    await db.exec(`truncate ${rows.map((row) => `"${row.name}"`).join(', ')} restart identity cascade`)
+  return { client, drop: async () => {} }
 }
 
 /** A pool whose connections all use `schema` on the server at `url`. */

@@ -4,7 +4,7 @@ import { describeVectorRecords } from '@pinfold/conformance'
 import type { RecordStore, VectorEmbedding } from '@pinfold/interface'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createPostgresRecordStore, enableVectors, fromPGlite, migrate, type SqlClient } from '../src/index.js'
-import { closeSharedPGlite, countingProbe, pgliteSchema, serverSchema, TEST_DATABASE_URL } from './targets.js'
+import { closeSharedPGlite, countingProbe, migratedPGliteSchema, serverSchema, TEST_DATABASE_URL } from './targets.js'
 
 afterAll(closeSharedPGlite)
 
@@ -12,7 +12,7 @@ type Schema = { client: SqlClient; drop(): Promise<void> }
 const databaseUrl = TEST_DATABASE_URL
 /** PGlite always; the PostgreSQL server of `TEST_DATABASE_URL` too (CI builds pgvector into it). */
 const targets: [string, () => Promise<Schema>][] = [
-  ['PGlite', pgliteSchema],
+  ['PGlite', migratedPGliteSchema],
   ...(databaseUrl
     ? [['server (TEST_DATABASE_URL)', () => serverSchema(databaseUrl)] as [string, () => Promise<Schema>]]
     : []),
