@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
 
 /**
@@ -53,6 +54,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // vitest's default, one worker fewer than the cores, is a single worker on 2 cores; most files
+    // wait on sockets, child processes and PGlite rather than compute, and two workers there took
+    // the default group from ~9 to ~7 minutes (three made a latency test flaky: bench/README.md)
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       { extends: true, test: { name: 'default', include: ALL, exclude: [...PROCESSES, ...INTEROP] } },
       { extends: true, test: { name: 'processes', include: PROCESSES } },
