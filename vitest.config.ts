@@ -56,7 +56,7 @@ export default defineConfig({
     pool: 'forks',
     // vitest's default, one worker fewer than the cores, is a single worker on 2 cores; most files
     // wait on sockets, child processes and PGlite rather than compute, and two workers there took
-    // the default group from ~9 to ~7 minutes (three made a latency test flaky: bench/README.md)
+    // the default group from ~9 to ~7 minutes here (three made a /healthz latency test fail)
     maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       { extends: true, test: { name: 'default', include: ALL, exclude: [...PROCESSES, ...INTEROP] } },
