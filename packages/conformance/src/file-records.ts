@@ -1,15 +1,7 @@
 import { randomUUID } from 'node:crypto'
-import type {
-  CreatedFile,
-  FileFilter,
-  FileRecord,
-  Network,
-  NewFile,
-  PageRequest,
-  RecordStore,
-  SortOrder,
-} from '@pinfold/interface'
+import type { CreatedFile, FileFilter, FileRecord, PageRequest, RecordStore } from '@pinfold/interface'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { fileFixtures } from './file-fixtures.js'
 import { at, contentFor, fileBuilder, newCid, newGroup, OTHER_TENANT, TENANT } from './fixtures.js'
 import { ids, sortByKey, walkPages } from './paging.js'
 import type { RecordStoreHarness } from './record-store.js'
@@ -33,21 +25,7 @@ export function describeFileRecords(name: string, create: () => Promise<RecordSt
       await h.close?.()
     })
 
-    async function expectCounts(contents: number, files: number): Promise<void> {
-      if (!h.probe) return
-      expect({ contents: await h.probe.countContents(), files: await h.probe.countFiles() }).toEqual({
-        contents,
-        files,
-      })
-    }
-
-    async function addFile(fields: Partial<NewFile> = {}): Promise<FileRecord> {
-      const file = newFile(fields)
-      return (await store.files.createFile(file, contentFor(file))).file
-    }
-
-    const listAll = (filter: FileFilter, order: SortOrder = 'ASC', tenantId = TENANT, network: Network = 'public') =>
-      store.files.listFiles(tenantId, network, filter, { limit: 1000, order })
+    const { expectCounts, addFile, listAll } = fileFixtures(() => h)
 
     describe('createFile', () => {
       it('createFile - stores a new content record and the file, exactly as given', async () => {

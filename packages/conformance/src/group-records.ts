@@ -1,21 +1,11 @@
 import { randomUUID } from 'node:crypto'
-import type {
-  FileFilter,
-  FileRecord,
-  GroupFilter,
-  GroupRecord,
-  Network,
-  NewFile,
-  PageRequest,
-  RecordStore,
-  SortOrder,
-} from '@pinfold/interface'
+import type { GroupFilter, GroupRecord, Network, PageRequest, RecordStore } from '@pinfold/interface'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { at, contentFor, fileBuilder, newGroup, OTHER_TENANT, TENANT } from './fixtures.js'
+import { fileFixtures } from './file-fixtures.js'
+import { at, newGroup, OTHER_TENANT, TENANT } from './fixtures.js'
 import { ids, sortByKey, walkPages } from './paging.js'
 import type { RecordStoreHarness } from './record-store.js'
 
-const newFile = fileBuilder()
 
 /**
  * The groups part of the RecordStore contract (`records.groups`); a group's files are read back
@@ -33,21 +23,7 @@ export function describeGroupRecords(name: string, create: () => Promise<RecordS
       await h.close?.()
     })
 
-    async function expectCounts(contents: number, files: number): Promise<void> {
-      if (!h.probe) return
-      expect({ contents: await h.probe.countContents(), files: await h.probe.countFiles() }).toEqual({
-        contents,
-        files,
-      })
-    }
-
-    async function addFile(fields: Partial<NewFile> = {}): Promise<FileRecord> {
-      const file = newFile(fields)
-      return (await store.files.createFile(file, contentFor(file))).file
-    }
-
-    const listAll = (filter: FileFilter, order: SortOrder = 'ASC', tenantId = TENANT, network: Network = 'public') =>
-      store.files.listFiles(tenantId, network, filter, { limit: 1000, order })
+    const { expectCounts, addFile, listAll } = fileFixtures(() => h)
 
     const listAllGroups = (filter: GroupFilter, tenantId = TENANT, network: Network = 'public') =>
       store.groups.listGroups(tenantId, network, filter, { limit: 1000, order: 'ASC' })
