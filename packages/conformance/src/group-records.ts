@@ -6,7 +6,6 @@ import { at, newGroup, OTHER_TENANT, TENANT } from './fixtures.js'
 import { ids, sortByKey, walkPages } from './paging.js'
 import type { RecordStoreHarness } from './record-store.js'
 
-
 /**
  * The groups part of the RecordStore contract (`records.groups`); a group's files are read back
  * through the files part.
