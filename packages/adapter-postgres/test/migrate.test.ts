@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest'
-import { type Migration, migrate, type SqlClient } from '../src/index.js'
+import { createPostgresRecordStore, type Migration, migrate, type SqlClient } from '../src/index.js'
 import { MIGRATIONS } from '../src/migrations/index.js'
 import { closeSharedPGlite, pgliteSchema, serverPool, serverSchema, TEST_DATABASE_URL } from './targets.js'
 
@@ -19,6 +19,60 @@ async function tables(client: SqlClient): Promise<string[]> {
 async function indexDefinitions(client: SqlClient): Promise<string[]> {
   const { rows } = await client.query('select indexdef from pg_indexes where schemaname = current_schema()')
   return rows.map((row) => String(row.indexdef))
+}
+
+/**
+ * pgvector is one extension per database. Two stores in two schemas of one database (tests do this,
+ * and so may an operator) must not share it through either schema: dropping one store's schema
+ * once dropped the extension made in it, and every other store's vector columns with it.
+ */
+async function dropOneStoreKeepTheOthersVectors(
+  freshSchema: () => Promise<{ client: SqlClient; drop(): Promise<void> }>,
+): Promise<void> {
+  const first = await freshSchema()
+  await migrate(first.client)
+  const second = await freshSchema() // on PGlite this switches the one connection to the second schema
+  try {
+    await migrate(second.client)
+    await first.drop()
+    const store = createPostgresRecordStore({ client: second.client })
+    const group = await store.groups.createGroup({
+      id: crypto.randomUUID(),
+      tenantId: 't',
+      network: 'private',
+      name: 'g',
+      isPublic: false,
+      createdAt: new Date(),
+    })
+    const cid = 'bafkreigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy'
+    const { file } = await store.files.createFile(
+      {
+        id: crypto.randomUUID(),
+        tenantId: 't',
+        userId: 'u',
+        network: 'private',
+        name: 'n.txt',
+        cid,
+        size: 1,
+        numberOfFiles: 1,
+        mimeType: 'text/plain',
+        groupId: group.id,
+        keyvalues: {},
+        createdAt: new Date(),
+        expiresAt: null,
+      },
+      { cid, blobKey: 'blobs/n', size: 1, kind: 'file', profile: 'v1' },
+    )
+    const embedder = { embedderId: 'migrate-test@1', dimensions: 2 }
+    await store.vectors.upsertFileVectors('t', 'private', file.id, embedder, [new Float32Array([1, 0])])
+    const matches = await store.vectors.queryVectors(
+      { tenantId: 't', network: 'private', groupId: group.id, vector: new Float32Array([1, 0]), limit: 5 },
+      embedder,
+    )
+    expect(matches.map((match) => match.fileId)).toEqual([file.id])
+  } finally {
+    await second.drop()
+  }
 }
 
 describe('migrate on PGlite', () => {
@@ -90,6 +144,9 @@ describe('migrate on PGlite', () => {
       await schema.drop()
     }
   })
+
+  it("migrate - dropping one store's schema leaves pgvector, and another store's vectors, in place", () =>
+    dropOneStoreKeepTheOthersVectors(pgliteSchema))
 })
 
 const databaseUrl = TEST_DATABASE_URL
@@ -108,4 +165,7 @@ describe.runIf(databaseUrl)('migrate on a PostgreSQL server (TEST_DATABASE_URL)'
       await first.drop()
     }
   })
+
+  it("migrate - dropping one store's schema leaves pgvector, and another store's vectors, in place", () =>
+    dropOneStoreKeepTheOthersVectors(() => serverSchema(databaseUrl!)))
 })

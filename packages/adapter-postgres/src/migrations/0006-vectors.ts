@@ -27,11 +27,18 @@ export const vectors: Migration = {
         raise notice 'pinfold: pgvector is not installed; semantic vectors are unavailable';
         return;
       end if;
+      -- An extension belongs to the whole database: made in this store's schema (the first on the
+      -- search_path), dropping that schema would drop it, and with it the vector columns of every
+      -- other store in the database. So it goes to public where this role may put it there.
       begin
-        create extension if not exists vector;
+        create extension if not exists vector schema public;
       exception when others then
-        raise notice 'pinfold: cannot create extension vector (%); semantic vectors are unavailable', sqlerrm;
-        return;
+        begin
+          create extension if not exists vector;
+        exception when others then
+          raise notice 'pinfold: cannot create extension vector (%); semantic vectors are unavailable', sqlerrm;
+          return;
+        end;
       end;
       select n.nspname into ext_schema
         from pg_extension e join pg_namespace n on n.oid = e.extnamespace
