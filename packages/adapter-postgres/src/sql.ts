@@ -13,6 +13,11 @@ export function likePrefix(prefix: string): string {
   return `${prefix.replace(/[\\%_]/g, (char) => `\\${char}`)}%`
 }
 
+/** A LIKE pattern matching text that contains `part` taken literally. */
+export function likeContaining(part: string): string {
+  return `%${part.replace(/[\\%_]/g, (char) => `\\${char}`)}%`
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /**
