@@ -55,8 +55,6 @@ async function pendingWithCid(service: FileService, actor: Actor, cid: string, s
 /** One JSON file, as `pinJSONToIPFS` pins it: the content serialised, named by its metadata. */
 async function* jsonItems(body: Static<typeof PinJsonInput>): AsyncGenerator<UploadItem> {
   const { pinataContent, pinataMetadata, pinataOptions } = body
-  // Pinata pins the body itself when it has none of its own fields
-  const content = pinataContent === undefined && !pinataMetadata && !pinataOptions ? body : pinataContent
   const cidVersion = pinataOptions?.cidVersion
   yield {
     kind: 'options',
@@ -68,7 +66,7 @@ async function* jsonItems(body: Static<typeof PinJsonInput>): AsyncGenerator<Upl
       ...(pinataOptions?.groupId && { groupId: pinataOptions.groupId }),
     },
   }
-  const bytes = new TextEncoder().encode(JSON.stringify(content ?? null))
+  const bytes = new TextEncoder().encode(JSON.stringify(pinataContent))
   yield { kind: 'file', path: 'data.json', mimeType: 'application/json', content: once(bytes) }
 }
 

@@ -22,11 +22,7 @@ export const MAX_PIN_JSON_BYTES = 10 * 1024 * 1024
 export const PinJsonInput = named(
   'PinJsonInput',
   Type.Object({
-    pinataContent: Type.Optional(
-      Type.Unknown({
-        description: 'The JSON to pin; without it (and without the other fields) the body itself is pinned',
-      }),
-    ),
+    pinataContent: Type.Unknown({ description: 'The JSON to pin (any JSON value)' }),
     pinataMetadata: Type.Optional(PinataMetadata),
     pinataOptions: Type.Optional(Type.Object({ cidVersion: CidVersion, groupId: GroupId })),
   }),
