@@ -20,7 +20,7 @@ import { keyvalueConditionSql } from './keyvalue-conditions.js'
 import { keyset, toPage } from './paging.js'
 import type { Queryable, SqlClient } from './queryable.js'
 import { CONTENT_COLUMNS, FILE_COLUMNS, toContentRecord, toFileRecord } from './rows.js'
-import { isUuid, likeContaining, likePrefix, Params } from './sql.js'
+import { containsIgnoringCase, isUuid, likePrefix, Params } from './sql.js'
 
 /*
  * How the "exactly one" contracts hold across processes: every transaction that adds or removes a
@@ -113,8 +113,7 @@ async function listFiles(
   if (filter.keyvalues !== undefined && Object.keys(filter.keyvalues).length > 0) {
     conditions.push(`keyvalues @> ${params.add(JSON.stringify(filter.keyvalues))}::jsonb`)
   }
-  if (filter.nameContains !== undefined)
-    conditions.push(`name ilike ${params.add(likeContaining(filter.nameContains))}`)
+  if (filter.nameContains !== undefined) conditions.push(containsIgnoringCase('name', filter.nameContains, params))
   if (filter.cidContains !== undefined) conditions.push(`strpos(cid, ${params.add(filter.cidContains)}) > 0`)
   if (filter.createdFrom) conditions.push(`created_at >= ${params.add(filter.createdFrom.toISOString())}::timestamptz`)
   if (filter.createdTo) conditions.push(`created_at <= ${params.add(filter.createdTo.toISOString())}::timestamptz`)

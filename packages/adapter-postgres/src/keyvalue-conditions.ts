@@ -15,13 +15,15 @@ const COMPARISONS = { eq: '=', ne: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=' 
 
 export function keyvalueConditionSql(condition: KeyvalueCondition, params: Params): string {
   const { op, value, secondValue } = condition
+  const numeric = typeof value === 'number'
+  // text equality is containment (stored values are JSON strings), which files_keyvalues_idx serves
+  if (op === 'eq' && !numeric) return `keyvalues @> ${params.add(JSON.stringify({ [condition.key]: value }))}::jsonb`
   const raw = `(keyvalues ->> ${params.add(condition.key)})`
   if (op === 'like' || op === 'notLike' || op === 'iLike' || op === 'notILike') {
     const like = op === 'iLike' || op === 'notILike' ? 'ilike' : 'like'
     const negate = op.startsWith('not') ? 'not ' : ''
     return `${raw} ${negate}${like} ${params.add(String(value))}`
   }
-  const numeric = typeof value === 'number'
   const stored = numeric
     ? `(case when ${raw} ~ ${params.add(DECIMAL)} then ${raw}::numeric end)`
     : `(${raw} collate "C")`

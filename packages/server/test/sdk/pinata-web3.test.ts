@@ -60,9 +60,19 @@ describe('pinata-web3 0.5.4 - the legacy API', () => {
     expect(file).toMatchObject({ IpfsHash: expect.stringMatching(/^Qm/), PinSize: 22, isDuplicate: false })
     expect(await (await fetch(`${server.url}/ipfs/${file.IpfsHash}`)).text()).toBe('hello from pinata-web3')
 
-    const json = await pinata.upload.json({ hello: 'json' }).addMetadata({ name: 'doc', keyValues: { via: 'json' } })
+    // .key(): another credential for this one upload (here another account's token)
+    const json = await pinata.upload
+      .json({ hello: 'json' })
+      .addMetadata({ name: 'doc', keyValues: { via: 'json' } })
+      .key(await server.token({ org: 'web3-other' }))
     expect(json.IpfsHash).toMatch(/^bafk/) // the SDK asks for CIDv1 unless told otherwise
     expect(await (await fetch(`${server.url}/ipfs/${json.IpfsHash}`)).json()).toEqual({ hello: 'json' })
+    expect(await pinata.listFiles().cid(json.IpfsHash)).toEqual([]) // not this account's file
+    expect(
+      await sdkFor(await server.token({ org: 'web3-other' }))
+        .listFiles()
+        .cid(json.IpfsHash),
+    ).toHaveLength(1)
 
     const base64 = await pinata.upload.base64(Buffer.from('from base64').toString('base64'))
     expect(await (await fetch(`${server.url}/ipfs/${base64.IpfsHash}`)).text()).toBe('from base64')
@@ -78,10 +88,17 @@ describe('pinata-web3 0.5.4 - the legacy API', () => {
   })
 
   it('upload.cid and pinJobs - a pin-by-CID request, listed with the legacy filters, then unpinned', async () => {
-    const queued = await pinata.upload.cid(NOWHERE).addMetadata({ name: 'far away', keyValues: { k: 'v' } })
+    const peer = '/ip4/127.0.0.1/tcp/4001/p2p/12D3KooWGRUVh8ZmaFDsg6UKaRv9bCZNwmtRJ3bmQf3xs2AB4qnE'
+    // the builder's peerAddress applies only when the options object names peerAddresses
+    const queued = await pinata.upload
+      .cid(NOWHERE, { peerAddresses: [] })
+      .addMetadata({ name: 'far away', keyValues: { k: 'v' } })
+      .peerAddress([peer])
     expect(queued).toEqual({ id: expect.any(String), ipfsHash: NOWHERE, status: 'prechecking', name: 'far away' })
     const jobs = await pinata.pinJobs().cid(NOWHERE).status('prechecking').sort('ASC').pageLimit(5)
-    expect(jobs).toMatchObject([{ id: queued.id, ipfs_pin_hash: NOWHERE, status: 'prechecking', name: 'far away' }])
+    expect(jobs).toMatchObject([
+      { id: queued.id, ipfs_pin_hash: NOWHERE, status: 'prechecking', name: 'far away', host_nodes: [peer] },
+    ])
     expect(await pinata.pinJobs().cid(NOWHERE).pageOffset(1)).toEqual([])
     expect((await pinata.pinJobs().cid(NOWHERE).all()).map((j) => j.id)).toEqual([queued.id])
     expect(await pinata.unpin([NOWHERE])).toEqual([{ hash: NOWHERE, status: 'OK' }])
