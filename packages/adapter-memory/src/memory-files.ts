@@ -7,6 +7,7 @@ import {
   PinfoldError,
   throwIfAborted,
 } from '@pinfold/interface'
+import { containsIgnoringCase, holds } from './memory-keyvalue-conditions.js'
 import { paginate } from './memory-paging.js'
 import { copyFile, type MemoryState } from './memory-state.js'
 
@@ -94,5 +95,11 @@ function matchesFile(file: FileRecord, filter: FileFilter): boolean {
   for (const [key, value] of Object.entries(filter.keyvalues ?? {})) {
     if (file.keyvalues[key] !== value) return false
   }
-  return true
+  if (filter.nameContains !== undefined && !containsIgnoringCase(file.name, filter.nameContains)) return false
+  if (filter.cidContains !== undefined && !file.cid.includes(filter.cidContains)) return false
+  if (filter.createdFrom !== undefined && file.createdAt < filter.createdFrom) return false
+  if (filter.createdTo !== undefined && file.createdAt > filter.createdTo) return false
+  if (filter.sizeMin !== undefined && file.size < filter.sizeMin) return false
+  if (filter.sizeMax !== undefined && file.size > filter.sizeMax) return false
+  return (filter.keyvalueConditions ?? []).every((condition) => holds(condition, file.keyvalues[condition.key]))
 }

@@ -5,6 +5,7 @@ import {
   PinfoldError,
   throwIfAborted,
 } from '@pinfold/interface'
+import { containsIgnoringCase } from './memory-keyvalue-conditions.js'
 import { paginate } from './memory-paging.js'
 import type { MemoryState } from './memory-state.js'
 
@@ -54,5 +55,6 @@ export function memoryGroupRecords(state: MemoryState): GroupRecordStore {
 function matchesGroup(group: GroupRecord, filter: GroupFilter): boolean {
   if (filter.namePrefix !== undefined && !group.name.startsWith(filter.namePrefix)) return false
   if (filter.isPublic !== undefined && group.isPublic !== filter.isPublic) return false
+  if (filter.nameContains !== undefined && !containsIgnoringCase(group.name, filter.nameContains)) return false
   return true
 }

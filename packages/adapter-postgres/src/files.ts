@@ -16,10 +16,11 @@ import {
   throwIfAborted,
 } from '@pinfold/interface'
 import { guarded } from './errors.js'
+import { keyvalueConditionSql } from './keyvalue-conditions.js'
 import { keyset, toPage } from './paging.js'
 import type { Queryable, SqlClient } from './queryable.js'
 import { CONTENT_COLUMNS, FILE_COLUMNS, toContentRecord, toFileRecord } from './rows.js'
-import { isUuid, likePrefix, Params } from './sql.js'
+import { containsIgnoringCase, isUuid, likePrefix, Params } from './sql.js'
 
 /*
  * How the "exactly one" contracts hold across processes: every transaction that adds or removes a
@@ -112,6 +113,13 @@ async function listFiles(
   if (filter.keyvalues !== undefined && Object.keys(filter.keyvalues).length > 0) {
     conditions.push(`keyvalues @> ${params.add(JSON.stringify(filter.keyvalues))}::jsonb`)
   }
+  if (filter.nameContains !== undefined) conditions.push(containsIgnoringCase('name', filter.nameContains, params))
+  if (filter.cidContains !== undefined) conditions.push(`strpos(cid, ${params.add(filter.cidContains)}) > 0`)
+  if (filter.createdFrom) conditions.push(`created_at >= ${params.add(filter.createdFrom.toISOString())}::timestamptz`)
+  if (filter.createdTo) conditions.push(`created_at <= ${params.add(filter.createdTo.toISOString())}::timestamptz`)
+  if (filter.sizeMin !== undefined) conditions.push(`size >= ${params.add(filter.sizeMin)}`)
+  if (filter.sizeMax !== undefined) conditions.push(`size <= ${params.add(filter.sizeMax)}`)
+  for (const kv of filter.keyvalueConditions ?? []) conditions.push(keyvalueConditionSql(kv, params))
   const { condition, orderAndLimit } = keyset(page, params)
   if (condition) conditions.push(condition)
   const { rows } = await db.query(

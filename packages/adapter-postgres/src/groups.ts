@@ -11,7 +11,7 @@ import { guarded } from './errors.js'
 import { keyset, toPage } from './paging.js'
 import type { Queryable, SqlClient } from './queryable.js'
 import { GROUP_COLUMNS, toGroupRecord } from './rows.js'
-import { isUuid, likePrefix, Params } from './sql.js'
+import { containsIgnoringCase, isUuid, likePrefix, Params } from './sql.js'
 
 async function createGroup(db: Queryable, group: GroupRecord): Promise<GroupRecord> {
   const { rows } = await db.query(
@@ -46,6 +46,7 @@ async function listGroups(
   const conditions = [`tenant_id = ${params.add(tenantId)}`, `network = ${params.add(network)}`]
   if (filter.namePrefix !== undefined) conditions.push(`name like ${params.add(likePrefix(filter.namePrefix))}`)
   if (filter.isPublic !== undefined) conditions.push(`is_public = ${params.add(filter.isPublic)}`)
+  if (filter.nameContains !== undefined) conditions.push(containsIgnoringCase('name', filter.nameContains, params))
   const { condition, orderAndLimit } = keyset(page, params)
   if (condition) conditions.push(condition)
   const { rows } = await db.query(

@@ -2,12 +2,13 @@ import type { Page, PageRequest } from '@pinfold/interface'
 import type { Params } from './sql.js'
 
 /**
- * The keyset condition and `ORDER BY … LIMIT` for a page ordered by `(created_at, id)`. One extra
+ * The keyset condition and `ORDER BY … LIMIT … OFFSET` for a page ordered by `(created_at, id)`. One extra
  * row is fetched so {@link toPage} can tell whether more follow without a second query.
  */
 export function keyset(page: PageRequest, params: Params): { condition?: string; orderAndLimit: string } {
   const direction = page.order === 'DESC' ? 'desc' : 'asc'
-  const orderAndLimit = `order by created_at ${direction}, id ${direction} limit ${params.add(page.limit + 1)}`
+  const skip = page.offset ? ` offset ${params.add(page.offset)}` : ''
+  const orderAndLimit = `order by created_at ${direction}, id ${direction} limit ${params.add(page.limit + 1)}${skip}`
   if (!page.after) return { orderAndLimit }
   // A row-value comparison, so the (tenant_id, network, created_at, id) index serves it directly.
   const comparison = page.order === 'DESC' ? '<' : '>'

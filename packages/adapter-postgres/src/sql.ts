@@ -13,6 +13,16 @@ export function likePrefix(prefix: string): string {
   return `${prefix.replace(/[\\%_]/g, (char) => `\\${char}`)}%`
 }
 
+/**
+ * `column` contains `part`, ignoring case. A function call rather than `ILIKE '%…%'`: the planner
+ * estimates a pattern's matches from the column's statistics, which for unique names is near
+ * zero, and then sorts every one of the tenant's rows instead of walking the keyset index until a
+ * page is found (657 ms for a 1 % match at a million files in bench/pin-list.ts).
+ */
+export function containsIgnoringCase(column: string, part: string, params: Params): string {
+  return `strpos(lower(${column}), lower(${params.add(part)})) > 0`
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /**

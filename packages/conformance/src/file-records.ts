@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { CreatedFile, FileFilter, FileRecord, PageRequest, RecordStore } from '@pinfold/interface'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { fileFixtures } from './file-fixtures.js'
+import { describeFileListFilters } from './file-list-filters.js'
 import { at, contentFor, fileBuilder, newCid, newGroup, OTHER_TENANT, TENANT } from './fixtures.js'
 import { ids, sortByKey, walkPages } from './paging.js'
 import type { RecordStoreHarness } from './record-store.js'
@@ -25,7 +26,9 @@ export function describeFileRecords(name: string, create: () => Promise<RecordSt
       await h.close?.()
     })
 
-    const { expectCounts, addFile, listAll } = fileFixtures(() => h)
+    const fixtures = fileFixtures(() => h)
+    const { expectCounts, addFile, listAll } = fixtures
+    describeFileListFilters(fixtures, () => store)
 
     describe('createFile', () => {
       it('createFile - stores a new content record and the file, exactly as given', async () => {

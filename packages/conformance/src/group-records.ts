@@ -62,6 +62,21 @@ export function describeGroupRecords(name: string, create: () => Promise<RecordS
         expect((await listAllGroups({}, TENANT, 'private')).items).toHaveLength(1)
       })
 
+      it('listGroups - nameContains matches anywhere in the name, literally, ignoring case; offset skips', async () => {
+        const a = await store.groups.createGroup(newGroup({ name: 'Blue Team', createdAt: at(1) }))
+        const b = await store.groups.createGroup(newGroup({ name: 'team_red', createdAt: at(2) }))
+        await store.groups.createGroup(newGroup({ name: 'teal' }))
+        expect(ids((await listAllGroups({ nameContains: 'TEAM' })).items)).toEqual(ids([a, b]))
+        expect(ids((await listAllGroups({ nameContains: 'm_' })).items)).toEqual(ids([b]))
+        const skipped = await store.groups.listGroups(
+          TENANT,
+          'public',
+          { nameContains: 'team' },
+          { limit: 5, order: 'ASC', offset: 1 },
+        )
+        expect(ids(skipped.items)).toEqual(ids([b]))
+      })
+
       it('listGroups - filters by namePrefix and isPublic, combined with AND', async () => {
         const a = await store.groups.createGroup(newGroup({ name: 'team_a', isPublic: true, createdAt: at(1) }))
         const b = await store.groups.createGroup(newGroup({ name: 'team_b', isPublic: false, createdAt: at(2) }))

@@ -7,8 +7,8 @@ export const MAX_JSON_BYTES = 1024 * 1024
  * Reads a JSON object body whatever its Content-Type (the official SDK sends some JSON as
  * text/plain). An empty body reads as `{}`.
  */
-export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
-  const text = await readText(request, MAX_JSON_BYTES)
+export async function readJsonObject(request: Request, maxBytes = MAX_JSON_BYTES): Promise<Record<string, unknown>> {
+  const text = await readText(request, maxBytes)
   if (text.trim() === '') return {}
   let parsed: unknown
   try {

@@ -58,7 +58,7 @@ export async function parseRequest(
     const headers = textObject(schemas.headers, (name) => request.headers.get(name) ?? undefined)
     input.headers = check(schemas.headers, headers, 'headers')
   }
-  if (schemas.body) input.body = check(schemas.body, await readJsonObject(request))
+  if (schemas.body) input.body = check(schemas.body, await readJsonObject(request, schemas.maxBodyBytes))
   return input
 }
 

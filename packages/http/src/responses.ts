@@ -11,6 +11,14 @@ export function json(body: unknown, status = 200, headers?: ConstructorParameter
   return rememberText(response, text)
 }
 
+/** A plain-text answer: the legacy API's `OK` (its SDKs read these bodies as text). */
+export function plainText(body: string, status = 200): Response {
+  const response = new Response(body, { status })
+  response.headers.set('content-type', 'text/plain; charset=utf-8')
+  response.headers.set('content-length', String(utf8Length(body)))
+  return rememberText(response, body)
+}
+
 /** `{ data: … }`, the envelope of every v3 success. */
 export const data = (value: unknown, status = 200) => json({ data: value }, status)
 

@@ -41,6 +41,8 @@ export interface RequestSchemas {
   headers?: TObject
   /** A JSON object body (read whatever its Content-Type: the SDK sends some as text/plain). */
   body?: TSchema
+  /** The largest JSON body accepted, in bytes; default `MAX_JSON_BYTES` (1 MiB). */
+  maxBodyBytes?: number
   /**
    * A `multipart/form-data` body, streamed by the handler: each text field is checked against its
    * property as it arrives (`formField`); file parts are the handler's.

@@ -8,7 +8,10 @@ import { filesSignRoutes } from './resources/files-sign/routes.js'
 import { groupRoutes } from './resources/groups/routes.js'
 import { healthRoutes } from './resources/health/routes.js'
 import { keyRoutes } from './resources/keys/routes.js'
+import { legacyGroupRoutes } from './resources/legacy-groups/routes.js'
+import { legacyPinningRoutes } from './resources/legacy-pinning/routes.js'
 import { paymentRoutes } from './resources/payments/routes.js'
+import { pinListRoutes } from './resources/pin-list/routes.js'
 import { pinRoutes } from './resources/pins/routes.js'
 import { pluginRoutes } from './resources/plugins/routes.js'
 import { routingRoutes } from './resources/routing/routes.js'
@@ -38,6 +41,9 @@ export const routes: readonly Route[] = [
   ...routingRoutes,
   ...keyRoutes,
   ...usageRoutes,
+  ...legacyPinningRoutes,
+  ...pinListRoutes,
+  ...legacyGroupRoutes,
   ...healthRoutes,
   ...openApiRoutes,
 ]

@@ -104,6 +104,21 @@ describe('/v3/pinata/keys', () => {
     expect((await createKey({ keyName: 'x', permissions: UPLOADER }, { auth: noOrg })).status).toBe(403)
   })
 
+  it('create - a token holding exactly the scopes the spec names creates an admin key, which works everywhere', async () => {
+    const spec = await server.token({
+      scopes: ['org:files:write', 'org:groups:write', 'org:groups:read', 'org:gateways:read', 'org:write'],
+    })
+    const admin = await createKey({ keyName: 'admin', permissions: { admin: true } }, { auth: spec })
+    expect(admin.status).toBe(200)
+    expect((await upload(admin.body.JWT)).status).toBe(200)
+    expect((await server.api('/v3/gateways/domains', { auth: admin.body.JWT })).status).toBe(200)
+    expect((await server.api('/v3/x402/payment_instructions', { auth: admin.body.JWT })).status).toBe(200)
+    // and an admin key, holding every scope, creates admin keys in turn
+    expect((await createKey({ keyName: 'child', permissions: { admin: true } }, { auth: admin.body.JWT })).status).toBe(
+      200,
+    )
+  })
+
   it('maxUses - of 12 concurrent requests with a key allowed 5 uses, exactly 5 succeed; the rest get 401', async () => {
     const key = await newKey({ maxUses: 5, permissions: { admin: true } })
     const statuses = await Promise.all(

@@ -423,6 +423,99 @@ describe('openapi', () => {
     }
   })
 
+  it('legacy API - pinning, pinList, groups, swaps and signatures validate (success and 4xx)', async () => {
+    const missing = 'bafkreigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy'
+    const pinned = (await check(
+      'POST /pinning/pinJSONToIPFS',
+      await server.api('/pinning/pinJSONToIPFS', { method: 'POST', ...json({ pinataContent: { legacy: true } }) }),
+    )) as { IpfsHash: string }
+    await check(
+      'POST /pinning/pinJSONToIPFS',
+      await server.api('/pinning/pinJSONToIPFS', { method: 'POST', ...json({}) }),
+    )
+    await check(
+      'POST /pinning/pinByHash',
+      await server.api('/pinning/pinByHash', { method: 'POST', ...json({ hashToPin: missing }) }),
+    )
+    await check('POST /pinning/pinByHash', await server.api('/pinning/pinByHash', { method: 'POST', ...json({}) }))
+    await check('GET /pinning/pinJobs', await server.api('/pinning/pinJobs?includesCount=false&limit=5'))
+    await check('GET /pinning/pinJobs', await server.api('/pinning/pinJobs?limit=0'))
+    await check('GET /data/pinList', await server.api('/data/pinList?status=pinned&pageLimit=5'))
+    await check('GET /data/pinList', await server.api('/data/pinList?metadata[keyvalues]=nope'))
+    const meta = { ipfsPinHash: pinned.IpfsHash, keyvalues: { k: 'v' } }
+    await check(
+      'PUT /pinning/hashMetadata',
+      await server.api('/pinning/hashMetadata', { method: 'PUT', ...json(meta) }),
+    )
+    await check(
+      'PUT /pinning/hashMetadata',
+      await server.api('/pinning/hashMetadata', { method: 'PUT', ...json({ ...meta, ipfsPinHash: missing }) }),
+    )
+
+    const group = (await check(
+      'POST /groups',
+      await server.api('/groups', { method: 'POST', ...json({ name: 'legacy' }) }),
+    )) as {
+      id: string
+    }
+    await check('POST /groups', await server.api('/groups', { method: 'POST', ...json({}) }))
+    await check('GET /groups', await server.api('/groups?limit=5'))
+    await check('GET /groups', await server.api('/groups?limit=0'))
+    await check('GET /groups/:id', await server.api(`/groups/${group.id}`))
+    await check('GET /groups/:id', await server.api('/groups/nope'))
+    await check(
+      'PUT /groups/:id',
+      await server.api(`/groups/${group.id}`, { method: 'PUT', ...json({ name: 'renamed' }) }),
+    )
+    await check('PUT /groups/:id', await server.api(`/groups/${group.id}`, { method: 'PUT', ...json({ name: '' }) }))
+    const cids = `/groups/${group.id}/cids`
+    await check('PUT /groups/:id/cids', await server.api(cids, { method: 'PUT', ...json({ cids: [pinned.IpfsHash] }) }))
+    await check('PUT /groups/:id/cids', await server.api(cids, { method: 'PUT', ...json({ cids: [missing] }) }))
+    await check(
+      'DELETE /groups/:id/cids',
+      await server.api(cids, { method: 'DELETE', ...json({ cids: [pinned.IpfsHash] }) }),
+    )
+    await check('DELETE /groups/:id/cids', await server.api(cids, { method: 'DELETE', ...json({ cids: [] }) }))
+    await check('DELETE /groups/:id', await server.api(`/groups/${group.id}`, { method: 'DELETE' }))
+    await check('DELETE /groups/:id', await server.api(`/groups/${group.id}`, { method: 'DELETE' }))
+
+    const target = await uploadFile('legacy swap target')
+    const swap = `/v3/ipfs/swap/${pinned.IpfsHash}`
+    await check('PUT /v3/ipfs/swap/:cid', await server.api(swap, { method: 'PUT', ...json({ swapCid: target.cid }) }))
+    await check('PUT /v3/ipfs/swap/:cid', await server.api(swap, { method: 'PUT', ...json({}) }))
+    await check('GET /v3/ipfs/swap/:cid', await server.api(`${swap}?domain=example.com`))
+    await check('GET /v3/ipfs/swap/:cid', await server.api(`/v3/ipfs/swap/${missing}`))
+    await check('DELETE /v3/ipfs/swap/:cid', await server.api(swap, { method: 'DELETE' }))
+    await check('DELETE /v3/ipfs/swap/:cid', await server.api(swap, { method: 'DELETE' }))
+
+    const account = privateKeyToAccount(`0x${'33'.repeat(32)}`)
+    const signature = await account.signTypedData({
+      domain: CID_SIGNATURE_DOMAIN,
+      types: CID_SIGNATURE_TYPES,
+      primaryType: 'Sign',
+      message: { address: account.address, cid: target.cid!, date: target.created_at! },
+    })
+    const at = `/v3/ipfs/signature/${target.cid}`
+    await check('POST /v3/ipfs/signature/:cid', await server.api(at, { method: 'POST', ...json({ signature }) }))
+    await check('GET /v3/ipfs/signature/:cid', await server.api(at))
+    await check(
+      'POST /v3/ipfs/signature/:cid',
+      await server.api(at, { method: 'POST', ...json({ signature, address: account.address }) }),
+    )
+    await check('GET /v3/ipfs/signature/:cid', await server.api(at))
+    await check('DELETE /v3/ipfs/signature/:cid', await server.api(at, { method: 'DELETE' }))
+    await check('DELETE /v3/ipfs/signature/:cid', await server.api(at, { method: 'DELETE' }))
+
+    await check(
+      'DELETE /pinning/unpin/:cid',
+      await server.api(`/pinning/unpin/${pinned.IpfsHash}`, { method: 'DELETE' }),
+    )
+    await check(
+      'DELETE /pinning/unpin/:cid',
+      await server.api(`/pinning/unpin/${pinned.IpfsHash}`, { method: 'DELETE' }),
+    )
+  })
+
   it('auth - every route that needs a token answers 401 without one, as documented', async () => {
     for (const route of routes.filter((r) => r.auth !== 'public')) {
       const path = route.path.replace(/:network/g, 'public').replace(/:[A-Za-z]+/g, 'x')

@@ -74,7 +74,8 @@ function example(schema: Json): unknown {
   if (branches) return example(branches[0]!)
   switch (schema.type) {
     case 'array':
-      return []
+      // as few items as the schema allows
+      return Array.from({ length: (schema.minItems as number | undefined) ?? 0 }, () => example(schema.items as Json))
     case 'integer':
     case 'number':
       return (schema.minimum as number | undefined) ?? 1

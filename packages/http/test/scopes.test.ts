@@ -68,4 +68,29 @@ describe('scopes the spec names', () => {
       (await post('/v3/files/sign', { url: `${server.url}/files/x`, expires: 30, method: 'GET' }, none)).status,
     ).toBe(403)
   })
+
+  it('org:write - covers Pinfold’s own write scopes: the spec’s scopes create an admin key and manage domains', async () => {
+    const auth = await server.token({ scopes: SPEC_SCOPES })
+    const admin = await post('/v3/pinata/keys', { keyName: 'admin by spec scopes', permissions: { admin: true } }, auth)
+    expect(admin.status).toBe(200)
+    const { JWT } = (await admin.json()) as { JWT: string }
+    // the admin key holds every scope, Pinfold's own included
+    expect((await post('/v3/gateways/domains', { domain: 'files.example.com' }, JWT)).status).toBe(201)
+    expect((await post('/v3/gateways/domains', { domain: 'media.example.com' }, auth)).status).toBe(201)
+    expect(
+      (
+        await server.api(
+          '/v3/ipfs/gateway_analytics_top?gateway_domain=x&start_date=2026-01-01&end_date=2026-01-02&sort_by=requests&by=cid',
+          { auth },
+        )
+      ).status,
+    ).toBe(200)
+  })
+
+  it('Pinfold’s own scopes only narrow: a token without org:write or org:gateways:write cannot manage domains', async () => {
+    const auth = await server.token({ scopes: ['org:gateways:read', 'org:files:write'] })
+    const res = await post('/v3/gateways/domains', { domain: 'narrow.example.com' }, auth)
+    expect(res.status).toBe(403)
+    expect(await res.json()).toEqual({ error: 'this token lacks the org:gateways:write scope' })
+  })
 })

@@ -49,8 +49,8 @@ describe('unsupported Pinata endpoints and unknown routes', () => {
     const res = await api.api('/v3/foo/bar?X-Signature=secret')
     expect(res.status).toBe(404)
     expect(await res.json()).toEqual({ error: 'GET /v3/foo/bar is not supported by Pinfold' })
-    const legacy = await api.api('/pinning/pinJSONToIPFS', { method: 'POST', body: '{}' })
-    expect(await legacy.json()).toEqual({ error: 'POST /pinning/pinJSONToIPFS is not supported by Pinfold' })
+    const legacy = await api.api('/pinning/hashPinPolicy', { method: 'PUT', body: '{}' })
+    expect(await legacy.json()).toEqual({ error: 'PUT /pinning/hashPinPolicy is not supported by Pinfold' })
   })
 
   it('a very long unknown path is cut short in the message', async () => {

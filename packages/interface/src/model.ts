@@ -91,6 +91,11 @@ export interface PageRequest {
   limit: number
   order: SortOrder
   after?: PageCursor | undefined
+  /**
+   * Items to skip (after `after`, when both are given) before the page starts: the legacy API's
+   * `pageOffset`. Honoured by `listFiles` and `listGroups`; core bounds it.
+   */
+  offset?: number | undefined
 }
 
 export interface Page<T> {
@@ -108,6 +113,52 @@ export interface FileFilter {
   mimeType?: string | undefined
   /** Every pair must be present on the file with exactly this value. */
   keyvalues?: KeyValues | undefined
+  /** Names containing this, ignoring the case of letters (the legacy API's `metadata[name]`). */
+  nameContains?: string | undefined
+  /** CIDs containing this as written (the legacy API's `hashContains`). */
+  cidContains?: string | undefined
+  /** Created at or after this moment. */
+  createdFrom?: Date | undefined
+  /** Created at or before this moment. */
+  createdTo?: Date | undefined
+  /** At least this many bytes. */
+  sizeMin?: number | undefined
+  /** At most this many bytes. */
+  sizeMax?: number | undefined
+  /** Conditions on keyvalues, every one of which must hold (the legacy API's `metadata[keyvalues]`). */
+  keyvalueConditions?: readonly KeyvalueCondition[] | undefined
+}
+
+/** The operators of Pinata's legacy keyvalue queries (Sequelize's names), less its regular expressions. */
+export const KEYVALUE_OPERATORS = [
+  'eq',
+  'ne',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'between',
+  'notBetween',
+  'like',
+  'notLike',
+  'iLike',
+  'notILike',
+] as const
+export type KeyvalueOperator = (typeof KEYVALUE_OPERATORS)[number]
+
+/**
+ * One condition on a file's keyvalue `key`. A file without the key never matches, whatever the
+ * operator (`ne` and the `not…` ones included). A number `value` compares numerically, and only
+ * values that are decimal numbers (`-12`, `3.5`, `1e3`) match; a string compares as text, by
+ * Unicode code point. `like` patterns are SQL's: `%` any run, `_` one character, `\` escapes;
+ * `iLike` ignores the case of letters. `between` and `notBetween` take `secondValue` (inclusive
+ * bounds), of the same kind as `value`.
+ */
+export interface KeyvalueCondition {
+  key: string
+  op: KeyvalueOperator
+  value: string | number
+  secondValue?: string | number | undefined
 }
 
 export interface FilePatch {
@@ -121,6 +172,8 @@ export interface FilePatch {
 export interface GroupFilter {
   /** Prefix of the group name. */
   namePrefix?: string | undefined
+  /** Names containing this, ignoring the case of letters (the legacy API's `nameContains`). */
+  nameContains?: string | undefined
   isPublic?: boolean | undefined
 }
 

@@ -145,6 +145,10 @@ export interface Schemas {
     is_public: boolean
     created_at: string
   }
+  GroupCids: {
+    /** CIDs of the account’s public files */
+    cids: string[]
+  }
   GroupInput: {
     name?: string
     is_public?: boolean | ('true' | 'false')
@@ -154,6 +158,13 @@ export interface Schemas {
     next_page_token: string
   }
   GroupUpdate: unknown | unknown
+  HashMetadataInput: {
+    /** The CID whose files change */
+    ipfsPinHash: string
+    name?: string
+    /** Merged into the current ones; a null value removes its key */
+    keyvalues?: Record<string, string | number | boolean | null> | null
+  }
   Health: {
     status: 'ok'
     /** The embedded IPFS node, when `PINFOLD_IPFS_LISTEN` starts one */
@@ -175,6 +186,18 @@ export interface Schemas {
       }
     }
   }
+  LegacyGroup: {
+    id: string
+    /** The account (tenant) the group belongs to */
+    user_id: string
+    name: string
+    createdAt: string
+    updatedAt: string
+  }
+  LegacyGroupInput: {
+    name?: string
+  }
+  LegacyGroupList: Schemas['LegacyGroup'][]
   LegacyPin: {
     ID: string
     Name: string
@@ -186,6 +209,16 @@ export interface Schemas {
     GroupId: string | null
     Keyvalues: Record<string, string>
     isDuplicate: boolean
+  }
+  LegacySignatureInput: {
+    /** A 0x-prefixed EIP-712 signature of `{address, cid, date}` */
+    signature: string
+    /** The 0x address that signed: required to verify */
+    address?: string
+  }
+  LegacySwap: {
+    mappedCid: string
+    createdAt: string
   }
   Network: 'public' | 'private'
   PaymentInstruction: {
@@ -253,6 +286,27 @@ export interface Schemas {
     /** Multiaddrs of peers holding the content, dialled first by a bitswap source: at most 20, each at most 512 characters, starting with the host (`/ip4`, `/ip6`, `/dns`, `/dns4`, `/dns6`) and ending with the peer id (`/p2p/…`). Only public addresses are dialled, checked after name resolution, unless the operator allows private ones. */
     host_nodes?: string[] | null
   }
+  PinByHashAnswer: {
+    /** The request id (the file it becomes has it too) */
+    id: string
+    ipfsHash: string
+    status: 'prechecking' | 'retrieving'
+    name: string
+  }
+  PinByHashInput: {
+    /** The CID to fetch from the IPFS network and keep */
+    hashToPin: string
+    pinataMetadata?: {
+      /** Empty or null: the default name */
+      name?: string | null
+      keyvalues?: Record<string, string | number | boolean> | null
+    }
+    pinataOptions?: {
+      /** Multiaddrs of peers holding the content (`""`, as the SDK sends for none, is none) */
+      hostNodes?: string[] | '' | null
+      groupId?: string | null
+    }
+  }
   PinJob: {
     id: string
     cid: string
@@ -282,6 +336,44 @@ export interface Schemas {
       }[]
       version: number
     }
+  }
+  PinJobRows: {
+    rows: Schemas['PinJob'][]
+  }
+  PinJsonInput: {
+    /** The JSON to pin (any JSON value) */
+    pinataContent: unknown
+    pinataMetadata?: {
+      /** Empty or null: the default name */
+      name?: string | null
+      keyvalues?: Record<string, string | number | boolean> | null
+    }
+    pinataOptions?: {
+      /** Default 0 */
+      cidVersion?: (0 | 1 | '0' | '1') | null
+      groupId?: string | null
+    }
+  }
+  PinList: {
+    rows: Schemas['PinListRow'][]
+  }
+  PinListRow: {
+    id: string
+    ipfs_pin_hash: string
+    size: number
+    user_id: string
+    date_pinned: string
+    /** Always null: an unpinned file is deleted */
+    date_unpinned: null
+    metadata: {
+      name: string
+      keyvalues: Record<string, string>
+    }
+    /** Empty: one copy, in this deployment’s own store */
+    regions: unknown[]
+    mime_type: string
+    number_of_files: number
+    group_id: string | null
   }
   PinQueue: {
     jobs: Schemas['PinJob'][]

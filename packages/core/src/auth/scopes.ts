@@ -17,12 +17,17 @@ export const SCOPES = [
 export type Scope = (typeof SCOPES)[number]
 
 /**
- * Scopes a broader one also grants. `org:write` is the organisation-wide write scope: the spec
- * asks only for a bearer token on payment instructions (endpoint 16), and a token holding every
- * scope the spec names (which never names `org:x402:*`) must be able to manage them.
+ * Scopes a broader one also grants. `org:write` is the organisation-wide write scope, and it
+ * covers every write scope Pinfold added beyond the spec's (`org:gateways:write` for domains,
+ * `org:x402:write` for payment instructions, `org:analytics:write`): a token holding every scope
+ * the spec names must be able to do everything the spec and the SDK offer, creating an admin key
+ * (every scope) included. Pinfold's own scopes only narrow a token; they never gate a capability
+ * the spec's scopes give.
  */
 const COVERED_BY: Partial<Record<Scope, readonly Scope[]>> = {
+  'org:gateways:write': ['org:write'],
   'org:x402:write': ['org:write'],
+  'org:analytics:write': ['org:write'],
   // and `org:read` the organisation-wide read scope (so `org:write` too)
   'org:analytics:read': ['org:read'],
 }

@@ -3,11 +3,18 @@ import { invalid } from '@pinfold/interface'
 
 export const DEFAULT_PAGE_LIMIT = 10
 export const MAX_PAGE_LIMIT = 1000
+/**
+ * The deepest `offset` a listing accepts (the legacy API's `pageOffset`): a store walks every item
+ * it skips, so the cost of one request stays bounded. Deeper pages are reached by page token.
+ */
+export const MAX_PAGE_OFFSET = 100_000
 
 export interface PageQuery {
   limit?: number | undefined
   order?: SortOrder | undefined
   pageToken?: string | undefined
+  /** Items to skip before the page (after `pageToken`'s position when both are given). */
+  offset?: number | undefined
 }
 
 /**
@@ -50,10 +57,15 @@ export function resolvePage(query: PageQuery) {
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_LIMIT) {
     throw invalid(`limit must be an integer from 1 to ${MAX_PAGE_LIMIT}`)
   }
+  const offset = query.offset ?? 0
+  if (!Number.isInteger(offset) || offset < 0 || offset > MAX_PAGE_OFFSET) {
+    throw invalid(`offset must be an integer from 0 to ${MAX_PAGE_OFFSET}`)
+  }
   return {
     limit,
     order: query.order ?? 'DESC',
     after: query.pageToken ? decodePageToken(query.pageToken) : undefined,
+    ...(offset > 0 && { offset }),
   }
 }
 

@@ -4,6 +4,7 @@ import { validateExpiry, validateKeyvaluePatch, validateName } from '../common/v
 import { deleteContentBlobs } from '../content/dag/car-blob.js'
 import type { ServiceContext } from '../service/context.js'
 import type { FileOperations } from './api.js'
+import { validateFileFilter } from './list-filter.js'
 import type { FileUpload } from './upload.js'
 
 /** What the file operations use of the service; `upload` is `upload.ts`'s pipeline, shared with resumable uploads. */
@@ -24,8 +25,14 @@ export function createFileOperations(ctx: FileSettings): FileOperations {
 
     async list(actor, network, query = {}, options) {
       const page = resolvePage(query)
-      const { limit: _l, order: _o, pageToken: _p, ...filter } = query
-      const result = await ctx.records.files.listFiles(actor.tenantId, network, filter, page, options)
+      const { limit: _l, order: _o, pageToken: _p, offset: _s, ...filter } = query
+      const result = await ctx.records.files.listFiles(
+        actor.tenantId,
+        network,
+        validateFileFilter(filter),
+        page,
+        options,
+      )
       return { files: result.items, nextPageToken: nextPageToken(result.items, result.hasMore) }
     },
 

@@ -33,7 +33,7 @@ export function createGroupOperations(ctx: GroupSettings): GroupOperations {
 
     async list(actor, network, query = {}, options) {
       const page = resolvePage(query)
-      const { limit: _l, order: _o, pageToken: _p, ...filter } = query
+      const { limit: _l, order: _o, pageToken: _p, offset: _s, ...filter } = query
       const result = await ctx.records.groups.listGroups(actor.tenantId, network, filter, page, options)
       return { groups: result.items, nextPageToken: nextPageToken(result.items, result.hasMore) }
     },

@@ -32,3 +32,8 @@ export const okNull = (description = 'Done') => okData(Type.Null(), description)
 
 /** The `{error}` body, as used in responses. */
 export const errorResponse = (description: string) => jsonResponse(description, ErrorObject)
+
+/** `{200: "OK"}` as plain text, the answer of the legacy API's mutations (its SDKs read it as text). */
+export const okText = (description = 'Done') => ({
+  '200': { description, content: { 'text/plain': { schema: Type.Literal('OK') } } } satisfies OpenApiResponse,
+})

@@ -31,6 +31,24 @@ describe('official SDK - API keys', () => {
     await expect(uploader.groups.public.list()).rejects.toMatchObject({ name: 'AuthenticationError', statusCode: 403 })
   })
 
+  it('keys.create - a token holding only the scopes the spec names creates an admin key; the SDK works with it', async () => {
+    const spec = pinataFor(
+      server.url,
+      await server.token({
+        org: 'sdk-spec-scopes',
+        scopes: ['org:files:write', 'org:groups:write', 'org:groups:read', 'org:gateways:read', 'org:write'],
+      }),
+    )
+    const key = await spec.keys.create({ keyName: 'admin by spec', permissions: { admin: true }, maxUses: 50 })
+    const admin = pinataFor(server.url, key.JWT)
+    const group = await admin.groups.public.create({ name: 'by the admin key' })
+    const file = await admin.upload.public.file(new File(['by admin'], 'admin.txt')).group(group.id)
+    expect((await admin.files.public.list().group(group.id)).files.map((f) => f.cid)).toEqual([file.cid])
+    expect((await spec.keys.list()).map((k) => k.name)).toEqual(['admin by spec'])
+    expect(await spec.keys.revoke([key.pinata_api_key])).toEqual([{ key: key.pinata_api_key, status: 'Revoked' }])
+    await expect(admin.testAuthentication()).rejects.toMatchObject({ statusCode: 401 })
+  })
+
   it('keys.create - maxUses: the key answers that many requests, then 401', async () => {
     const key = await pinata.keys.create({ keyName: 'thrice', permissions: { admin: true }, maxUses: 3 })
     const limited = pinataFor(server.url, key.JWT)

@@ -3,7 +3,7 @@ import { okData, okNull } from '../../openapi/responses.js'
 import { data } from '../../responses.js'
 import { defineRoute } from '../../router.js'
 import { NetworkSchema } from '../../schema.js'
-import { SwapHistoryQuery, SwapInput, SwapObject, swapToWire } from './wire.js'
+import { LegacySwapObject, legacySwapToWire, SwapHistoryQuery, SwapInput, SwapObject, swapToWire } from './wire.js'
 
 const params = { network: NetworkSchema }
 
@@ -45,6 +45,45 @@ export const swapRoutes = [
     responses: okNull('Removed'),
     async handle({ service, actor, signal }, { params }) {
       await service.swaps.remove(actor, params.network, params.cid, { signal })
+      return data(null)
+    },
+  }),
+  // The same swaps on the legacy API's paths (`pinata-web3`: `gateways.swapCid` and friends): the
+  // public network, answers in `data` with camelCase names.
+  defineRoute({
+    method: 'PUT',
+    path: '/v3/ipfs/swap/:cid',
+    auth: 'org:files:write',
+    summary: 'Add a swap (legacy)',
+    tags: ['Swaps'],
+    request: { body: SwapInput },
+    responses: okData(LegacySwapObject),
+    async handle({ service, actor, signal }, { params, body }) {
+      const swapCid = (body.swapCid ?? body.swap_cid) as string
+      return data(legacySwapToWire(await service.swaps.add(actor, 'public', params.cid, swapCid, { signal })))
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v3/ipfs/swap/:cid',
+    auth: 'org:files:read',
+    summary: 'Swap history of a CID (legacy)',
+    tags: ['Swaps'],
+    request: { query: SwapHistoryQuery },
+    responses: okData(Type.Array(LegacySwapObject)),
+    async handle({ service, actor, signal }, { params }) {
+      return data((await service.swaps.history(actor, 'public', params.cid, { signal })).map(legacySwapToWire))
+    },
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/v3/ipfs/swap/:cid',
+    auth: 'org:files:write',
+    summary: 'Remove a swap (legacy)',
+    tags: ['Swaps'],
+    responses: okNull('Removed'),
+    async handle({ service, actor, signal }, { params }) {
+      await service.swaps.remove(actor, 'public', params.cid, { signal })
       return data(null)
     },
   }),

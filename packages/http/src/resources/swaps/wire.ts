@@ -21,3 +21,10 @@ export const SwapHistoryQuery = Type.Object({
 export function swapToWire(swap: SwapRecord): Static<typeof SwapObject> {
   return { mapped_cid: swap.mappedCid, created_at: swap.createdAt.toISOString() }
 }
+
+/** A swap as the legacy `/v3/ipfs/swap/{cid}` answers it (`pinata-web3`'s `SwapCidResponse`). */
+export const LegacySwapObject = named('LegacySwap', Type.Object({ mappedCid: Type.String(), createdAt: DateTime }))
+
+export function legacySwapToWire(swap: SwapRecord): Static<typeof LegacySwapObject> {
+  return { mappedCid: swap.mappedCid, createdAt: swap.createdAt.toISOString() }
+}
