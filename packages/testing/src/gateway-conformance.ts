@@ -1,5 +1,11 @@
 import { readFile } from 'node:fs/promises'
+import { createServer, request as httpRequest, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
+import { CarReader } from '@ipld/car/reader'
+import { createNodeHandler } from '@pinfold/http-node'
+import { exporter } from 'ipfs-unixfs-exporter'
+import type { CID } from 'multiformats/cid'
 import { afterAll, it } from 'vitest'
 import { type GatewayTestApi, type HostAnswer, requestOnHost, startGatewayApi } from './gateway.js'
 import { form } from './test-api.js'
@@ -29,6 +35,12 @@ export interface ConformanceGateway extends GatewayTestApi {
   onHost(host: string, path: string, init?: { method?: string; headers?: Record<string, string> }): Promise<HostAnswer>
   /** A request on the path gateway's own origin (`url`), redirects left as they are. */
   get(path: string, init?: { method?: string; headers?: Record<string, string> }): Promise<HostAnswer>
+  /**
+   * A real HTTP request with `host` as its Host header to this instance behind the node bridge,
+   * trusting one reverse proxy (`PINFOLD_TRUST_PROXY=1`): where `X-Forwarded-Host` and
+   * `X-Forwarded-Proto` are believed, as in a deployment behind nginx.
+   */
+  behindProxy(host: string, path: string, headers?: Record<string, string>): Promise<HostAnswer>
 }
 
 /** The suite's subdomain gateway host in these ports (its `SubdomainGatewayHost`, here without a port). */
@@ -44,8 +56,46 @@ export async function startConformanceGateway(
 ): Promise<ConformanceGateway> {
   const server = await startGatewayApi({ subdomainHost: CONFORMANCE_SUBDOMAIN_HOST, ...options })
   const origin = new URL(server.url).host
+  let proxied: Promise<Server> | undefined
+  const listening = () => {
+    proxied ??= new Promise((resolve) => {
+      const http = createServer(createNodeHandler(server.handler, { trustProxy: 1 }))
+      http.listen(0, '127.0.0.1', () => resolve(http))
+    })
+    return proxied
+  }
   return {
     ...server,
+    async close() {
+      if (proxied) {
+        const http = await proxied
+        await new Promise((resolve) => http.close(resolve))
+      }
+      await server.close()
+    },
+    async behindProxy(host, path, headers = {}) {
+      const { port } = (await listening()).address() as AddressInfo
+      return new Promise<HostAnswer>((resolve, reject) => {
+        const req = httpRequest({ port, host: '127.0.0.1', path, headers: { ...headers, host } }, (res) => {
+          const chunks: Buffer[] = []
+          res.on('data', (chunk: Buffer) => chunks.push(chunk))
+          res.on('error', reject)
+          res.on('end', () => {
+            const answerHeaders: Record<string, string | undefined> = {}
+            for (const [name, value] of Object.entries(res.headers)) {
+              answerHeaders[name] = Array.isArray(value) ? value.join(', ') : value
+            }
+            resolve({
+              status: res.statusCode ?? 0,
+              body: Buffer.concat(chunks).toString('latin1'),
+              headers: answerHeaders,
+            })
+          })
+        })
+        req.on('error', reject)
+        req.end()
+      })
+    },
     async loadCar(path) {
       const bytes = await conformanceFixture(path)
       const res = await server.api('/v3/files', {
@@ -118,4 +168,37 @@ export function conformanceScore(goFile: string): ConformanceScore {
     it: (goTest, name, body) => run(goTest, name, body, 'passed'),
     differs: (goTest, name, reason, body) => run(goTest, name, body, 'differs', reason),
   }
+}
+
+/** A fixture CAR read as the suite's `car.MustOpenUnixfsCar` does: CIDs and blocks by UnixFS path. */
+export interface FixtureCar {
+  root: CID
+  /** The CID at `names` below the root (`MustGetCid(names…)`); the root without names. */
+  cid(...names: string[]): Promise<CID>
+  /** The block of the node at `names` (`MustGetRawData(names…)`). */
+  rawData(...names: string[]): Promise<Uint8Array>
+  /** A block by CID. */
+  block(cid: CID): Uint8Array
+}
+
+/** Opens a fixture CAR; paths are walked by the UnixFS exporter over the CAR's blocks alone. */
+export async function openFixtureCar(path: string): Promise<FixtureCar> {
+  const reader = await CarReader.fromBytes(await conformanceFixture(path))
+  const [root] = await reader.getRoots()
+  if (!root) throw new Error(`fixture ${path} has no root`)
+  const blocks = new Map<string, Uint8Array>()
+  for await (const { cid, bytes } of reader.blocks()) blocks.set(cid.toString(), bytes)
+  const block = (cid: CID) => {
+    const bytes = blocks.get(cid.toString())
+    if (!bytes) throw new Error(`block ${cid} is not in ${path}`)
+    return bytes
+  }
+  const store = {
+    async *get(cid: CID) {
+      yield block(cid)
+    },
+  }
+  const cid = async (...names: string[]) =>
+    names.length === 0 ? root : (await exporter(`${root}/${names.join('/')}`, store)).cid
+  return { root, cid, rawData: async (...names) => block(await cid(...names)), block }
 }
