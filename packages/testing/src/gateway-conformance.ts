@@ -47,14 +47,15 @@ export interface ConformanceGateway extends GatewayTestApi {
 export const CONFORMANCE_SUBDOMAIN_HOST = 'example.com'
 
 /**
- * An in-process Pinfold set up as the suite's gateway under test: the path gateway on `url`, the
- * subdomain gateway on `example.com` (the host the suite's subdomain tests use), fixtures uploaded
- * through the public API as a client would.
+ * An in-process Pinfold set up as the suite's gateway under test: the API and its path gateway on
+ * `url` (its public URL), the subdomain gateway on `example.com` (the host the suite's subdomain
+ * tests use; path requests there redirect to subdomains), fixtures uploaded through the public API
+ * as a client would.
  */
 export async function startConformanceGateway(
   options: Parameters<typeof startGatewayApi>[0] = {},
 ): Promise<ConformanceGateway> {
-  const server = await startGatewayApi({ subdomainHost: CONFORMANCE_SUBDOMAIN_HOST, ...options })
+  const server = await startGatewayApi({ publicHost: true, subdomainHost: CONFORMANCE_SUBDOMAIN_HOST, ...options })
   const origin = new URL(server.url).host
   let proxied: Promise<Server> | undefined
   const listening = () => {
