@@ -73,8 +73,6 @@ async function serveIpfs(
   const uri = url.searchParams.get('uri')
   if (!rawSegments[0] && uri !== null) return protocolHandlerRedirect(uri)
   if (!rawSegments[0]) throw invalid('a CID is required: /ipfs/{cid}')
-  // a first segment that is no CID is worded as path gateways word it (`invalid path "/ipfs/…"`)
-  checkedCid(pathname, rawSegments[0])
   const cidText = decodeSegment(rawSegments[0])
   const path = rawSegments
     .slice(1)
@@ -86,6 +84,8 @@ async function serveIpfs(
     return errorBody('none of the types in Accept can be served: ask for raw, car (version 1) or a file', 406)
   }
   const { format } = negotiated
+  // a first segment that is no CID is worded as path gateways word it (`invalid path "/ipfs/…"`)
+  checkedCid(pathname, rawSegments[0])
   const root = await resolveRoot(request, scope, cidText, format === undefined, service)
   if (root instanceof Response) return root
   const place = { cid: cidText, path, contentOrigin }
