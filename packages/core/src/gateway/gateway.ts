@@ -212,7 +212,7 @@ async function walkPath(
   const recorder = dagBlockstore(root, budget, options)
   const signal = options?.signal
   if (path.length === 0) return { terminal: root.cid, roots: [root.cid], along: [], store: recorder.store, signal }
-  let last: { cid: CID; roots: CID[] } | undefined
+  let last: { cid: CID; roots: CID[]; remainder: string[] } | undefined
   try {
     for await (const step of walkUnixfsPath([root.cid.toString(), ...path].join('/'), recorder.store, { signal })) {
       last = step
@@ -221,10 +221,17 @@ async function walkPath(
     throw asGatewayError(error)
   }
   if (!last) throw notFound('path')
+  // the path went on inside a dag-json/dag-cbor block to a value that is no link: only whole
+  // blocks are served (path gateway spec: 501 for reading IPLD kinds other than links)
+  if (last.remainder.length > 0) throw notALink(last.remainder)
   const terminal = last.cid
   const along = recorder.read.filter((block) => !block.cid.equals(terminal))
   const unique = new Map(along.map((block) => [blockKey(block.cid), block]))
   return { terminal, roots: last.roots, along: [...unique.values()], store: recorder.store, signal }
+}
+
+function notALink(remainder: readonly string[]): PinfoldError {
+  return new PinfoldError('NOT_IMPLEMENTED', `/${remainder.join('/')} is a value inside a block, not a link to one`)
 }
 
 /** The UnixFS entry at a walked path's terminal. */
@@ -244,7 +251,10 @@ async function exportTerminal({ terminal, roots, store, signal }: WalkedPath) {
 function asGatewayError(error: unknown): unknown {
   if (isPinfoldError(error)) return error
   const code = (error as { name?: unknown }).name ?? (error as { code?: unknown }).code
-  if (typeof code === 'string' && /NotFound|NoResolver|NoPropError|ERR_NOT_FOUND|ERR_NO_PROP/.test(code)) {
+  if (
+    typeof code === 'string' &&
+    /NotFound|NoResolver|NoPropError|BadPath|ERR_NOT_FOUND|ERR_NO_PROP|ERR_BAD_PATH/.test(code)
+  ) {
     return notFound('path')
   }
   return new PinfoldError('UNPROCESSABLE', 'this content cannot be read as UnixFS', { cause: error })

@@ -17,6 +17,7 @@ import { createExpiryOperations } from '../expiry/expiry.js'
 import { createFileOperations } from '../files/files.js'
 import { createFileUpload } from '../files/upload.js'
 import { createGatewayOperations } from '../gateway/gateway.js'
+import { tarArchive } from '../gateway/tar.js'
 import { createGroupOperations } from '../groups/groups.js'
 import { createHealthOperations } from '../health/health.js'
 import { createMaintenanceOperations } from '../maintenance/maintenance.js'
@@ -94,10 +95,11 @@ export function createFileService(options: FileServiceOptions): FileService {
   // files.upload's pipeline, which a completed resumable upload records its file through
   const upload = createFileUpload(ctx)
   const downloadLinks = createDownloadLinkOperations(ctx)
+  const gateway = createGatewayOperations(ctx)
   return {
     files: createFileOperations({ ...ctx, upload }),
     groups: createGroupOperations(ctx),
-    gateway: createGatewayOperations(ctx),
+    gateway: { ...gateway, tar: (root, path, tarOptions) => tarArchive(gateway, root, path, tarOptions) },
     downloadLinks,
     swaps: createSwapOperations(ctx),
     vectors: createVectorOperations(ctx),

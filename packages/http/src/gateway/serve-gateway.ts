@@ -1,6 +1,7 @@
 import { type DagScope, type FileService, type GatewayRoot, type GatewayScope, invalid } from '@pinfold/core'
 import { base64url } from '../bytes.js'
 import { errorBody } from '../responses.js'
+import { codecFormatResponse } from './codec-formats.js'
 import type { ImageVariants } from './image-variants.js'
 import { carContentType, carDups, type Negotiated, negotiateFormat, RAW } from './negotiation.js'
 import {
@@ -12,6 +13,7 @@ import {
   notModified,
   toStream,
 } from './responses.js'
+import { tarResponse } from './tar-response.js'
 import { attributeUsage } from './usage.js'
 
 /** Cache lifetime of a response that a hot swap produced: the mapping can change at any time. */
@@ -74,7 +76,10 @@ async function serveIpfs(
   if (path.length > MAX_PATH_SEGMENTS) throw invalid(`a gateway path has at most ${MAX_PATH_SEGMENTS} segments`)
   const negotiated = negotiateFormat(request.headers.get('accept'), url.searchParams.get('format'))
   if (negotiated === 'not-acceptable') {
-    return errorBody('none of the types in Accept can be served: ask for raw, car (version 1) or a file', 406)
+    return errorBody(
+      'none of the types in Accept can be served: ask for raw, car (version 1), tar, dag-json, dag-cbor or a file',
+      406,
+    )
   }
   const { format } = negotiated
   const root = await resolveRoot(request, scope, cidText, format === undefined, service)
@@ -131,6 +136,10 @@ async function serveRoot(
   }
 
   if (format === 'car') return carResponse(request, url, root, path, common, filename, negotiated, service)
+
+  if (format === 'tar') return tarResponse(request, root, path, common, filename, service)
+  const codecAnswer = await codecFormatResponse({ request, url, root, path, negotiated, common, filename, service })
+  if (codecAnswer) return codecAnswer
 
   const entry = await service.gateway.entry(root, path, { signal: request.signal })
   common['x-ipfs-roots'] = ipfsRoots(root, entry.roots)
