@@ -22,6 +22,7 @@
  */
 
 import type { ApiKeyOperations } from '../api-keys/api.js'
+import type { DnslinkOperations } from '../dnslink/api.js'
 import type { DomainOperations } from '../domains/api.js'
 import type { DownloadLinkOperations } from '../download-links/api.js'
 import type { ExpiryOperations } from '../expiry/api.js'
@@ -47,6 +48,7 @@ export interface FileService {
   files: FileOperations
   groups: GroupOperations
   gateway: GatewayOperations & GatewayTarOperation
+  dnslink: DnslinkOperations
   downloadLinks: DownloadLinkOperations
   swaps: SwapOperations
   vectors: VectorOperations

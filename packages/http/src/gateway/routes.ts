@@ -1,4 +1,5 @@
 import { defineRoute } from '../router.js'
+import { dnslinkSiteRoute } from './dnslink-site.js'
 import { privateLinkRoute, tenantPrivateLinkRoute } from './private-link.js'
 import { isIpfsPath, subdomainCidOf } from './request-host.js'
 import { contentPath, gatewayResponses, PathGatewayQuery, SubdomainGatewayQuery } from './schemas.js'
@@ -56,13 +57,13 @@ const subdomainGatewayRoute = defineRoute({
       request,
       url,
       `/ipfs/${subdomainCidOf(host)}${url.pathname}`,
-      { scope: PUBLIC, isolated: true },
+      { scope: PUBLIC, isolated: true, site: `/ipfs/${subdomainCidOf(host)}` },
       service,
     ),
 })
 
 /** The gateway's routes, listed in `/openapi.json` with the rest of the table. */
-export const gatewayRoutes = [privateLinkRoute, pathGatewayRoute, subdomainGatewayRoute]
+export const gatewayRoutes = [privateLinkRoute, pathGatewayRoute, subdomainGatewayRoute, dnslinkSiteRoute]
 
 /** Routed, but documented by the API's operation of the same path (`tenantPrivateLinkRoute`). */
 export const tenantHostRoutes = [tenantPrivateLinkRoute]

@@ -13,6 +13,7 @@ import {
   notModified,
   toStream,
 } from './responses.js'
+import { siteFallback } from './site-redirects.js'
 import { tarResponse } from './tar-response.js'
 import { attributeUsage } from './usage.js'
 
@@ -36,6 +37,12 @@ export interface GatewayOrigin {
   isolated: boolean
   /** Transforms images (`img-*`): a tenant's own gateway only (see `routes.ts`). */
   images?: ImageVariants | undefined
+  /**
+   * The website this origin serves at its root, as a gateway path (`/ipfs/{cid}[/sub]`): its
+   * `_redirects` rules answer the paths it does not hold (`site-redirects.ts`). Only for origins
+   * of one site each (the subdomain gateway, a DNSLink host).
+   */
+  site?: string | undefined
 }
 
 export const PUBLIC: GatewayScope = { kind: 'public' }
@@ -54,7 +61,12 @@ export async function serveGateway(
   if (!origin.isolated && request.headers.get('service-worker') === 'script') {
     throw invalid('service workers cannot be registered on a shared gateway origin (use the subdomain gateway)')
   }
-  const response = await serveIpfs(request, url, pathname, origin, service)
+  const { site } = origin
+  const response = await serveIpfs(request, url, pathname, origin, service).catch((missing: unknown) => {
+    if (!site) throw missing
+    const serve = (asked: Request, path: string) => serveIpfs(asked, url, path, origin, service)
+    return siteFallback(missing, { request, url, pathname, site, scope: origin.scope, service, serve })
+  })
   if (origin.isolated) response.headers.delete('content-security-policy')
   return response
 }

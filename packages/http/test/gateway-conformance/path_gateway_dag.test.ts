@@ -1,11 +1,11 @@
 import * as dagJson from '@ipld/dag-json'
+import type { HostAnswer } from '@pinfold/testing/gateway'
 import {
   type ConformanceGateway,
   conformanceScore,
   openFixtureCar,
   startConformanceGateway,
 } from '@pinfold/testing/gateway-conformance'
-import type { HostAnswer } from '@pinfold/testing/gateway'
 import { CID } from 'multiformats/cid'
 import { sha256 } from 'multiformats/hashes/sha2'
 import { afterAll, beforeAll, describe, expect } from 'vitest'
@@ -237,8 +237,8 @@ describe('TestPathing', () => {
     expect(res.status).toBe(200)
     expect(bytesOf(res)).toEqual(
       new Uint8Array([
-        0xa1, 0x65, 0x68, 0x65, 0x6c, 0x6c, 0x6f, 0x72, 0x74, 0x68, 0x69, 0x73, 0x20, 0x69, 0x73, 0x20, 0x6e, 0x6f, 0x74,
-        0x20, 0x61, 0x20, 0x6c, 0x69, 0x6e, 0x6b,
+        0xa1, 0x65, 0x68, 0x65, 0x6c, 0x6c, 0x6f, 0x72, 0x74, 0x68, 0x69, 0x73, 0x20, 0x69, 0x73, 0x20, 0x6e, 0x6f,
+        0x74, 0x20, 0x61, 0x20, 0x6c, 0x69, 0x6e, 0x6b,
       ]),
     )
   })
@@ -275,11 +275,15 @@ describe('TestNativeDag', () => {
       else expect(bytesOf(answer)).toEqual(f().raw)
     }
 
-    score.it(T, `GET ${name} from /ipfs without explicit format returns the same payload as the raw block`, async () => {
-      const res = await gw.get(`/ipfs/${f().cid}`)
-      expect(res.status).toBe(200)
-      sameValue(res)
-    })
+    score.it(
+      T,
+      `GET ${name} from /ipfs without explicit format returns the same payload as the raw block`,
+      async () => {
+        const res = await gw.get(`/ipfs/${f().cid}`)
+        expect(res.status).toBe(200)
+        sameValue(res)
+      },
+    )
     score.it(
       T,
       `GET ${name} from /ipfs with format=dag-${format} returns the same payload as the raw block`,
@@ -363,7 +367,10 @@ describe('TestNativeDag', () => {
       expect(res.headers['content-length']).toBeTruthy()
     })
     score.it(T, `HEAD ${name} with only-if-cached for missing block returns HTTP 412 Precondition Failed`, async () => {
-      const res = await gw.get(`/ipfs/${missingCid}`, { method: 'HEAD', headers: { 'cache-control': 'only-if-cached' } })
+      const res = await gw.get(`/ipfs/${missingCid}`, {
+        method: 'HEAD',
+        headers: { 'cache-control': 'only-if-cached' },
+      })
       expect(res.status).toBe(412)
     })
     score.it(T, `GET ${name} on /ipfs with Accept: text/html returns HTML (dag-index-html)`, async () => {
