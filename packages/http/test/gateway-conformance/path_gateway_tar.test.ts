@@ -24,7 +24,7 @@ async function untar(latin1: string): Promise<Map<string, { type: string; text: 
   const done = new Promise<void>((resolve, reject) => {
     reader.on('entry', (header, stream, next) => {
       const chunks: Buffer[] = []
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk))
+      stream.on('data', (chunk: unknown) => chunks.push(chunk as Buffer))
       stream.on('end', () => {
         members.set(header.name, { type: header.type ?? 'file', text: Buffer.concat(chunks).toString('utf8') })
         next()

@@ -15,6 +15,8 @@ import { parse } from 'yaml'
 export interface ConformanceSites {
   gw: ConformanceGateway
   dnslink(yml: string, key: string): Promise<string>
+  /** Makes `domain` a verified domain of the tenant whose `_dnslink` TXT record is `record`. */
+  site(domain: string, record: string): Promise<string>
   /** TXT lookups the gateway made, in order. */
   lookups: string[]
   close(): Promise<void>
@@ -44,22 +46,22 @@ export async function createConformanceSites(): Promise<ConformanceSites> {
       }
       const entry = fixture.dnslinks[key]
       if (!entry) throw new Error(`${yml} has no dnslink ${key}`)
-      if (!verified.has(entry.domain)) {
-        const created = await gw.api('/v3/gateways/domains', {
-          method: 'POST',
-          body: JSON.stringify({ domain: entry.domain }),
-        })
+      return this.site(entry.domain, `dnslink=${entry.path}`)
+    },
+    async site(domain, record) {
+      if (!verified.has(domain)) {
+        const created = await gw.api('/v3/gateways/domains', { method: 'POST', body: JSON.stringify({ domain }) })
         const claim = (await created.json()) as { data: { id: string; verification: { name: string; value: string } } }
-        if (created.status !== 201) throw new Error(`claiming ${entry.domain}: ${created.status}`)
+        if (created.status !== 201) throw new Error(`claiming ${domain}: ${created.status}`)
         txt.set(claim.data.verification.name, [[claim.data.verification.value]])
         const verify = await gw.api(`/v3/gateways/domains/${claim.data.id}/verify`, { method: 'POST' })
         if (((await verify.json()) as { data: { status: string } }).data.status !== 'active') {
-          throw new Error(`${entry.domain} did not verify`)
+          throw new Error(`${domain} did not verify`)
         }
-        verified.add(entry.domain)
+        verified.add(domain)
       }
-      txt.set(`_dnslink.${entry.domain}`, [[`dnslink=${entry.path}`]])
-      return entry.domain
+      txt.set(`_dnslink.${domain}`, [[record]])
+      return domain
     },
   }
 }
