@@ -316,7 +316,8 @@ describe("usage: what a tenant's dedicated gateway counts", () => {
       statuses.add(
         (
           await requestOnHost(server, GATEWAY, `/ipfs/${junk}`, {
-            headers: { accept: 'application/vnd.ipld.dag-json' },
+            // a type the gateway never serves: refused (406) before any CID is read
+            headers: { accept: 'application/vnd.ipfs.ipns-record' },
           })
         ).status,
       )

@@ -20,8 +20,8 @@ export interface DnslinkOperations {
    * The content `host`'s DNSLink names, or `undefined` when it has none. Answers are kept for the
    * TTL the resolver reports (between 1 s and an hour; a minute when it reports none), and "no
    * record" for a minute, so a busy site costs one lookup per TTL. Of several `/ipfs/` records the
-   * first in sorted order wins (the DNSLink spec's rule). `UNAVAILABLE`: no TXT resolver is
-   * configured, or the lookup failed otherwise than "no such name" (nothing is cached then).
+   * first in sorted order wins (the DNSLink spec's rule). Without a TXT resolver no host has one.
+   * `UNAVAILABLE`: the lookup failed otherwise than "no such name" (nothing is cached then).
    */
   resolve(host: string, options?: CallOptions): Promise<DnslinkTarget | undefined>
 }

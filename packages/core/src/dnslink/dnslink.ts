@@ -28,7 +28,7 @@ export function createDnslinkOperations({ resolveTxt, clock }: DnslinkSettings):
   const pending = new Map<string, Promise<DnslinkTarget | undefined>>()
 
   async function lookup(host: string): Promise<DnslinkTarget | undefined> {
-    if (!resolveTxt) throw new PinfoldError('UNAVAILABLE', 'DNSLink is unavailable: no DNS TXT resolver is configured')
+    if (!resolveTxt) return undefined // without DNS, no host has a DNSLink
     let records: TxtRecords
     try {
       records = await resolveTxt(`_dnslink.${host}`)

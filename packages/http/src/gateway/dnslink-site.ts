@@ -22,7 +22,8 @@ export const dnslinkSiteRoute = defineRoute({
   path: '/:path*',
   hosts: ['tenant'],
   gateway: true,
-  when: (_, { pathname }) => !isIpfsPath(pathname),
+  // `/files/{cid}` is the tenant's private links (`tenantPrivateLinkRoute`)
+  when: (_, { pathname }) => !isIpfsPath(pathname) && !/^\/files\/[^/]+$/.test(pathname),
   auth: 'public',
   summary: 'A website by DNSLink (DNSLink gateway)',
   tags: ['Gateway'],
@@ -34,7 +35,10 @@ export const dnslinkSiteRoute = defineRoute({
     const hostname = url.hostname.toLowerCase()
     const target = await service.dnslink.resolve(hostname, { signal: request.signal })
     if (!target) {
-      throw new PinfoldError('NOT_FOUND', `${hostname} has no DNSLink record (TXT _dnslink.${hostname})`)
+      throw new PinfoldError(
+        'NOT_FOUND',
+        `a gateway serves /ipfs/{cid} and /files/{cid} paths only, and a website where its host has a DNSLink record (${hostname} has no TXT _dnslink.${hostname})`,
+      )
     }
     const site = `/ipfs/${[target.cid, ...target.path].join('/')}`
     const scope = { kind: 'tenant', tenantId: tenantOf(host) } as const
