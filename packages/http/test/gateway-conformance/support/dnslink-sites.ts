@@ -36,9 +36,25 @@ export async function createConformanceSites(): Promise<ConformanceSites> {
     },
   })
   const verified = new Set<string>()
+  async function site(domain: string, record: string): Promise<string> {
+    if (!verified.has(domain)) {
+      const created = await gw.api('/v3/gateways/domains', { method: 'POST', body: JSON.stringify({ domain }) })
+      const claim = (await created.json()) as { data: { id: string; verification: { name: string; value: string } } }
+      if (created.status !== 201) throw new Error(`claiming ${domain}: ${created.status}`)
+      txt.set(claim.data.verification.name, [[claim.data.verification.value]])
+      const verify = await gw.api(`/v3/gateways/domains/${claim.data.id}/verify`, { method: 'POST' })
+      if (((await verify.json()) as { data: { status: string } }).data.status !== 'active') {
+        throw new Error(`${domain} did not verify`)
+      }
+      verified.add(domain)
+    }
+    txt.set(`_dnslink.${domain}`, [[record]])
+    return domain
+  }
   return {
     gw,
     lookups,
+    site,
     close: () => gw.close(),
     async dnslink(yml, key) {
       const fixture = parse(await readFile(`${CONFORMANCE_FIXTURES}${yml}`, 'utf8')) as {
@@ -46,22 +62,7 @@ export async function createConformanceSites(): Promise<ConformanceSites> {
       }
       const entry = fixture.dnslinks[key]
       if (!entry) throw new Error(`${yml} has no dnslink ${key}`)
-      return this.site(entry.domain, `dnslink=${entry.path}`)
-    },
-    async site(domain, record) {
-      if (!verified.has(domain)) {
-        const created = await gw.api('/v3/gateways/domains', { method: 'POST', body: JSON.stringify({ domain }) })
-        const claim = (await created.json()) as { data: { id: string; verification: { name: string; value: string } } }
-        if (created.status !== 201) throw new Error(`claiming ${domain}: ${created.status}`)
-        txt.set(claim.data.verification.name, [[claim.data.verification.value]])
-        const verify = await gw.api(`/v3/gateways/domains/${claim.data.id}/verify`, { method: 'POST' })
-        if (((await verify.json()) as { data: { status: string } }).data.status !== 'active') {
-          throw new Error(`${domain} did not verify`)
-        }
-        verified.add(domain)
-      }
-      txt.set(`_dnslink.${domain}`, [[record]])
-      return domain
+      return site(entry.domain, `dnslink=${entry.path}`)
     },
   }
 }
