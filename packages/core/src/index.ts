@@ -40,6 +40,7 @@ export type * from './gateway/api.js'
 export { type DagScope, encodeCar } from './gateway/car-stream.js'
 export { type ContentDag, openContentDag } from './gateway/content-dag.js'
 export { dagPreviewText } from './gateway/dag-preview.js'
+export { cidOfDnsLabel, DNS_LABEL_LIMIT, dnsLabel } from './gateway/dns-label.js'
 export { resolveEntityBytes } from './gateway/gateway.js'
 export {
   MAX_REDIRECT_RULES,

@@ -1,5 +1,6 @@
 import { allows, type FileService, PinfoldError, type TokenActor, type TokenVerifier } from '@pinfold/core'
 import { identify } from './credentials.js'
+import { browserErrorPages } from './gateway/error-page.js'
 import { createImageVariants, type ImageOptions } from './gateway/image-variants.js'
 import { resolveHost } from './gateway/request-host.js'
 import { gatewayMethodNotAllowed } from './gateway/responses.js'
@@ -95,6 +96,7 @@ export function createFetchHandler(service: FileService, options: FetchHandlerOp
     logRequests(options.logger),
     cors(options.cors ?? {}),
     meterGatewayUsage(service),
+    browserErrorPages(),
     answerErrors(options.onError),
     limitAddresses(limiter, options.clientIp ?? clientAddress, basePath),
   ]

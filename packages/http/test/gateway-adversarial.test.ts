@@ -72,7 +72,8 @@ describe('adversarial DAGs on the public gateway', () => {
     const res = await server.fetch(`${server.url}/ipfs/${root}/`)
     expect(res.status).toBe(200)
     const html = await res.text()
-    expect(html.match(/entry-\d+/g)?.length).toBe(256 * 2) // each name once, as link text and href
+    // each name once: as link text, in its href, and in its CID link's ?filename=
+    expect(html.match(/entry-\d+/g)?.length).toBe(256 * 3)
     const entity = await server.fetch(`${server.url}/ipfs/${root}?format=car&dag-scope=entity`)
     expect(entity.status).toBe(200)
     expect((await entity.arrayBuffer()).byteLength).toBeLessThan(car.length)

@@ -3,7 +3,9 @@ import { createServer, request as httpRequest, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { CarReader } from '@ipld/car/reader'
+import * as dagPb from '@ipld/dag-pb'
 import { createNodeHandler } from '@pinfold/http-node'
+import { UnixFS } from 'ipfs-unixfs'
 import { exporter } from 'ipfs-unixfs-exporter'
 import type { CID } from 'multiformats/cid'
 import { afterAll, it } from 'vitest'
@@ -47,14 +49,15 @@ export interface ConformanceGateway extends GatewayTestApi {
 export const CONFORMANCE_SUBDOMAIN_HOST = 'example.com'
 
 /**
- * An in-process Pinfold set up as the suite's gateway under test: the path gateway on `url`, the
- * subdomain gateway on `example.com` (the host the suite's subdomain tests use), fixtures uploaded
- * through the public API as a client would.
+ * An in-process Pinfold set up as the suite's gateway under test: the API and its path gateway on
+ * `url` (its public URL), the subdomain gateway on `example.com` (the host the suite's subdomain
+ * tests use; path requests there redirect to subdomains), fixtures uploaded through the public API
+ * as a client would.
  */
 export async function startConformanceGateway(
   options: Parameters<typeof startGatewayApi>[0] = {},
 ): Promise<ConformanceGateway> {
-  const server = await startGatewayApi({ subdomainHost: CONFORMANCE_SUBDOMAIN_HOST, ...options })
+  const server = await startGatewayApi({ publicHost: true, subdomainHost: CONFORMANCE_SUBDOMAIN_HOST, ...options })
   const origin = new URL(server.url).host
   let proxied: Promise<Server> | undefined
   const listening = () => {
@@ -179,6 +182,12 @@ export interface FixtureCar {
   rawData(...names: string[]): Promise<Uint8Array>
   /** A block by CID. */
   block(cid: CID): Uint8Array
+  /** Every block below the node at `names`, depth-first in link order, itself excluded (`MustGetDescendantsCids`). */
+  descendants(...names: string[]): Promise<CID[]>
+  /** The HAMT shard nodes below the root, depth-first (`MustGetCidsInHAMT`). */
+  hamtShards(): CID[]
+  /** The shard nodes below the root on the way to `name` in the root's HAMT (`MustGetCIDsInHAMTTraversal`). */
+  hamtPath(name: string): CID[]
 }
 
 /** Opens a fixture CAR; paths are walked by the UnixFS exporter over the CAR's blocks alone. */
@@ -200,5 +209,52 @@ export async function openFixtureCar(path: string): Promise<FixtureCar> {
   }
   const cid = async (...names: string[]) =>
     names.length === 0 ? root : (await exporter(`${root}/${names.join('/')}`, store)).cid
-  return { root, cid, rawData: async (...names) => block(await cid(...names)), block }
+  /** A dag-pb node's links; a raw block (or another codec) has none here. */
+  const links = (node: CID) => (node.code === dagPb.code ? dagPb.decode(block(node)).Links : [])
+  const isShard = (node: CID) => {
+    if (node.code !== dagPb.code) return false
+    const data = dagPb.decode(block(node)).Data
+    return data !== undefined && UnixFS.unmarshal(data).type === 'hamt-sharded-directory'
+  }
+  const below = (node: CID, into: CID[]) => {
+    for (const link of links(node)) {
+      into.push(link.Hash)
+      below(link.Hash, into)
+    }
+    return into
+  }
+  const shardsBelow = (node: CID, into: CID[]) => {
+    for (const link of links(node)) {
+      if (!isShard(link.Hash)) continue
+      into.push(link.Hash)
+      shardsBelow(link.Hash, into)
+    }
+    return into
+  }
+  // a HAMT link is named `{2 hex digits}{entry name}`, or the 2 hex digits alone for a sub-shard
+  const hamtPath = (name: string) => {
+    const path: CID[] = []
+    let node = root
+    for (;;) {
+      const entry = links(node).find((link) => link.Name?.length !== 2 && link.Name?.slice(2) === name)
+      if (entry) return path
+      const next = links(node).find((link) => link.Name?.length === 2 && isShard(link.Hash) && reaches(link.Hash, name))
+      if (!next) throw new Error(`${name} is not in the HAMT of ${path}`)
+      path.push(next.Hash)
+      node = next.Hash
+    }
+  }
+  const reaches = (shard: CID, name: string): boolean =>
+    links(shard).some((link) =>
+      link.Name?.length === 2 ? isShard(link.Hash) && reaches(link.Hash, name) : link.Name?.slice(2) === name,
+    )
+  return {
+    root,
+    cid,
+    rawData: async (...names) => block(await cid(...names)),
+    block,
+    descendants: async (...names) => below(await cid(...names), []),
+    hamtShards: () => shardsBelow(root, []),
+    hamtPath,
+  }
 }

@@ -43,6 +43,8 @@ export type GatewayEntry = PathRoots &
         type: 'file'
         cid: CID
         size: number
+        /** A UnixFS symlink: its bytes are the target path it names, never followed. */
+        symlink?: true
         /** The file's bytes, or a range of them; reads only the blocks (or blob bytes) needed. */
         read(range?: ByteRange, options?: CallOptions): Promise<AsyncIterable<Uint8Array>>
       }

@@ -265,6 +265,7 @@ function toGatewayEntry(
   root: GatewayRoot,
   budget: WorkBudget,
 ): GatewayEntry {
+  if (entry.type === 'file' && entry.unixfs.type === 'symlink') return symlinkEntry(entry.cid, entry.unixfs.data, roots)
   if (entry.type === 'file' || entry.type === 'raw' || entry.type === 'identity') {
     const get = async (cid: CID) => {
       const bytes = await getBlock(root, cid)
@@ -288,6 +289,28 @@ function toGatewayEntry(
     }
   }
   throw new PinfoldError('UNPROCESSABLE', `cannot serve a ${entry.type} entry`)
+}
+
+/**
+ * A UnixFS symlink is answered with its target path as its bytes (what `readlink` gives), never
+ * followed: a target is a path on the publisher's machine, which names nothing on a gateway.
+ */
+function symlinkEntry(cid: CID, target: Uint8Array | undefined, roots: CID[]): GatewayEntry {
+  const bytes = target ?? new Uint8Array()
+  return {
+    type: 'file',
+    symlink: true,
+    cid,
+    roots,
+    size: bytes.length,
+    read: async (range) => {
+      const offset = range?.offset ?? 0
+      const slice = bytes.subarray(offset, range?.length === undefined ? undefined : offset + range.length)
+      return (async function* () {
+        if (slice.length > 0) yield slice
+      })()
+    },
+  }
 }
 
 /**

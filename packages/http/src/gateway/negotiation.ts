@@ -50,11 +50,13 @@ interface MediaRange {
  * the gateway cannot produce (a CARv2, `vnd.ipfs.ipns-record`…), the answer is `'not-acceptable'`.
  */
 export function negotiateFormat(accept: string | null, format: string | null): Negotiated | 'not-acceptable' {
+  const ranges = parseAccept(accept ?? '')
   if (format !== null && format !== '') {
+    // `?format=car` picks the format; a CAR range in Accept may still say how (its `dups`)
+    if (format === 'car') return { format, fromAccept: false, dups: acceptedCarDups(ranges) }
     if (FORMATS.has(format)) return { format: format as GatewayFormat, fromAccept: false, dups: false }
     throw invalid(`format must be one of ${[...FORMATS].join(', ')}`)
   }
-  const ranges = parseAccept(accept ?? '')
   if (ranges.length === 0) return { format: undefined, fromAccept: false, dups: false }
   // stable: of equal weight, the first listed wins
   const acceptable = ranges.filter((range) => range.q > 0).sort((a, b) => b.q - a.q)
@@ -71,6 +73,12 @@ export function negotiateFormat(accept: string | null, format: string | null): N
     if (!isIpldFamily(range.type)) return { format: undefined, fromAccept: false, dups: false }
   }
   return 'not-acceptable'
+}
+
+/** Whether the first acceptable CAR range of `Accept` that the gateway can honour asks for `dups=y`. */
+function acceptedCarDups(ranges: readonly MediaRange[]): boolean {
+  const car = ranges.find((range) => range.q > 0 && range.type === CAR && carVariantSupported(range.params))
+  return car?.params.get('dups') === 'y'
 }
 
 /**

@@ -4,10 +4,10 @@ import { envelope } from '../openapi/responses.js'
 import { SignedLinkQuery } from '../resources/download-links/wire.js'
 import { data } from '../responses.js'
 import { defineRoute } from '../router.js'
+import { decodeSegment } from './gateway-path.js'
 import type { ImageVariants } from './image-variants.js'
 import { tenantOf } from './request-host.js'
 import { contentDisposition, fileResponse, GATEWAY_SECURITY_HEADERS } from './responses.js'
-import { decodeSegment } from './serve-gateway.js'
 import { attributeUsage } from './usage.js'
 
 export interface PrivateLinkContext {

@@ -9,9 +9,18 @@ import { subdomainCid } from './subdomain.js'
  * - `tenant`: a verified custom domain or a claimed dedicated name (`{name}.{gatewayDomain}`),
  *   that tenant's gateway at the root, whatever the API's mount prefix.
  */
-export type RequestHost = { kind: 'api' } | { kind: 'subdomain'; cid: string } | { kind: 'tenant'; tenantId: string }
+export type RequestHost =
+  | { kind: 'api'; subdomainGateway?: true }
+  | { kind: 'subdomain'; cid: string }
+  | { kind: 'tenant'; tenantId: string }
 
 export const API_HOST: RequestHost = { kind: 'api' }
+
+/**
+ * The subdomain gateway's own host (`subdomainHost`) where it is not the API's: the API answers
+ * there too, but its path gateway redirects browsers to `{cid}.ipfs.{host}` (subdomain-gateway spec).
+ */
+const SUBDOMAIN_GATEWAY_HOST: RequestHost = { kind: 'api', subdomainGateway: true }
 
 export interface HostOptions {
   service: FileService
@@ -23,9 +32,10 @@ export interface HostOptions {
 
 /**
  * The host a request is for. Refused here, whatever the path: a subdomain label that is not a
- * base32 CIDv1 (400) and an unclaimed `{name}.{gatewayDomain}`, nobody's gateway (404). A custom
- * domain that is only claimed refuses its `/ipfs/` paths (403) and is otherwise the API's, so a
- * claim can never take the API away from that host name. Any other host is the API's.
+ * CIDv1 in base32 or base36 of at most 63 characters (400) and an unclaimed
+ * `{name}.{gatewayDomain}`, nobody's gateway (404). A custom domain that is only claimed refuses
+ * its `/ipfs/` paths (403) and is otherwise the API's, so a claim can never take the API away
+ * from that host name. Any other host is the API's.
  */
 export async function resolveHost(
   request: Request,
@@ -35,6 +45,8 @@ export async function resolveHost(
   const hostname = url.hostname.toLowerCase()
   const cid = subdomainCid(hostname, subdomainHost)
   if (cid !== undefined) return { kind: 'subdomain', cid }
+  // where the subdomain host is the API's own (the default), API clients keep their path gateway
+  if (hostname === subdomainHost && hostname !== apiHostname) return SUBDOMAIN_GATEWAY_HOST
   const gatewayDomain = service.domains.gatewayDomain
   // a name under the gateway domain is a gateway even when the API knows no host of its own
   const dedicated = gatewayDomain !== undefined && hostname.endsWith(`.${gatewayDomain}`)

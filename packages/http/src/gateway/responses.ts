@@ -52,13 +52,25 @@ export type RangeRequest =
   | { kind: 'unsatisfiable' }
 
 /**
- * A single `bytes=` range against `size` (RFC 9110): `a-b`, `a-`, `-n`. Several ranges or a
- * malformed header are ignored (the whole content is sent), as the RFC allows.
+ * A `bytes=` range against `size` (RFC 9110): `a-b`, `a-`, `-n`. Of several ranges the first that
+ * can be satisfied is served alone, as a 206 with its `Content-Range` (the path-gateway spec allows
+ * the first range or `multipart/byteranges`): one range streams straight from the DAG, and every
+ * client that asks for several handles the single-range answer. A malformed header is ignored
+ * (the whole content is sent), as the RFC allows; no satisfiable range at all is a 416.
  */
 export function parseRange(header: string | null, size: number): RangeRequest {
   if (!header) return { kind: 'none' }
-  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim())
-  if (!match || (match[1] === '' && match[2] === '')) return { kind: 'none' }
+  const specs = /^bytes=(.+)$/.exec(header.trim())?.[1]?.split(',')
+  if (!specs) return { kind: 'none' }
+  const ranges = specs.map((spec) => parseRangeSpec(spec.trim(), size))
+  if (ranges.some((range) => range === undefined)) return { kind: 'none' }
+  return ranges.find((range) => range?.kind === 'range') ?? { kind: 'unsatisfiable' }
+}
+
+/** One `a-b`, `a-` or `-n` of a `bytes=` header; `undefined` when malformed. */
+function parseRangeSpec(spec: string, size: number): RangeRequest | undefined {
+  const match = /^(\d*)-(\d*)$/.exec(spec)
+  if (!match || (match[1] === '' && match[2] === '')) return undefined
   let start: number
   let end: number
   if (match[1] === '') {
@@ -69,7 +81,7 @@ export function parseRange(header: string | null, size: number): RangeRequest {
   } else {
     start = Number(match[1])
     end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1)
-    if (match[2] !== '' && Number(match[2]) < start) return { kind: 'none' }
+    if (match[2] !== '' && Number(match[2]) < start) return undefined
   }
   if (start >= size || size === 0) return { kind: 'unsatisfiable' }
   return { kind: 'range', offset: start, length: end - start + 1 }
@@ -91,10 +103,29 @@ export async function chooseContentType(
   if (byName) return withCharset(byName)
   if (entry.size === 0) return 'text/plain; charset=utf-8'
   const head: Uint8Array[] = []
-  for await (const chunk of await entry.read({ offset: 0, length: Math.min(entry.size, 4100) }, { signal })) {
+  for await (const chunk of await entry.read({ offset: 0, length: Math.min(entry.size, SNIFF_BYTES) }, { signal })) {
     head.push(chunk)
   }
-  return withCharset(await detectMimeType(concatBytes(head), undefined, ''))
+  const bytes = concatBytes(head)
+  const sniffed = await detectMimeType(bytes, undefined, '')
+  if (sniffed === 'text/plain' && entry.size <= SNIFF_BYTES && isJsonDocument(bytes)) return 'application/json'
+  return withCharset(sniffed)
+}
+
+/** How much of a nameless file is read to tell its type. */
+const SNIFF_BYTES = 4100
+
+/**
+ * A whole file (read in full for sniffing) that is a JSON object or array: served as
+ * `application/json` (what the path-gateway suite expects of JSON stored in UnixFS, asked for by CID).
+ */
+function isJsonDocument(bytes: Uint8Array): boolean {
+  try {
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+    return /^\s*[[{]/.test(text) && typeof JSON.parse(text) === 'object'
+  } catch {
+    return false
+  }
 }
 
 function withCharset(type: string): string {
@@ -102,7 +133,7 @@ function withCharset(type: string): string {
 }
 
 /**
- * A deserialized file: ETag/304, single Range (206/416), Content-Type, Content-Disposition;
+ * A deserialized file: ETag/304, Range (206/416; the first of several), Content-Type, Content-Disposition;
  * bytes are only read for GET, and only the range asked for.
  */
 export async function fileResponse(
@@ -133,7 +164,7 @@ export async function fileResponse(
 }
 
 /**
- * Applies the request's single `Range` to content of `size` bytes: sets Content-Range and
+ * Applies the request's `Range` (its first satisfiable range) to content of `size` bytes: sets Content-Range and
  * Content-Length on `headers` and gives the status and slice to send, or the 416 answer.
  */
 export function applyRange(

@@ -4,6 +4,7 @@ import { privateLinkRoute, tenantPrivateLinkRoute } from './private-link.js'
 import { isIpfsPath, subdomainCidOf } from './request-host.js'
 import { contentPath, gatewayResponses, PathGatewayQuery, SubdomainGatewayQuery } from './schemas.js'
 import { PUBLIC, serveGateway } from './serve-gateway.js'
+import { subdomainRedirect } from './subdomain-redirect.js'
 
 /**
  * `GET|HEAD /ipfs/{cid}[/path]`: on the API's host the shared public gateway, where every CID is
@@ -21,22 +22,21 @@ const pathGatewayRoute = defineRoute({
   summary: 'Content by CID (path gateway)',
   tags: ['Gateway'],
   description:
-    "The IPFS path gateway (specs: path-gateway, trustless-gateway). On the API's host, the shared public gateway: public content, each CID its own bytes. On a tenant's gateway host (a verified custom domain or a claimed `{name}.{gatewayDomain}`, served at its root whatever the API's mount prefix), that tenant's content with its hot swaps and image optimisation (`img-*`), counted in its gateway usage. `Accept` or `format` asks for a raw block or a CAR; ranges, `If-None-Match` and `Cache-Control: only-if-cached` are honoured. HTML is sandboxed (`Content-Security-Policy: sandbox`): the origin is shared.",
+    "The IPFS path gateway (specs: path-gateway, trustless-gateway). On the API's host, the shared public gateway: public content, each CID its own bytes. On a tenant's gateway host (a verified custom domain or a claimed `{name}.{gatewayDomain}`, served at its root whatever the API's mount prefix), that tenant's content with its hot swaps and image optimisation (`img-*`), counted in its gateway usage. `Accept` or `format` asks for a raw block or a CAR; ranges, `If-None-Match` and `Cache-Control: only-if-cached` are honoured. HTML is sandboxed (`Content-Security-Policy: sandbox`): the origin is shared. On the subdomain gateway's own host (when it is not the API's), a browser's request answers 301 to `{cidv1}.ipfs.{host}` (a CIDv0 becomes CIDv1; base36 where base32 exceeds a DNS label's 63 characters, 400 where neither fits); raw and CAR requests are served there as anywhere. `/ipfs/?uri=ipfs://{cid}/{path}` (a registered protocol handler) answers 301 to `/ipfs/{cid}/{path}`. Errors are JSON, or an HTML page for `Accept: text/html`.",
   request: {
     params: contentPath('The CID, then any path within it: `{cid}` or `{cid}/{path}`'),
     query: PathGatewayQuery,
   },
   responses: gatewayResponses,
-  handle: ({ request, url, pathname, host, service, images }) =>
-    host.kind === 'tenant'
-      ? serveGateway(
-          request,
-          url,
-          pathname,
-          { scope: { kind: 'tenant', tenantId: host.tenantId }, isolated: false, images },
-          service,
-        )
-      : serveGateway(request, url, pathname, { scope: PUBLIC, isolated: false }, service),
+  handle: async ({ request, url, pathname, host, service, images }) => {
+    if (host.kind === 'tenant') {
+      const scope = { kind: 'tenant', tenantId: host.tenantId } as const
+      return serveGateway(request, url, pathname, { scope, isolated: false, images }, service)
+    }
+    const redirect = host.kind === 'api' && host.subdomainGateway && subdomainRedirect(request, url, pathname)
+    if (redirect) return redirect
+    return serveGateway(request, url, pathname, { scope: PUBLIC, isolated: false }, service)
+  },
 })
 
 /** `{cidv1}.ipfs.{subdomainHost}/{path}`: that CID at the root of an origin of its own. */
@@ -57,7 +57,13 @@ const subdomainGatewayRoute = defineRoute({
       request,
       url,
       `/ipfs/${subdomainCidOf(host)}${url.pathname}`,
-      { scope: PUBLIC, isolated: true, site: `/ipfs/${subdomainCidOf(host)}` },
+      // content paths in listings point at the parent domain's path gateway
+      {
+        scope: PUBLIC,
+        isolated: true,
+        contentOrigin: `//${url.host.slice(url.host.indexOf('.ipfs.') + 6)}`,
+        site: `/ipfs/${subdomainCidOf(host)}`,
+      },
       service,
     ),
 })

@@ -40,7 +40,13 @@ const imageQuery = {
 }
 
 /** What `/ipfs/{cid}[/path]` reads; image parameters only matter on a tenant's gateway. */
-export const PathGatewayQuery = Type.Object({ ...contentQuery, ...imageQuery })
+export const PathGatewayQuery = Type.Object({
+  ...contentQuery,
+  ...imageQuery,
+  uri: text(
+    'On `/ipfs/` alone: `ipfs://{cid}[/path]` (a registered protocol handler), answered 301 to its content path',
+  ),
+})
 
 /** What the subdomain gateway reads: no image parameters there. */
 export const SubdomainGatewayQuery = Type.Object(contentQuery)
@@ -70,9 +76,14 @@ export const gatewayResponses: Record<string, OpenApiResponse> = {
     },
   },
   '206': bytes('The range asked for (`Range`) of a file or raw block', 'application/octet-stream'),
-  '301': { description: 'A directory asked for without its trailing slash: the same path with one' },
+  '301': {
+    description:
+      "A directory asked for without its trailing slash: the same path with one; on the subdomain gateway's own host, `{cidv1}.ipfs.{host}`; `/ipfs/?uri=ipfs://…`: its content path",
+  },
   '304': { description: 'Not modified (`If-None-Match`)' },
-  '400': errorResponse('No CID, a malformed one, a path of more than 64 segments, or a parameter out of range'),
+  '400': errorResponse(
+    'No CID, a malformed one (`invalid path "/ipfs/…"`), a CID too long for a DNS label where a subdomain is needed, a path of more than 64 segments, or a parameter out of range',
+  ),
   '404': errorResponse('Not held by this gateway, or no such path in it'),
   '405': errorResponse('Any method but GET and HEAD'),
   '406': errorResponse(

@@ -2,8 +2,11 @@ import { type DagScope, type FileService, type GatewayRoot, type GatewayScope, i
 import { base64url } from '../bytes.js'
 import { errorBody } from '../responses.js'
 import { codecFormatResponse } from './codec-formats.js'
+import { type ListingPlace, listingResponse } from './directory-listing.js'
+import { checkedCid, decodeSegment } from './gateway-path.js'
 import type { ImageVariants } from './image-variants.js'
 import { carContentType, carDups, type Negotiated, negotiateFormat, RAW } from './negotiation.js'
+import { protocolHandlerRedirect } from './protocol-handler.js'
 import {
   applyRange,
   contentDisposition,
@@ -35,6 +38,8 @@ const MAX_PATH_SEGMENTS = 64
 export interface GatewayOrigin {
   scope: GatewayScope
   isolated: boolean
+  /** Where `/ipfs/` content paths live for links in listings: `''` (this origin) or `//{host}`. */
+  contentOrigin?: string
   /** Transforms images (`img-*`): a tenant's own gateway only (see `routes.ts`). */
   images?: ImageVariants | undefined
   /**
@@ -75,12 +80,16 @@ async function serveIpfs(
   request: Request,
   url: URL,
   pathname: string,
-  { scope, images }: GatewayOrigin,
+  { scope, images, contentOrigin = '' }: GatewayOrigin,
   service: FileService,
 ): Promise<Response> {
   const rawSegments = pathname.split('/').slice(2) // ['', 'ipfs', cid, ...path]
-  const cidText = rawSegments[0] ? decodeSegment(rawSegments[0]) : ''
-  if (!cidText) throw invalid('a CID is required: /ipfs/{cid}')
+  const uri = url.searchParams.get('uri')
+  if (!rawSegments[0] && uri !== null) return protocolHandlerRedirect(uri)
+  if (!rawSegments[0]) throw invalid('a CID is required: /ipfs/{cid}')
+  // a first segment that is no CID is worded as path gateways word it (`invalid path "/ipfs/…"`)
+  checkedCid(pathname, rawSegments[0])
+  const cidText = decodeSegment(rawSegments[0])
   const path = rawSegments
     .slice(1)
     .filter((s) => s !== '')
@@ -96,7 +105,8 @@ async function serveIpfs(
   const { format } = negotiated
   const root = await resolveRoot(request, scope, cidText, format === undefined, service)
   if (root instanceof Response) return root
-  const response = await serveRoot(request, url, pathname, scope, root, path, negotiated, images, service)
+  const place = { cid: cidText, path, contentOrigin }
+  const response = await serveRoot(request, url, pathname, scope, root, place, negotiated, images, service)
   // a tenant's gateway counts what it served of content it holds, under the CID asked for: never an
   // answer that resolved nothing (a 405, a 406, a CID not held) nor an identity CID, which anyone
   // can make up by the million and which holds nothing of the tenant's
@@ -111,11 +121,12 @@ async function serveRoot(
   pathname: string,
   scope: GatewayScope,
   root: GatewayRoot,
-  path: string[],
+  place: ListingPlace,
   negotiated: Negotiated,
   images: ImageVariants | undefined,
   service: FileService,
 ): Promise<Response> {
+  const path = [...place.path]
   const { format } = negotiated
   const trailingSlash = pathname.endsWith('/')
   const common: Record<string, string> = {
@@ -163,8 +174,9 @@ async function serveRoot(
     try {
       const index = await service.gateway.entry(root, [...path, 'index.html'], { signal: request.signal })
       if (index.type === 'file') {
+        // the directory's CID, as the URL names the directory: its index.html changes with it
         return fileResponse(request, index, {
-          etag: `"${index.cid}"`,
+          etag: `"${entry.cid}"`,
           headers: common,
           contentType: 'text/html; charset=utf-8',
         })
@@ -172,7 +184,7 @@ async function serveRoot(
     } catch (error) {
       if ((error as { code?: unknown }).code !== 'NOT_FOUND') throw error
     }
-    return listingResponse(request, url, entry, common)
+    return listingResponse(request, url, entry, place, common)
   }
   const download = url.searchParams.get('download') === 'true'
   const name = filename ?? path.at(-1)
@@ -190,7 +202,14 @@ async function serveRoot(
     tenantId: scope.kind === 'tenant' ? scope.tenantId : undefined,
   })
   if (variant) return variant
-  return fileResponse(request, entry, { etag: `"${entry.cid}"`, headers: common, name, disposition })
+  return fileResponse(request, entry, {
+    etag: `"${entry.cid}"`,
+    headers: common,
+    name,
+    disposition,
+    // as Kubo types it: a symlink's bytes are a path, not the content of the file it names
+    contentType: entry.symlink ? 'inode/symlink' : undefined,
+  })
 }
 
 /**
@@ -268,33 +287,6 @@ async function carResponse(
   return new Response(toStream(car.stream), { status: 200, headers })
 }
 
-async function listingResponse(
-  request: Request,
-  url: URL,
-  entry: Extract<Awaited<ReturnType<FileService['gateway']['entry']>>, { type: 'directory' }>,
-  common: Record<string, string>,
-): Promise<Response> {
-  const etag = `"DirIndex-pinfold-1_CID-${entry.cid}"`
-  const headers = new Headers({
-    ...GATEWAY_SECURITY_HEADERS,
-    ...common,
-    etag,
-    'content-type': 'text/html; charset=utf-8',
-  })
-  if (notModified(request, etag)) return new Response(null, { status: 304, headers })
-  if (request.method === 'HEAD') return new Response(null, { status: 200, headers })
-  const rows: string[] = []
-  for await (const item of entry.list({ signal: request.signal })) {
-    const href = `${url.pathname}${encodeURIComponent(item.name)}`
-    rows.push(
-      `<tr><td><a href="${escapeHtml(href)}">${escapeHtml(item.name)}</a></td><td>${item.size}</td><td>${item.cid}</td></tr>`,
-    )
-  }
-  const title = escapeHtml(decodeURIComponentSafe(url.pathname))
-  const html = `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body><h1>Index of ${title}</h1><table><tr><th>Name</th><th>Size</th><th>CID</th></tr>${rows.join('')}</table></body></html>`
-  return new Response(html, { status: 200, headers })
-}
-
 /** `entity-bytes=from:to`: integers (negative from the end) and `*` for the last byte. */
 function parseEntityBytes(value: string | null): { from: number; to: number | '*' } | undefined {
   if (value === null) return undefined
@@ -317,24 +309,4 @@ function withFormat(params: URLSearchParams, format: string): string {
   const copy = new URLSearchParams(params)
   copy.set('format', format)
   return copy.toString()
-}
-
-export function decodeSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment)
-  } catch {
-    throw invalid('malformed percent-encoding in the path')
-  }
-}
-
-function decodeURIComponentSafe(value: string): string {
-  try {
-    return decodeURIComponent(value)
-  } catch {
-    return value
-  }
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 }

@@ -24,6 +24,8 @@ const ALLOW_HEADERS = [
   'x-pinata-gateway-token',
   'Range',
   'If-None-Match',
+  // what the gateway's browser clients send (path-gateway CORS, as Kubo allows it)
+  'User-Agent',
 ].join(', ')
 
 // The official SDK and browsers' tus clients read these from cross-origin responses.
@@ -45,11 +47,18 @@ const EXPOSE_HEADERS = [
   'Content-Disposition',
   'X-Ipfs-Path',
   'X-Ipfs-Roots',
+  // the gateway's: a reader of a file, a range or a streamed CAR needs its length and framing
+  'Content-Length',
+  'X-Chunked-Output',
+  'X-Stream-Output',
   'X-Request-Id',
   'Retry-After',
 ].join(', ')
 
 const METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS'
+
+/** What a gateway answer allows cross-origin, on every answer (as path gateways send it), not only preflights. */
+const GATEWAY_METHODS = 'GET, HEAD, OPTIONS'
 
 export function corsHeaders(options: CorsOptions, origin: string | null): Record<string, string> {
   const allowed = options.origins ?? '*'
@@ -72,15 +81,23 @@ export function preflightHeaders(options: CorsOptions, origin: string | null): R
   }
 }
 
-/** Answers preflights (`OPTIONS`) itself and sets the CORS headers on every answer, errors included. */
+/**
+ * Answers preflights (`OPTIONS`) itself and sets the CORS headers on every answer, errors included;
+ * a gateway answer also says which methods and headers it allows (path-gateway CORS).
+ */
 export function cors(options: CorsOptions): Middleware {
-  return async ({ request }, next) => {
+  return async ({ request, seen }, next) => {
     const origin = request.headers.get('origin')
     const response =
       request.method === 'OPTIONS'
         ? new Response(null, { status: 204, headers: preflightHeaders(options, origin) })
         : await next()
-    for (const [name, value] of Object.entries(corsHeaders(options, origin))) response.headers.set(name, value)
+    const headers = corsHeaders(options, origin)
+    for (const [name, value] of Object.entries(headers)) response.headers.set(name, value)
+    if (seen.route === 'gateway' && headers['access-control-allow-origin']) {
+      response.headers.set('access-control-allow-methods', GATEWAY_METHODS)
+      response.headers.set('access-control-allow-headers', ALLOW_HEADERS)
+    }
     return response
   }
 }
