@@ -46,7 +46,7 @@ export const dnslinkSiteRoute = defineRoute({
       request,
       url,
       `${site}${url.pathname}`,
-      { scope, isolated: true, images, site },
+      { scope, isolated: true, images, site, dnslinkHost: hostname },
       service,
     )
     if (response.headers.get('cache-control')?.includes('immutable')) {

@@ -40,6 +40,8 @@ export interface GatewayOrigin {
   isolated: boolean
   /** Where `/ipfs/` content paths live for links in listings: `''` (this origin) or `//{host}`. */
   contentOrigin?: string
+  /** A DNSLink host serving its site at its root (listings link within it). */
+  dnslinkHost?: string | undefined
   /** Transforms images (`img-*`): a tenant's own gateway only (see `routes.ts`). */
   images?: ImageVariants | undefined
   /**
@@ -80,7 +82,7 @@ async function serveIpfs(
   request: Request,
   url: URL,
   pathname: string,
-  { scope, images, contentOrigin = '' }: GatewayOrigin,
+  { scope, images, contentOrigin = '', dnslinkHost }: GatewayOrigin,
   service: FileService,
 ): Promise<Response> {
   const rawSegments = pathname.split('/').slice(2) // ['', 'ipfs', cid, ...path]
@@ -105,7 +107,7 @@ async function serveIpfs(
   const { format } = negotiated
   const root = await resolveRoot(request, scope, cidText, format === undefined, service)
   if (root instanceof Response) return root
-  const place = { cid: cidText, path, contentOrigin }
+  const place = { cid: cidText, path, contentOrigin, dnslinkHost }
   const response = await serveRoot(request, url, pathname, scope, root, place, negotiated, images, service)
   // a tenant's gateway counts what it served of content it holds, under the CID asked for: never an
   // answer that resolved nothing (a 405, a 406, a CID not held) nor an identity CID, which anyone

@@ -1,4 +1,4 @@
-import { conformanceScore } from '@pinfold/testing/gateway-conformance'
+import { conformanceScore, openFixtureCar } from '@pinfold/testing/gateway-conformance'
 import { afterAll, beforeAll, describe, expect } from 'vitest'
 import { type ConformanceSites, createConformanceSites } from './support/dnslink-sites.js'
 
@@ -35,6 +35,21 @@ describe('TestDNSLinkGatewayUnixFSDirectoryListing', () => {
     expect(res.status).toBe(200)
     expect(textOf(res.body)).toContain('Index of')
     expect(textOf(res.body)).not.toContain('<a href="/">..</a>')
+  })
+  score.it(T, 'Regular dir listing (TODO: cleanup Kubo-specifics)', async () => {
+    const res = await sites.gw.onHost(host, '/%C4%85/%C4%99/')
+    expect(res.headers.etag).toContain('"DirIndex-')
+    const body = textOf(res.body)
+    expect(body).toContain('Index of')
+    expect(body).toContain('<a href="/%C4%85/%C4%99/..">..</a>')
+    expect(body).toContain(
+      `/ipns/<a href="//${host}/">${host}</a>/<a href="//${host}/%C4%85">ą</a>/<a href="//${host}/%C4%85/%C4%99">ę</a>`,
+    )
+    expect(body).toContain('<a href="/%C4%85/%C4%99/file-%C5%BA%C5%82.txt">file-źł.txt</a>')
+    const file = await (await openFixtureCar('dir_listing/fixtures.car')).cid('ą', 'ę', 'file-źł.txt')
+    expect(body).toContain(
+      `<a class="ipfs-hash" translate="no" href="https://cid.ipfs.tech/#${file}" target="_blank" rel="noreferrer noopener">`,
+    )
   })
 })
 
