@@ -10,6 +10,7 @@ import {
 } from '@pinfold/core'
 import { concatBytes } from '../bytes.js'
 import { errorBody } from '../responses.js'
+import { decodeSegment } from './gateway-path.js'
 import { negotiateFormat } from './negotiation.js'
 import { GATEWAY_SECURITY_HEADERS } from './responses.js'
 
@@ -66,10 +67,10 @@ async function readRules({
   scope,
   service,
 }: SiteRequest): Promise<RedirectRule[] | Response | undefined> {
-  const [cid, ...sub] = site.split('/').slice(2).map(decodeURIComponent)
   const options = { signal: request.signal }
   let bytes: Uint8Array
   try {
+    const [cid, ...sub] = site.split('/').slice(2).map(decodeSegment)
     const root = await service.gateway.resolve(scope, cid!, { ...options, swaps: true })
     const file = await service.gateway.entry(root, [...sub, '_redirects'], options)
     if (file.type !== 'file') return undefined
