@@ -27,13 +27,19 @@ export function printFigures(label: string): void {
 
 /**
  * Why a response breaks the error contract, or `undefined` when it keeps it: no 5xx; every 4xx
- * (but 402, whose x402 body carries `accepts`) is JSON with exactly one string field `error`.
+ * (but 402, whose x402 body carries `accepts`) is JSON with exactly one string field `error`, or,
+ * for a browser that asked the gateway for HTML, the gateway's error page saying the same.
  */
 export async function errorContractViolation(res: Response, method: string): Promise<string | undefined> {
   const text = await res.text()
   figures.statuses[res.status] = (figures.statuses[res.status] ?? 0) + 1
   if (res.status >= 500) return `status ${res.status}: ${text.slice(0, 300)}`
   if (res.status < 400 || method === 'HEAD') return undefined
+  if (res.headers.get('content-type') === 'text/html; charset=utf-8') {
+    return new RegExp(`<h1>${res.status} error</h1><p>[^<]+</p>`).test(text)
+      ? undefined
+      : `status ${res.status}: not the gateway's error page: ${JSON.stringify(text.slice(0, 200))}`
+  }
   let body: unknown
   try {
     body = JSON.parse(text)

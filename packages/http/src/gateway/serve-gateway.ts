@@ -89,8 +89,6 @@ async function serveIpfs(
   const uri = url.searchParams.get('uri')
   if (!rawSegments[0] && uri !== null) return protocolHandlerRedirect(uri)
   if (!rawSegments[0]) throw invalid('a CID is required: /ipfs/{cid}')
-  // a first segment that is no CID is worded as path gateways word it (`invalid path "/ipfs/…"`)
-  checkedCid(pathname, rawSegments[0])
   const cidText = decodeSegment(rawSegments[0])
   const path = rawSegments
     .slice(1)
@@ -105,6 +103,8 @@ async function serveIpfs(
     )
   }
   const { format } = negotiated
+  // a first segment that is no CID is worded as path gateways word it (`invalid path "/ipfs/…"`)
+  checkedCid(pathname, rawSegments[0])
   const root = await resolveRoot(request, scope, cidText, format === undefined, service)
   if (root instanceof Response) return root
   const place = { cid: cidText, path, contentOrigin, dnslinkHost }
