@@ -5,7 +5,15 @@ import { UnixFS } from 'ipfs-unixfs'
 import { exporter, type UnixFSEntry, walkPath as walkUnixfsPath } from 'ipfs-unixfs-exporter'
 import { CID } from 'multiformats/cid'
 import { parseCid } from '../common/parse-cid.js'
-import { type Block, blockKey, isIdentity, isLeafBlock, RAW_CODE } from '../content/dag/blocks.js'
+import {
+  type Block,
+  blockKey,
+  DAG_CBOR_CODE,
+  DAG_JSON_CODE,
+  isIdentity,
+  isLeafBlock,
+  RAW_CODE,
+} from '../content/dag/blocks.js'
 import type { ServiceContext } from '../service/context.js'
 import type { DirectoryItem, GatewayEntry, GatewayOperations, GatewayRoot, GatewayScope, PathRoots } from './api.js'
 import { type EntityBytes, encodeCar, scopedBlocks, unixfsType } from './car-stream.js'
@@ -222,8 +230,13 @@ async function walkPath(
   }
   if (!last) throw notFound('path')
   // the path went on inside a dag-json/dag-cbor block to a value that is no link: only whole
-  // blocks are served (path gateway spec: 501 for reading IPLD kinds other than links)
-  if (last.remainder.length > 0) throw notALink(last.remainder)
+  // blocks are served (path gateway spec: 501 for reading IPLD kinds other than links); below a
+  // UnixFS node or raw block, such a path does not exist
+  if (last.remainder.length > 0) {
+    throw last.cid.code === DAG_CBOR_CODE || last.cid.code === DAG_JSON_CODE
+      ? notALink(last.remainder)
+      : notFound('path')
+  }
   const terminal = last.cid
   const along = recorder.read.filter((block) => !block.cid.equals(terminal))
   const unique = new Map(along.map((block) => [blockKey(block.cid), block]))
