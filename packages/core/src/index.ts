@@ -28,6 +28,7 @@ export { LIMITS } from './common/validate.js'
 export { indexKeyOf, PLACEHOLDER_ROOT } from './content/dag/car-blob.js'
 export { computeFileCid } from './content/unixfs/compute-cid.js'
 export { kuboImporterOptions } from './content/unixfs/profiles.js'
+export type * from './dnslink/api.js'
 export type * from './domains/api.js'
 export { normaliseDomain, PENDING_DOMAIN_TTL_MS, VERIFICATION_PREFIX } from './domains/domains.js'
 export type * from './download-links/api.js'
@@ -38,8 +39,17 @@ export { CAR_MIME_TYPE } from './files/upload-staging.js'
 export type * from './gateway/api.js'
 export { type DagScope, encodeCar } from './gateway/car-stream.js'
 export { type ContentDag, openContentDag } from './gateway/content-dag.js'
+export { dagPreviewText } from './gateway/dag-preview.js'
 export { cidOfDnsLabel, DNS_LABEL_LIMIT, dnsLabel } from './gateway/dns-label.js'
 export { resolveEntityBytes } from './gateway/gateway.js'
+export {
+  MAX_REDIRECT_RULES,
+  MAX_REDIRECTS_FILE_BYTES,
+  matchRedirect,
+  parseRedirectsFile,
+  type RedirectMatch,
+  type RedirectRule,
+} from './gateway/redirects-file.js'
 export type * from './groups/api.js'
 export type * from './health/api.js'
 export type * from './maintenance/api.js'

@@ -40,7 +40,9 @@ export function errorResponse(error: unknown): Response {
     const retryAfter = error.details?.retryAfterSeconds
     if (typeof retryAfter === 'number') headers.set('retry-after', String(Math.ceil(retryAfter)))
     const status = STATUS_BY_CODE[error.code]
-    const message = status >= 500 && error.code !== 'UNAVAILABLE' ? 'internal server error' : error.message
+    // a 501 says what is not implemented; other 5xx keep internals to the logs
+    const told = error.code === 'UNAVAILABLE' || error.code === 'NOT_IMPLEMENTED'
+    const message = status >= 500 && !told ? 'internal server error' : error.message
     return errorBody(message, status, headers)
   }
   return errorBody('internal server error', 500)

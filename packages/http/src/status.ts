@@ -17,5 +17,6 @@ export const STATUS_BY_CODE = {
   ABORTED: 499,
   STORAGE_DENIED: 500,
   INTERNAL: 500,
+  NOT_IMPLEMENTED: 501,
   UNAVAILABLE: 503,
 } as const satisfies Record<ErrorCode, number>

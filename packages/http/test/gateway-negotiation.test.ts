@@ -84,7 +84,7 @@ describe('gateway negotiation', () => {
       [`${CAR}; version=1; order=dfs; dups=n`, CAR_SENT],
       [`text/html, ${RAW};q=0.1`, 'text/plain; charset=utf-8'],
       [`${RAW};q=0.1, */*;q=0.2`, 'text/plain; charset=utf-8'],
-      [`application/vnd.ipld.dag-json, ${RAW};q=0.3`, RAW],
+      [`application/vnd.ipfs.ipns-record, ${RAW};q=0.3`, RAW],
     ]
     const text = (await server.upload('plain words', { network: 'public', name: 'words.txt' })).cid as string
     for (const [accept, type] of cases) {

@@ -48,12 +48,13 @@ describe('router - hosts and rest-of-path parameters', () => {
     expect(matched('GET', '/', API)).toBeUndefined()
   })
 
-  it('a tenant host - its links and /ipfs only; the API answers on the API host alone', () => {
+  it('a tenant host - its links, /ipfs, and every other path its DNSLink website; the API answers on the API host alone', () => {
     expect(matched('GET', '/files/bafy', TENANT)).toEqual({ path: '/files/:cid*', params: { cid: 'bafy' } })
-    expect(matched('GET', '/files/bafy/', TENANT)).toBeUndefined()
     expect(matched('GET', '/files/bafy', API)).toEqual({ path: '/files/:cid', params: { cid: 'bafy' } })
-    expect(route('GET', '/v3/files/public', TENANT)).toBeUndefined()
-    expect(route('GET', '/healthz', TENANT)).toBeUndefined()
+    const site = (path: string) => ({ path: '/:path*', params: { path } })
+    expect(matched('GET', '/files/bafy/', TENANT)).toEqual(site('files/bafy'))
+    expect(matched('GET', '/v3/files/public', TENANT)).toEqual(site('v3/files/public'))
+    expect(matched('GET', '/healthz', TENANT)).toEqual(site('healthz'))
     expect(matched('GET', '/healthz', API)).toEqual({ path: '/healthz', params: {} })
   })
 })

@@ -33,6 +33,11 @@ export const ERROR_CODES = [
   'STORAGE_DENIED',
   /** A dependency (database, object store, facilitator, embedder) is down or timed out. */
   'UNAVAILABLE',
+  /**
+   * A well-formed request for something this server does not do: a gateway path that ends inside
+   * a dag-json or dag-cbor block at a value that is not a link (only links are followed).
+   */
+  'NOT_IMPLEMENTED',
   /** The caller gave up (aborted signal). */
   'ABORTED',
   /** A bug or an unexpected failure. */

@@ -1,4 +1,3 @@
-import { resolveTxt } from 'node:dns/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { apiReferenceAssetsDir, consoleAssetsDir } from '@pinfold/console'
@@ -18,6 +17,7 @@ import { blockSources } from './block-sources.js'
 import { completionHaltFromEnv } from './completion-halt.js'
 import type { ServerConfig } from './config.js'
 import { API_REFERENCE_SCRIPT, withConsole } from './console-site.js'
+import { createTxtResolver } from './dns-txt-resolver.js'
 import { vectorServiceOptions } from './embedder-config.js'
 import { imageOptions } from './image-config.js'
 import { prepareIpfsNode, type RunningIpfsNode } from './ipfs-node.js'
@@ -69,8 +69,8 @@ export async function startServer(
     maxUploadBytes: config.maxUploadBytes,
     maxUsageRowsPerDay: config.maxUsageRowsPerDay,
     signingSecret: secret,
-    // custom gateway domains are verified by looking their TXT record up in the system's DNS
-    resolveTxt,
+    // custom gateway domains are verified, and DNSLink records read, in the system's DNS servers
+    resolveTxt: createTxtResolver(),
     gatewayDomain: config.gatewayDomain,
     ...config.payments,
     // the embedder loads its model on the first vectorize or query, not at start-up

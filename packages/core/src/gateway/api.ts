@@ -131,3 +131,24 @@ export interface GatewayOperations {
    */
   publicRoots(options?: CallOptions): AsyncIterable<string>
 }
+
+export interface GatewayTar extends PathRoots {
+  /** The CID the path ends at: the archive's top-level name. */
+  terminal: CID
+  /**
+   * The tar bytes (ustar, with PAX headers for long or non-ASCII names), read block by block as
+   * the stream is consumed, within the request's work budget; `return()` stops it.
+   */
+  stream: AsyncGenerator<Uint8Array>
+}
+
+/** `FileService.gateway.tar` (in `tar.ts`, built on {@link GatewayOperations.entry}). */
+export interface GatewayTarOperation {
+  /**
+   * `?format=tar`: the UnixFS file, symlink or directory tree at `path` as a tar stream whose
+   * members are named `{cid}/…`. Names are checked before the stream is returned: a link name
+   * whose `..` leads outside the archive's root is `INVALID_INPUT`. `NOT_FOUND`, `UNPROCESSABLE`
+   * as for {@link GatewayOperations.entry}.
+   */
+  tar(root: GatewayRoot, path: readonly string[], options?: CallOptions): Promise<GatewayTar>
+}

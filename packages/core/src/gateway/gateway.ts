@@ -5,7 +5,15 @@ import { UnixFS } from 'ipfs-unixfs'
 import { exporter, type UnixFSEntry, walkPath as walkUnixfsPath } from 'ipfs-unixfs-exporter'
 import { CID } from 'multiformats/cid'
 import { parseCid } from '../common/parse-cid.js'
-import { type Block, blockKey, isIdentity, isLeafBlock, RAW_CODE } from '../content/dag/blocks.js'
+import {
+  type Block,
+  blockKey,
+  DAG_CBOR_CODE,
+  DAG_JSON_CODE,
+  isIdentity,
+  isLeafBlock,
+  RAW_CODE,
+} from '../content/dag/blocks.js'
 import type { ServiceContext } from '../service/context.js'
 import type { DirectoryItem, GatewayEntry, GatewayOperations, GatewayRoot, GatewayScope, PathRoots } from './api.js'
 import { type EntityBytes, encodeCar, scopedBlocks, unixfsType } from './car-stream.js'
@@ -212,7 +220,7 @@ async function walkPath(
   const recorder = dagBlockstore(root, budget, options)
   const signal = options?.signal
   if (path.length === 0) return { terminal: root.cid, roots: [root.cid], along: [], store: recorder.store, signal }
-  let last: { cid: CID; roots: CID[] } | undefined
+  let last: { cid: CID; roots: CID[]; remainder: string[] } | undefined
   try {
     for await (const step of walkUnixfsPath([root.cid.toString(), ...path].join('/'), recorder.store, { signal })) {
       last = step
@@ -221,10 +229,22 @@ async function walkPath(
     throw asGatewayError(error)
   }
   if (!last) throw notFound('path')
+  // the path went on inside a dag-json/dag-cbor block to a value that is no link: only whole
+  // blocks are served (path gateway spec: 501 for reading IPLD kinds other than links); below a
+  // UnixFS node or raw block, such a path does not exist
+  if (last.remainder.length > 0) {
+    throw last.cid.code === DAG_CBOR_CODE || last.cid.code === DAG_JSON_CODE
+      ? notALink(last.remainder)
+      : notFound('path')
+  }
   const terminal = last.cid
   const along = recorder.read.filter((block) => !block.cid.equals(terminal))
   const unique = new Map(along.map((block) => [blockKey(block.cid), block]))
   return { terminal, roots: last.roots, along: [...unique.values()], store: recorder.store, signal }
+}
+
+function notALink(remainder: readonly string[]): PinfoldError {
+  return new PinfoldError('NOT_IMPLEMENTED', `/${remainder.join('/')} is a value inside a block, not a link to one`)
 }
 
 /** The UnixFS entry at a walked path's terminal. */
@@ -244,7 +264,10 @@ async function exportTerminal({ terminal, roots, store, signal }: WalkedPath) {
 function asGatewayError(error: unknown): unknown {
   if (isPinfoldError(error)) return error
   const code = (error as { name?: unknown }).name ?? (error as { code?: unknown }).code
-  if (typeof code === 'string' && /NotFound|NoResolver|NoPropError|ERR_NOT_FOUND|ERR_NO_PROP/.test(code)) {
+  if (
+    typeof code === 'string' &&
+    /NotFound|NoResolver|NoPropError|BadPath|ERR_NOT_FOUND|ERR_NO_PROP|ERR_BAD_PATH/.test(code)
+  ) {
     return notFound('path')
   }
   return new PinfoldError('UNPROCESSABLE', 'this content cannot be read as UnixFS', { cause: error })

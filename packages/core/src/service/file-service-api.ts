@@ -22,11 +22,12 @@
  */
 
 import type { ApiKeyOperations } from '../api-keys/api.js'
+import type { DnslinkOperations } from '../dnslink/api.js'
 import type { DomainOperations } from '../domains/api.js'
 import type { DownloadLinkOperations } from '../download-links/api.js'
 import type { ExpiryOperations } from '../expiry/api.js'
 import type { FileOperations } from '../files/api.js'
-import type { GatewayOperations } from '../gateway/api.js'
+import type { GatewayOperations, GatewayTarOperation } from '../gateway/api.js'
 import type { GroupOperations } from '../groups/api.js'
 import type { HealthOperations } from '../health/api.js'
 import type { MaintenanceOperations } from '../maintenance/api.js'
@@ -46,7 +47,8 @@ import type { VectorOperations } from '../vectors/api.js'
 export interface FileService {
   files: FileOperations
   groups: GroupOperations
-  gateway: GatewayOperations
+  gateway: GatewayOperations & GatewayTarOperation
+  dnslink: DnslinkOperations
   downloadLinks: DownloadLinkOperations
   swaps: SwapOperations
   vectors: VectorOperations

@@ -11,12 +11,14 @@ import type {
   TxtResolver,
 } from '@pinfold/interface'
 import { createApiKeyOperations } from '../api-keys/api-keys.js'
+import { createDnslinkOperations } from '../dnslink/dnslink.js'
 import { createDomainOperations } from '../domains/domains.js'
 import { createDownloadLinkOperations } from '../download-links/download-links.js'
 import { createExpiryOperations } from '../expiry/expiry.js'
 import { createFileOperations } from '../files/files.js'
 import { createFileUpload } from '../files/upload.js'
 import { createGatewayOperations } from '../gateway/gateway.js'
+import { tarArchive } from '../gateway/tar.js'
 import { createGroupOperations } from '../groups/groups.js'
 import { createHealthOperations } from '../health/health.js'
 import { createMaintenanceOperations } from '../maintenance/maintenance.js'
@@ -52,8 +54,9 @@ export interface FileServiceOptions {
   /** The gateway plugin marketplace's catalog; default: the plugins Pinfold implements. */
   gatewayPlugins?: readonly GatewayPlugin[] | undefined
   /**
-   * TXT lookups for custom-domain verification (`node:dns/promises` `resolveTxt` shape); without
-   * one, verifying a domain is `UNAVAILABLE`. `pinfold serve` passes node:dns.
+   * TXT lookups for custom-domain verification and DNSLink (`node:dns/promises` `resolveTxt`
+   * shape; a `ttlSeconds` on the answer sets how long DNSLink keeps it); without one, verifying a
+   * domain and DNSLink are `UNAVAILABLE`. `pinfold serve` passes a DNS client that reads TTLs.
    */
   resolveTxt?: TxtResolver | undefined
   /**
@@ -94,10 +97,11 @@ export function createFileService(options: FileServiceOptions): FileService {
   // files.upload's pipeline, which a completed resumable upload records its file through
   const upload = createFileUpload(ctx)
   const downloadLinks = createDownloadLinkOperations(ctx)
+  const gateway = createGatewayOperations(ctx)
   return {
     files: createFileOperations({ ...ctx, upload }),
     groups: createGroupOperations(ctx),
-    gateway: createGatewayOperations(ctx),
+    gateway: { ...gateway, tar: (root, path, tarOptions) => tarArchive(gateway, root, path, tarOptions) },
     downloadLinks,
     swaps: createSwapOperations(ctx),
     vectors: createVectorOperations(ctx),
@@ -109,6 +113,7 @@ export function createFileService(options: FileServiceOptions): FileService {
       resolveTxt: options.resolveTxt,
       gatewayDomain: options.gatewayDomain?.toLowerCase(),
     }),
+    dnslink: createDnslinkOperations({ resolveTxt: options.resolveTxt, clock: ctx.clock }),
     payments: createPaymentOperations({ ...ctx, downloadLinks }),
     maintenance: createMaintenanceOperations(ctx),
     uploads: createUploadOperations({ ...ctx, upload }),

@@ -23,6 +23,11 @@ export interface ListingPlace {
    * `//{host}` from a subdomain gateway, whose parent domain is the path gateway.
    */
   contentOrigin: string
+  /**
+   * On a DNSLink host, that host: the site is mounted at its root, so breadcrumbs are
+   * `/ipns/{host}/…` and CIDs link to cid.ipfs.tech (no path gateway is mounted there).
+   */
+  dnslinkHost?: string | undefined
 }
 
 /**
@@ -51,19 +56,26 @@ export async function listingResponse(
   // the page's own path, as the URL parser percent-encoded it: entries are linked below it
   const here = url.pathname
   const rows: string[] = []
-  if (place.path.length > 0)
-    rows.push(`<tr><td></td><td><a href="${attr(`${here}..`)}">..</a></td><td></td><td></td></tr>`)
+  const below = place.dnslinkHost ? here !== '/' : place.path.length > 0
+  if (below) rows.push(`<tr><td></td><td><a href="${attr(`${here}..`)}">..</a></td><td></td><td></td></tr>`)
   for await (const item of entry.list({ signal: request.signal })) {
     const encodedName = encodeURIComponent(item.name)
-    const byCid = `${place.contentOrigin}/ipfs/${item.cid}?filename=${encodeURIComponent(encodedName)}`
+    const byCid = place.dnslinkHost
+      ? `https://cid.ipfs.tech/#${item.cid}" target="_blank" rel="noreferrer noopener`
+      : attr(`${place.contentOrigin}/ipfs/${item.cid}?filename=${encodeURIComponent(encodedName)}`)
     rows.push(
       `<tr><td>&#128196;</td><td><a href="${attr(here + encodedName)}">${text(item.name)}</a></td>` +
-        `<td><a class="ipfs-hash" translate="no" href="${attr(byCid)}">${item.cid}</a></td>` +
+        `<td><a class="ipfs-hash" translate="no" href="${byCid}">${item.cid}</a></td>` +
         `<td>${humanSize(item.size)}</td></tr>`,
     )
   }
-  const title = text(`/ipfs/${[place.cid, ...place.path].join('/')}/`)
-  const html = `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title></head><body><header><div><strong>Index of</strong></div><div>${breadcrumbs(place)}</div><div>${entry.cid}</div></header><table>${rows.join('')}</table></body></html>`
+  const title = text(
+    place.dnslinkHost
+      ? `/ipns/${place.dnslinkHost}${safeDecode(here)}`
+      : `/ipfs/${[place.cid, ...place.path].join('/')}/`,
+  )
+  const crumbs = place.dnslinkHost ? siteBreadcrumbs(place.dnslinkHost, here) : breadcrumbs(place)
+  const html = `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title></head><body><header><div><strong>Index of</strong></div><div>${crumbs}</div><div>${entry.cid}</div></header><table>${rows.join('')}</table></body></html>`
   return new Response(html, { status: 200, headers })
 }
 
@@ -76,6 +88,25 @@ function breadcrumbs({ cid, path, contentOrigin }: ListingPlace): string {
     links.push(`<a href="${attr(href)}">${text(name)}</a>`)
   }
   return `/ipfs/${links.join('/')}`
+}
+
+/** `/ipns/<a>{host}</a>/<a>{name}</a>/…` for a DNSLink site, each linking its path on the host. */
+function siteBreadcrumbs(host: string, here: string): string {
+  let href = `//${host}`
+  const links = [`<a href="${attr(`${href}/`)}">${text(host)}</a>`]
+  for (const segment of here.split('/').filter((s) => s !== '')) {
+    href += `/${segment}`
+    links.push(`<a href="${attr(href)}">${text(safeDecode(segment))}</a>`)
+  }
+  return `/ipns/${links.join('/')}`
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value)
+  } catch {
+    return value
+  }
 }
 
 /** Sizes in SI units as Kubo prints them (go-humanize): `31 B`, `1.2 kB`, `12 MB`. */

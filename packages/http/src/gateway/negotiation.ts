@@ -9,7 +9,32 @@ export const carContentType = (dups: boolean) => `${CAR}; version=1; order=dfs; 
  * What a gateway request asks for, whether the choice came from `Accept` alone, and for CARs
  * whether `Accept` asked for duplicates (`dups=y`).
  */
-export type Negotiated = { format: 'raw' | 'car' | undefined; fromAccept: boolean; dups: boolean }
+export type Negotiated = { format: GatewayFormat | undefined; fromAccept: boolean; dups: boolean }
+
+/** A block's own bytes under an IPLD data codec's type (`codec-formats.ts`). */
+export type CodecFormat = 'dag-json' | 'dag-cbor' | 'json' | 'cbor'
+export type GatewayFormat = 'raw' | 'car' | 'tar' | CodecFormat
+
+const FORMATS: ReadonlySet<string> = new Set<GatewayFormat>([
+  'raw',
+  'car',
+  'tar',
+  'dag-json',
+  'dag-cbor',
+  'json',
+  'cbor',
+])
+
+/**
+ * The explicit types `Accept` may ask for besides raw and CAR. `application/json` and
+ * `application/cbor` are not here: a browser or API client sends them for a file too, so they
+ * only choose the plain type for a block that is JSON or CBOR (`codec-formats.ts`).
+ */
+const ACCEPTED: Readonly<Record<string, GatewayFormat>> = {
+  'application/x-tar': 'tar',
+  'application/vnd.ipld.dag-json': 'dag-json',
+  'application/vnd.ipld.dag-cbor': 'dag-cbor',
+}
 
 interface MediaRange {
   type: string
@@ -22,21 +47,23 @@ interface MediaRange {
  * deserialized response. `Accept` is read with q-values (RFC 9110 §12.5.1): the best acceptable
  * range wins, `q=0` refuses a type, a type outside the IPLD family (`text/html`, `*∕*`) means
  * the deserialized response. When every range is refused or names an IPLD type or CAR variant
- * the gateway cannot produce (dag-json, a CARv2…), the answer is `'not-acceptable'`.
+ * the gateway cannot produce (a CARv2, `vnd.ipfs.ipns-record`…), the answer is `'not-acceptable'`.
  */
 export function negotiateFormat(accept: string | null, format: string | null): Negotiated | 'not-acceptable' {
   const ranges = parseAccept(accept ?? '')
   if (format !== null && format !== '') {
     // `?format=car` picks the format; a CAR range in Accept may still say how (its `dups`)
     if (format === 'car') return { format, fromAccept: false, dups: acceptedCarDups(ranges) }
-    if (format === 'raw') return { format, fromAccept: false, dups: false }
-    throw invalid('format must be raw or car')
+    if (FORMATS.has(format)) return { format: format as GatewayFormat, fromAccept: false, dups: false }
+    throw invalid(`format must be one of ${[...FORMATS].join(', ')}`)
   }
   if (ranges.length === 0) return { format: undefined, fromAccept: false, dups: false }
   // stable: of equal weight, the first listed wins
   const acceptable = ranges.filter((range) => range.q > 0).sort((a, b) => b.q - a.q)
   for (const range of acceptable) {
     if (range.type === RAW) return { format: 'raw', fromAccept: true, dups: false }
+    const accepted = ACCEPTED[range.type]
+    if (accepted) return { format: accepted, fromAccept: true, dups: false }
     if (range.type === CAR) {
       if (carVariantSupported(range.params)) {
         return { format: 'car', fromAccept: true, dups: range.params.get('dups') === 'y' }

@@ -1,4 +1,5 @@
 import { defineRoute } from '../router.js'
+import { dnslinkSiteRoute } from './dnslink-site.js'
 import { privateLinkRoute, tenantPrivateLinkRoute } from './private-link.js'
 import { isIpfsPath, subdomainCidOf } from './request-host.js'
 import { contentPath, gatewayResponses, PathGatewayQuery, SubdomainGatewayQuery } from './schemas.js'
@@ -48,7 +49,7 @@ const subdomainGatewayRoute = defineRoute({
   summary: 'Content by CID (subdomain gateway)',
   tags: ['Gateway'],
   description:
-    "On `{cid}.ipfs.{subdomainHost}` only (the public URL's host by default), never on the API's: the subdomain gateway (spec: subdomain-gateway) serves that CID, a CIDv1 in base32, at the root of an origin of its own, so its pages run unsandboxed and may register service workers. Public content only, as on the path gateway.",
+    "On `{cid}.ipfs.{subdomainHost}` only (the public URL's host by default), never on the API's: the subdomain gateway (spec: subdomain-gateway) serves that CID, a CIDv1 in base32, at the root of an origin of its own, so its pages run unsandboxed and may register service workers. Public content only, as on the path gateway. A `_redirects` file in the CID's root applies to paths it does not hold (IPIP-002: rules, placeholders, splats, 200 rewrites, custom 404/410/451 pages). The same paths on a tenant's gateway host whose `_dnslink.{host}` TXT record says `dnslink=/ipfs/{cid}[/path]` serve that website from the tenant's public content (spec: dnslink-gateway; TXT answers kept for their TTL, answers cached a minute downstream).",
   request: { params: contentPath('A path within the CID the host names'), query: SubdomainGatewayQuery },
   responses: gatewayResponses,
   handle: ({ request, url, host, service }) =>
@@ -57,7 +58,12 @@ const subdomainGatewayRoute = defineRoute({
       url,
       `/ipfs/${subdomainCidOf(host)}${url.pathname}`,
       // content paths in listings point at the parent domain's path gateway
-      { scope: PUBLIC, isolated: true, contentOrigin: `//${url.host.slice(url.host.indexOf('.ipfs.') + 6)}` },
+      {
+        scope: PUBLIC,
+        isolated: true,
+        contentOrigin: `//${url.host.slice(url.host.indexOf('.ipfs.') + 6)}`,
+        site: `/ipfs/${subdomainCidOf(host)}`,
+      },
       service,
     ),
 })
@@ -65,5 +71,8 @@ const subdomainGatewayRoute = defineRoute({
 /** The gateway's routes, listed in `/openapi.json` with the rest of the table. */
 export const gatewayRoutes = [privateLinkRoute, pathGatewayRoute, subdomainGatewayRoute]
 
-/** Routed, but documented by the API's operation of the same path (`tenantPrivateLinkRoute`). */
-export const tenantHostRoutes = [tenantPrivateLinkRoute]
+/**
+ * Routed, but documented by another operation of the same path: `tenantPrivateLinkRoute` by the
+ * API's, `dnslinkSiteRoute` by the subdomain gateway's (its description covers DNSLink hosts).
+ */
+export const tenantHostRoutes = [tenantPrivateLinkRoute, dnslinkSiteRoute]

@@ -12,7 +12,9 @@ import type { OpenApiResponse } from '../openapi/types.js'
 const text = (description: string) => Type.Optional(Type.String({ description }))
 
 const contentQuery = {
-  format: text('`raw` (the block) or `car`; wins over `Accept` (trustless gateway spec)'),
+  format: text(
+    '`raw` (the block), `car`, `tar` (a file or directory tree), `dag-json`, `dag-cbor`, `json` or `cbor` (a block of that codec as it is: no conversions, 406 otherwise); wins over `Accept` (trustless and path gateway specs)',
+  ),
   'dag-scope': text('With a CAR: `block`, `entity` or `all` (default)'),
   'entity-bytes': text('With a CAR: `from:to`, byte offsets of the entity (negative from the end, `*` for its end)'),
   'car-version': text('With a CAR: `1`, the only version written'),
@@ -60,12 +62,17 @@ const bytes = (description: string, type: string): OpenApiResponse => ({
 export const gatewayResponses: Record<string, OpenApiResponse> = {
   '200': {
     description:
-      "The file (its own type, from its name or bytes), a directory's `index.html` or listing, a raw block or a CAR",
+      "The file (its own type, from its name or bytes), a directory's `index.html` or listing, a raw block, a CAR, a tar, or a dag-json, dag-cbor, json or cbor block (as itself, or an HTML preview for `Accept: text/html`)",
     content: {
       '*/*': { schema: Type.String({ contentMediaType: 'application/octet-stream' }) },
       'text/html': { schema: Type.String() },
       'application/vnd.ipld.raw': { schema: Type.String({ contentMediaType: 'application/vnd.ipld.raw' }) },
       'application/vnd.ipld.car': { schema: Type.String({ contentMediaType: 'application/vnd.ipld.car' }) },
+      'application/x-tar': { schema: Type.String({ contentMediaType: 'application/x-tar' }) },
+      'application/vnd.ipld.dag-json': { schema: Type.String({ contentMediaType: 'application/vnd.ipld.dag-json' }) },
+      'application/vnd.ipld.dag-cbor': { schema: Type.String({ contentMediaType: 'application/vnd.ipld.dag-cbor' }) },
+      'application/json': { schema: Type.String({ contentMediaType: 'application/json' }) },
+      'application/cbor': { schema: Type.String({ contentMediaType: 'application/cbor' }) },
     },
   },
   '206': bytes('The range asked for (`Range`) of a file or raw block', 'application/octet-stream'),
@@ -79,6 +86,9 @@ export const gatewayResponses: Record<string, OpenApiResponse> = {
   ),
   '404': errorResponse('Not held by this gateway, or no such path in it'),
   '405': errorResponse('Any method but GET and HEAD'),
-  '406': errorResponse('No type in `Accept` that the gateway can serve'),
+  '406': errorResponse(
+    'No type in `Accept` that the gateway can serve, or a codec format the block is not of (`format=dag-json` on a dag-cbor block…)',
+  ),
   '412': errorResponse('Not held here, asked with `Cache-Control: only-if-cached`'),
+  '501': errorResponse('A path that ends inside a dag-json or dag-cbor block at a value that is not a link'),
 }

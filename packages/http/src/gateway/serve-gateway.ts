@@ -1,6 +1,7 @@
 import { type DagScope, type FileService, type GatewayRoot, type GatewayScope, invalid } from '@pinfold/core'
 import { base64url } from '../bytes.js'
 import { errorBody } from '../responses.js'
+import { codecFormatResponse } from './codec-formats.js'
 import { type ListingPlace, listingResponse } from './directory-listing.js'
 import { checkedCid, decodeSegment } from './gateway-path.js'
 import type { ImageVariants } from './image-variants.js'
@@ -15,6 +16,8 @@ import {
   notModified,
   toStream,
 } from './responses.js'
+import { siteFallback } from './site-redirects.js'
+import { tarResponse } from './tar-response.js'
 import { attributeUsage } from './usage.js'
 
 /** Cache lifetime of a response that a hot swap produced: the mapping can change at any time. */
@@ -37,8 +40,16 @@ export interface GatewayOrigin {
   isolated: boolean
   /** Where `/ipfs/` content paths live for links in listings: `''` (this origin) or `//{host}`. */
   contentOrigin?: string
+  /** A DNSLink host serving its site at its root (listings link within it). */
+  dnslinkHost?: string | undefined
   /** Transforms images (`img-*`): a tenant's own gateway only (see `routes.ts`). */
   images?: ImageVariants | undefined
+  /**
+   * The website this origin serves at its root, as a gateway path (`/ipfs/{cid}[/sub]`): its
+   * `_redirects` rules answer the paths it does not hold (`site-redirects.ts`). Only for origins
+   * of one site each (the subdomain gateway, a DNSLink host).
+   */
+  site?: string | undefined
 }
 
 export const PUBLIC: GatewayScope = { kind: 'public' }
@@ -57,7 +68,12 @@ export async function serveGateway(
   if (!origin.isolated && request.headers.get('service-worker') === 'script') {
     throw invalid('service workers cannot be registered on a shared gateway origin (use the subdomain gateway)')
   }
-  const response = await serveIpfs(request, url, pathname, origin, service)
+  const { site } = origin
+  const response = await serveIpfs(request, url, pathname, origin, service).catch((missing: unknown) => {
+    if (!site) throw missing
+    const serve = (asked: Request, path: string) => serveIpfs(asked, url, path, origin, service)
+    return siteFallback(missing, { request, url, pathname, site, scope: origin.scope, service, serve })
+  })
   if (origin.isolated) response.headers.delete('content-security-policy')
   return response
 }
@@ -66,7 +82,7 @@ async function serveIpfs(
   request: Request,
   url: URL,
   pathname: string,
-  { scope, images, contentOrigin = '' }: GatewayOrigin,
+  { scope, images, contentOrigin = '', dnslinkHost }: GatewayOrigin,
   service: FileService,
 ): Promise<Response> {
   const rawSegments = pathname.split('/').slice(2) // ['', 'ipfs', cid, ...path]
@@ -81,14 +97,17 @@ async function serveIpfs(
   if (path.length > MAX_PATH_SEGMENTS) throw invalid(`a gateway path has at most ${MAX_PATH_SEGMENTS} segments`)
   const negotiated = negotiateFormat(request.headers.get('accept'), url.searchParams.get('format'))
   if (negotiated === 'not-acceptable') {
-    return errorBody('none of the types in Accept can be served: ask for raw, car (version 1) or a file', 406)
+    return errorBody(
+      'none of the types in Accept can be served: ask for raw, car (version 1), tar, dag-json, dag-cbor or a file',
+      406,
+    )
   }
   const { format } = negotiated
   // a first segment that is no CID is worded as path gateways word it (`invalid path "/ipfs/…"`)
   checkedCid(pathname, rawSegments[0])
   const root = await resolveRoot(request, scope, cidText, format === undefined, service)
   if (root instanceof Response) return root
-  const place = { cid: cidText, path, contentOrigin }
+  const place = { cid: cidText, path, contentOrigin, dnslinkHost }
   const response = await serveRoot(request, url, pathname, scope, root, place, negotiated, images, service)
   // a tenant's gateway counts what it served of content it holds, under the CID asked for: never an
   // answer that resolved nothing (a 405, a 406, a CID not held) nor an identity CID, which anyone
@@ -142,6 +161,10 @@ async function serveRoot(
   }
 
   if (format === 'car') return carResponse(request, url, root, path, common, filename, negotiated, service)
+
+  if (format === 'tar') return tarResponse(request, root, path, common, filename, service)
+  const codecAnswer = await codecFormatResponse({ request, url, root, path, negotiated, common, filename, service })
+  if (codecAnswer) return codecAnswer
 
   const entry = await service.gateway.entry(root, path, { signal: request.signal })
   common['x-ipfs-roots'] = ipfsRoots(root, entry.roots)

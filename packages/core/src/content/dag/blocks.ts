@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import * as dagCbor from '@ipld/dag-cbor'
+import * as dagJson from '@ipld/dag-json'
 import * as dagPb from '@ipld/dag-pb'
 import { invalid } from '@pinfold/interface'
 import { CID } from 'multiformats/cid'
@@ -14,20 +15,25 @@ export interface Block {
 export const RAW_CODE = 0x55
 export const DAG_PB_CODE = 0x70
 export const DAG_CBOR_CODE = 0x71
+export const DAG_JSON_CODE = 0x0129
+/** Plain JSON and CBOR: data blocks whose links, if any, are not IPLD links (no CID is followed). */
+export const JSON_CODE = 0x0200
+export const CBOR_CODE = 0x51
 export const IDENTITY_CODE = 0x00
 
 /** Largest block accepted in an uploaded CAR (the bitswap / trustless-gateway limit). */
 export const MAX_BLOCK_BYTES = 2 * 1024 * 1024
 
-const CODECS = new Set([RAW_CODE, DAG_PB_CODE, DAG_CBOR_CODE])
+const CODECS = new Set([RAW_CODE, DAG_PB_CODE, DAG_CBOR_CODE, DAG_JSON_CODE, JSON_CODE, CBOR_CODE])
 
 /**
- * Why blocks of this CID cannot be verified and kept (a codec other than raw, dag-pb and dag-cbor,
+ * Why blocks of this CID cannot be verified and kept (a codec other than raw, dag-pb, dag-cbor,
+ * dag-json, json and cbor,
  * a hash other than identity, sha2-256 and sha2-512), or `undefined` when they can.
  */
 export async function unkeepable(cid: CID): Promise<string | undefined> {
   if (!CODECS.has(cid.code))
-    return `uses codec 0x${cid.code.toString(16)}; only raw, dag-pb and dag-cbor blocks can be kept`
+    return `uses codec 0x${cid.code.toString(16)}; only raw, dag-pb, dag-cbor, dag-json, json and cbor blocks can be kept`
   if (!(await digestOf(cid.multihash.code, new Uint8Array(0)))) {
     return `uses hash 0x${cid.multihash.code.toString(16)}; only sha2-256 and sha2-512 blocks can be kept`
   }
@@ -73,11 +79,23 @@ export function blockLinks(cid: CID, bytes: Uint8Array): CID[] {
     switch (cid.code) {
       case RAW_CODE:
         return []
+      case JSON_CODE:
+        JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes))
+        return []
+      case CBOR_CODE:
+        // plain CBOR: tag 42 means nothing here, but the block must still be one well-formed value
+        dagCbor.decode(bytes)
+        return []
       case DAG_PB_CODE:
         return dagPb.decode(bytes).Links.map((link) => link.Hash)
       case DAG_CBOR_CODE: {
         const links: CID[] = []
         collectCids(dagCbor.decode(bytes), links)
+        return links
+      }
+      case DAG_JSON_CODE: {
+        const links: CID[] = []
+        collectCids(dagJson.decode(bytes), links)
         return links
       }
       default:

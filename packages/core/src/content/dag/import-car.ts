@@ -13,9 +13,10 @@ export interface ImportedCar extends WrittenCar {
 /**
  * Streams an uploaded CAR (v1, or v2 whose inner CARv1 is kept) into a fresh CARv1 blob under
  * `key`, validating as it goes: exactly one root; every block re-hashed against its CID (the
- * readers do not verify); only raw, dag-pb and dag-cbor blocks of at most 2 MiB; and, at the end,
- * the root present and every block reachable from it present. A header or section declaring more
- * than its limit is refused before its bytes are read (see `boundedCarReader`). Any failure is `INVALID_INPUT`
+ * readers do not verify); only raw, dag-pb, dag-cbor, dag-json, json and cbor blocks of at most 2 MiB;
+ * and, at the end, the root present and every block reachable from it present. A header or section
+ * declaring more than its limit is refused before its bytes are read (see `boundedCarReader`). Any
+ * failure is `INVALID_INPUT`
  * (unless the source or the store failed) and leaves nothing under `key` or its index.
  */
 export async function importCar(
