@@ -11,6 +11,7 @@ import { keyRoutes } from './resources/keys/routes.js'
 import { paymentRoutes } from './resources/payments/routes.js'
 import { pinRoutes } from './resources/pins/routes.js'
 import { pluginRoutes } from './resources/plugins/routes.js'
+import { pinningServiceRoutes } from './resources/psa/routes.js'
 import { routingRoutes } from './resources/routing/routes.js'
 import { signatureRoutes } from './resources/signatures/routes.js'
 import { swapRoutes } from './resources/swaps/routes.js'
@@ -24,6 +25,7 @@ export const routes: readonly Route[] = [
   ...authRoutes,
   ...fileRoutes,
   ...pinRoutes,
+  ...pinningServiceRoutes,
   ...groupRoutes,
   ...downloadLinkRoutes,
   ...gatewayRoutes,
