@@ -1,7 +1,7 @@
 import type { BlockFetcher } from '@pinfold/core'
-import { PinfoldError } from '@pinfold/core'
+import { gatewayProviderId, PinfoldError } from '@pinfold/core'
 import { createPinningServiceChecker } from '@pinfold/testing/pinning-service'
-import { startTestApi, type TestApi, upload } from '@pinfold/testing/test-api'
+import { startTestApi, TEST_ORIGIN, type TestApi, upload } from '@pinfold/testing/test-api'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { failureResponse } from '../src/resources/psa/wire.js'
 
@@ -94,8 +94,9 @@ describe.each(['/psa', ''])('Pinning Service API at %s/pins', (prefix) => {
       pin: { cid: held[0], name: 'first.txt', origins: [ORIGIN], meta: { app: 'psa-test' } },
       info: { status_details: 'waiting for a worker' },
     })
-    // no IPFS node in this server: the API host's trustless gateway is the delegate
-    expect(first.body.delegates).toEqual(['/dns/pinfold.test/tcp/80/http'])
+    // no IPFS node in this server: the API host's trustless gateway is the delegate, named as the
+    // routing API names it, with a /p2p/ part (Kubo refuses a delegate without one)
+    expect(first.body.delegates).toEqual([`/dns/pinfold.test/tcp/80/http/p2p/${gatewayProviderId(TEST_ORIGIN)}`])
     const again = await add({ cid: held[0] })
     expect(again.status).toBe(202)
     expect(again.body.requestid).not.toBe(first.body.requestid)
@@ -103,6 +104,11 @@ describe.each(['/psa', ''])('Pinning Service API at %s/pins', (prefix) => {
     // without a name, the CID is the name (a file needs one)
     expect(again.body.pin.name).toBe(held[0])
     await drain()
+    // the same provider the routing API names for the pinned CID
+    const routing = await server.fetch(`${server.url}/routing/v1/providers/${held[0]}`)
+    expect(((await routing.json()) as { Providers: { ID: string; Addrs: string[] }[] }).Providers).toEqual([
+      expect.objectContaining({ ID: gatewayProviderId(TEST_ORIGIN), Addrs: ['/dns/pinfold.test/tcp/80/http'] }),
+    ])
     const pinned = await get(first.body.requestid)
     expect(pinned.status).toBe(200)
     expect(pinned.body).toMatchObject({

@@ -11,7 +11,9 @@ import type { Migration } from './index.js'
  *   a release) never wait on each other's rows in a cycle; it keeps the schema it was made in
  *   (`set search_path from current`), as stores share a database in schemas of their own;
  * - indexes for the filters a page is read by: a state's newest first (the default lists pinned
- *   ones only), a CID's requests.
+ *   ones only), a CID's requests, an exact name (Kubo's `--name`), keyvalues (`?meta=`, as
+ *   `files_keyvalues_idx` serves files). Case-insensitive and partial names are matched by a scan of
+ *   the account's requests.
  */
 export const pinningService: Migration = {
   version: 21,
@@ -49,5 +51,7 @@ export const pinningService: Migration = {
      for each row execute function pin_request_counts_move()`,
     'create index pin_requests_state_idx on pin_requests (tenant_id, state, created_at, id)',
     'create index pin_requests_cid_idx on pin_requests (tenant_id, cid)',
+    'create index pin_requests_name_idx on pin_requests (tenant_id, name)',
+    'create index pin_requests_keyvalues_idx on pin_requests using gin (keyvalues jsonb_path_ops)',
   ],
 }

@@ -1,5 +1,5 @@
 import type { NameMatch, PinRequestFilter, PinRequestRecord, PinRequestState } from '@pinfold/core'
-import { gatewayMultiaddr, invalid, isPinfoldError } from '@pinfold/core'
+import { gatewayMultiaddr, gatewayProviderId, invalid, isPinfoldError } from '@pinfold/core'
 import Type, { type Static } from 'typebox'
 import type { IpfsPeer } from '../../ipfs-peer.js'
 import { jsonResponse } from '../../openapi/responses.js'
@@ -79,7 +79,7 @@ export const PsaPinStatus = named(
         maxItems: MAX_DELEGATES,
         uniqueItems: true,
         description:
-          'The embedded IPFS node’s multiaddrs (with `/p2p/<peer id>`) when the server runs one; otherwise the API host’s trustless gateway as a multiaddr (`/dns/<host>/tcp/443/https`), where the pinned blocks are served over HTTP',
+          'The embedded IPFS node’s multiaddrs (with `/p2p/<peer id>`) when the server runs one; otherwise the API host’s trustless gateway as the routing API names it (`/dns/<host>/tcp/443/https/p2p/<identity id of its URL>`): no libp2p peer, where the pinned blocks are served over HTTP',
       }),
       info: StringMap(
         '`status_details` always (why a failed request failed, the attempt under way, the file a pinned one is); `dag_size` (bytes) once pinned',
@@ -205,10 +205,13 @@ function instant(text: string, field: string): Date {
 
 /**
  * Who fetches new data: the embedded IPFS node's addresses, each ending with its peer id, when
- * the server runs one; otherwise the API host's trustless gateway (the spec wants at least one).
+ * the server runs one. Without one, the deployment's trustless gateway as the routing API names it
+ * (its URL as a multiaddr, with the identity peer id Helia gives HTTP gateways): the spec wants at
+ * least one delegate, and Kubo's `pin remote add` fails on a delegate without `/p2p/` (it only
+ * logs a delegate it cannot connect to, as Helia does).
  */
 export function delegatesOf(publicUrl: string, peer: IpfsPeer | undefined): string[] {
-  if (!peer || peer.addrs.length === 0) return [gatewayMultiaddr(publicUrl)]
+  if (!peer || peer.addrs.length === 0) return [`${gatewayMultiaddr(publicUrl)}/p2p/${gatewayProviderId(publicUrl)}`]
   const suffix = `/p2p/${peer.peerId}`
   const addrs = peer.addrs.map((addr) => (addr.endsWith(suffix) ? addr : `${addr}${suffix}`))
   return [...new Set(addrs)].slice(0, MAX_DELEGATES)
