@@ -127,7 +127,9 @@ async function listPinRequests(
 
 function filterConditions(tenantId: string, filter: PinRequestFilter, params: Params): string[] {
   const conditions = [`tenant_id = ${params.add(tenantId)}`]
-  if (filter.states) conditions.push(`state = any(${params.add(filter.states)}::text[])`)
+  // one state as an equality: the planner then walks (tenant_id, state, created_at) in order
+  if (filter.states?.length === 1) conditions.push(`state = ${params.add(filter.states[0])}`)
+  else if (filter.states) conditions.push(`state = any(${params.add(filter.states)}::text[])`)
   if (filter.failures) conditions.push(`failure = any(${params.add(filter.failures)}::text[])`)
   if (filter.cids) conditions.push(`cid = any(${params.add(filter.cids)}::text[])`)
   if (filter.name) conditions.push(nameCondition(filter.name, params))
