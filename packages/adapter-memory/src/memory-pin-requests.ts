@@ -1,4 +1,10 @@
-import { PinfoldError, type PinRequestRecord, type PinRequestRecordStore, throwIfAborted } from '@pinfold/interface'
+import {
+  PinfoldError,
+  type PinRequestFilter,
+  type PinRequestRecord,
+  type PinRequestRecordStore,
+  throwIfAborted,
+} from '@pinfold/interface'
 import { paginate } from './memory-paging.js'
 
 /** The pin-by-CID queue in a private Map; each method's checks and writes run without an await between them. */
@@ -15,18 +21,33 @@ export function memoryPinRequestRecords(): PinRequestRecordStore {
   const isOpen = (r: PinRequestRecord) => r.state === 'queued' || r.state === 'retrieving'
   const byAge = (a: PinRequestRecord, b: PinRequestRecord) =>
     a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+  const matching = (tenantId: string, filter: PinRequestFilter) =>
+    [...requests.values()].filter((r) => r.tenantId === tenantId && matches(r, filter))
+  /** Refuses a tenant's create past its cap (`RATE_LIMITED`), not counting `leaving`. */
+  const checkCap = (tenantId: string, cap: number | undefined, leaving?: string) => {
+    if (cap === undefined) return
+    const open = [...requests.values()].filter((r) => r.tenantId === tenantId && isOpen(r) && r.id !== leaving).length
+    if (open >= cap) throw new PinfoldError('RATE_LIMITED', `tenant ${tenantId} has ${cap} pin requests open`)
+  }
 
   return {
     async createPinRequest(request, options) {
       throwIfAborted(options?.signal)
       if (requests.has(request.id)) throw new PinfoldError('CONFLICT', `pin request ${request.id} already exists`)
-      const cap = options?.maxOpenPerTenant
-      if (cap !== undefined) {
-        const open = [...requests.values()].filter((r) => r.tenantId === request.tenantId && isOpen(r)).length
-        if (open >= cap)
-          throw new PinfoldError('RATE_LIMITED', `tenant ${request.tenantId} has ${cap} pin requests open`)
-      }
+      checkCap(request.tenantId, options?.maxOpenPerTenant)
       requests.set(request.id, copy(request))
+    },
+
+    async replacePinRequest(replacedId, request, options) {
+      throwIfAborted(options?.signal)
+      const replaced = requests.get(replacedId)
+      if (!replaced || replaced.tenantId !== request.tenantId) return undefined
+      if (requests.has(request.id)) throw new PinfoldError('CONFLICT', `pin request ${request.id} already exists`)
+      checkCap(request.tenantId, options?.maxOpenPerTenant, replacedId)
+      const replaces = replaced.state === 'pinned' ? replaced.id : replaced.replaces
+      requests.delete(replacedId)
+      requests.set(request.id, { ...copy(request), replaces })
+      return copy(replaced)
     },
 
     async getPinRequest(tenantId, id, options) {
@@ -37,14 +58,12 @@ export function memoryPinRequestRecords(): PinRequestRecordStore {
 
     async listPinRequests(tenantId, filter, page, options) {
       throwIfAborted(options?.signal)
-      const matching = [...requests.values()].filter(
-        (r) =>
-          r.tenantId === tenantId &&
-          (!filter.states || filter.states.includes(r.state)) &&
-          (!filter.failures || (r.failure !== null && filter.failures.includes(r.failure))) &&
-          (filter.cid === undefined || r.cid === filter.cid),
-      )
-      return paginate(matching, page, copy)
+      return paginate(matching(tenantId, filter), page, copy)
+    },
+
+    async countPinRequests(tenantId, filter, options) {
+      throwIfAborted(options?.signal)
+      return matching(tenantId, filter).length
     },
 
     async claimPinRequest(owner, now, leaseMs, options) {
@@ -91,6 +110,7 @@ export function memoryPinRequestRecords(): PinRequestRecordStore {
       request.state = outcome.state
       request.failure = outcome.state === 'failed' ? outcome.failure : null
       request.reason = outcome.state === 'failed' ? outcome.reason : null
+      request.dagSize = outcome.state === 'pinned' ? outcome.dagSize : null
       request.leaseOwner = null
       request.leaseExpiresAt = null
       return true
@@ -109,9 +129,35 @@ export function memoryPinRequestRecords(): PinRequestRecordStore {
     async deletePinRequest(tenantId, id, options) {
       throwIfAborted(options?.signal)
       const request = requests.get(id)
-      if (!request || request.tenantId !== tenantId || request.state === 'pinned') return undefined
+      if (!request || request.tenantId !== tenantId || (request.state === 'pinned' && !options?.pinned))
+        return undefined
       requests.delete(id)
       return copy(request)
     },
+  }
+}
+
+function matches(r: PinRequestRecord, filter: PinRequestFilter): boolean {
+  return (
+    (!filter.states || filter.states.includes(r.state)) &&
+    (!filter.failures || (r.failure !== null && filter.failures.includes(r.failure))) &&
+    (!filter.cids || filter.cids.includes(r.cid)) &&
+    (!filter.name || nameMatches(r.name, filter.name)) &&
+    (!filter.before || r.createdAt.getTime() < filter.before.getTime()) &&
+    (!filter.after || r.createdAt.getTime() > filter.after.getTime()) &&
+    (!filter.keyvalues || Object.entries(filter.keyvalues).every(([key, value]) => r.keyvalues[key] === value))
+  )
+}
+
+function nameMatches(name: string, { text, match }: NonNullable<PinRequestFilter['name']>): boolean {
+  switch (match) {
+    case 'exact':
+      return name === text
+    case 'iexact':
+      return name.toLowerCase() === text.toLowerCase()
+    case 'partial':
+      return name.includes(text)
+    case 'ipartial':
+      return name.toLowerCase().includes(text.toLowerCase())
   }
 }

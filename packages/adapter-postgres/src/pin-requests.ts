@@ -17,7 +17,7 @@ import { toDate } from './rows.js'
 import { isUuid, Params } from './sql.js'
 
 const COLUMNS =
-  'id, tenant_id, user_id, cid, name, group_id, keyvalues, host_nodes, state, failure, reason, created_at, attempts, lease_owner, lease_expires_at'
+  'id, tenant_id, user_id, cid, name, group_id, keyvalues, host_nodes, state, failure, reason, created_at, attempts, lease_owner, lease_expires_at, replaces, dag_size'
 
 /**
  * With a cap, the count and the insert run under a transaction-scoped advisory lock on the tenant,
@@ -30,22 +30,53 @@ async function createPinRequest(
 ): Promise<void> {
   if (maxOpenPerTenant === undefined) return insertPinRequest(client, r)
   await client.transaction(async (tx) => {
-    await tx.query(`select pg_advisory_xact_lock(hashtextextended('pinfold_pin_queue:' || $1, 0))`, [r.tenantId])
-    const { rows } = await tx.query(
-      `select count(*)::int as open from pin_requests where tenant_id = $1 and state in ('queued', 'retrieving')`,
-      [r.tenantId],
-    )
-    if (Number(rows[0]?.open) >= maxOpenPerTenant) {
-      throw new PinfoldError('RATE_LIMITED', `tenant ${r.tenantId} has ${maxOpenPerTenant} pin requests open`)
-    }
+    await checkCap(tx, r.tenantId, maxOpenPerTenant)
     await insertPinRequest(tx, r)
   })
 }
 
+/** Refuses past the cap (`RATE_LIMITED`); the lock makes a tenant's creates count one after the other. */
+async function checkCap(tx: Queryable, tenantId: string, maxOpenPerTenant: number | undefined): Promise<void> {
+  if (maxOpenPerTenant === undefined) return
+  await tx.query(`select pg_advisory_xact_lock(hashtextextended('pinfold_pin_queue:' || $1, 0))`, [tenantId])
+  const { rows } = await tx.query(
+    `select count(*)::int as open from pin_requests where tenant_id = $1 and state in ('queued', 'retrieving')`,
+    [tenantId],
+  )
+  if (Number(rows[0]?.open) >= maxOpenPerTenant) {
+    throw new PinfoldError('RATE_LIMITED', `tenant ${tenantId} has ${maxOpenPerTenant} pin requests open`)
+  }
+}
+
+/**
+ * The replaced row is deleted first (its row lock makes a concurrent replace of it find nothing),
+ * then the cap counts without it, then the new row goes in: one transaction, so a refusal past the
+ * cap leaves the replaced request as it was.
+ */
+async function replacePinRequest(
+  client: SqlClient,
+  replacedId: string,
+  r: PinRequestRecord,
+  maxOpenPerTenant: number | undefined,
+): Promise<PinRequestRecord | undefined> {
+  if (!isUuid(replacedId)) return undefined
+  return client.transaction(async (tx) => {
+    const { rows } = await tx.query(`delete from pin_requests where id = $1 and tenant_id = $2 returning ${COLUMNS}`, [
+      replacedId,
+      r.tenantId,
+    ])
+    if (!rows[0]) return undefined
+    const replaced = toPinRequest(rows[0])
+    await checkCap(tx, r.tenantId, maxOpenPerTenant)
+    await insertPinRequest(tx, { ...r, replaces: replaced.state === 'pinned' ? replaced.id : replaced.replaces })
+    return replaced
+  })
+}
 async function insertPinRequest(db: Queryable, r: PinRequestRecord): Promise<void> {
   await db.query(
     `insert into pin_requests (${COLUMNS})
-     values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::text[], $9, $10, $11, $12::timestamptz, $13, $14, $15::timestamptz)`,
+     values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::text[], $9, $10, $11, $12::timestamptz, $13, $14, $15::timestamptz,
+             $16::uuid, $17)`,
     [
       r.id,
       r.tenantId,
@@ -62,6 +93,8 @@ async function insertPinRequest(db: Queryable, r: PinRequestRecord): Promise<voi
       r.attempts,
       r.leaseOwner,
       r.leaseExpiresAt?.toISOString() ?? null,
+      r.replaces,
+      r.dagSize,
     ],
   )
 }
@@ -82,10 +115,7 @@ async function listPinRequests(
   page: PageRequest,
 ): Promise<Page<PinRequestRecord>> {
   const params = new Params()
-  const conditions = [`tenant_id = ${params.add(tenantId)}`]
-  if (filter.states) conditions.push(`state = any(${params.add(filter.states)}::text[])`)
-  if (filter.failures) conditions.push(`failure = any(${params.add(filter.failures)}::text[])`)
-  if (filter.cid !== undefined) conditions.push(`cid = ${params.add(filter.cid)}`)
+  const conditions = filterConditions(tenantId, filter, params)
   const { condition, orderAndLimit } = keyset(page, params)
   if (condition) conditions.push(condition)
   const { rows } = await db.query(
@@ -93,6 +123,65 @@ async function listPinRequests(
     params.values,
   )
   return toPage(rows.map(toPinRequest), page)
+}
+
+function filterConditions(tenantId: string, filter: PinRequestFilter, params: Params): string[] {
+  const conditions = [`tenant_id = ${params.add(tenantId)}`]
+  // one state as an equality: the planner then walks (tenant_id, state, created_at) in order
+  if (filter.states?.length === 1) conditions.push(`state = ${params.add(filter.states[0])}`)
+  else if (filter.states) conditions.push(`state = any(${params.add(filter.states)}::text[])`)
+  if (filter.failures) conditions.push(`failure = any(${params.add(filter.failures)}::text[])`)
+  if (filter.cids) conditions.push(`cid = any(${params.add(filter.cids)}::text[])`)
+  if (filter.name) conditions.push(nameCondition(filter.name, params))
+  if (filter.before) conditions.push(`created_at < ${params.add(filter.before.toISOString())}::timestamptz`)
+  if (filter.after) conditions.push(`created_at > ${params.add(filter.after.toISOString())}::timestamptz`)
+  if (filter.keyvalues) conditions.push(`keyvalues @> ${params.add(JSON.stringify(filter.keyvalues))}::jsonb`)
+  return conditions
+}
+
+/** `strpos`, not LIKE: the text is matched literally, `%` and `_` included. */
+function nameCondition({ text, match }: NonNullable<PinRequestFilter['name']>, params: Params): string {
+  const value = params.add(text)
+  switch (match) {
+    case 'exact':
+      return `name = ${value}`
+    case 'iexact':
+      return `lower(name) = lower(${value})`
+    case 'partial':
+      return `strpos(name, ${value}) > 0`
+    case 'ipartial':
+      return `strpos(lower(name), lower(${value})) > 0`
+  }
+}
+
+/**
+ * A filter of states alone reads the per-state counts `pin_request_counts` keeps (a trigger moves
+ * them with every insert, state change and delete), so the count of a tenant's millions of pins
+ * costs what the count of ten does. With `before` too (the spec's paging), the rows created at or
+ * after it are counted and taken from that sum, in one statement (one snapshot): a page costs the
+ * rows above it, which is few for the first pages a client reads. Any other filter counts the rows
+ * it matches.
+ */
+async function countPinRequests(db: Queryable, tenantId: string, filter: PinRequestFilter): Promise<number> {
+  const { states, before, ...rest } = filter
+  const params = new Params()
+  if (Object.values(rest).every((value) => value === undefined)) {
+    const tenant = params.add(tenantId)
+    const stateList = states && params.add(states)
+    const inStates = stateList ? ` and state = any(${stateList}::text[])` : ''
+    const total = `(select coalesce(sum(count), 0) from pin_request_counts where tenant_id = ${tenant}${inStates})`
+    const newer = before
+      ? ` - (select count(*) from pin_requests where tenant_id = ${tenant}${inStates} and created_at >= ${params.add(before.toISOString())}::timestamptz)`
+      : ''
+    const { rows } = await db.query(`select (${total}${newer})::bigint as count`, params.values)
+    return Number(rows[0]?.count ?? 0)
+  }
+  const conditions = filterConditions(tenantId, filter, params)
+  const { rows } = await db.query(
+    `select count(*)::bigint as count from pin_requests where ${conditions.join(' and ')}`,
+    params.values,
+  )
+  return Number(rows[0]?.count ?? 0)
 }
 
 /**
@@ -167,9 +256,16 @@ async function finishPinRequest(db: Queryable, id: string, owner: string, outcom
   const failed = outcome.state === 'failed' ? outcome : undefined
   const { rows } = await db.query(
     `update pin_requests
-     set state = $3, failure = $4, reason = $5, lease_owner = null, lease_expires_at = null
+     set state = $3, failure = $4, reason = $5, dag_size = $6, lease_owner = null, lease_expires_at = null
      where ${HELD} returning id`,
-    [id, owner, outcome.state, failed?.failure ?? null, failed?.reason ?? null],
+    [
+      id,
+      owner,
+      outcome.state,
+      failed?.failure ?? null,
+      failed?.reason ?? null,
+      outcome.state === 'pinned' ? outcome.dagSize : null,
+    ],
   )
   return rows.length === 1
 }
@@ -182,11 +278,16 @@ async function releasePinRequest(db: Queryable, id: string, owner: string): Prom
   return rows.length === 1
 }
 
-async function deletePinRequest(db: Queryable, tenantId: string, id: string): Promise<PinRequestRecord | undefined> {
+async function deletePinRequest(
+  db: Queryable,
+  tenantId: string,
+  id: string,
+  pinned: boolean,
+): Promise<PinRequestRecord | undefined> {
   if (!isUuid(id)) return undefined
   const { rows } = await db.query(
-    `delete from pin_requests where id = $1 and tenant_id = $2 and state <> 'pinned' returning ${COLUMNS}`,
-    [id, tenantId],
+    `delete from pin_requests where id = $1 and tenant_id = $2 and ($3 or state <> 'pinned') returning ${COLUMNS}`,
+    [id, tenantId, pinned],
   )
   return rows[0] && toPinRequest(rows[0])
 }
@@ -209,6 +310,8 @@ function toPinRequest(row: Row): PinRequestRecord {
     attempts: Number(row.attempts),
     leaseOwner: row.lease_owner === null ? null : String(row.lease_owner),
     leaseExpiresAt: row.lease_expires_at === null ? null : toDate(row.lease_expires_at),
+    replaces: row.replaces === null ? null : String(row.replaces),
+    dagSize: row.dag_size === null ? null : Number(row.dag_size),
   }
 }
 
@@ -221,6 +324,12 @@ export function postgresPinRequestRecords(client: SqlClient): PinRequestRecordSt
       guarded('getPinRequest', options, () => getPinRequest(client, tenantId, id)),
     listPinRequests: (tenantId, filter, page, options) =>
       guarded('listPinRequests', options, () => listPinRequests(client, tenantId, filter, page)),
+    countPinRequests: (tenantId, filter, options) =>
+      guarded('countPinRequests', options, () => countPinRequests(client, tenantId, filter)),
+    replacePinRequest: (replacedId, request, options) =>
+      guarded('replacePinRequest', options, () =>
+        replacePinRequest(client, replacedId, request, options?.maxOpenPerTenant),
+      ),
     claimPinRequest: (owner, now, leaseMs, options) =>
       guarded('claimPinRequest', options, () =>
         claimPinRequest(client, owner, now, leaseMs, options?.maxRunningPerTenant),
@@ -232,6 +341,6 @@ export function postgresPinRequestRecords(client: SqlClient): PinRequestRecordSt
     releasePinRequest: (id, owner, options) =>
       guarded('releasePinRequest', options, () => releasePinRequest(client, id, owner)),
     deletePinRequest: (tenantId, id, options) =>
-      guarded('deletePinRequest', options, () => deletePinRequest(client, tenantId, id)),
+      guarded('deletePinRequest', options, () => deletePinRequest(client, tenantId, id, options?.pinned === true)),
   }
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { PageRequest, PinRequestRecord, RecordStore } from '@pinfold/interface'
+import type { PageRequest, PinRequestFilter, PinRequestRecord, RecordStore } from '@pinfold/interface'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { RecordStoreHarness } from './record-store.js'
 
@@ -23,6 +23,8 @@ function newRequest(fields: Partial<PinRequestRecord> = {}): PinRequestRecord {
     attempts: 0,
     leaseOwner: null,
     leaseExpiresAt: null,
+    replaces: null,
+    dagSize: null,
     ...fields,
   }
 }
@@ -89,7 +91,7 @@ export function describePinRequestRecords(name: string, create: () => Promise<Re
       const rest = await store.pinRequests.listPinRequests('tenant-a', {}, { limit: 3, order: 'ASC', after })
       expect(rest.hasMore).toBe(false)
       expect(ids(rest)).toEqual(all.slice(2))
-      expect(ids(await store.pinRequests.listPinRequests('tenant-a', { cid: 'bafy-odd' }, firstPage))).toEqual([
+      expect(ids(await store.pinRequests.listPinRequests('tenant-a', { cids: ['bafy-odd'] }, firstPage))).toEqual([
         all[1],
         all[3],
       ])
@@ -103,7 +105,7 @@ export function describePinRequestRecords(name: string, create: () => Promise<Re
         reason: 'over 1 GiB',
       })
       await store.pinRequests.claimPinRequest('worker', at(10), LEASE_MS)
-      await store.pinRequests.finishPinRequest(all[1]!, 'worker', { state: 'pinned' })
+      await store.pinRequests.finishPinRequest(all[1]!, 'worker', { state: 'pinned', dagSize: 42 })
       await store.pinRequests.claimPinRequest('worker', at(10), LEASE_MS)
       expect(ids(await store.pinRequests.listPinRequests('tenant-a', { states: ['queued'] }, firstPage))).toEqual(
         all.slice(3),
@@ -121,7 +123,9 @@ export function describePinRequestRecords(name: string, create: () => Promise<Re
         ids(await store.pinRequests.listPinRequests('tenant-a', { failures: ['not_found', 'timed_out'] }, firstPage)),
       ).toEqual([])
       expect(
-        ids(await store.pinRequests.listPinRequests('tenant-a', { states: ['failed'], cid: 'bafy-even' }, firstPage)),
+        ids(
+          await store.pinRequests.listPinRequests('tenant-a', { states: ['failed'], cids: ['bafy-even'] }, firstPage),
+        ),
       ).toEqual([all[0]])
     })
 
@@ -167,7 +171,7 @@ export function describePinRequestRecords(name: string, create: () => Promise<Re
         const claimed = await store.pinRequests.claimPinRequest('worker', at(10), LEASE_MS)
         if (!claimed) break
         order.push(claimed.id)
-        await store.pinRequests.finishPinRequest(claimed.id, 'worker', { state: 'pinned' })
+        await store.pinRequests.finishPinRequest(claimed.id, 'worker', { state: 'pinned', dagSize: 42 })
       }
       expect(order).toEqual([backlog[0]!.id, other.id, ...backlog.slice(1).map((r) => r.id)])
     })
@@ -256,7 +260,9 @@ export function describePinRequestRecords(name: string, create: () => Promise<Re
       const taken = await store.pinRequests.claimPinRequest('other', at(40), LEASE_MS)
       expect(taken).toMatchObject({ id: request.id, leaseOwner: 'other', attempts: 2, state: 'retrieving' })
       expect(await store.pinRequests.renewPinLease(request.id, 'crashed', at(100))).toBe(false)
-      expect(await store.pinRequests.finishPinRequest(request.id, 'crashed', { state: 'pinned' })).toBe(false)
+      expect(await store.pinRequests.finishPinRequest(request.id, 'crashed', { state: 'pinned', dagSize: 42 })).toBe(
+        false,
+      )
       expect(await store.pinRequests.releasePinRequest(request.id, 'crashed')).toBe(false)
       expect((await store.pinRequests.getPinRequest('tenant-a', request.id))?.leaseOwner).toBe('other')
     })
@@ -279,8 +285,10 @@ export function describePinRequestRecords(name: string, create: () => Promise<Re
       await store.pinRequests.createPinRequest(failed)
       await store.pinRequests.claimPinRequest('worker', at(10), LEASE_MS)
       await store.pinRequests.claimPinRequest('worker', at(10), LEASE_MS)
-      expect(await store.pinRequests.finishPinRequest(pinned.id, 'stranger', { state: 'pinned' })).toBe(false)
-      expect(await store.pinRequests.finishPinRequest(pinned.id, 'worker', { state: 'pinned' })).toBe(true)
+      expect(await store.pinRequests.finishPinRequest(pinned.id, 'stranger', { state: 'pinned', dagSize: 42 })).toBe(
+        false,
+      )
+      expect(await store.pinRequests.finishPinRequest(pinned.id, 'worker', { state: 'pinned', dagSize: 42 })).toBe(true)
       const reason = 'block bafy… was not found at any source'
       expect(
         await store.pinRequests.finishPinRequest(failed.id, 'worker', {
@@ -293,6 +301,7 @@ export function describePinRequestRecords(name: string, create: () => Promise<Re
         ...pinned,
         state: 'pinned',
         attempts: 1,
+        dagSize: 42,
       })
       expect(await store.pinRequests.getPinRequest('tenant-a', failed.id)).toEqual({
         ...failed,
@@ -303,7 +312,9 @@ export function describePinRequestRecords(name: string, create: () => Promise<Re
       })
       // finished requests are never claimed again, nor finished twice
       expect(await store.pinRequests.claimPinRequest('worker', at(1000), LEASE_MS)).toBeUndefined()
-      expect(await store.pinRequests.finishPinRequest(pinned.id, 'worker', { state: 'pinned' })).toBe(false)
+      expect(await store.pinRequests.finishPinRequest(pinned.id, 'worker', { state: 'pinned', dagSize: 42 })).toBe(
+        false,
+      )
     })
 
     it('releasePinRequest - puts a held request back in the queue for the next claimer', async () => {
@@ -329,7 +340,9 @@ export function describePinRequestRecords(name: string, create: () => Promise<Re
         state: 'retrieving',
       })
       expect(await store.pinRequests.renewPinLease(running.id, 'worker', at(100))).toBe(false)
-      expect(await store.pinRequests.finishPinRequest(running.id, 'worker', { state: 'pinned' })).toBe(false)
+      expect(await store.pinRequests.finishPinRequest(running.id, 'worker', { state: 'pinned', dagSize: 42 })).toBe(
+        false,
+      )
       expect(await store.pinRequests.getPinRequest('tenant-a', running.id)).toBeUndefined()
       expect(await store.pinRequests.deletePinRequest('tenant-a', running.id)).toBeUndefined()
       expect(await store.pinRequests.deletePinRequest('tenant-a', queued.id)).toEqual(queued)
@@ -340,9 +353,125 @@ export function describePinRequestRecords(name: string, create: () => Promise<Re
       const request = newRequest()
       await store.pinRequests.createPinRequest(request)
       await store.pinRequests.claimPinRequest('worker', at(10), LEASE_MS)
-      await store.pinRequests.finishPinRequest(request.id, 'worker', { state: 'pinned' })
+      await store.pinRequests.finishPinRequest(request.id, 'worker', { state: 'pinned', dagSize: 42 })
       expect(await store.pinRequests.deletePinRequest('tenant-a', request.id)).toBeUndefined()
       expect((await store.pinRequests.getPinRequest('tenant-a', request.id))?.state).toBe('pinned')
+      // with `pinned` (its file is being deleted) it goes, and only the tenant's
+      expect(await store.pinRequests.deletePinRequest('tenant-b', request.id, { pinned: true })).toBeUndefined()
+      expect(await store.pinRequests.deletePinRequest('tenant-a', request.id, { pinned: true })).toMatchObject({
+        id: request.id,
+        state: 'pinned',
+      })
+      expect(await store.pinRequests.getPinRequest('tenant-a', request.id)).toBeUndefined()
+    })
+
+    it('listPinRequests / countPinRequests - filter by CIDs, name (exact, iexact, partial, ipartial), before, after and keyvalues', async () => {
+      const names = ['Report 100%.pdf', 'report_2.PDF', 'notes.txt']
+      const requests = names.map((name, i) =>
+        newRequest({ name, createdAt: at(i), cid: `bafy-${i}`, keyvalues: { app: i < 2 ? 'x' : 'y', n: String(i) } }),
+      )
+      for (const r of requests) await store.pinRequests.createPinRequest(r)
+      await store.pinRequests.createPinRequest(newRequest({ tenantId: 'tenant-b', name: names[0]!, createdAt: at(1) }))
+      const [a, b, c] = requests.map((r) => r.id)
+      const both = async (filter: PinRequestFilter) => {
+        const page = await store.pinRequests.listPinRequests('tenant-a', filter, firstPage)
+        expect(await store.pinRequests.countPinRequests('tenant-a', filter)).toBe(page.items.length)
+        return page.items.map((r) => r.id)
+      }
+      expect(await both({})).toEqual([a, b, c])
+      expect(await both({ cids: ['bafy-0', 'bafy-2', 'bafy-9'] })).toEqual([a, c])
+      expect(await both({ name: { text: 'report_2.PDF', match: 'exact' } })).toEqual([b])
+      expect(await both({ name: { text: 'REPORT_2.pdf', match: 'exact' } })).toEqual([])
+      expect(await both({ name: { text: 'REPORT_2.pdf', match: 'iexact' } })).toEqual([b])
+      expect(await both({ name: { text: 'port', match: 'partial' } })).toEqual([a, b])
+      expect(await both({ name: { text: 'PDF', match: 'partial' } })).toEqual([b])
+      expect(await both({ name: { text: 'PDF', match: 'ipartial' } })).toEqual([a, b])
+      // matched literally: `%` and `_` are no wildcards
+      expect(await both({ name: { text: '100%', match: 'partial' } })).toEqual([a])
+      expect(await both({ name: { text: 't_2', match: 'ipartial' } })).toEqual([b])
+      expect(await both({ name: { text: '%', match: 'exact' } })).toEqual([])
+      expect(await both({ before: at(2) })).toEqual([a, b])
+      expect(await both({ before: at(2), states: ['queued'] })).toEqual([a, b])
+      expect(await both({ before: at(2), states: ['pinned'] })).toEqual([])
+      expect(await both({ before: at(0) })).toEqual([])
+      expect(await both({ after: at(0) })).toEqual([b, c])
+      expect(await both({ after: at(0), before: at(2) })).toEqual([b])
+      expect(await both({ keyvalues: { app: 'x' } })).toEqual([a, b])
+      expect(await both({ keyvalues: { app: 'x', n: '1' } })).toEqual([b])
+      expect(await both({ keyvalues: { app: 'z' } })).toEqual([])
+      expect(await both({ states: ['queued'], name: { text: 'notes', match: 'partial' } })).toEqual([c])
+    })
+
+    it('countPinRequests - counts by state follow every create, claim, finish, release, replace and delete', async () => {
+      const counts = async () => {
+        const out: Record<string, number> = {}
+        for (const state of ['queued', 'retrieving', 'pinned', 'failed'] as const) {
+          out[state] = await store.pinRequests.countPinRequests('tenant-a', { states: [state] })
+        }
+        return { ...out, all: await store.pinRequests.countPinRequests('tenant-a', {}) }
+      }
+      const [one, two, three] = [1, 2, 3].map((i) => newRequest({ createdAt: at(i) }))
+      for (const r of [one!, two!, three!]) await store.pinRequests.createPinRequest(r)
+      // pinned: never claimed, so the claims below take tenant-a's requests
+      await store.pinRequests.createPinRequest(newRequest({ tenantId: 'tenant-b', state: 'pinned' }))
+      expect(await counts()).toEqual({ queued: 3, retrieving: 0, pinned: 0, failed: 0, all: 3 })
+      await store.pinRequests.claimPinRequest('worker', at(10), LEASE_MS)
+      await store.pinRequests.claimPinRequest('worker', at(10), LEASE_MS)
+      expect(await counts()).toEqual({ queued: 1, retrieving: 2, pinned: 0, failed: 0, all: 3 })
+      await store.pinRequests.finishPinRequest(one!.id, 'worker', { state: 'pinned', dagSize: 1 })
+      await store.pinRequests.releasePinRequest(two!.id, 'worker')
+      expect(await counts()).toEqual({ queued: 2, retrieving: 0, pinned: 1, failed: 0, all: 3 })
+      expect(await store.pinRequests.countPinRequests('tenant-a', { states: ['queued', 'pinned'] })).toBe(3)
+      await store.pinRequests.replacePinRequest(one!.id, newRequest({ createdAt: at(20) }))
+      await store.pinRequests.deletePinRequest('tenant-a', three!.id)
+      expect(await counts()).toEqual({ queued: 2, retrieving: 0, pinned: 0, failed: 0, all: 2 })
+      expect(await store.pinRequests.countPinRequests('tenant-b', {})).toBe(1)
+    })
+
+    it('replacePinRequest - deletes the replaced request and stores the new one in one step; a pinned one is named in `replaces`', async () => {
+      const pinned = newRequest({ createdAt: at(1) })
+      await store.pinRequests.createPinRequest(pinned)
+      await store.pinRequests.claimPinRequest('worker', at(10), LEASE_MS)
+      await store.pinRequests.finishPinRequest(pinned.id, 'worker', { state: 'pinned', dagSize: 7 })
+      const next = newRequest({ createdAt: at(2), cid: 'bafy-next' })
+      expect(await store.pinRequests.replacePinRequest(pinned.id, next)).toMatchObject({
+        id: pinned.id,
+        state: 'pinned',
+      })
+      expect(await store.pinRequests.getPinRequest('tenant-a', pinned.id)).toBeUndefined()
+      expect(await store.pinRequests.getPinRequest('tenant-a', next.id)).toEqual({ ...next, replaces: pinned.id })
+      // replacing a replacement still under way hands the kept file on
+      const third = newRequest({ createdAt: at(3) })
+      expect(await store.pinRequests.replacePinRequest(next.id, third)).toMatchObject({ id: next.id })
+      expect((await store.pinRequests.getPinRequest('tenant-a', third.id))?.replaces).toBe(pinned.id)
+      // another tenant's, or one gone: nothing stored
+      const stray = newRequest({ tenantId: 'tenant-b' })
+      expect(await store.pinRequests.replacePinRequest(third.id, stray)).toBeUndefined()
+      expect(await store.pinRequests.replacePinRequest(next.id, newRequest())).toBeUndefined()
+      expect(await store.pinRequests.replacePinRequest('not-an-id', newRequest())).toBeUndefined()
+      expect(await store.pinRequests.getPinRequest('tenant-b', stray.id)).toBeUndefined()
+      expect(await store.pinRequests.countPinRequests('tenant-a', {})).toBe(1)
+    })
+
+    it('replacePinRequest - of concurrent replaces of one request exactly one succeeds; the cap does not count the replaced one', async () => {
+      const open = newRequest({ createdAt: at(1) })
+      await store.pinRequests.createPinRequest(open)
+      const cap = { maxOpenPerTenant: 1 }
+      await expect(store.pinRequests.createPinRequest(newRequest(), cap)).rejects.toMatchObject({
+        code: 'RATE_LIMITED',
+      })
+      const tries = Array.from({ length: 6 }, (_, i) => newRequest({ createdAt: at(10 + i) }))
+      const results = await Promise.all(tries.map((r) => store.pinRequests.replacePinRequest(open.id, r, cap)))
+      expect(results.filter((r) => r !== undefined)).toHaveLength(1)
+      const stored = await store.pinRequests.listPinRequests('tenant-a', {}, firstPage)
+      expect(stored.items.map((r) => r.id)).toEqual([tries[results.findIndex((r) => r !== undefined)]!.id])
+      // past the cap with the replaced one gone: refused, and the replaced request stays
+      const other = newRequest({ createdAt: at(30) })
+      await expect(
+        store.pinRequests.replacePinRequest(stored.items[0]!.id, other, { maxOpenPerTenant: 0 }),
+      ).rejects.toMatchObject({ code: 'RATE_LIMITED' })
+      expect(await store.pinRequests.getPinRequest('tenant-a', stored.items[0]!.id)).toBeDefined()
+      expect(await store.pinRequests.getPinRequest('tenant-a', other.id)).toBeUndefined()
     })
 
     it('every method rejects an aborted signal with ABORTED', async () => {
@@ -353,9 +482,11 @@ export function describePinRequestRecords(name: string, create: () => Promise<Re
         () => store.pinRequests.listPinRequests('tenant-a', {}, firstPage, aborted()),
         () => store.pinRequests.claimPinRequest('worker', at(10), LEASE_MS, aborted()),
         () => store.pinRequests.renewPinLease(request.id, 'worker', at(10), aborted()),
-        () => store.pinRequests.finishPinRequest(request.id, 'worker', { state: 'pinned' }, aborted()),
+        () => store.pinRequests.finishPinRequest(request.id, 'worker', { state: 'pinned', dagSize: 42 }, aborted()),
         () => store.pinRequests.releasePinRequest(request.id, 'worker', aborted()),
         () => store.pinRequests.deletePinRequest('tenant-a', request.id, aborted()),
+        () => store.pinRequests.countPinRequests('tenant-a', {}, aborted()),
+        () => store.pinRequests.replacePinRequest(request.id, newRequest(), aborted()),
       ]
       for (const call of calls) await expect(call()).rejects.toMatchObject({ code: 'ABORTED' })
       expect(await store.pinRequests.getPinRequest('tenant-a', request.id)).toBeUndefined()

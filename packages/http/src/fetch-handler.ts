@@ -104,7 +104,8 @@ export function createFetchHandler(service: FileService, options: FetchHandlerOp
   return async (request) => run({ request, url: parsedUrl(request), seen: { route: null } })
 
   /** The route's answer, or the 404 or 405 of a request no route takes. */
-  async function dispatch({ request, url, seen }: Exchange): Promise<Response> {
+  async function dispatch(exchange: Exchange): Promise<Response> {
+    const { request, url, seen } = exchange
     const publicUrl = checked.publicUrl()
     const apiHostname = publicUrl?.hostname ?? url.hostname
     // with neither option, the request's own host name says nothing: any {cid}.ipfs.{host} is one
@@ -131,6 +132,7 @@ export function createFetchHandler(service: FileService, options: FetchHandlerOp
       })
     }
     seen.route = match.route.gateway ? 'gateway' : match.route.path
+    exchange.answerError = match.route.answerError
     const actor = await authenticate(request, match.route)
     if (actor.tenantId) seen.tenant = actor.tenantId
     const input = await parseRequest(match.route, request, url, match.params)

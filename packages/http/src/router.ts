@@ -107,6 +107,11 @@ interface RouteFields {
    */
   gateway?: true
   /**
+   * How this route's failures are written (the Pinning Service API's `Failure` shape); default
+   * `{"error": "…"}`. Failures of its authentication and request checks are written so too.
+   */
+  answerError?: (error: unknown) => Response
+  /**
    * A Pinata endpoint Pinfold does not implement (`unsupported-routes.ts`): it answers that, and is
    * never offered as an allowed method of its path.
    */

@@ -14,6 +14,7 @@ import { paymentRoutes } from './resources/payments/routes.js'
 import { pinListRoutes } from './resources/pin-list/routes.js'
 import { pinRoutes } from './resources/pins/routes.js'
 import { pluginRoutes } from './resources/plugins/routes.js'
+import { pinningServiceRoutes } from './resources/psa/routes.js'
 import { routingRoutes } from './resources/routing/routes.js'
 import { signatureRoutes } from './resources/signatures/routes.js'
 import { swapRoutes } from './resources/swaps/routes.js'
@@ -27,6 +28,7 @@ export const routes: readonly Route[] = [
   ...authRoutes,
   ...fileRoutes,
   ...pinRoutes,
+  ...pinningServiceRoutes,
   ...groupRoutes,
   ...downloadLinkRoutes,
   ...gatewayRoutes,

@@ -514,6 +514,32 @@ describe('openapi', () => {
       'DELETE /pinning/unpin/:cid',
       await server.api(`/pinning/unpin/${pinned.IpfsHash}`, { method: 'DELETE' }),
     )
+  it('pinning service - /psa/pins and /pins answer as documented (202, 200, 400, 404)', async () => {
+    const { cid } = await uploadFile('pinned through the pinning service API')
+    for (const prefix of ['/psa', '']) {
+      const post = (path: string, body: unknown) => server.api(path, { method: 'POST', ...json(body) })
+      const added = (await check(`POST ${prefix}/pins`, await post(`${prefix}/pins`, { cid, name: 'psa' }))) as {
+        requestid: string
+      }
+      await check(`POST ${prefix}/pins`, await post(`${prefix}/pins`, { name: 'no cid' }))
+      await check(`GET ${prefix}/pins`, await server.api(`${prefix}/pins?status=queued,pinned&limit=5`))
+      await check(`GET ${prefix}/pins`, await server.api(`${prefix}/pins?limit=0`))
+      await check(`GET ${prefix}/pins/:requestid`, await server.api(`${prefix}/pins/${added.requestid}`))
+      await check(`GET ${prefix}/pins/:requestid`, await server.api(`${prefix}/pins/unknown`))
+      const next = (await check(
+        `POST ${prefix}/pins/:requestid`,
+        await post(`${prefix}/pins/${added.requestid}`, { cid, name: 'psa replaced' }),
+      )) as { requestid: string }
+      await check(`POST ${prefix}/pins/:requestid`, await post(`${prefix}/pins/${added.requestid}`, { cid }))
+      await check(
+        `DELETE ${prefix}/pins/:requestid`,
+        await server.api(`${prefix}/pins/${next.requestid}`, { method: 'DELETE' }),
+      )
+      await check(
+        `DELETE ${prefix}/pins/:requestid`,
+        await server.api(`${prefix}/pins/${next.requestid}`, { method: 'DELETE' }),
+      )
+    }
   })
 
   it('auth - every route that needs a token answers 401 without one, as documented', async () => {

@@ -16,6 +16,7 @@ import { stagedUploads } from './0017-staged-uploads.js'
 import { uploadCompletionLease } from './0018-upload-completion-lease.js'
 import { pinTurns } from './0019-pin-turns.js'
 import { apiKeyParents } from './0020-api-key-parents.js'
+import { pinningService } from './0021-pinning-service.js'
 
 /**
  * One schema change. Statements run one at a time (PGlite's extended protocol takes one statement
@@ -47,4 +48,5 @@ export const MIGRATIONS: readonly Migration[] = [
   uploadCompletionLease,
   pinTurns,
   apiKeyParents,
+  pinningService,
 ]

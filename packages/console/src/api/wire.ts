@@ -380,6 +380,44 @@ export interface Schemas {
     /** Empty on the last page */
     next_page_token: string
   }
+  /** The Pinning Service API’s `Failure`: every failure of its routes */
+  PsaFailure: {
+    error: {
+      /** BAD_REQUEST, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, INSUFFICIENT_FUNDS (409: reserved for refusals to spend: a payment the deployment requires), RATE_LIMITED (429, with Retry-After: too many requests, or the account’s share of the pin queue is full), SERVICE_UNAVAILABLE, INTERNAL_SERVER_ERROR, … */
+      reason: string
+      /** What went wrong, for people */
+      details?: string
+    }
+  }
+  /** The Pinning Service API’s `Pin` */
+  PsaPin: {
+    /** Root CID of the DAG to fetch and keep */
+    cid: string
+    /** Defaults to the CID; matched by `?name=` */
+    name?: string
+    /** Multiaddrs of peers holding the content, under the rules of `host_nodes`: starting with the host (`/ip4`, `/ip6`, `/dns`, `/dns4`, `/dns6`), ending with the peer id (`/p2p/…`), at most 512 characters; only public addresses are dialled, checked after name resolution, unless the operator allows private ones. */
+    origins?: string[]
+    /** Kept as the file’s keyvalues (at most 100 pairs, keys up to 255 characters, values up to 2048) and matched by `?meta=` */
+    meta?: Record<string, string>
+  }
+  PsaPinResults: {
+    /** How many requests the filter matches in all */
+    count: number
+    results: Schemas['PsaPinStatus'][]
+  }
+  /** The Pinning Service API’s `PinStatus` */
+  PsaPinStatus: {
+    /** The request’s id: also the id of the file it makes (`/v3/files/public/{id}`) */
+    requestid: string
+    status: 'queued' | 'pinning' | 'pinned' | 'failed'
+    /** When the request was queued; unique within a process */
+    created: string
+    pin: Schemas['PsaPin']
+    /** The embedded IPFS node’s multiaddrs (with `/p2p/<peer id>`) when the server runs one; otherwise the API host’s trustless gateway as a multiaddr (`/dns/<host>/tcp/443/https`), where the pinned blocks are served over HTTP */
+    delegates: string[]
+    /** `status_details` always (why a failed request failed, the attempt under way, the file a pinned one is); `dag_size` (bytes) once pinned */
+    info: Record<string, string>
+  }
   Readiness: {
     status: 'ok' | 'unavailable'
     checks: {

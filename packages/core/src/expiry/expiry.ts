@@ -19,6 +19,10 @@ export function createExpiryOperations(ctx: ExpirySettings): ExpiryOperations {
           if (!gone) continue
           progressed = true
           deleted++
+          // a pinned file's request (same id) goes with it, as when the file is deleted by hand
+          if (file.network === 'public') {
+            await ctx.records.pinRequests.deletePinRequest(file.tenantId, file.id, { ...options, pinned: true })
+          }
           if (gone.releasedContent) await deleteContentBlobs(ctx.blobs, gone.releasedContent.blobKey)
         }
         if (expired.length < BATCH || !progressed) return deleted

@@ -58,6 +58,9 @@ export function createFileOperations(ctx: FileSettings): FileOperations {
     async delete(actor, network, id, options) {
       const deleted = await ctx.records.files.deleteFile(actor.tenantId, network, id, options)
       if (!deleted) throw notFound('file')
+      // a pinned file's request (same id) goes with it: the Pinning Service API lists requests
+      if (network === 'public')
+        await ctx.records.pinRequests.deletePinRequest(actor.tenantId, id, { ...options, pinned: true })
       // the record is gone: releasing its bytes runs to its end (a failure leaves an orphan for the sweep)
       const released = deleted.releasedContent
       if (released) await deleteContentBlobs(ctx.blobs, released.blobKey)

@@ -20,7 +20,12 @@ export interface PinInput {
   hostNodes?: readonly string[] | undefined
 }
 
-export interface PinListQuery extends PageQuery, PinRequestFilter {}
+export interface PinListQuery extends PageQuery, Pick<PinRequestFilter, 'states' | 'failures' | 'cids'> {}
+
+/** A Pinning Service API listing: the newest `limit` (1–1000) requests the filter matches. */
+export interface PinSearch extends PinRequestFilter {
+  limit: number
+}
 
 /**
  * Pin by CID: requests to fetch a DAG from the IPFS network and keep it as a public file. A request
@@ -36,6 +41,28 @@ export interface PinOperations {
    */
   add(actor: Actor, input: PinInput, options?: CallOptions): Promise<PinRequestRecord>
 
+  /** The tenant's request. `NOT_FOUND` for an unknown or another tenant's id. */
+  get(actor: Actor, id: string, options?: CallOptions): Promise<PinRequestRecord>
+
+  /**
+   * The newest `limit` requests the filter matches, and how many it matches in all (the Pinning
+   * Service API's `GET /pins`; the next page is the one `before` the oldest of this one).
+   * `INVALID_INPUT` for a limit outside 1–1000, more than 10 CIDs or a name over 255 characters.
+   */
+  search(
+    actor: Actor,
+    query: PinSearch,
+    options?: CallOptions,
+  ): Promise<{ requests: PinRequestRecord[]; count: number }>
+
+  /**
+   * Queues a new request in place of request `id`, atomically, and returns it (a new id). A pinned
+   * request's file is kept until the new request ends, pinned or failed, then deleted, so the
+   * blocks both DAGs share are never let go meanwhile. Codes as {@link add}, and `NOT_FOUND` for
+   * an unknown or another tenant's id.
+   */
+  replace(actor: Actor, id: string, input: PinInput, options?: CallOptions): Promise<PinRequestRecord>
+
   /** A page of the tenant's requests, oldest first unless `order` says otherwise. */
   list(
     actor: Actor,
@@ -48,6 +75,13 @@ export interface PinOperations {
    * job's next lease renewal in another). `NOT_FOUND` for an unknown, pinned or other tenant's id.
    */
   remove(actor: Actor, id: string, options?: CallOptions): Promise<void>
+
+  /**
+   * Deletes a request in any state (the Pinning Service API's `DELETE /pins/{requestid}`): a pinned
+   * one's file is deleted with it, an unfinished one's job stopped. `NOT_FOUND` for an unknown or
+   * another tenant's id.
+   */
+  unpin(actor: Actor, id: string, options?: CallOptions): Promise<void>
 
   /**
    * Claims the next runnable request (queued, or abandoned by a worker whose lease ran out), tenants

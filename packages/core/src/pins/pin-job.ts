@@ -7,6 +7,7 @@ import { readBlock } from '../content/dag/read-block.js'
 import { DIRECTORY_MIME_TYPE } from '../mime/allowed-mime-types.js'
 import { detectMimeType, SNIFF_BYTES } from '../mime/mime.js'
 import type { ServiceContext } from '../service/context.js'
+import { deletePinFile } from './delete-pin-file.js'
 import { DagFetchFailure, fetchDag } from './fetch-dag.js'
 import { type FetchedShape, fetchedShape } from './fetched-shape.js'
 
@@ -46,7 +47,11 @@ export async function runPinJob(
       () => {}, // a store hiccup: the next renewal tries again, the lease covers two more periods
     )
   }, settings.leaseMs / 3)
-  const finish = (outcome: PinOutcome) => ctx.records.pinRequests.finishPinRequest(request.id, owner, outcome)
+  const finish = async (outcome: PinOutcome) => {
+    // a replacement ends its original either way: its file was kept only until now
+    if (request.replaces) await deletePinFile(ctx, request.tenantId, request.replaces)
+    return ctx.records.pinRequests.finishPinRequest(request.id, owner, outcome)
+  }
   let blobKey: string | undefined
   try {
     if (request.attempts > settings.maxAttempts) {
@@ -58,13 +63,16 @@ export async function runPinJob(
       return
     }
     const root = CID.parse(request.cid)
+    let dagSize = 0
     /** Makes the file, unless the request was deleted meanwhile; answers the blob key backing it. */
     const makeFile = async (content: ContentRecord, shape: FileShape, reused: boolean) => {
       // the last moment to learn the request was deleted before a file appears
       const until = new Date(ctx.clock.now().getTime() + settings.leaseMs)
       if (!(await ctx.records.pinRequests.renewPinLease(request.id, owner, until))) controller.abort(STOP.gone)
       throwIfAborted(signal)
-      return createPinnedFile(ctx, request, content, shape, reused)
+      const blobKey = await createPinnedFile(ctx, request, content, shape, reused)
+      dagSize = shape.size
+      return blobKey
     }
     const held = await heldPublicContent(ctx, root, request.cid)
     let made = false
@@ -85,11 +93,11 @@ export async function runPinJob(
       blobKey = undefined
     }
     if (
-      !(await finish({ state: 'pinned' })) &&
+      !(await finish({ state: 'pinned', dagSize })) &&
       !(await ctx.records.pinRequests.getPinRequest(request.tenantId, request.id))
     ) {
       // deleted while the file was being made: the deletion wins
-      await removeFile(ctx, request)
+      await deletePinFile(ctx, request.tenantId, request.id)
     }
   } catch (error) {
     await discard(ctx, blobKey)
@@ -232,11 +240,6 @@ async function createPinnedFile(
     if (!earlier) throw error
     return (await ctx.records.files.getContent(earlier.cid))?.blobKey
   }
-}
-
-async function removeFile(ctx: PinJobSettings, request: PinRequestRecord): Promise<void> {
-  const deleted = await ctx.records.files.deleteFile(request.tenantId, 'public', request.id)
-  if (deleted?.releasedContent) await deleteContentBlobs(ctx.blobs, deleted.releasedContent.blobKey)
 }
 
 /** Removes a fetched blob no record owns, with its index entries. */

@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto'
-import type { PinRequestRecord } from '@pinfold/interface'
-import { hasCode, invalid, notFound, PinfoldError } from '@pinfold/interface'
-import type { CID } from 'multiformats/cid'
+import { hasCode, notFound } from '@pinfold/interface'
 import { nextPageToken, resolvePage } from '../common/pagination.js'
-import { parseCid } from '../common/parse-cid.js'
-import { validateKeyvalues, validateName } from '../common/validate.js'
-import { isIdentity, unkeepable } from '../content/dag/blocks.js'
 import type { PinOperations } from './api.js'
-import { checkHostNodes } from './host-nodes.js'
+import { deletePinFile } from './delete-pin-file.js'
+import type { PinJobs } from './jobs.js'
+import { createStamps, newPinRequest } from './new-request.js'
 import { type PinJobSettings, runPinJob, STOP } from './pin-job.js'
+import { pinQueueFull } from './queue-full.js'
+import { replacePin } from './replace.js'
+import { searchPins } from './search.js'
+import { unpin } from './unpin.js'
 
 /** What the pin operations use of the service: what the jobs they run use. */
 export type PinOperationSettings = PinJobSettings
@@ -18,28 +19,16 @@ export function createPinOperations(ctx: PinOperationSettings): PinOperations {
   const owner = `worker-${randomUUID()}`
   /** Jobs running in this process, so a deletion here stops its job at once. */
   const running = new Map<string, AbortController>()
+  const jobs: PinJobs = {
+    ctx,
+    stamp: createStamps(ctx.clock),
+    stop: (id) => running.get(id)?.abort(STOP.gone),
+  }
 
   return {
     async add(actor, input, options) {
-      const cid = await checkPinnableCid(input?.cid)
-      const groupId = input.groupId ?? null
-      const request: PinRequestRecord = {
-        id: ctx.ids.recordId(),
-        tenantId: actor.tenantId,
-        userId: actor.userId,
-        cid,
-        name: validateName(input.name ?? cid),
-        groupId,
-        keyvalues: validateKeyvalues(input.keyvalues ?? {}),
-        hostNodes: checkHostNodes(input.hostNodes ?? []),
-        state: 'queued',
-        failure: null,
-        reason: null,
-        createdAt: ctx.clock.now(),
-        attempts: 0,
-        leaseOwner: null,
-        leaseExpiresAt: null,
-      }
+      const request = await newPinRequest(actor, input, ctx.ids.recordId(), jobs.stamp())
+      const groupId = request.groupId
       if (groupId !== null && !(await ctx.records.groups.getGroup(actor.tenantId, 'public', groupId, options))) {
         throw notFound('group')
       }
@@ -55,18 +44,32 @@ export function createPinOperations(ctx: PinOperationSettings): PinOperations {
       return request
     },
 
+    async get(actor, id, options) {
+      const request = await ctx.records.pinRequests.getPinRequest(actor.tenantId, id, options)
+      if (!request) throw notFound('pin request')
+      return request
+    },
+
     async list(actor, query = {}, options) {
       const page = resolvePage({ ...query, order: query.order ?? 'ASC' })
-      const filter = { states: query.states, failures: query.failures, cid: query.cid }
+      const filter = { states: query.states, failures: query.failures, cids: query.cids }
       const result = await ctx.records.pinRequests.listPinRequests(actor.tenantId, filter, page, options)
       return { requests: result.items, nextPageToken: nextPageToken(result.items, result.hasMore) }
     },
 
+    search: (actor, query, options) => searchPins(ctx, actor, query, options),
+
+    replace: (actor, id, input, options) => replacePin(jobs, actor, id, input, options),
+
     async remove(actor, id, options) {
       const deleted = await ctx.records.pinRequests.deletePinRequest(actor.tenantId, id, options)
       if (!deleted) throw notFound('pin request')
-      running.get(id)?.abort(STOP.gone)
+      jobs.stop(id)
+      // it was to replace a pinned file: removing the replacement removes what it replaced
+      if (deleted.replaces) await deletePinFile(ctx, actor.tenantId, deleted.replaces, options)
     },
+
+    unpin: (actor, id, options) => unpin(jobs, actor, id, options),
 
     async runNext(options = {}) {
       const { signal } = options
@@ -89,23 +92,4 @@ export function createPinOperations(ctx: PinOperationSettings): PinOperations {
       return true
     },
   }
-}
-
-/** Pinata's plans refuse with 429 past their rate; a full share of the queue is answered alike. */
-function pinQueueFull(cap: number, cause: unknown): PinfoldError {
-  return new PinfoldError(
-    'RATE_LIMITED',
-    `pin queue full: ${cap} pin requests of this account are queued or running; wait for some to finish or delete some`,
-    { cause, details: { retryAfterSeconds: 60 } },
-  )
-}
-
-/** The CID as given, once it is one whose blocks Pinfold can verify, walk and keep. */
-async function checkPinnableCid(value: unknown): Promise<string> {
-  if (typeof value !== 'string' || value.trim() === '') throw invalid('cid must be a non-empty string')
-  const cid: CID = parseCid(value)
-  if (isIdentity(cid)) throw invalid('an identity CID holds its bytes in itself: there is nothing to pin')
-  const problem = await unkeepable(cid)
-  if (problem) throw invalid(`cid ${problem}`)
-  return value
 }

@@ -355,7 +355,7 @@ describe('pin by CID', () => {
     expect(ids(await test.service.pins.list(alice, { order: 'DESC' }))).toEqual([b.id, a.id])
     expect(ids(await test.service.pins.list(alice, { states: ['queued'] }))).toEqual([b.id])
     expect(ids(await test.service.pins.list(alice, { failures: ['not_found'] }))).toEqual([a.id])
-    expect(ids(await test.service.pins.list(alice, { cid: b.cid }))).toEqual([b.id])
+    expect(ids(await test.service.pins.list(alice, { cids: [b.cid] }))).toEqual([b.id])
     const first = await test.service.pins.list(alice, { limit: 1 })
     expect(ids(first)).toEqual([a.id])
     expect(ids(await test.service.pins.list(alice, { limit: 1, pageToken: first.nextPageToken }))).toEqual([b.id])

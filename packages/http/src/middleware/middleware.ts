@@ -5,6 +5,8 @@ export interface Exchange {
   url: URL
   /** What the request log may say about the request, filled in as routing learns it. */
   seen: Seen
+  /** How the matched route writes its failures (`Route.answerError`), once routing knows. */
+  answerError?: ((error: unknown) => Response) | undefined
 }
 
 export interface Seen {

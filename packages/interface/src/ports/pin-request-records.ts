@@ -34,8 +34,19 @@ export interface PinRequestRecord {
   failure: PinFailure | null
   /** Why it failed, in words (names the block and the sources tried); `null` unless failed. */
   reason: string | null
-  /** When the request was queued (Pinata's `date_queued`); pages are ordered by it. */
+  /**
+   * When the request was queued (Pinata's `date_queued`, the Pinning Service API's `created`); pages
+   * are ordered by it.
+   */
   createdAt: Date
+  /**
+   * The id of a pinned request this one replaces (the Pinning Service API's `POST /pins/{requestid}`):
+   * that request's record is gone already, its file is kept until this request ends, so blocks the
+   * two DAGs share stay held meanwhile; `null` for a request that replaces nothing.
+   */
+  replaces: string | null
+  /** Bytes of the stored DAG once `pinned` (the file's size); `null` before. */
+  dagSize: number | null
   /** How many times a worker has claimed it. */
   attempts: number
   /** The worker holding the lease while `retrieving`, else `null`. */
@@ -44,13 +55,27 @@ export interface PinRequestRecord {
   leaseExpiresAt: Date | null
 }
 
+/**
+ * How a name filter matches (the Pinning Service API's `TextMatchingStrategy`): the whole name or a
+ * part of it, with case or without (case folded as `toLowerCase` / SQL `lower` fold it).
+ */
+export type NameMatch = 'exact' | 'iexact' | 'partial' | 'ipartial'
+
 export interface PinRequestFilter {
   /** Only requests in one of these states; undefined means any. */
   states?: readonly PinRequestState[] | undefined
   /** Only failed requests with one of these failures (implies `failed`). */
   failures?: readonly PinFailure[] | undefined
-  /** Only requests for exactly this CID text. */
-  cid?: string | undefined
+  /** Only requests for exactly one of these CID texts. */
+  cids?: readonly string[] | undefined
+  /** Only requests whose name matches `text` as `match` says. */
+  name?: { text: string; match: NameMatch } | undefined
+  /** Only requests created strictly before this instant. */
+  before?: Date | undefined
+  /** Only requests created strictly after this instant. */
+  after?: Date | undefined
+  /** Only requests whose keyvalues hold every one of these pairs. */
+  keyvalues?: KeyValues | undefined
 }
 
 /** How `createPinRequest` bounds one tenant's share of the queue. */
@@ -71,8 +96,17 @@ export interface PinClaimOptions extends CallOptions {
   maxRunningPerTenant?: number | undefined
 }
 
-/** How a worker ends the request it holds. */
-export type PinOutcome = { state: 'pinned' } | { state: 'failed'; failure: PinFailure; reason: string }
+/** How a worker ends the request it holds; a pinned one records its DAG's size. */
+export type PinOutcome = { state: 'pinned'; dagSize: number } | { state: 'failed'; failure: PinFailure; reason: string }
+
+/** How `deletePinRequest` treats a pinned request. */
+export interface PinDeleteOptions extends CallOptions {
+  /**
+   * Delete a `pinned` request too (its file is being deleted, or has been); by default a pinned
+   * request is kept, as its file is managed as a file.
+   */
+  pinned?: boolean | undefined
+}
 
 /**
  * The pin-by-CID queue. Several server processes share one store, so every claim is exclusive
@@ -98,6 +132,27 @@ export interface PinRequestRecordStore {
     page: PageRequest,
     options?: CallOptions,
   ): Promise<Page<PinRequestRecord>>
+
+  /**
+   * How many of the tenant's requests the filter matches (the Pinning Service API's `count`). A
+   * filter of states alone is answered without reading the requests (it stays fast at millions).
+   */
+  countPinRequests(tenantId: string, filter: PinRequestFilter, options?: CallOptions): Promise<number>
+
+  /**
+   * Queues `request` in place of the tenant's request `replacedId`, as one atomic step: the
+   * replaced request is deleted and returned (`undefined`, and nothing stored, when it is not the
+   * tenant's), and the new one is stored under the same cap as {@link createPinRequest}, the
+   * replaced one no longer counting. The stored request's `replaces` is set here: the replaced
+   * request's id when it was `pinned` (its file must stay until the new request ends), else the
+   * replaced request's own `replaces` (a replacement still under way hands its file on). Of
+   * concurrent replaces of one request exactly one succeeds.
+   */
+  replacePinRequest(
+    replacedId: string,
+    request: PinRequestRecord,
+    options?: PinCreateOptions,
+  ): Promise<PinRequestRecord | undefined>
 
   /**
    * Takes a claimable request — `queued`, or `retrieving` with a lease expired at `now` — sets it
@@ -137,9 +192,9 @@ export interface PinRequestRecordStore {
   releasePinRequest(id: string, owner: string, options?: CallOptions): Promise<boolean>
 
   /**
-   * Deletes a request that is not `pinned` and returns it; a pinned one (its file is managed as a
-   * file now) and another tenant's are `undefined`. Its worker learns of it at its next lease
-   * renewal or finish, both of which then answer false.
+   * Deletes a request that is not `pinned` (or any, with `pinned: true`) and returns it; a pinned
+   * one otherwise (its file is managed as a file now) and another tenant's are `undefined`. Its
+   * worker learns of it at its next lease renewal or finish, both of which then answer false.
    */
-  deletePinRequest(tenantId: string, id: string, options?: CallOptions): Promise<PinRequestRecord | undefined>
+  deletePinRequest(tenantId: string, id: string, options?: PinDeleteOptions): Promise<PinRequestRecord | undefined>
 }

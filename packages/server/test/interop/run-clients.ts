@@ -182,3 +182,32 @@ export async function unpackWithIpfsCar(car: Uint8Array): Promise<Record<string,
     await rm(scratch, { recursive: true, force: true })
   }
 }
+
+export interface RemotePinningResult {
+  cid?: string
+  digest?: Digest
+  peerId?: string
+  addrs?: string[]
+  /** What `pins.add` yielded once the server said `pinned`. */
+  pinned?: string[]
+  isPinned?: boolean
+  got?: { cid: string; status: string; metadata: Record<string, string> }
+  listed?: { cid: string; name?: string; status: string; metadata: Record<string, string> }[]
+  /** The server's gateway answer for the CID, after the pin. */
+  gateway?: Digest & { status: number }
+  afterRm?: boolean
+  error?: string
+  refused: string[]
+}
+
+const remotePinningClient = fileURLToPath(new URL('./remote-pinning-client.mjs', import.meta.url))
+
+/**
+ * A Helia node (Node 22) adds content only it holds, then pins, lists, reads back and removes it at
+ * `endpoint` (a Pinning Service API base URL) with @helia/remote-pinning, bounded by `timeoutMs`.
+ */
+export async function pinWithHeliaRemote(endpoint: string, token: string, timeoutMs = 30_000) {
+  const input = JSON.stringify({ endpoint, token, timeoutMs })
+  const stdout = await run(node22(), [remotePinningClient], { input, timeoutMs: timeoutMs + 20_000 })
+  return JSON.parse(stdout) as RemotePinningResult
+}

@@ -32,7 +32,7 @@ async function pendingFiles(
     actor,
     {
       states: ['queued', 'retrieving'],
-      cid: query.cid,
+      cids: query.cid === undefined ? undefined : [query.cid],
       limit: query.limit,
       order: sortOrder(query.order ?? query.sort),
       pageToken: query.pageToken,

@@ -57,7 +57,7 @@ export const pinRoutes = [
         actor,
         {
           ...filter,
-          cid: query.cid,
+          cids: query.cid === undefined ? undefined : [query.cid],
           order: sortOrder(query.sort ?? query.order) ?? 'ASC',
           limit: query.limit,
           pageToken: query.pageToken,
