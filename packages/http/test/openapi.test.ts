@@ -514,6 +514,8 @@ describe('openapi', () => {
       'DELETE /pinning/unpin/:cid',
       await server.api(`/pinning/unpin/${pinned.IpfsHash}`, { method: 'DELETE' }),
     )
+  })
+
   it('pinning service - /psa/pins and /pins answer as documented (202, 200, 400, 404)', async () => {
     const { cid } = await uploadFile('pinned through the pinning service API')
     for (const prefix of ['/psa', '']) {

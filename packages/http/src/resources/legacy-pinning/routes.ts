@@ -43,7 +43,7 @@ async function pendingWithCid(service: FileService, actor: Actor, cid: string, s
   do {
     const page = await service.pins.list(
       actor,
-      { states: ['queued', 'retrieving', 'failed'], cid, limit: 1000, pageToken },
+      { states: ['queued', 'retrieving', 'failed'], cids: [cid], limit: 1000, pageToken },
       { signal },
     )
     requests.push(...page.requests)
@@ -166,11 +166,12 @@ export const legacyPinningRoutes = [
       const limit = query.limit ?? 5
       // the queue pages by token: the skipped jobs are walked past, a page of at most 1000 at a time
       let skip = query.offset ?? 0
+      const pinHash = query.ipfs_pin_hash === undefined ? undefined : [query.ipfs_pin_hash]
       let pageToken: string | undefined
       while (skip > 0) {
         const page = await service.pins.list(
           actor,
-          { ...filter, cid: query.ipfs_pin_hash, order, limit: Math.min(skip, 1000), pageToken },
+          { ...filter, cids: pinHash, order, limit: Math.min(skip, 1000), pageToken },
           { signal },
         )
         skip -= page.requests.length
@@ -179,7 +180,7 @@ export const legacyPinningRoutes = [
       }
       const { requests } = await service.pins.list(
         actor,
-        { ...filter, cid: query.ipfs_pin_hash, order, limit, pageToken },
+        { ...filter, cids: pinHash, order, limit, pageToken },
         { signal },
       )
       return json({ rows: requests.map(pinJobToWire) })
