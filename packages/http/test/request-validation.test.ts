@@ -48,12 +48,23 @@ function send(route: Route, init: { path?: string; search?: string; body?: FormD
   return handler(new Request(url, { method: route.method, headers, ...(body === undefined ? {} : { body }) }))
 }
 
+/**
+ * A refusal's message: `{"error": "…"}`, or, on the Pinning Service API's routes (which write their
+ * own failures, `Route.answerError`), the spec's `{"error": {"reason": "BAD_REQUEST", "details": "…"}}`.
+ */
+function messageOf(body: { error: unknown }): unknown {
+  const { error } = body
+  if (typeof error !== 'object' || error === null) return error
+  const { reason, details } = error as { reason?: unknown; details?: unknown }
+  return reason === 'BAD_REQUEST' ? details : error
+}
+
 /** Asserts a 400 whose JSON error names `field`, and returns the message. */
 async function expectRefusal(res: Response, field: string, what: string) {
   const text = await res.text()
   expect({ what, status: res.status }).toEqual({ what, status: 400 })
   expect(res.headers.get('content-type'), what).toMatch(/^application\/json/)
-  const { error } = JSON.parse(text) as { error: unknown }
+  const error = messageOf(JSON.parse(text))
   expect(typeof error, what).toBe('string')
   expect(error, what).toContain(field)
   return error as string
@@ -180,7 +191,7 @@ describe('request schemas - wrong values are 400s naming the field', () => {
                 status: 400,
                 body: JSON.stringify(body),
               })
-              const { error } = JSON.parse(text) as { error: string }
+              const error = messageOf(JSON.parse(text)) as string
               expect(
                 [...named, 'request body'].some((field) => error.includes(field)),
                 error,
