@@ -43,6 +43,7 @@ describe('FileService', () => {
       [
         'apiKeys',
         'usage',
+        'dnslink',
         'domains',
         'downloadLinks',
         'expiry',
