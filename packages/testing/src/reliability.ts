@@ -25,9 +25,23 @@ export function printFigures(label: string): void {
   )
 }
 
+/** The Pinning Service API's `Failure` (its routes' own error shape): `{"error": {"reason", "details"}}`, both strings. */
+function isPinningServiceFailure(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false
+  const { reason, details, ...rest } = error as { reason?: unknown; details?: unknown }
+  return (
+    typeof reason === 'string' &&
+    /^[A-Z_]+$/.test(reason) &&
+    typeof details === 'string' &&
+    details !== '' &&
+    Object.keys(rest).length === 0
+  )
+}
+
 /**
  * Why a response breaks the error contract, or `undefined` when it keeps it: no 5xx; every 4xx
- * (but 402, whose x402 body carries `accepts`) is JSON with exactly one string field `error`, or,
+ * (but 402, whose x402 body carries `accepts`) is JSON with exactly one string field `error` (on the
+ * Pinning Service API's routes, the spec's `Failure` object instead), or,
  * for a browser that asked the gateway for HTML, the gateway's error page saying the same.
  */
 export async function errorContractViolation(res: Response, method: string): Promise<string | undefined> {
@@ -49,6 +63,8 @@ export async function errorContractViolation(res: Response, method: string): Pro
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return `status ${res.status}: body ${text}`
   const keys = Object.keys(body)
   const error = (body as { error?: unknown }).error
+  if (isPinningServiceFailure(error))
+    return keys.length === 1 ? undefined : `status ${res.status}: extra fields in ${text}`
   if (typeof error !== 'string' || error === '') return `status ${res.status}: no string error in ${text}`
   if (res.status !== 402 && keys.length !== 1) return `status ${res.status}: extra fields in ${text}`
   return undefined
