@@ -38,7 +38,8 @@ export async function histogramCount(
 ): Promise<number> {
   const metric = await registry.getSingleMetric(name)?.get()
   return (metric?.values ?? [])
-    .filter((sample) => sample.metricName === `${name}_count`)
+    // a histogram's values carry the series name (`_bucket`, `_sum`, `_count`), which its type omits
+    .filter((sample) => (sample as { metricName?: string }).metricName === `${name}_count`)
     .filter((sample) => Object.entries(labels).every(([key, value]) => String(sample.labels[key]) === String(value)))
     .reduce((sum, sample) => sum + sample.value, 0)
 }
