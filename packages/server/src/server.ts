@@ -111,11 +111,16 @@ export async function startServer(
     await Promise.all([storage.close(), extraction.close()])
     throw error
   }
+  if (ipfs) metrics?.ipfsPeer(() => ipfs.peer())
+  const images = imageOptions(config.images)
+  metrics?.pool('extraction', extraction)
+  const imageStats = images?.transformer.stats?.bind(images.transformer)
+  if (imageStats) metrics?.pool('images', { stats: imageStats })
   const api = createFetchHandler(service, {
     auth: tokenVerifier(config, secret),
     publicUrl: config.publicUrl,
     subdomainHost: config.subdomainHost,
-    images: imageOptions(config.images),
+    images,
     rateLimit: config.rateLimit,
     ipfsPeer: ipfs && (() => ipfs.peer()),
     docsScriptUrl: API_REFERENCE_SCRIPT,

@@ -69,6 +69,15 @@ describe('GET /metrics behind PINFOLD_METRICS_TOKEN', () => {
     expect(scraped.value('process_open_fds')).toBeGreaterThan(0)
   })
 
+  it('metrics - the work pools: tasks running and waiting, refusals, read at scrape time', async () => {
+    const scraped = await read()
+    for (const pool of ['extraction', 'images']) {
+      expect(scraped.samples('pinfold_pool_tasks', { pool, state: 'running' }), pool).toHaveLength(1)
+      expect(scraped.samples('pinfold_pool_tasks', { pool, state: 'waiting' }), pool).toHaveLength(1)
+      expect(scraped.samples('pinfold_pool_refused_total', { pool }), pool).toHaveLength(1)
+    }
+  })
+
   it('metrics - uploads count their bytes and time by path: multipart, tus, signed URL, legacy, pin by CID', async () => {
     const before = await read()
     const uploadsBefore = await histograms('pinfold_upload_duration_seconds', UPLOAD_PATHS)

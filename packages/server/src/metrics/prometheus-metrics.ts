@@ -1,5 +1,7 @@
 import type { HttpObserver, UploadPath } from '@pinfold/http'
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
+import { watchIpfs } from './ipfs-metrics.js'
+import { watchPools } from './pool-metrics.js'
 import { type PgPoolStats, watchSql } from './sql-metrics.js'
 
 export interface PrometheusMetricsOptions {
@@ -24,6 +26,10 @@ export interface PrometheusMetrics {
   readonly sql: ReturnType<typeof watchSql>['sql']
   /** Reads a `pg.Pool`'s connection counts at each scrape. */
   readonly pgPool: ReturnType<typeof watchSql>['pgPool']
+  /** Reads a work pool's slots (running, waiting, refused) at each scrape. */
+  readonly pool: ReturnType<typeof watchPools>['pool']
+  /** Reads the embedded IPFS node's reprovider at each scrape. */
+  readonly ipfsPeer: ReturnType<typeof watchIpfs>['ipfsPeer']
 }
 
 // Seconds. Requests and first bytes: milliseconds to a minute; uploads run to many minutes.
@@ -123,7 +129,7 @@ export function createPrometheusMetrics(options: PrometheusMetricsOptions = {}):
       uploadSeconds.observe({ path }, seconds)
     },
   }
-  return { registry, http, ...watchSql(registers) }
+  return { registry, http, ...watchSql(registers), ...watchPools(registers), ...watchIpfs(registers) }
 }
 
 export type { PgPoolStats }

@@ -37,11 +37,13 @@ export async function histogramCount(
   labels: Record<string, string | number> = {},
 ): Promise<number> {
   const metric = await registry.getSingleMetric(name)?.get()
-  return (metric?.values ?? [])
-    // a histogram's values carry the series name (`_bucket`, `_sum`, `_count`), which its type omits
-    .filter((sample) => (sample as { metricName?: string }).metricName === `${name}_count`)
-    .filter((sample) => Object.entries(labels).every(([key, value]) => String(sample.labels[key]) === String(value)))
-    .reduce((sum, sample) => sum + sample.value, 0)
+  return (
+    (metric?.values ?? [])
+      // a histogram's values carry the series name (`_bucket`, `_sum`, `_count`), which its type omits
+      .filter((sample) => (sample as { metricName?: string }).metricName === `${name}_count`)
+      .filter((sample) => Object.entries(labels).every(([key, value]) => String(sample.labels[key]) === String(value)))
+      .reduce((sum, sample) => sum + sample.value, 0)
+  )
 }
 
 /** GETs `url` with `token` (if any) and parses the answer; fails the test on anything but a 200. */
