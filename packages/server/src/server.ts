@@ -112,6 +112,7 @@ export async function startServer(
     throw error
   }
   if (ipfs) metrics?.ipfsPeer(() => ipfs.peer())
+  metrics?.totals(service)
   const images = imageOptions(config.images)
   metrics?.pool('extraction', extraction)
   const imageStats = images?.transformer.stats?.bind(images.transformer)

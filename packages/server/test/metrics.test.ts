@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { chacha } from '@pinfold/testing/gateway'
 import { form, TEST_SECRET, testTokens } from '@pinfold/testing/test-api'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readConfig, startServer } from '../src/index.js'
+import { createPrometheusMetrics, readConfig, startServer } from '../src/index.js'
 import { bearerMatches } from '../src/metrics/metrics-endpoint.js'
 import { histogramCount, type Scrape, scrape } from './support/scrape.js'
 import { startTestServer, type TestServer } from './support/server.js'
@@ -303,6 +303,52 @@ describe('database metrics on the embedded database (PGlite)', () => {
     } finally {
       await running.close()
       await rm(dataDir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('deployment totals: stored content and the pin queue, read at scrape time', () => {
+  it('metrics - files, logical and physical bytes (a duplicate across tenants stored once), blocks, pins by state', async () => {
+    const running = await startServer(
+      readConfig({
+        PORT: '0',
+        PINFOLD_STORAGE: 'memory',
+        PINFOLD_AUTH_SECRET: TEST_SECRET,
+        PINFOLD_METRICS_TOKEN: TOKEN,
+        PINFOLD_PIN_POLL_MS: '0', // no worker: the request stays queued
+      }),
+      { metrics: createPrometheusMetrics({ totalsMaxAgeMs: 0 }) },
+    )
+    try {
+      const tokens = testTokens()
+      const bytes = chacha('metrics totals', 600_000)
+      for (const org of ['acme', 'other-org']) {
+        const res = await fetch(`${running.url}/v3/files`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${await tokens({ org })}` },
+          body: form({ network: 'public' }, { bytes, name: 'same.bin' }),
+        })
+        expect(res.status).toBe(200)
+      }
+      const pin = await fetch(`${running.url}/v3/files/public/pin_by_cid`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${await tokens()}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ cid: 'bafkreigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy' }),
+      })
+      expect(pin.status).toBe(200)
+      const scraped = await scrape(`${running.url}/metrics`, TOKEN)
+      expect(scraped.value('pinfold_stored_files')).toBe(2)
+      expect(scraped.value('pinfold_stored_logical_bytes')).toBe(2 * bytes.length)
+      expect(scraped.value('pinfold_stored_contents')).toBe(1)
+      expect(scraped.value('pinfold_stored_physical_bytes')).toBe(bytes.length)
+      // 600 000 bytes in 256 KiB leaves: 3 leaves and the root
+      expect(scraped.value('pinfold_stored_blocks')).toBe(4)
+      expect(scraped.value('pinfold_pin_requests', { state: 'queued' })).toBe(1)
+      expect(scraped.value('pinfold_pin_requests', { state: 'pinned' })).toBe(0)
+      expect(scraped.samples('pinfold_pin_request_oldest_age_seconds', { state: 'queued' })).toHaveLength(1)
+      expect(scraped.samples('pinfold_pin_request_oldest_age_seconds', { state: 'failed' })).toHaveLength(0)
+    } finally {
+      await running.close()
     }
   })
 })

@@ -3,6 +3,7 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import { watchIpfs } from './ipfs-metrics.js'
 import { watchPools } from './pool-metrics.js'
 import { type PgPoolStats, watchSql } from './sql-metrics.js'
+import { watchTotals } from './totals-metrics.js'
 
 export interface PrometheusMetricsOptions {
   /**
@@ -15,6 +16,11 @@ export interface PrometheusMetricsOptions {
    * same registry; default true. Turn off when the registry has them already.
    */
   processMetrics?: boolean | undefined
+  /**
+   * How long the deployment totals (stored files and bytes, the pin queue) are reused between
+   * scrapes: each read sums every file record. Default 60 000 ms.
+   */
+  totalsMaxAgeMs?: number | undefined
 }
 
 /** The pieces of the server that report to the registry. */
@@ -30,6 +36,8 @@ export interface PrometheusMetrics {
   readonly pool: ReturnType<typeof watchPools>['pool']
   /** Reads the embedded IPFS node's reprovider at each scrape. */
   readonly ipfsPeer: ReturnType<typeof watchIpfs>['ipfsPeer']
+  /** Reads the service's stored totals and pin queue (kept `totalsMaxAgeMs`). */
+  readonly totals: ReturnType<typeof watchTotals>['totals']
 }
 
 // Seconds. Requests and first bytes: milliseconds to a minute; uploads run to many minutes.
@@ -129,7 +137,14 @@ export function createPrometheusMetrics(options: PrometheusMetricsOptions = {}):
       uploadSeconds.observe({ path }, seconds)
     },
   }
-  return { registry, http, ...watchSql(registers), ...watchPools(registers), ...watchIpfs(registers) }
+  return {
+    registry,
+    http,
+    ...watchSql(registers),
+    ...watchPools(registers),
+    ...watchIpfs(registers),
+    ...watchTotals(registers, options.totalsMaxAgeMs ?? 60_000),
+  }
 }
 
 export type { PgPoolStats }
