@@ -88,7 +88,12 @@ export interface ServerConfig {
    * (`PINFOLD_METRICS_TOKEN`), and/or on an address of its own (`PINFOLD_METRICS_LISTEN`,
    * `host:port`), where the token is asked too when set. Neither set: no metrics (`/metrics` is a 404).
    */
-  metrics: { token: string | undefined; listen: { host: string; port: number } | undefined }
+  metrics: {
+    token: string | undefined
+    listen: { host: string; port: number } | undefined
+    /** How long stored totals and the pin queue are reused between scrapes (`PINFOLD_METRICS_TOTALS_MAX_AGE_MS`). */
+    totalsMaxAgeMs: number
+  }
   /** The embedded IPFS node (`PINFOLD_IPFS_*`); `undefined` without `PINFOLD_IPFS_LISTEN`: libp2p is never loaded. */
   ipfs: IpfsConfig | undefined
   s3: {
@@ -233,14 +238,15 @@ function metricsConfig(env: NodeJS.ProcessEnv): ServerConfig['metrics'] {
       `must be at least ${MIN_METRICS_TOKEN_LENGTH} characters, without spaces`,
     )
   }
+  const totalsMaxAgeMs = integer(env.PINFOLD_METRICS_TOTALS_MAX_AGE_MS, 'PINFOLD_METRICS_TOTALS_MAX_AGE_MS', 60_000)
   const listen = env.PINFOLD_METRICS_LISTEN || undefined
-  if (listen === undefined) return { token, listen: undefined }
+  if (listen === undefined) return { token, listen: undefined, totalsMaxAgeMs }
   const match = listen.match(/^(\[[0-9A-Fa-f:.]+\]|[^:[\]\s]+):(\d{1,5})$/)
   const port = Number(match?.[2])
   if (!match?.[1] || port > 65535) {
     throw check.error('PINFOLD_METRICS_LISTEN', `must be host:port (127.0.0.1:9464, [::1]:9464), got "${listen}"`)
   }
-  return { token, listen: { host: match[1].replace(/^\[(.*)\]$/, '$1'), port } }
+  return { token, listen: { host: match[1].replace(/^\[(.*)\]$/, '$1'), port }, totalsMaxAgeMs }
 }
 
 function ipfsConfig(env: NodeJS.ProcessEnv): IpfsConfig | undefined {

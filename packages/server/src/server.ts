@@ -65,7 +65,9 @@ export async function startServer(
 ): Promise<RunningServer> {
   const { stores, metrics: givenMetrics, ...handlerOptions } = extra
   const metricsOn = config.metrics.token !== undefined || config.metrics.listen !== undefined
-  const metrics = metricsOn ? (givenMetrics ?? createPrometheusMetrics()) : undefined
+  const metrics = metricsOn
+    ? (givenMetrics ?? createPrometheusMetrics({ totalsMaxAgeMs: config.metrics.totalsMaxAgeMs }))
+    : undefined
   // before any write into it, so a read-only or foreign directory is one clear start-up error
   if (writesDataDir(config, stores !== undefined)) await ensureWritableDataDir(config.dataDir)
   // first, as it may refuse this Node.js; its fetcher exists before the service (pin jobs fetch
