@@ -7,7 +7,8 @@ const FRESH_WAIT_MS = 25
 /**
  * A read kept for `maxAgeMs`: a scrape after that starts one refresh (shared by concurrent scrapes)
  * and waits for it at most {@link FRESH_WAIT_MS}, else answers with the last figures, so a slow
- * sum over a million files never holds a scrape. Undefined until a first read has succeeded.
+ * sum over a million files holds only the first scrape of a process. Undefined while no read has
+ * succeeded.
  */
 function kept<T>(read: () => Promise<T>, maxAgeMs: number): () => Promise<T | undefined> {
   let last: { at: number; value: T } | undefined
@@ -22,9 +23,14 @@ function kept<T>(read: () => Promise<T>, maxAgeMs: number): () => Promise<T | un
         .finally(() => {
           refreshing = undefined
         })
-      let timer: NodeJS.Timeout | undefined
-      await Promise.race([refreshing, new Promise((resolve) => (timer = setTimeout(resolve, FRESH_WAIT_MS)))])
-      clearTimeout(timer)
+      // the first read is waited for whole: before it there is no figure to answer with, and a
+      // gauge without one would read 0
+      if (!last) await refreshing
+      else {
+        let timer: NodeJS.Timeout | undefined
+        await Promise.race([refreshing, new Promise((resolve) => (timer = setTimeout(resolve, FRESH_WAIT_MS)))])
+        clearTimeout(timer)
+      }
     }
     return last?.value
   }
