@@ -54,7 +54,9 @@ export function withMetricsRoute(
   options: MetricsEndpointOptions & { basePath?: string | undefined },
 ): FetchHandler {
   const path = `${options.basePath ?? ''}/metrics`
-  return (request) => (new URL(request.url).pathname === path ? metricsAnswer(request, options) : handler(request))
+  // a substring test first, so the other requests pay no URL parse for it
+  const isMetrics = (url: string) => url.includes(path) && new URL(url).pathname === path
+  return (request) => (isMetrics(request.url) ? metricsAnswer(request, options) : handler(request))
 }
 
 export interface MetricsListener {
