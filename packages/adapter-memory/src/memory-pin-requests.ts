@@ -7,9 +7,11 @@ import {
 } from '@pinfold/interface'
 import { paginate } from './memory-paging.js'
 
-/** The pin-by-CID queue in a private Map; each method's checks and writes run without an await between them. */
-export function memoryPinRequestRecords(): PinRequestRecordStore {
-  const requests = new Map<string, PinRequestRecord>()
+/**
+ * The pin-by-CID queue in a Map of its own (shared only with the deployment totals, which read it);
+ * each method's checks and writes run without an await between them.
+ */
+export function memoryPinRequestRecords(requests = new Map<string, PinRequestRecord>()): PinRequestRecordStore {
   /** Each tenant's last turn: the value of `turns` when a claim last went to it. */
   const lastServed = new Map<string, number>()
   let turns = 0

@@ -1,6 +1,7 @@
-import type { RecordStore } from '@pinfold/interface'
+import type { PinRequestRecord, RecordStore } from '@pinfold/interface'
 import { memoryApiKeyRecords } from './memory-api-keys.js'
 import { memoryBlockRecords } from './memory-blocks.js'
+import { memoryDeploymentTotals } from './memory-deployment-totals.js'
 import { memoryFileRecords } from './memory-files.js'
 import { memoryGatewayRecords } from './memory-gateway.js'
 import { memoryGroupRecords } from './memory-groups.js'
@@ -20,6 +21,7 @@ import { memoryVectorRecords } from './memory-vectors.js'
  */
 export function createMemoryRecordStore(): RecordStore {
   const state = createMemoryState()
+  const pinRequests = new Map<string, PinRequestRecord>()
   return {
     files: memoryFileRecords(state),
     groups: memoryGroupRecords(state),
@@ -30,6 +32,7 @@ export function createMemoryRecordStore(): RecordStore {
     uploadSessions: memoryUploadSessionRecords(),
     apiKeys: memoryApiKeyRecords(),
     usage: memoryUsageRecords(state),
-    pinRequests: memoryPinRequestRecords(),
+    pinRequests: memoryPinRequestRecords(pinRequests),
+    totals: memoryDeploymentTotals(state, pinRequests),
   }
 }

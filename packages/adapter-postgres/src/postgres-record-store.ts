@@ -1,6 +1,7 @@
 import { optionChecks, type RecordStore } from '@pinfold/interface'
 import { postgresApiKeyRecords } from './api-keys.js'
 import { postgresBlockRecords } from './blocks.js'
+import { postgresDeploymentTotals } from './deployment-totals.js'
 import { postgresFileRecords } from './files.js'
 import { postgresGatewayRecords } from './gateway.js'
 import { postgresGroupRecords } from './groups.js'
@@ -44,5 +45,6 @@ export function createPostgresRecordStore({ client, vectors: vectorOptions }: Po
     apiKeys: postgresApiKeyRecords(client),
     usage: postgresUsageRecords(client),
     pinRequests: postgresPinRequestRecords(client),
+    totals: postgresDeploymentTotals(client),
   }
 }

@@ -1,6 +1,7 @@
 import type { RecordStore } from '@pinfold/interface'
 import { describeApiKeyRecords } from './api-key-records.js'
 import { describeBlockRecords } from './block-records.js'
+import { describeDeploymentTotals } from './deployment-totals.js'
 import { describeFileRecords } from './file-records.js'
 import { describeGatewayRecords } from './gateway-records.js'
 import { describeGroupRecords } from './group-records.js'
@@ -45,4 +46,5 @@ export function describeRecordStore(name: string, create: () => Promise<RecordSt
   describeApiKeyRecords(name, create)
   describeUsageRecords(name, create)
   describePinRequestRecords(name, create)
+  describeDeploymentTotals(name, create)
 }

@@ -12,6 +12,7 @@ import { type CorsOptions, cors } from './middleware/cors.js'
 import { answerErrors } from './middleware/errors.js'
 import { headWithoutBody } from './middleware/head.js'
 import { compose, type Exchange, type Middleware } from './middleware/middleware.js'
+import { type HttpObserver, observeRequests } from './middleware/observe.js'
 import { clientAddress, createRateLimiter, limitAddresses, type RateLimitOptions } from './middleware/rate-limit.js'
 import { logRequests, type RequestLogger } from './middleware/request-log.js'
 import { parseRequest } from './request-input.js'
@@ -42,6 +43,11 @@ export interface FetchHandlerOptions {
    * pattern, tenant, status, duration. Never headers, query strings or raw paths. Default: none.
    */
   logger?: RequestLogger | undefined
+  /**
+   * Told of every answer (route pattern, status, duration), of gateway bodies (format, bytes, time
+   * to first byte) and of uploads (path, bytes): what a metrics registry counts. Default: none.
+   */
+  observer?: HttpObserver | undefined
   /** Per-token and per-address request budgets (429 with `Retry-After` beyond them); default none. */
   rateLimit?: RateLimitOptions | undefined
   /**
@@ -94,6 +100,7 @@ export function createFetchHandler(service: FileService, options: FetchHandlerOp
   const middleware: Middleware[] = [
     headWithoutBody,
     logRequests(options.logger),
+    ...(options.observer ? [observeRequests(options.observer)] : []),
     cors(options.cors ?? {}),
     meterGatewayUsage(service),
     browserErrorPages(),

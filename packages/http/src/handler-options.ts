@@ -46,6 +46,17 @@ export function checkHandlerOptions(service: FileService, options: FetchHandlerO
     const methods = typeof logger?.info === 'function' && typeof logger.error === 'function'
     check.require('logger', methods, 'must have info() and error() methods (jsonLinesLogger)')
   }
+  if (options.observer !== undefined) {
+    const o = options.observer
+    const methods = ['answered', 'gatewayStarted', 'uploaded'].every(
+      (name) => typeof o?.[name as keyof typeof o] === 'function',
+    )
+    check.require(
+      'observer',
+      methods,
+      'must have answered(), gatewayStarted() and uploaded() methods (an HttpObserver)',
+    )
+  }
   if (options.images !== undefined) {
     const { transformer, cacheBytes } = options.images ?? {}
     const ok = typeof transformer?.transform === 'function' && typeof transformer.limits?.maxDimension === 'number'

@@ -18,6 +18,14 @@ export { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from 
 export type { ImageOptions } from './gateway/image-variants.js'
 export type { IpfsPeer } from './ipfs-peer.js'
 export type { CorsOptions } from './middleware/cors.js'
+export type {
+  AnsweredRequest,
+  GatewayFormat,
+  GatewayServed,
+  HttpObserver,
+  UploadObserved,
+  UploadPath,
+} from './middleware/observe.js'
 export type { RateLimitOptions, RateLimitRule } from './middleware/rate-limit.js'
 // For bridges that build the Request themselves (`@pinfold/http-node`): what they already know
 // about a request, and the text of a JSON response they can write without reading its stream.

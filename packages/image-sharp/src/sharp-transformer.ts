@@ -134,6 +134,7 @@ export function createSharpTransformer(options: SharpTransformerOptions = {}): I
       const signal = callOptions?.signal
       return slots.run(callOptions?.tenant ?? '', () => run(input, transform, signal), signal)
     },
+    stats: () => slots.stats(),
   }
 }
 

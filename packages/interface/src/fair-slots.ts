@@ -27,6 +27,17 @@ export interface FairSlots {
    * the queue and rejects with `ABORTED`.
    */
   run<T>(party: string, task: () => Promise<T>, signal?: AbortSignal): Promise<T>
+  /** What the pool holds now, and how many tasks it has refused since it was made: for metrics. */
+  stats(): FairSlotsStats
+}
+
+export interface FairSlotsStats {
+  /** Tasks holding a slot. */
+  running: number
+  /** Tasks waiting for one. */
+  waiting: number
+  /** Tasks refused with `RATE_LIMITED` (a party over its share, or the queue full), since creation. */
+  refused: number
 }
 
 interface Waiting {
@@ -52,11 +63,13 @@ export function createFairSlots(options: FairSlotsOptions): FairSlots {
   let turns = 0
   let runningTotal = 0
   let waitingTotal = 0
+  let refusedTotal = 0
 
   const count = (party: string) => running.get(party) ?? 0
   const held = (party: string) => count(party) + (waiting.get(party)?.length ?? 0)
 
   function refuse(message: string): PinfoldError {
+    refusedTotal++
     return new PinfoldError('RATE_LIMITED', message, { details: { retryAfterSeconds: 1 } })
   }
 
@@ -86,6 +99,7 @@ export function createFairSlots(options: FairSlotsOptions): FairSlots {
   }
 
   return {
+    stats: () => ({ running: runningTotal, waiting: waitingTotal, refused: refusedTotal }),
     run<T>(party: string, task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
       if (signal?.aborted) return Promise.reject(abortError(signal))
       if (held(party) >= maxPerParty) {

@@ -36,6 +36,22 @@ describe('createFairSlots', () => {
     expect(await Promise.all(runs)).toEqual(['a1', 'a2', 'a3'])
   })
 
+  it('stats - tasks running and waiting now, and every refusal so far', async () => {
+    const slots = createFairSlots({ concurrency: 1, maxQueue: 1, maxPerParty: 2, maxRunningPerParty: 1, what: 'jobs' })
+    expect(slots.stats()).toEqual({ running: 0, waiting: 0, refused: 0 })
+    const started: string[] = []
+    const [a1, a2] = [gate(started, 'a1'), gate(started, 'a2')]
+    const runs = [slots.run('a', a1.task), slots.run('a', a2.task)]
+    expect(slots.stats()).toEqual({ running: 1, waiting: 1, refused: 0 })
+    await expect(slots.run('a', async () => 'a3')).rejects.toMatchObject({ code: 'RATE_LIMITED' }) // its share
+    await expect(slots.run('b', async () => 'b1')).rejects.toMatchObject({ code: 'RATE_LIMITED' }) // the queue
+    expect(slots.stats()).toEqual({ running: 1, waiting: 1, refused: 2 })
+    a1.open()
+    a2.open()
+    await Promise.all(runs)
+    expect(slots.stats()).toEqual({ running: 0, waiting: 0, refused: 2 })
+  })
+
   it('run - when a slot frees, parties with tasks waiting take turns', async () => {
     const slots = createFairSlots({ concurrency: 1, maxQueue: 10, maxPerParty: 5, maxRunningPerParty: 1, what: 'jobs' })
     const started: string[] = []

@@ -83,6 +83,17 @@ export interface ServerConfig {
     hnswEfConstruction: number | undefined
     maxScanTuples: number | undefined
   }
+  /**
+   * `GET /metrics` (Prometheus): on the API's address behind an operator token
+   * (`PINFOLD_METRICS_TOKEN`), and/or on an address of its own (`PINFOLD_METRICS_LISTEN`,
+   * `host:port`), where the token is asked too when set. Neither set: no metrics (`/metrics` is a 404).
+   */
+  metrics: {
+    token: string | undefined
+    listen: { host: string; port: number } | undefined
+    /** How long stored totals and the pin queue are reused between scrapes (`PINFOLD_METRICS_TOTALS_MAX_AGE_MS`). */
+    totalsMaxAgeMs: number
+  }
   /** The embedded IPFS node (`PINFOLD_IPFS_*`); `undefined` without `PINFOLD_IPFS_LISTEN`: libp2p is never loaded. */
   ipfs: IpfsConfig | undefined
   s3: {
@@ -198,6 +209,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       ),
       maxScanTuples: optionalInteger(env.PINFOLD_VECTOR_MAX_SCAN_TUPLES, 'PINFOLD_VECTOR_MAX_SCAN_TUPLES'),
     },
+    metrics: metricsConfig(env),
     ipfs: ipfsConfig(env),
     s3: {
       bucket: env.PINFOLD_S3_BUCKET || undefined,
@@ -214,6 +226,28 @@ const list = (value: string | undefined) =>
     .split(',')
     .map((item) => item.trim())
     .filter(Boolean)
+
+/** A token shorter than this could be guessed by scraping: refused at start-up. */
+const MIN_METRICS_TOKEN_LENGTH = 16
+
+function metricsConfig(env: NodeJS.ProcessEnv): ServerConfig['metrics'] {
+  const token = env.PINFOLD_METRICS_TOKEN || undefined
+  if (token !== undefined && (token.length < MIN_METRICS_TOKEN_LENGTH || /\s/.test(token))) {
+    throw check.error(
+      'PINFOLD_METRICS_TOKEN',
+      `must be at least ${MIN_METRICS_TOKEN_LENGTH} characters, without spaces`,
+    )
+  }
+  const totalsMaxAgeMs = integer(env.PINFOLD_METRICS_TOTALS_MAX_AGE_MS, 'PINFOLD_METRICS_TOTALS_MAX_AGE_MS', 60_000)
+  const listen = env.PINFOLD_METRICS_LISTEN || undefined
+  if (listen === undefined) return { token, listen: undefined, totalsMaxAgeMs }
+  const match = listen.match(/^(\[[0-9A-Fa-f:.]+\]|[^:[\]\s]+):(\d{1,5})$/)
+  const port = Number(match?.[2])
+  if (!match?.[1] || port > 65535) {
+    throw check.error('PINFOLD_METRICS_LISTEN', `must be host:port (127.0.0.1:9464, [::1]:9464), got "${listen}"`)
+  }
+  return { token, listen: { host: match[1].replace(/^\[(.*)\]$/, '$1'), port }, totalsMaxAgeMs }
+}
 
 function ipfsConfig(env: NodeJS.ProcessEnv): IpfsConfig | undefined {
   const listen = list(env.PINFOLD_IPFS_LISTEN)

@@ -13,5 +13,10 @@
  */
 export { type IpfsConfig, readConfig, type ServerConfig } from './config.js'
 export type { RunningIpfsNode } from './ipfs-node.js'
+export {
+  createPrometheusMetrics,
+  type PrometheusMetrics,
+  type PrometheusMetricsOptions,
+} from './metrics/prometheus-metrics.js'
 export { paymentOptionsFromEnv, paymentVerifierFromEnv } from './payments-config.js'
 export { type RunningServer, startServer } from './server.js'

@@ -21,6 +21,8 @@ import { createTxtResolver } from './dns-txt-resolver.js'
 import { vectorServiceOptions } from './embedder-config.js'
 import { imageOptions } from './image-config.js'
 import { prepareIpfsNode, type RunningIpfsNode } from './ipfs-node.js'
+import { startMetricsListener, withMetricsRoute } from './metrics/metrics-endpoint.js'
+import { createPrometheusMetrics, type PrometheusMetrics } from './metrics/prometheus-metrics.js'
 import { startPinWorkers } from './pin-workers.js'
 import { loadOrCreateSecret } from './secret.js'
 import { openStorage, type Storage } from './storage.js'
@@ -37,6 +39,10 @@ export interface RunningServer {
   secret: string
   /** The embedded IPFS node, when `PINFOLD_IPFS_LISTEN` asks for one. */
   ipfs: RunningIpfsNode | undefined
+  /** The Prometheus metrics, when `PINFOLD_METRICS_TOKEN` or `PINFOLD_METRICS_LISTEN` asks for them. */
+  metrics: PrometheusMetrics | undefined
+  /** `/metrics` on its own address (`PINFOLD_METRICS_LISTEN`), once listening. */
+  metricsUrl: string | undefined
   /** Stops accepting connections, lets requests in flight finish, then stops the IPFS node and closes the stores. */
   close(): Promise<void>
 }
@@ -50,9 +56,18 @@ export async function startServer(
      * migrates nor closes them, and a caller that needs to look into them holds them already.
      */
     stores?: { records: RecordStore; blobs: BlobStore } | undefined
+    /**
+     * Metrics to report to instead of a registry of the server's own (`createPrometheusMetrics({
+     * registry })`), when the metrics settings turn them on.
+     */
+    metrics?: PrometheusMetrics | undefined
   } = {},
 ): Promise<RunningServer> {
-  const { stores, ...handlerOptions } = extra
+  const { stores, metrics: givenMetrics, ...handlerOptions } = extra
+  const metricsOn = config.metrics.token !== undefined || config.metrics.listen !== undefined
+  const metrics = metricsOn
+    ? (givenMetrics ?? createPrometheusMetrics({ totalsMaxAgeMs: config.metrics.totalsMaxAgeMs }))
+    : undefined
   // before any write into it, so a read-only or foreign directory is one clear start-up error
   if (writesDataDir(config, stores !== undefined)) await ensureWritableDataDir(config.dataDir)
   // first, as it may refuse this Node.js; its fetcher exists before the service (pin jobs fetch
@@ -61,7 +76,7 @@ export async function startServer(
   const secret = config.authSecret ?? (await loadOrCreateSecret(config.dataDir))
   const storage: Storage = stores
     ? { ...stores, description: 'stores given to startServer', close: async () => {} }
-    : await openStorage(config)
+    : await openStorage(config, metrics)
   const extraction = createExtractionPool()
   const service = createFileService({
     records: storage.records,
@@ -98,22 +113,38 @@ export async function startServer(
     await Promise.all([storage.close(), extraction.close()])
     throw error
   }
+  if (ipfs) metrics?.ipfsPeer(() => ipfs.peer())
+  metrics?.totals(service)
+  const images = imageOptions(config.images)
+  metrics?.pool('extraction', extraction)
+  const imageStats = images?.transformer.stats?.bind(images.transformer)
+  if (imageStats) metrics?.pool('images', { stats: imageStats })
   const api = createFetchHandler(service, {
     auth: tokenVerifier(config, secret),
     publicUrl: config.publicUrl,
     subdomainHost: config.subdomainHost,
-    images: imageOptions(config.images),
+    images,
     rateLimit: config.rateLimit,
     ipfsPeer: ipfs && (() => ipfs.peer()),
     docsScriptUrl: API_REFERENCE_SCRIPT,
+    observer: metrics?.http,
     ...handlerOptions,
   })
-  const handler = withConsole(api, {
+  const site = withConsole(api, {
     assetsDir: consoleAssetsDir,
     apiReferenceDir: apiReferenceAssetsDir,
     basePath: handlerOptions.basePath,
     apiHostname: config.publicUrl === undefined ? undefined : new URL(config.publicUrl).hostname,
   })
+  // on the API's address only behind the operator token; without one, only on an address of its own
+  const handler =
+    metrics && config.metrics.token !== undefined
+      ? withMetricsRoute(site, {
+          registry: metrics.registry,
+          token: config.metrics.token,
+          basePath: handlerOptions.basePath,
+        })
+      : site
   await indexStoredBlocks(service)
   const requests = drainable(
     createNodeHandler(handler, { bodyIdleTimeoutMs: config.bodyIdleTimeoutMs, trustProxy: config.trustProxy }),
@@ -137,6 +168,20 @@ export async function startServer(
     await Promise.all([storage.close(), extraction.close()])
     throw error
   }
+  let metricsListener: Awaited<ReturnType<typeof startMetricsListener>> | undefined
+  try {
+    if (metrics && config.metrics.listen) {
+      metricsListener = await startMetricsListener(config.metrics.listen, {
+        registry: metrics.registry,
+        token: config.metrics.token,
+      })
+    }
+  } catch (error) {
+    server.close()
+    await ipfs?.stop()
+    await Promise.all([storage.close(), extraction.close()])
+    throw error
+  }
   const stopSweepers = startSweepers(service, config.sweepers)
   const stopPinWorkers = startPinWorkers(service, config.pinning)
   const { port } = server.address() as AddressInfo
@@ -148,8 +193,11 @@ export async function startServer(
     storage: storage.description,
     secret,
     ipfs,
+    metrics,
+    metricsUrl: metricsListener?.url,
     async close() {
       stopSweepers()
+      await metricsListener?.close()
       // no new connections; idle keep-alive ones close now, busy ones once their answer is out
       const closed = new Promise<void>((resolve) => server.close(() => resolve()))
       server.closeIdleConnections()

@@ -4,6 +4,10 @@ import type { BlobStore, RecordStore } from '@pinfold/core'
 import type { ServerConfig } from './config.js'
 import { lockDataDir } from './data-dir-lock.js'
 import { openEmbeddedDatabase } from './embedded-database.js'
+import type { PrometheusMetrics } from './metrics/prometheus-metrics.js'
+
+/** What the database reports to, when metrics are on. */
+type SqlWatch = Pick<PrometheusMetrics, 'sql' | 'pgPool'> | undefined
 
 export interface Storage {
   records: RecordStore
@@ -23,7 +27,7 @@ export interface Storage {
  * Drivers are imported only when configured: an app that embeds the HTTP layer does not load the
  * AWS SDK, pg or PGlite's WebAssembly unless it uses them.
  */
-export async function openStorage(config: ServerConfig): Promise<Storage> {
+export async function openStorage(config: ServerConfig, watch?: SqlWatch): Promise<Storage> {
   const closers: (() => Promise<void>)[] = []
   const close = async () => {
     for (const closer of closers.reverse()) await closer().catch(() => {})
@@ -33,7 +37,7 @@ export async function openStorage(config: ServerConfig): Promise<Storage> {
       const lock = await lockDataDir(config.dataDir)
       closers.push(lock.release)
     }
-    const records = await openRecords(config, closers)
+    const records = await openRecords(config, closers, watch)
     const blobs = await openBlobs(config, closers)
     return { ...records, blobs: blobs.store, description: `${records.description}, ${blobs.description}`, close }
   } catch (error) {
@@ -42,7 +46,7 @@ export async function openStorage(config: ServerConfig): Promise<Storage> {
   }
 }
 
-async function openRecords(config: ServerConfig, closers: (() => Promise<void>)[]) {
+async function openRecords(config: ServerConfig, closers: (() => Promise<void>)[], watch: SqlWatch) {
   if (config.databaseUrl) {
     const [{ default: pg }, { createPostgresRecordStore, fromPgPool, migrate }] = await Promise.all([
       import('pg'),
@@ -52,10 +56,11 @@ async function openRecords(config: ServerConfig, closers: (() => Promise<void>)[
     // an idle client's connection error must not crash the process; the next query reports it
     pool.on('error', () => {})
     closers.push(() => pool.end())
+    watch?.pgPool(pool)
     const client = fromPgPool(pool)
     await migrate(client)
     return {
-      records: createPostgresRecordStore({ client, vectors: config.vectors }),
+      records: createPostgresRecordStore({ client: watch ? watch.sql(client) : client, vectors: config.vectors }),
       description: 'records in PostgreSQL',
     }
   }
@@ -67,7 +72,10 @@ async function openRecords(config: ServerConfig, closers: (() => Promise<void>)[
   closers.push(() => db.close())
   const client = fromPGlite(db)
   await migrate(client)
-  return { records: createPostgresRecordStore({ client, vectors: config.vectors }), description: `records in ${path}` }
+  return {
+    records: createPostgresRecordStore({ client: watch ? watch.sql(client) : client, vectors: config.vectors }),
+    description: `records in ${path}`,
+  }
 }
 
 async function openBlobs(

@@ -1,6 +1,13 @@
 import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
-import { abortError, createFairSlots, optionChecks, PinfoldError, throwIfAborted } from '@pinfold/interface'
+import {
+  abortError,
+  createFairSlots,
+  type FairSlotsStats,
+  optionChecks,
+  PinfoldError,
+  throwIfAborted,
+} from '@pinfold/interface'
 import { Piscina } from 'piscina'
 import { type ExtractionTask, type ExtractOptions, readExtractionTask } from './extraction-task.js'
 import type { ExtractionReply } from './extraction-worker.js'
@@ -28,6 +35,8 @@ export interface ExtractionPool {
   extract(source: AsyncIterable<Uint8Array>, options: ExtractOptions): Promise<string[]>
   /** Stops the workers; extractions still running are abandoned. */
   close(): Promise<void>
+  /** Extractions running and waiting now, and refused so far (`RATE_LIMITED`), for metrics. */
+  stats(): FairSlotsStats
 }
 
 /**
@@ -91,6 +100,7 @@ export function createExtractionPool(options: ExtractionPoolOptions = {}): Extra
       return slots.run(extractOptions.tenant ?? '', () => run(task, signal), signal)
     },
     close: () => pool.destroy(),
+    stats: () => slots.stats(),
   }
 }
 

@@ -36,6 +36,7 @@ import type { PinOperations } from '../pins/api.js'
 import type { PluginOperations } from '../plugins/api.js'
 import type { SignatureOperations } from '../signatures/api.js'
 import type { SwapOperations } from '../swaps/api.js'
+import type { TotalsOperations } from '../totals/api.js'
 import type { UploadOperations } from '../uploads/api.js'
 import type { UsageOperations } from '../usage/api.js'
 import type { VectorOperations } from '../vectors/api.js'
@@ -63,6 +64,8 @@ export interface FileService {
   apiKeys: ApiKeyOperations
   usage: UsageOperations
   pins: PinOperations
+  /** What the whole deployment stores and queues, for operators. */
+  totals: TotalsOperations
   /** Which optional features are on, decided once at construction (see `FileServiceOptions`). */
   readonly features: Readonly<Record<Feature, boolean>>
 }

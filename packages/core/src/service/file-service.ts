@@ -28,6 +28,7 @@ import type { GatewayPlugin } from '../plugins/api.js'
 import { createPluginOperations } from '../plugins/plugins.js'
 import { createSignatureOperations } from '../signatures/signatures.js'
 import { createSwapOperations } from '../swaps/swaps.js'
+import { createTotalsOperations } from '../totals/totals.js'
 import { createUploadOperations } from '../uploads/uploads.js'
 import { createUsageOperations } from '../usage/usage.js'
 import { createVectorOperations } from '../vectors/vectors.js'
@@ -121,6 +122,7 @@ export function createFileService(options: FileServiceOptions): FileService {
     apiKeys: createApiKeyOperations(ctx),
     usage: createUsageOperations(ctx),
     pins: createPinOperations(ctx),
+    totals: createTotalsOperations(ctx),
     features: ctx.features.enabled,
   }
 }

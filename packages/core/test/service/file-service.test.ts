@@ -58,6 +58,7 @@ describe('FileService', () => {
         'plugins',
         'signatures',
         'swaps',
+        'totals',
         'uploads',
         'vectors',
       ].sort(),
@@ -189,6 +190,8 @@ describe('call options', () => {
     'maintenance.sweepOrphanBlobs': (s, o) => s.service.maintenance.sweepOrphanBlobs(o),
     'maintenance.indexBlocks': (s, o) => s.service.maintenance.indexBlocks(o),
     'health.check': (s, o) => s.service.health.check(o),
+    'totals.stored': (s, o) => s.service.totals.stored(o),
+    'totals.pinStates': (s, o) => s.service.totals.pinStates(o),
     'pins.add': (s, o) => s.service.pins.add(alice, { cid: s.file.cid, groupId: s.group.id }, o),
     'pins.list': (s, o) => s.service.pins.list(alice, {}, o),
     'pins.remove': async (s, o) =>

@@ -1,4 +1,5 @@
 import type { CallOptions } from '../call-options.js'
+import type { FairSlotsStats } from '../fair-slots.js'
 
 /**
  * How a resized image fills `width` × `height` (Cloudflare's names, which Pinata's `img-fit` uses):
@@ -83,4 +84,6 @@ export interface ImageTransformer {
     transform: ImageTransform,
     options?: ImageTransformOptions,
   ): Promise<TransformedImage>
+  /** Its slots now and its refusals so far, for metrics; optional (a remote transformer may not know). */
+  stats?(): FairSlotsStats
 }

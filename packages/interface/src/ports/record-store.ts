@@ -1,5 +1,6 @@
 import type { ApiKeyRecordStore } from './api-key-records.js'
 import type { BlockRecordStore } from './block-records.js'
+import type { DeploymentTotalsRecordStore } from './deployment-totals.js'
 import type { FileRecordStore } from './file-records.js'
 import type { GatewayRecordStore } from './gateway-records.js'
 import type { GroupRecordStore } from './group-records.js'
@@ -33,4 +34,5 @@ export interface RecordStore {
   readonly apiKeys: ApiKeyRecordStore
   readonly usage: UsageRecordStore
   readonly pinRequests: PinRequestRecordStore
+  readonly totals: DeploymentTotalsRecordStore
 }
