@@ -28,6 +28,8 @@ function pinRequest(fields: Partial<PinRequestRecord>): PinRequestRecord {
     attempts: 0,
     leaseOwner: null,
     leaseExpiresAt: null,
+    replaces: null,
+    dagSize: null,
     ...fields,
   }
 }

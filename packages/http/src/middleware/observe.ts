@@ -1,3 +1,4 @@
+import type { GatewayFormat as NegotiatedFormat } from '../gateway/negotiation.js'
 import { negotiateFormat } from '../gateway/negotiation.js'
 import type { Middleware } from './middleware.js'
 
@@ -24,8 +25,11 @@ export interface AnsweredRequest {
   seconds: number
 }
 
-/** What a gateway answer was: the trustless formats, or the deserialized file (`unixfs`). */
-export type GatewayFormat = 'raw' | 'car' | 'unixfs'
+/**
+ * What a gateway answer was: a format asked for (raw, car, tar, or a codec's: dag-json, dag-cbor,
+ * json, cbor), or the deserialized file (`unixfs`). A closed set: it labels metrics.
+ */
+export type GatewayFormat = NegotiatedFormat | 'unixfs'
 
 export interface GatewayServed {
   format: GatewayFormat
@@ -39,7 +43,7 @@ export interface GatewayServed {
 }
 
 /** How the bytes came in. */
-export type UploadPath = 'multipart' | 'tus' | 'signed_url' | 'legacy' | 'pin_by_cid'
+export type UploadPath = 'multipart' | 'tus' | 'signed_url' | 'legacy' | 'pin_by_cid' | 'psa'
 
 export interface UploadObserved {
   path: UploadPath
@@ -58,7 +62,14 @@ const UPLOAD_ROUTES: Record<string, UploadPath> = {
   'PATCH /v3/files/:id/:token': 'tus',
   'POST /v3/files/:id': 'signed_url',
   'POST /pinning/pinFileToIPFS': 'legacy',
+  'POST /pinning/pinJSONToIPFS': 'legacy',
   'POST /v3/files/public/pin_by_cid': 'pin_by_cid',
+  'POST /pinning/pinByHash': 'pin_by_cid',
+  // the Pinning Service API at both of its bases; a replace is a new pin too
+  'POST /psa/pins': 'psa',
+  'POST /pins': 'psa',
+  'POST /psa/pins/:requestid': 'psa',
+  'POST /pins/:requestid': 'psa',
 }
 
 function uploadPath(request: Request, route: string): UploadPath | undefined {

@@ -42,7 +42,7 @@ export interface PrometheusMetrics {
 
 // Seconds. Requests and first bytes: milliseconds to a minute; uploads run to many minutes.
 const REQUEST_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60]
-const UPLOAD_PATHS: readonly UploadPath[] = ['multipart', 'tus', 'signed_url', 'legacy', 'pin_by_cid']
+const UPLOAD_PATHS: readonly UploadPath[] = ['multipart', 'tus', 'signed_url', 'legacy', 'pin_by_cid', 'psa']
 const UPLOAD_BUCKETS = [0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300, 900, 3600]
 
 /**
