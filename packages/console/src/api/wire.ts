@@ -413,7 +413,7 @@ export interface Schemas {
     /** When the request was queued; unique within a process */
     created: string
     pin: Schemas['PsaPin']
-    /** The embedded IPFS node’s multiaddrs (with `/p2p/<peer id>`) when the server runs one; otherwise the API host’s trustless gateway as a multiaddr (`/dns/<host>/tcp/443/https`), where the pinned blocks are served over HTTP */
+    /** The embedded IPFS node’s multiaddrs (with `/p2p/<peer id>`) when the server runs one; otherwise the API host’s trustless gateway as the routing API names it (`/dns/<host>/tcp/443/https/p2p/<identity id of its URL>`): no libp2p peer, where the pinned blocks are served over HTTP */
     delegates: string[]
     /** `status_details` always (why a failed request failed, the attempt under way, the file a pinned one is); `dag_size` (bytes) once pinned */
     info: Record<string, string>
