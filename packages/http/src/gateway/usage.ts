@@ -1,4 +1,5 @@
 import type { FileService, GatewayHit } from '@pinfold/core'
+import { countBody } from '../counted-body.js'
 import type { Middleware } from '../middleware/middleware.js'
 
 type Attribution = Omit<GatewayHit, 'status' | 'bytes'> & {
@@ -33,43 +34,20 @@ function meterUsage(service: FileService, request: Request, response: Response):
     record(request.method === 'HEAD' ? 0 : (servedElsewhere ?? 0))
     return response
   }
-  const reader = body.getReader()
   // with a known length the hit is recorded as the last byte is handed on, before the client can
   // have it: a client reading its analytics right after a download then always sees the download
   const length = Number(response.headers.get('content-length') ?? Number.NaN)
-  let bytes = 0
   let recorded = false
-  const finish = () => {
+  const recordOnce = (bytes: number) => {
     if (!recorded) record(bytes)
     recorded = true
   }
-  const counted = new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        try {
-          const { value, done } = await reader.read()
-          if (done) {
-            finish()
-            controller.close()
-            return
-          }
-          bytes += value.byteLength
-          if (bytes >= length) finish()
-          controller.enqueue(value)
-        } catch (error) {
-          finish()
-          controller.error(error)
-        }
-      },
-      cancel(reason) {
-        finish()
-        return reader.cancel(reason)
-      },
+  return countBody(response, {
+    chunk: (bytes) => {
+      if (bytes >= length) recordOnce(bytes)
     },
-    // read the source only as the client reads: no chunk is held here
-    { highWaterMark: 0 },
-  )
-  return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers })
+    end: recordOnce,
+  })
 }
 
 /** Counts the answers handlers marked as a tenant's (`attributeUsage`) in that tenant's usage. */

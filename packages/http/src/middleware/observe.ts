@@ -1,3 +1,4 @@
+import { countBody } from '../counted-body.js'
 import type { GatewayFormat as NegotiatedFormat } from '../gateway/negotiation.js'
 import { negotiateFormat } from '../gateway/negotiation.js'
 import type { Middleware } from './middleware.js'
@@ -120,39 +121,11 @@ function observeGatewayBody(
     done({ format, status: response.status, bytes: 0, firstByteSeconds: undefined, seconds: seconds() })
     return response
   }
-  const reader = body.getReader()
-  let bytes = 0
   let firstByteSeconds: number | undefined
-  let finished = false
-  const finish = () => {
-    if (!finished) done({ format, status: response.status, bytes, firstByteSeconds, seconds: seconds() })
-    finished = true
-  }
-  const counted = new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        try {
-          const { value, done } = await reader.read()
-          if (done) {
-            finish()
-            controller.close()
-            return
-          }
-          firstByteSeconds ??= seconds()
-          bytes += value.byteLength
-          controller.enqueue(value)
-        } catch (error) {
-          finish()
-          controller.error(error)
-        }
-      },
-      cancel(reason) {
-        finish()
-        return reader.cancel(reason)
-      },
+  return countBody(response, {
+    chunk: () => {
+      firstByteSeconds ??= seconds()
     },
-    // read the source only as the client reads: no chunk is held here
-    { highWaterMark: 0 },
-  )
-  return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers })
+    end: (bytes) => done({ format, status: response.status, bytes, firstByteSeconds, seconds: seconds() }),
+  })
 }
