@@ -107,7 +107,7 @@ export function createPrometheusMetrics(options: PrometheusMetricsOptions = {}):
   })
   const uploadSeconds = new Histogram({
     name: 'pinfold_upload_duration_seconds',
-    help: 'Time of successful upload requests, by path (multipart, tus, signed_url, legacy, pin_by_cid).',
+    help: `Time of successful upload requests, by path (${UPLOAD_PATHS.join(', ')}).`,
     labelNames: ['path'] as const,
     buckets: UPLOAD_BUCKETS,
     registers,
