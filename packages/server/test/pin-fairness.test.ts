@@ -157,16 +157,23 @@ describe('pin by CID against a source that never answers', { timeout: 120_000 },
         body: form({ network: 'public' }, { bytes, name: 'held.bin' }),
       })
       const { cid } = ((await upload.json()) as { data: { cid: string } }).data
+      // The budget is each source's, the origin's too: it must outlast a loaded CI machine's
+      // answer from the origin (a 300 ms budget expired the job there), while the silent source
+      // still costs only four budgets in all.
       server = await startTestServer({
         PINFOLD_IPFS_GATEWAYS: `${silent.url},${origin.url}`,
         PINFOLD_PIN_POLL_MS: '50',
-        PINFOLD_PIN_BLOCK_TIMEOUT_MS: '300',
+        PINFOLD_PIN_BLOCK_TIMEOUT_MS: '3000',
       })
       const token = await server.token({ org: 'two-sources' })
       const id = await pin(server, token, cid, 'held elsewhere')
       await waitFor('the pin', async () => {
         const res = await server!.api(`/v3/files/public/${id}`, { auth: token })
-        return res.status === 200 ? true : undefined
+        if (res.status === 200) return true
+        const [job] = await jobs(server!, token)
+        // an ended job will never become a file: say why instead of waiting out the deadline
+        expect(job?.status, `the pin job ended: ${job?.reason}`).not.toBe('expired')
+        return undefined
       })
       const served = await fetch(`${server.url}/ipfs/${cid}`)
       expect(Buffer.from(await served.arrayBuffer()).equals(Buffer.from(bytes))).toBe(true)
