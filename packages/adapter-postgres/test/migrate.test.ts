@@ -75,7 +75,8 @@ async function dropOneStoreKeepTheOthersVectors(
   }
 }
 
-describe('migrate on PGlite', () => {
+// PGlite's WebAssembly starts inside the first test: tens of seconds on a loaded 2-core CI machine
+describe('migrate on PGlite', { timeout: 120_000 }, () => {
   it('migrate - creates the schema once and records the version; a second run applies nothing', async () => {
     const schema = await pgliteSchema()
     try {

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest'
 import { readConfig } from '../src/config.js'
 import { runMigrations } from '../src/migrate-command.js'
 
-describe('pinfold migrate', () => {
+// a fresh embedded database starts PGlite's WebAssembly: tens of seconds on a loaded 2-core CI machine
+describe('pinfold migrate', { timeout: 120_000 }, () => {
   it('migrate - applies every migration to the embedded database in order, reporting each, then nothing', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'pinfold-migrate-'))
     try {
