@@ -148,8 +148,7 @@ async function startPinfold(
     drop = database.drop
   }
   // the server exits on SIGTERM after closing, so the profile is written
-  if (profiling) env.NODE_OPTIONS = `--cpu-prof --cpu-prof-dir=${profileDir}`
-  const server = await startCliServer(env)
+  const server = await startCliServer(env, [], profiling ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])
   return { server, drop }
 }
 
