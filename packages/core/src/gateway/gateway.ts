@@ -68,7 +68,12 @@ export function createGatewayOperations(ctx: GatewaySettings): GatewayOperations
     throw new PinfoldError('CONFLICT', 'swap chain too long')
   }
 
-  /** Where the tenant's public swaps send `requested` (found under the tenant's spelling of it), if anywhere. */
+  /**
+   * Where the tenant's public swaps send `requested` (found under the tenant's spelling of it), if
+   * anywhere. Kept in the read cache until a file is added, deleted or given another expiry, or a
+   * swap is put or removed; the one change it does not see at once is the held file's expiry passing
+   * (its spelling then stops counting): that waits for the expiry sweep's delete or the cache's TTL.
+   */
   async function swapTarget(tenantId: string, requested: CID, options?: CallOptions): Promise<CID | undefined> {
     const target = await cache.swapTarget(`${tenantId}|${requested}`, async () => {
       const held = await blocks.findHeldFile(tenantId, 'public', requested.multihash.bytes, ctx.clock.now(), options)
