@@ -25,10 +25,15 @@ export interface CliServer {
 /**
  * Starts the built `pinfold serve` (`packages/server/dist/cli.js`, no TypeScript loader, as in
  * production) with `env` on a free port and waits for its `pinfold listening` line. `wrap` puts a
- * command in front of node, e.g. `['prlimit', '--nofile=256', '--']`.
+ * command in front of node, e.g. `['prlimit', '--nofile=256', '--']`; `execArgv` are node's own flags
+ * (e.g. `--cpu-prof`, which NODE_OPTIONS does not take).
  */
-export async function startCliServer(env: Record<string, string>, wrap: string[] = []): Promise<CliServer> {
-  const [command, ...args] = [...wrap, process.execPath, 'packages/server/dist/cli.js', 'serve']
+export async function startCliServer(
+  env: Record<string, string>,
+  wrap: string[] = [],
+  execArgv: string[] = [],
+): Promise<CliServer> {
+  const [command, ...args] = [...wrap, process.execPath, ...execArgv, 'packages/server/dist/cli.js', 'serve']
   const child = spawn(command!, args, {
     cwd: root,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', PINFOLD_AUTH_SECRET: BENCH_SECRET, ...env },

@@ -11,4 +11,5 @@
  * ```
  */
 export { createMemoryBlobStore, type MemoryBlobStore } from './memory-blob-store.js'
+export { createMemoryChangeFeed } from './memory-change-feed.js'
 export { createMemoryRecordStore } from './memory-record-store.js'

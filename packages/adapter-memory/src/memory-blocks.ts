@@ -30,21 +30,24 @@ export function memoryBlockRecords(state: MemoryState): BlockRecordStore {
 
     async findPublicBlock(multihash, { at, tenantId }, options) {
       await tick(options)
-      let found: { content: ContentRecord; location: BlockLocation } | undefined
+      let found: { content: ContentRecord; location: BlockLocation; until: Date | null } | undefined
       for (const blobKey of blockHolders.get(key(multihash)) ?? []) {
         const content = contentOf(blobKey)
         if (!content) continue
-        const servable = [...files.values()].some(
+        const servers = [...files.values()].filter(
           (f) =>
             f.cid === content.cid &&
             f.network === 'public' &&
             (tenantId === undefined || f.tenantId === tenantId) &&
             (f.expiresAt === null || f.expiresAt > at),
         )
-        if (!servable) continue
+        if (servers.length === 0) continue
         const location = blocks.get(blobKey)!.get(key(multihash))!
-        if (!found || (location.isRoot && !found.location.isRoot))
-          found = { content: { ...content }, location: copy(location) }
+        if (!found || (location.isRoot && !found.location.isRoot)) {
+          const forever = servers.some((f) => f.expiresAt === null)
+          const latest = Math.max(...servers.map((f) => f.expiresAt?.getTime() ?? 0))
+          found = { content: { ...content }, location: copy(location), until: forever ? null : new Date(latest) }
+        }
       }
       return found
     },

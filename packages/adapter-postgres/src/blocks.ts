@@ -59,20 +59,27 @@ async function findPublicBlock(
 ): Promise<LocatedBlock | undefined> {
   const params: unknown[] = [hex(multihash), at.toISOString()]
   if (tenantId !== undefined) params.push(tenantId)
+  // the files that make the content servable, once: whether there is one, and until when (for caches)
   const { rows } = await db.query(
     `select ${CONTENT_COLUMNS.split(', ')
       .map((column) => `c.${column}`)
-      .join(', ')}, ${LOCATION_COLUMNS}
+      .join(', ')}, ${LOCATION_COLUMNS}, h.forever, h.latest
      from blocks b join contents c on c.blob_key = b.blob_key
-     where b.multihash = decode($1, 'hex')
-       and exists (select 1 from files f where f.cid = c.cid and f.network = 'public'
-                   and (f.expires_at is null or f.expires_at > $2::timestamptz)
-                   ${tenantId === undefined ? '' : 'and f.tenant_id = $3'})
+     cross join lateral (
+       select bool_or(f.expires_at is null) as forever, max(f.expires_at) as latest
+       from files f where f.cid = c.cid and f.network = 'public'
+         and (f.expires_at is null or f.expires_at > $2::timestamptz)
+         ${tenantId === undefined ? '' : 'and f.tenant_id = $3'}
+     ) h
+     where b.multihash = decode($1, 'hex') and h.forever is not null
      order by b.is_root desc
      limit 1`,
     params,
   )
-  return rows[0] && { content: toContentRecord(rows[0]), location: toLocation(rows[0]) }
+  const row = rows[0]
+  if (!row) return undefined
+  const until = row.forever === true ? null : new Date(row.latest as string | Date)
+  return { content: toContentRecord(row), location: toLocation(row), until }
 }
 
 async function findHeldFile(

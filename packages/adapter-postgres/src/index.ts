@@ -12,6 +12,14 @@
  * console.log(await records.files.getContent('bafkreiexample')) // undefined
  * ```
  */
+
+export {
+  CHANGE_CHANNEL,
+  createPostgresChangeFeed,
+  type NotificationConnection,
+  type PostgresChangeFeed,
+  type PostgresChangeFeedOptions,
+} from './change-feed.js'
 export { migrate } from './migrate.js'
 export { MIGRATIONS, type Migration } from './migrations/index.js'
 export { createPostgresRecordStore, type PostgresRecordStoreOptions } from './postgres-record-store.js'

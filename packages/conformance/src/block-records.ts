@@ -43,7 +43,7 @@ export function describeBlockRecords(name: string, create: () => Promise<RecordS
       expect(await store.blocks.findPublicBlock(multihash('a'), { at: later })).toBeUndefined()
       const { content } = await hold(key)
       const found = await store.blocks.findPublicBlock(multihash('b'), { at: later })
-      expect(found).toEqual({ content, location: location('b', { offset: 10 }) })
+      expect(found).toEqual({ content, location: location('b', { offset: 10 }), until: null })
     })
 
     it('putBlockLocations - recording a block twice for one blob keeps one entry; many entries land together', async () => {
@@ -88,7 +88,22 @@ export function describeBlockRecords(name: string, create: () => Promise<RecordS
       expect(await store.blocks.findPublicBlock(multihash('shared'), { at: later })).toEqual({
         content,
         location: location('shared', { isRoot: true }),
+        until: null,
       })
+    })
+
+    it('findPublicBlock - says until when the answer holds: the latest expiry of the files serving it, null for none', async () => {
+      const key = blobKey()
+      await store.blocks.putBlockLocations(key, [location('lapsing', { isRoot: true })])
+      const { file } = await hold(key, { expiresAt: at(60) })
+      await hold(key, { expiresAt: at(120), tenantId: OTHER_TENANT }, file.cid)
+      expect((await store.blocks.findPublicBlock(multihash('lapsing'), { at: at(1) }))?.until).toEqual(at(120))
+      const mine = await store.blocks.findPublicBlock(multihash('lapsing'), { at: at(1), tenantId: TENANT })
+      expect(mine?.until).toEqual(at(60))
+      // past the first expiry only the other tenant's file serves it
+      expect((await store.blocks.findPublicBlock(multihash('lapsing'), { at: at(90) }))?.until).toEqual(at(120))
+      await hold(key, {}, file.cid)
+      expect((await store.blocks.findPublicBlock(multihash('lapsing'), { at: at(1) }))?.until).toBeNull()
     })
 
     it('deleteFile - releasing the last reference removes the blob entries with the content', async () => {

@@ -18,6 +18,7 @@ export {
   describeBlobStore,
 } from './blob-store.js'
 export { collect, patternBytes } from './bytes.js'
+export { type ChangeFeedHarness, describeChangeFeed } from './change-feed.js'
 export { describeImageTransformer, testPng } from './image-transformer.js'
 export { describePinRequestRecords } from './pin-request-records.js'
 export { describeRecordStore, type RecordProbe, type RecordStoreHarness } from './record-store.js'

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util'
 import { isPinfoldError, mintToken, SCOPES } from '@pinfold/core'
 import { jsonLinesLogger } from '@pinfold/http'
 import { backupDataDir, restoreDataDir } from './backup-command.js'
+import { batchedLines } from './batched-lines.js'
 import { CliError } from './client/cli-error.js'
 import { CLIENT_COMMANDS } from './client/client-commands.js'
 import { parseDuration } from './client/format.js'
@@ -108,10 +109,13 @@ function noArguments(command: string, args: string[]): void {
 async function serve(args: string[]): Promise<void> {
   noArguments('serve', args)
   const config = readConfig()
+  // request lines are written once per event-loop turn; whatever is pending goes out on exit
+  const requestLines = batchedLines((text) => process.stdout.write(text))
+  process.once('exit', requestLines.flush)
   const running = await startServer(config, {
     // no URL: its query may hold a signature; the request log line names the route
     onError: (error, request) => log('error', 'request failed', { method: request.method, error: String(error) }),
-    logger: jsonLinesLogger((line) => process.stdout.write(line)),
+    logger: jsonLinesLogger(requestLines.write),
   })
   let stopping = false
   const stop = () => {

@@ -10,6 +10,12 @@ export interface ServerConfig {
   host: string
   dataDir: string
   storage: 'embedded' | 'memory'
+  /**
+   * The gateway's read cache: `PINFOLD_GATEWAY_CACHE_MB` of memory (default 64; 0 turns it off),
+   * `PINFOLD_GATEWAY_CACHE_TTL_MS` the longest a changeable fact is kept (default 60 000: how long
+   * another instance's change can go unseen here if its notification is lost).
+   */
+  gatewayCache: { maxBytes: number; ttlMs: number }
   databaseUrl: string | undefined
   authSecret: string | undefined
   jwksUrl: string | undefined
@@ -139,6 +145,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     host: env.HOST || '127.0.0.1',
     dataDir: env.PINFOLD_DATA_DIR || './.pinfold',
     storage,
+    gatewayCache: {
+      maxBytes: integer(env.PINFOLD_GATEWAY_CACHE_MB, 'PINFOLD_GATEWAY_CACHE_MB', 64) * 1024 * 1024,
+      ttlMs: positiveInteger(env.PINFOLD_GATEWAY_CACHE_TTL_MS, 'PINFOLD_GATEWAY_CACHE_TTL_MS', 60_000),
+    },
     databaseUrl: env.DATABASE_URL || undefined,
     authSecret: env.PINFOLD_AUTH_SECRET || undefined,
     jwksUrl: env.PINFOLD_JWKS_URL || undefined,

@@ -105,6 +105,7 @@ export async function startServer(
       completionLeaseMs: config.uploadCompletionLeaseMs,
       checkpoint: completionHaltFromEnv(config.env, testLog),
     },
+    gatewayCache: { ...config.gatewayCache, changes: storage.changes },
   })
   let ipfs: RunningIpfsNode | undefined
   try {

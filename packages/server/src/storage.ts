@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { createMemoryBlobStore, createMemoryRecordStore } from '@pinfold/adapter-memory'
-import type { BlobStore, RecordStore } from '@pinfold/core'
+import type { BlobStore, ChangeFeed, RecordStore } from '@pinfold/core'
 import type { ServerConfig } from './config.js'
 import { lockDataDir } from './data-dir-lock.js'
 import { openEmbeddedDatabase } from './embedded-database.js'
@@ -12,6 +12,11 @@ type SqlWatch = Pick<PrometheusMetrics, 'sql' | 'pgPool'> | undefined
 export interface Storage {
   records: RecordStore
   blobs: BlobStore
+  /**
+   * How instances on one PostgreSQL server tell each other what their gateway caches must drop
+   * (`LISTEN`/`NOTIFY`); none for memory and the embedded database, which one process owns.
+   */
+  changes?: ChangeFeed | undefined
   /** Human-readable summary for the start-up log. */
   description: string
   close(): Promise<void>
@@ -48,10 +53,8 @@ export async function openStorage(config: ServerConfig, watch?: SqlWatch): Promi
 
 async function openRecords(config: ServerConfig, closers: (() => Promise<void>)[], watch: SqlWatch) {
   if (config.databaseUrl) {
-    const [{ default: pg }, { createPostgresRecordStore, fromPgPool, migrate }] = await Promise.all([
-      import('pg'),
-      import('@pinfold/adapter-postgres'),
-    ])
+    const [{ default: pg }, { createPostgresChangeFeed, createPostgresRecordStore, fromPgPool, migrate }] =
+      await Promise.all([import('pg'), import('@pinfold/adapter-postgres')])
     const pool = new pg.Pool({ connectionString: config.databaseUrl })
     // an idle client's connection error must not crash the process; the next query reports it
     pool.on('error', () => {})
@@ -59,8 +62,18 @@ async function openRecords(config: ServerConfig, closers: (() => Promise<void>)[
     watch?.pgPool(pool)
     const client = fromPgPool(pool)
     await migrate(client)
+    const changes = await createPostgresChangeFeed({
+      client: pool,
+      connect: async () => {
+        const listener = new pg.Client({ connectionString: config.databaseUrl })
+        await listener.connect()
+        return listener
+      },
+    })
+    closers.push(() => changes.close())
     return {
       records: createPostgresRecordStore({ client: watch ? watch.sql(client) : client, vectors: config.vectors }),
+      changes,
       description: 'records in PostgreSQL',
     }
   }

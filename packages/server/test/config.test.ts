@@ -154,3 +154,18 @@ describe('gateway usage rows - PINFOLD_USAGE_MAX_ROWS_PER_DAY', () => {
     }
   })
 })
+
+describe('gateway read cache - PINFOLD_GATEWAY_CACHE_MB, PINFOLD_GATEWAY_CACHE_TTL_MS', () => {
+  it('readConfig - 64 MiB and 60 s by default, 0 MB turns it off, anything else refused at start-up', async () => {
+    const { readConfig } = await import('../src/config.js')
+    expect(readConfig({}).gatewayCache).toEqual({ maxBytes: 64 * 1024 * 1024, ttlMs: 60_000 })
+    expect(readConfig({ PINFOLD_GATEWAY_CACHE_MB: '0', PINFOLD_GATEWAY_CACHE_TTL_MS: '500' }).gatewayCache).toEqual({
+      maxBytes: 0,
+      ttlMs: 500,
+    })
+    for (const bad of ['-1', '1.5', 'lots']) {
+      expect(() => readConfig({ PINFOLD_GATEWAY_CACHE_MB: bad })).toThrow(/PINFOLD_GATEWAY_CACHE_MB/)
+    }
+    expect(() => readConfig({ PINFOLD_GATEWAY_CACHE_TTL_MS: '0' })).toThrow(/PINFOLD_GATEWAY_CACHE_TTL_MS/)
+  })
+})

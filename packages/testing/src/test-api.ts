@@ -85,6 +85,7 @@ export interface TestApiOptions
       | 'pinning'
       | 'gatewayDomain'
       | 'maxUsageRowsPerDay'
+      | 'gatewayCache'
     > {
   /** The origin requests are addressed to; default `TEST_ORIGIN`. */
   url?: string
@@ -145,6 +146,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
       pinning,
       gatewayDomain,
       maxUsageRowsPerDay,
+      gatewayCache,
       ...handlerOptions
     } = options
     const service = createFileService({
@@ -164,6 +166,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
       pinning,
       gatewayDomain,
       maxUsageRowsPerDay,
+      gatewayCache,
     })
     const handler = createFetchHandler(service, {
       // image optimisation on sharp, as `pinfold serve` has it unless PINFOLD_IMAGES=off

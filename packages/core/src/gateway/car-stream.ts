@@ -44,9 +44,8 @@ export async function* scopedBlocks(
   const dups = options?.dups === true
   const terminal = dag.root
   const get = async (cid: CID) => {
-    budget.spend()
-    if (isIdentity(cid)) return cid.multihash.digest
-    const bytes = await dag.getBlock(cid, options)
+    if (isIdentity(cid)) return budget.read(async () => cid.multihash.digest)
+    const bytes = await budget.read(() => dag.getBlock(cid, options))
     if (!bytes) throw new PinfoldError('INTERNAL', `block ${cid} is missing`)
     if (isLeafBlock(cid, bytes)) budget.earn(bytes.length)
     return bytes

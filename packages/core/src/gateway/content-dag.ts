@@ -7,7 +7,6 @@ import { type Block, blockKey, blockLinks, isIdentity, RAW_CODE } from '../conte
 import { concat, readAll } from '../content/dag/car-blob.js'
 import { readFileDagIndex } from '../content/dag/file-dag-index.js'
 import { checkHash, readBlock, unixfsLeaf } from '../content/dag/read-block.js'
-import type { InnerNodeCache } from './inner-node-cache.js'
 
 /**
  * Read access to the part of a stored content's DAG below `root` (the content's own root, or any
@@ -33,20 +32,30 @@ export interface ContentDag {
 export interface ContentDagStores {
   blobs: BlobStore
   records: Pick<BlockRecordStore, 'getBlockLocation'>
-  /** Keeps inner nodes read from sidecars between requests (see `inner-node-cache.ts`). */
-  innerNodes?: InnerNodeCache | undefined
+  /**
+   * Keeps blocks read between requests (the gateway's read cache, which keeps the small ones: a
+   * file's inner nodes, small leaves). Blocks are immutable and keyed by blob and multihash, so an
+   * entry never goes stale; its bytes were checked when first read. This is what lets repeated
+   * trustless range requests into a large file read only the leaf they need.
+   */
+  blockCache?: BlockCache | undefined
+}
+
+export interface BlockCache {
+  get(key: string): Uint8Array | undefined
+  set(key: string, bytes: Uint8Array): void
 }
 
 export function openContentDag(content: ContentRecord, root: CID, stores: ContentDagStores): ContentDag {
   async function getBlock(cid: CID, options?: CallOptions): Promise<Uint8Array | undefined> {
     if (isIdentity(cid)) return cid.multihash.digest
     const cacheKey = `${content.blobKey}\n${blockKey(cid)}`
-    const cached = stores.innerNodes?.get(cacheKey)
+    const cached = stores.blockCache?.get(cacheKey)
     if (cached) return cached
     const location = await stores.records.getBlockLocation(content.blobKey, cid.multihash.bytes, options)
     if (!location) return undefined
     const bytes = await readBlock(stores.blobs, content.blobKey, location, options)
-    if (location.source === 'sidecar') stores.innerNodes?.set(cacheKey, bytes)
+    stores.blockCache?.set(cacheKey, bytes)
     return bytes
   }
   const atContentRoot = blockKey(root) === blockKey(CID.parse(content.cid))

@@ -27,10 +27,7 @@ export async function* readUnixfsFile(
 ): AsyncGenerator<Uint8Array> {
   const from = range?.offset ?? 0
   const to = range?.length === undefined ? Number.POSITIVE_INFINITY : from + range.length
-  const fetch = async (cid: CID) => {
-    budget.spend()
-    return getBlock(cid)
-  }
+  const fetch = (cid: CID) => budget.read(() => getBlock(cid))
   /** Yields the part of `data` (placed at `start` in the file) that lies inside the range. */
   function* clip(data: Uint8Array, start: number): Generator<Uint8Array> {
     const begin = Math.max(from - start, 0)

@@ -1,5 +1,5 @@
 import * as dagPb from '@ipld/dag-pb'
-import type { CallOptions, ContentRecord } from '@pinfold/interface'
+import type { BlobStore, CallOptions, ContentRecord } from '@pinfold/interface'
 import { isPinfoldError, notFound, PinfoldError } from '@pinfold/interface'
 import { UnixFS } from 'ipfs-unixfs'
 import { exporter, type UnixFSEntry, walkPath as walkUnixfsPath } from 'ipfs-unixfs-exporter'
@@ -14,16 +14,17 @@ import {
   isLeafBlock,
   RAW_CODE,
 } from '../content/dag/blocks.js'
+import { readAll } from '../content/dag/car-blob.js'
 import type { ServiceContext } from '../service/context.js'
 import type { DirectoryItem, GatewayEntry, GatewayOperations, GatewayRoot, GatewayScope, PathRoots } from './api.js'
 import { type EntityBytes, encodeCar, scopedBlocks, unixfsType } from './car-stream.js'
 import { type ContentDag, openContentDag } from './content-dag.js'
 import { readUnixfsFile } from './file-reader.js'
-import { createInnerNodeCache } from './inner-node-cache.js'
+import type { GatewayReadCache } from './read-cache.js'
 import { type WorkBudget, workBudget } from './work-budget.js'
 
 /** What the gateway operations use of the service. */
-export type GatewaySettings = Pick<ServiceContext, 'records' | 'blobs' | 'clock'>
+export type GatewaySettings = Pick<ServiceContext, 'records' | 'blobs' | 'clock' | 'gatewayCache'>
 
 /** Roots read per page when listing every public root (for DHT announcements). */
 const PUBLIC_ROOTS_PAGE = 500
@@ -31,16 +32,27 @@ const PUBLIC_ROOTS_PAGE = 500
 /** Longest swap chain followed; chains are acyclic by construction, this only bounds the work. */
 const MAX_SWAP_HOPS = 64
 
+const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex')
+
 export function createGatewayOperations(ctx: GatewaySettings): GatewayOperations {
-  const stores = { blobs: ctx.blobs, records: ctx.records.blocks, innerNodes: createInnerNodeCache() }
+  const cache = ctx.gatewayCache
+  const blocks = ctx.records.blocks
+  const stores = {
+    blobs: ctx.blobs,
+    records: {
+      getBlockLocation: (blobKey: string, multihash: Uint8Array, options?: CallOptions) =>
+        cache.location(`${blobKey}|${hex(multihash)}`, () => blocks.getBlockLocation(blobKey, multihash, options)),
+    },
+    blockCache: { get: cache.getBytes, set: cache.setBytes },
+  }
 
   /** The DAG below `cid` inside public content this scope may read, found by the block's multihash. */
   async function findDag(scope: GatewayScope, cid: CID, options?: CallOptions): Promise<ContentDag | undefined> {
     const tenantId = scope.kind === 'tenant' ? scope.tenantId : undefined
-    const found = await ctx.records.blocks.findPublicBlock(
-      cid.multihash.bytes,
-      { at: ctx.clock.now(), tenantId },
-      options,
+    const multihash = cid.multihash.bytes
+    const now = ctx.clock.now()
+    const found = await cache.located(`${tenantId ?? ''}|${hex(multihash)}`, now, () =>
+      blocks.findPublicBlock(multihash, { at: now, tenantId }, options),
     )
     return found && openContentDag(found.content, cid, stores)
   }
@@ -56,18 +68,20 @@ export function createGatewayOperations(ctx: GatewaySettings): GatewayOperations
     throw new PinfoldError('CONFLICT', 'swap chain too long')
   }
 
-  /** Where the tenant's public swaps send `requested` (found under the tenant's spelling of it), if anywhere. */
+  /**
+   * Where the tenant's public swaps send `requested` (found under the tenant's spelling of it), if
+   * anywhere. Kept in the read cache until a file is added, deleted or given another expiry, or a
+   * swap is put or removed; the one change it does not see at once is the held file's expiry passing
+   * (its spelling then stops counting): that waits for the expiry sweep's delete or the cache's TTL.
+   */
   async function swapTarget(tenantId: string, requested: CID, options?: CallOptions): Promise<CID | undefined> {
-    const held = await ctx.records.blocks.findHeldFile(
-      tenantId,
-      'public',
-      requested.multihash.bytes,
-      ctx.clock.now(),
-      options,
-    )
-    const spelling = held?.cid ?? requested.toString()
-    const followed = await followSwaps(tenantId, spelling, options)
-    return followed === spelling ? undefined : parseCid(followed)
+    const target = await cache.swapTarget(`${tenantId}|${requested}`, async () => {
+      const held = await blocks.findHeldFile(tenantId, 'public', requested.multihash.bytes, ctx.clock.now(), options)
+      const spelling = held?.cid ?? requested.toString()
+      const followed = await followSwaps(tenantId, spelling, options)
+      return followed === spelling ? null : followed
+    })
+    return target === null ? undefined : parseCid(target)
   }
 
   return {
@@ -111,7 +125,8 @@ export function createGatewayOperations(ctx: GatewaySettings): GatewayOperations
     async entry(root, path, options) {
       const dag = root.dag
       const content = dag?.content
-      if (content?.kind === 'file' && path.length === 0 && dag!.atContentRoot) return wholeFile(root.cid, content, ctx)
+      if (content?.kind === 'file' && path.length === 0 && dag!.atContentRoot)
+        return wholeFile(root.cid, content, ctx.blobs, cache)
       const budget = workBudget(content ?? null)
       const walked = await walkPath(root, path, budget, options)
       return toGatewayEntry(await exportTerminal(walked), root, budget)
@@ -157,17 +172,35 @@ export function createGatewayOperations(ctx: GatewaySettings): GatewayOperations
   }
 }
 
-function wholeFile(cid: CID, content: ContentRecord, ctx: GatewaySettings): GatewayEntry {
+/**
+ * A whole file read straight from its blob. A small one is read once and then served from the
+ * read cache (its bytes never change; only the facts that lead here do, and those are checked on
+ * every request).
+ */
+function wholeFile(cid: CID, content: ContentRecord, blobs: BlobStore, cache: GatewayReadCache): GatewayEntry {
+  const small = content.size <= cache.maxItemBytes
+  const key = `file|${content.blobKey}`
   return {
     type: 'file',
     cid,
     roots: [cid],
     size: content.size,
-    read: (range, readOptions) =>
-      range && range.length === 0
-        ? Promise.resolve(empty())
-        : ctx.blobs.get(content.blobKey, { signal: readOptions?.signal, range }),
+    read: async (range, readOptions) => {
+      if (range && range.length === 0) return empty()
+      if (!small) return blobs.get(content.blobKey, { signal: readOptions?.signal, range })
+      let bytes = cache.getBytes(key)
+      if (!bytes) {
+        bytes = await readAll(await blobs.get(content.blobKey, { signal: readOptions?.signal }))
+        cache.setBytes(key, bytes)
+      }
+      const offset = range?.offset ?? 0
+      return once(bytes.subarray(offset, range?.length === undefined ? undefined : offset + range.length))
+    },
   }
+}
+
+async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
+  if (bytes.length > 0) yield bytes
 }
 
 async function* empty(): AsyncGenerator<Uint8Array> {}
@@ -187,8 +220,7 @@ function dagBlockstore(root: GatewayRoot, budget: WorkBudget, options?: CallOpti
     read,
     store: {
       async *get(cid: CID) {
-        budget.spend()
-        const bytes = await getBlock(root, cid, options)
+        const bytes = await budget.read(() => getBlock(root, cid, options))
         if (!bytes) throw notFound(`block ${cid}`)
         if (isLeafBlock(cid, bytes)) budget.earn(bytes.length)
         read.push({ cid, bytes })
@@ -343,8 +375,7 @@ async function* listDirectory(
     const shard = pending.pop()!
     if (seen.has(blockKey(shard))) continue
     seen.add(blockKey(shard))
-    budget.spend()
-    const bytes = await getBlock(root, shard, options)
+    const bytes = await budget.read(() => getBlock(root, shard, options))
     if (!bytes) throw new PinfoldError('INTERNAL', `block ${shard} is missing`)
     const node = decodeDirectory(shard, bytes)
     for (const link of node.links) {

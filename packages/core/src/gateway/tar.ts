@@ -68,8 +68,7 @@ type Store = ReturnType<typeof budgetedStore>
 function budgetedStore(root: GatewayRoot, budget: WorkBudget, options?: CallOptions) {
   const get = async (cid: CID) => {
     if (isIdentity(cid)) return cid.multihash.digest
-    budget.spend()
-    const bytes = await root.dag?.getBlock(cid, options)
+    const bytes = await budget.read(async () => root.dag?.getBlock(cid, options))
     if (!bytes) throw new PinfoldError('INTERNAL', `block ${cid} is missing`)
     return bytes
   }

@@ -18,6 +18,7 @@ import { createExpiryOperations } from '../expiry/expiry.js'
 import { createFileOperations } from '../files/files.js'
 import { createFileUpload } from '../files/upload.js'
 import { createGatewayOperations } from '../gateway/gateway.js'
+import type { GatewayCacheSettings } from '../gateway/read-cache.js'
 import { tarArchive } from '../gateway/tar.js'
 import { createGroupOperations } from '../groups/groups.js'
 import { createHealthOperations } from '../health/health.js'
@@ -85,6 +86,14 @@ export interface FileServiceOptions {
   maxUsageRowsPerDay?: number | undefined
   /** How resumable uploads complete: the completion claim's lease (default 30 s), a crash-test checkpoint. */
   resumableUploads?: Partial<ResumableUploadSettings> | undefined
+  /**
+   * The gateway's read cache (`gateway/read-cache.ts`): memory in bytes (default 64 MiB; 0 turns it
+   * off), the longest a changeable fact is kept (default 60 s), the largest block or file kept whole
+   * (default 64 KiB), and, where several instances share the record store, the feed on which they
+   * announce changes to each other (`createPostgresChangeFeed`); without one, another instance's
+   * delete is seen here after at most `ttlMs`.
+   */
+  gatewayCache?: Partial<GatewayCacheSettings> | undefined
 }
 
 /**

@@ -1,6 +1,8 @@
 import type { Clock, Embedder, IdSource } from '@pinfold/interface'
 import { type OptionChecks, optionChecks } from '@pinfold/interface'
 import { v7 as uuidv7 } from 'uuid'
+import { invalidatingRecords } from '../gateway/fact-changes.js'
+import { createGatewayReadCache, DEFAULT_GATEWAY_CACHE, type GatewayCacheSettings } from '../gateway/read-cache.js'
 import { checkPaymentSettings } from '../payments/payments.js'
 import type { PinSettings, ResumableUploadSettings, ServiceContext } from './context.js'
 import { resolveFeatures } from './features.js'
@@ -59,8 +61,10 @@ export function checkServiceOptions(options: FileServiceOptions): ServiceContext
     'must be an array of block fetchers (name and getBlock)',
   )
   const maxUploadBytes = check.nonNegativeInteger('maxUploadBytes', options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES)
+  const gatewayCache = createGatewayReadCache(checkGatewayCacheSettings(check, options.gatewayCache ?? {}))
   return {
-    records: options.records,
+    // every operation writes through this store, so none can change a fact the cache keeps unseen
+    records: invalidatingRecords(options.records, gatewayCache),
     blobs: options.blobs,
     clock: clock ?? systemClock,
     ids: ids ?? uuidIds,
@@ -70,6 +74,24 @@ export function checkServiceOptions(options: FileServiceOptions): ServiceContext
     pinning: checkPinSettings(check, options.pinning ?? {}, maxUploadBytes),
     usageRowsPerDay: check.positiveInteger('maxUsageRowsPerDay', options.maxUsageRowsPerDay ?? 10_000),
     resumable: checkResumableSettings(check, options.resumableUploads ?? {}),
+    gatewayCache,
+  }
+}
+
+function checkGatewayCacheSettings(check: OptionChecks, given: Partial<GatewayCacheSettings>): GatewayCacheSettings {
+  const changes = given.changes
+  if (changes !== undefined) {
+    const methods = typeof changes?.publish === 'function' && typeof changes.subscribe === 'function'
+    check.require('gatewayCache.changes', methods, 'must be a change feed (publish and subscribe)')
+  }
+  return {
+    maxBytes: check.nonNegativeInteger('gatewayCache.maxBytes', given.maxBytes ?? DEFAULT_GATEWAY_CACHE.maxBytes),
+    ttlMs: check.positiveInteger('gatewayCache.ttlMs', given.ttlMs ?? DEFAULT_GATEWAY_CACHE.ttlMs),
+    maxItemBytes: check.nonNegativeInteger(
+      'gatewayCache.maxItemBytes',
+      given.maxItemBytes ?? DEFAULT_GATEWAY_CACHE.maxItemBytes,
+    ),
+    changes,
   }
 }
 

@@ -13,6 +13,7 @@ import { kuboImporterOptions } from '../../src/content/unixfs/profiles.js'
 import type { GatewayRoot } from '../../src/gateway/api.js'
 import { openContentDag } from '../../src/gateway/content-dag.js'
 import { createGatewayOperations, type GatewaySettings } from '../../src/gateway/gateway.js'
+import { createGatewayReadCache, DEFAULT_GATEWAY_CACHE } from '../../src/gateway/read-cache.js'
 import type { BlobStore, BlockLocation, ContentRecord } from '../../src/index.js'
 import { blobStore } from '../support/blob-store.js'
 import { chacha } from '../support/pseudo-random-bytes.js'
@@ -157,6 +158,7 @@ describe('gateway over a car content (directories)', () => {
     const gateway = createGatewayOperations({
       blobs: store,
       records: { blocks: records },
+      gatewayCache: createGatewayReadCache(DEFAULT_GATEWAY_CACHE),
     } as unknown as GatewaySettings)
     const gatewayRoot: GatewayRoot = {
       requested: root!,

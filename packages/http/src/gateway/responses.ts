@@ -1,4 +1,5 @@
 import { detectMimeType, type GatewayEntry, mimeTypeFromName } from '@pinfold/core'
+import { LRUCache } from 'lru-cache'
 import { concatBytes } from '../bytes.js'
 import { errorBody } from '../responses.js'
 
@@ -102,6 +103,22 @@ export async function chooseContentType(
   const byName = name ? mimeTypeFromName(name) : undefined
   if (byName) return withCharset(byName)
   if (entry.size === 0) return 'text/plain; charset=utf-8'
+  const cid = entry.cid.toString()
+  const known = SNIFFED.get(cid)
+  if (known) return known
+  const sniffed = await sniff(entry, signal)
+  SNIFFED.set(cid, sniffed)
+  return sniffed
+}
+
+/**
+ * Types sniffed from content, by CID: a CID names its bytes, so what they look like never changes,
+ * and serving a small file again costs no sniffing (nor the read of its head). Whether the content
+ * may be served at all is decided before, on every request.
+ */
+const SNIFFED = new LRUCache<string, string>({ max: 10_000 })
+
+async function sniff(entry: Extract<GatewayEntry, { type: 'file' }>, signal: AbortSignal): Promise<string> {
   const head: Uint8Array[] = []
   for await (const chunk of await entry.read({ offset: 0, length: Math.min(entry.size, SNIFF_BYTES) }, { signal })) {
     head.push(chunk)

@@ -32,6 +32,13 @@ export interface BlockLocation {
 export interface LocatedBlock {
   content: ContentRecord
   location: BlockLocation
+  /**
+   * When this answer lapses by expiry alone: the latest `expiresAt` among the public files (of the
+   * tenant, when asked for one) that make `content` servable; `null` when one of them never
+   * expires. A cache may keep the answer until then (and until a file is deleted or its expiry
+   * changes); `undefined` from an adapter that does not say, which makes callers ask again.
+   */
+  until?: Date | null | undefined
 }
 
 export interface BlockRecordStore {
