@@ -1,4 +1,4 @@
-import type { BlobStore, BlockFetcher, Clock, IdSource, RecordStore } from '@pinfold/interface'
+import type { BlobStore, BlockFetcher, Clock, IdSource, RecordStore, TenantLimits } from '@pinfold/interface'
 import type { ServiceFeatures } from './features.js'
 
 /** What every service operation may use. Built once by `createFileService`. */
@@ -20,6 +20,8 @@ export interface ServiceContext {
   /** Distinct gateway usage rows per tenant and UTC day (see `FileServiceOptions.maxUsageRowsPerDay`). */
   usageRowsPerDay: number
   resumable: ResumableUploadSettings
+  /** Every tenant's limits unless the operator overrode them (`null`: no limit). */
+  quotaDefaults: TenantLimits
 }
 
 /** A step of a resumable upload's completion, in order (see `ResumableUploadSettings.checkpoint`). */

@@ -7,6 +7,7 @@ import type {
   PaymentSettings,
   PaymentVerifier,
   RecordStore,
+  TenantLimits,
   TextExtractor,
   TxtResolver,
 } from '@pinfold/interface'
@@ -26,6 +27,7 @@ import { createPaymentOperations } from '../payments/payments.js'
 import { createPinOperations } from '../pins/pins.js'
 import type { GatewayPlugin } from '../plugins/api.js'
 import { createPluginOperations } from '../plugins/plugins.js'
+import { createQuotaOperations } from '../quotas/quotas.js'
 import { createSignatureOperations } from '../signatures/signatures.js'
 import { createSwapOperations } from '../swaps/swaps.js'
 import { createTotalsOperations } from '../totals/totals.js'
@@ -85,6 +87,12 @@ export interface FileServiceOptions {
   maxUsageRowsPerDay?: number | undefined
   /** How resumable uploads complete: the completion claim's lease (default 30 s), a crash-test checkpoint. */
   resumableUploads?: Partial<ResumableUploadSettings> | undefined
+  /**
+   * Every tenant's limits unless overridden per tenant (`quotas.setTenantLimits`): storage bytes,
+   * files, bytes per file, open pin requests, requests per minute, vectorized files. Each a
+   * non-negative integer or `null`; default: no limit (the pin queue keeps `pinning.maxQueuedPerTenant`).
+   */
+  quotas?: Partial<TenantLimits> | undefined
 }
 
 /**
@@ -123,6 +131,7 @@ export function createFileService(options: FileServiceOptions): FileService {
     usage: createUsageOperations(ctx),
     pins: createPinOperations(ctx),
     totals: createTotalsOperations(ctx),
+    quotas: createQuotaOperations(ctx),
     features: ctx.features.enabled,
   }
 }
