@@ -1,0 +1,54 @@
+import { createMemoryBlobStore, createMemoryRecordStore } from '@pinfold/adapter-memory'
+import { describe, expect, it } from 'vitest'
+import { createFileService } from '../../src/index.js'
+import { applyOverrides, UNLIMITED, validateOverrides } from '../../src/quotas/limits.js'
+
+describe('quota limits', () => {
+  it('validateOverrides - known names, each a non-negative integer or null; anything else INVALID_INPUT', () => {
+    expect(validateOverrides({ storageBytes: 2 ** 40, files: null, fileBytes: undefined })).toEqual({
+      storageBytes: 2 ** 40,
+      files: null,
+    })
+    for (const bad of [
+      null,
+      [],
+      'x',
+      { storage: 1 },
+      { files: -1 },
+      { files: 1.5 },
+      { files: '3' },
+      { files: 2 ** 60 },
+    ]) {
+      expect(() => validateOverrides(bad), JSON.stringify(bad)).toThrow(
+        expect.objectContaining({ code: 'INVALID_INPUT' }),
+      )
+    }
+  })
+
+  it('applyOverrides - an override replaces its default, null included; absent ones keep it', () => {
+    const defaults = { ...UNLIMITED, files: 100, storageBytes: 1000 }
+    expect(applyOverrides(defaults, { files: null, fileBytes: 5 })).toEqual({ ...defaults, files: null, fileBytes: 5 })
+  })
+
+  it('createFileService - bad default limits are refused at construction', () => {
+    const stores = { records: createMemoryRecordStore(), blobs: createMemoryBlobStore() }
+    expect(() => createFileService({ ...stores, quotas: { files: -1 } })).toThrow(/quotas: files/)
+  })
+
+  it('setTenantLimits - stored per tenant, read back with the defaults applied and the use', async () => {
+    const service = createFileService({
+      records: createMemoryRecordStore(),
+      blobs: createMemoryBlobStore(),
+      quotas: { files: 10 },
+    })
+    const account = await service.quotas.setTenantLimits('acme', { storageBytes: 500 })
+    expect(account).toMatchObject({
+      tenantId: 'acme',
+      limits: { files: 10, storageBytes: 500, fileBytes: null },
+      overrides: { storageBytes: 500 },
+      usage: { files: 0, logicalBytes: 0, openPinRequests: 0, vectorizedFiles: 0 },
+    })
+    expect((await service.quotas.tenantAccount('other')).limits).toMatchObject({ files: 10, storageBytes: null })
+    await expect(service.quotas.setTenantLimits('acme', { files: -2 })).rejects.toMatchObject({ code: 'INVALID_INPUT' })
+  })
+})
