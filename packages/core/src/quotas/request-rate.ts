@@ -26,7 +26,14 @@ export function createRequestRate(ctx: LimitSettings & Pick<ServiceContext, 'clo
   async function bucketOf(tenantId: string, now: number, options?: CallOptions): Promise<Bucket> {
     let bucket = buckets.get(tenantId)
     if (bucket && now - bucket.readAt < LIMIT_TTL_MS) return bucket
-    const limit = (await limitsOf(ctx, tenantId, options)).requestsPerMinute
+    let limit: number | null
+    try {
+      limit = (await limitsOf(ctx, tenantId, options)).requestsPerMinute
+    } catch {
+      // a record store hiccup must not turn every request into a 503: the last known limit holds
+      // (none known: this request is not limited), and the next request reads again
+      return bucket ?? { limit: null, readAt: now, tokens: 0, updated: now }
+    }
     if (!bucket) {
       if (buckets.size >= MAX_TENANTS) buckets.delete(buckets.keys().next().value!)
       bucket = { limit, readAt: now, tokens: limit ?? 0, updated: now }

@@ -52,3 +52,26 @@ describe('quota limits', () => {
     await expect(service.quotas.setTenantLimits('acme', { files: -2 })).rejects.toMatchObject({ code: 'INVALID_INPUT' })
   })
 })
+
+describe('requests per minute', () => {
+  it('takeRequest - a tenant’s budget per minute, refilled with time; a store that cannot answer limits nobody', async () => {
+    let now = Date.parse('2026-01-01T00:00:00Z')
+    const records = createMemoryRecordStore()
+    const service = createFileService({ records, blobs: createMemoryBlobStore(), clock: { now: () => new Date(now) } })
+    const actor = { tenantId: 'acme', userId: 'u' }
+    await service.quotas.setTenantLimits('acme', { requestsPerMinute: 2 })
+    await service.quotas.takeRequest(actor)
+    await service.quotas.takeRequest(actor)
+    await expect(service.quotas.takeRequest(actor)).rejects.toMatchObject({
+      code: 'RATE_LIMITED',
+      details: { retryAfterSeconds: 30 },
+    })
+    await service.quotas.takeRequest({ tenantId: 'other', userId: 'u' })
+    now += 30_000
+    await service.quotas.takeRequest(actor)
+    records.accounts.getLimits = async () => {
+      throw new Error('database down')
+    }
+    await service.quotas.takeRequest({ tenantId: 'new', userId: 'u' })
+  })
+})
