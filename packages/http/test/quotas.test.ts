@@ -49,7 +49,7 @@ describe('quotas on every ingest path', () => {
   const multipart = (org: string, size: number, seed: number, fields: Record<string, string> = {}) =>
     server.api('/v3/files', { method: 'POST', body: form(fields, { bytes: bytesOf(size, seed), name: 'f.bin' }), org })
 
-  async function signedUpload(org: string, size: number, seed: number) {
+  async function signedUrl(org: string): Promise<string> {
     const now = Math.floor(Date.now() / 1000)
     const signed = await server.api('/v3/files/sign', {
       method: 'POST',
@@ -57,8 +57,12 @@ describe('quotas on every ingest path', () => {
       org,
     })
     expect(signed.status).toBe(200)
-    const url = ((await signed.json()) as { data: string }).data
-    return server.fetch(url, { method: 'POST', body: form({}, { bytes: bytesOf(size, seed), name: 's.bin' }) })
+    return ((await signed.json()) as { data: string }).data
+  }
+
+  async function signedUpload(org: string, size: number, seed: number) {
+    const body = form({}, { bytes: bytesOf(size, seed), name: 's.bin' })
+    return server.fetch(await signedUrl(org), { method: 'POST', body })
   }
 
   async function carOf(size: number, seed: number): Promise<Uint8Array> {
@@ -170,6 +174,16 @@ describe('quotas on every ingest path', () => {
       status: 403,
     },
     {
+      path: 'tus through a signed URL',
+      limits: { storageBytes: 100 },
+      attempt: async (org) =>
+        server.fetch(await signedUrl(org), {
+          method: 'POST',
+          headers: { 'Upload-Length': '101', 'Tus-Resumable': '1.0.0' },
+        }),
+      status: 403,
+    },
+    {
       path: 'tus, Upload-Length at creation',
       limits: { storageBytes: 100 },
       attempt: (org) => tusCreate(org, 101),
@@ -262,6 +276,7 @@ describe('quotas on every ingest path', () => {
     const body = (await res.json()) as { error: string | { reason: string; details: string } }
     expect({ status: res.status, body }).toMatchObject({ status: c.status })
     if (c.reason) expect(body.error).toMatchObject({ reason: c.reason, details: expect.any(String) })
+    else if (c.status === 403) expect(body.error).toMatch(/limit reached/) // never a scope or signature refusal
     else expect(body.error).toEqual(expect.any(String))
     expect((await use(org)).usage).toEqual(used)
     expect(server.blobCount()).toBe(blobs)
