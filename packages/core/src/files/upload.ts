@@ -4,7 +4,7 @@ import type { Block } from '../content/dag/blocks.js'
 import { isFolderPath } from '../content/unixfs/folder-import.js'
 import { checkContentAllowed, checkMimeType } from '../mime/allowed-mime-types.js'
 import { detectMimeType, type SNIFF_BYTES } from '../mime/mime.js'
-import { admitFile } from '../quotas/admission.js'
+import { admitFile, type FileAdmission, fileQuotaOf } from '../quotas/admission.js'
 import type { ServiceContext } from '../service/context.js'
 import type {
   FileOperations,
@@ -105,7 +105,7 @@ export function createFileUpload(ctx: FileUploadSettings): FileUpload {
       checkMimeType(staged.mimeType, allowed)
       const finished = resolved.car ? await finishCar(ctx, staged, signal) : staged
       // its bytes are stored already (the session was admitted by its length): only the record is checked
-      const { quota } = await admitFile(ctx, actor.tenantId, finished.size, { signal })
+      const quota = await fileQuotaOf(ctx, actor.tenantId, { signal })
       return await commitStaged(ctx, actor, finished, resolved, signal, fileId, quota)
     },
 
@@ -122,7 +122,15 @@ export function createFileUpload(ctx: FileUploadSettings): FileUpload {
   ): Promise<UploadResult> {
     const { signal, constraints } = options
     // the tenant's limits are read before any byte is stored; the stream is cut at what they leave
-    const admission = await admitFile(ctx, actor.tenantId, undefined, { signal })
+    // (a resumable upload's completion, `fileId`, streams bytes stored already: only its record is checked)
+    const admission: FileAdmission =
+      fileId === undefined
+        ? await admitFile(ctx, actor.tenantId, undefined, { signal })
+        : {
+            maxBytes: Number.POSITIVE_INFINITY,
+            quota: await fileQuotaOf(ctx, actor.tenantId, { signal }),
+            explain: (e) => e,
+          }
     const maxBytes = Math.min(ctx.maxUploadBytes, constraints?.maxBytes ?? Number.POSITIVE_INFINITY, admission.maxBytes)
     let given: Partial<UploadOptions> = {}
     const merge = (more: Partial<UploadOptions>) => {

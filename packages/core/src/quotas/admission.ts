@@ -63,3 +63,18 @@ export async function admitFile(
     },
   }
 }
+
+/**
+ * The quota a record must keep its tenant within, refusing nothing now: for a file whose bytes are
+ * stored already (a resumable upload's completion), where an early refusal saves nothing and would
+ * refuse the retry of a completion already recorded (its own file filling the last place).
+ */
+export async function fileQuotaOf(
+  ctx: LimitSettings,
+  tenantId: string,
+  options?: CallOptions,
+): Promise<FileQuota | undefined> {
+  const limits = await limitsOf(ctx, tenantId, options)
+  if (limits.files === null && limits.storageBytes === null) return undefined
+  return { maxFiles: limits.files ?? undefined, maxLogicalBytes: limits.storageBytes ?? undefined }
+}
