@@ -276,7 +276,8 @@ describe('quotas on every ingest path', () => {
     const body = (await res.json()) as { error: string | { reason: string; details: string } }
     expect({ status: res.status, body }).toMatchObject({ status: c.status })
     if (c.reason) expect(body.error).toMatchObject({ reason: c.reason, details: expect.any(String) })
-    else if (c.status === 403) expect(body.error).toMatch(/limit reached/) // never a scope or signature refusal
+    else if (c.status === 403)
+      expect(body.error).toMatch(/limit reached/) // never a scope or signature refusal
     else expect(body.error).toEqual(expect.any(String))
     expect((await use(org)).usage).toEqual(used)
     expect(server.blobCount()).toBe(blobs)
