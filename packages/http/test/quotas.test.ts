@@ -228,6 +228,20 @@ describe('quotas on every ingest path', () => {
       reason: 'INSUFFICIENT_FUNDS',
     },
     {
+      path: 'Pinning Service API, replace with the files full',
+      limits: { files: 1 },
+      before: async (org) => {
+        const queued = await server.api('/psa/pins', { ...json({ cid: await heldElsewhere(20, 16) }), org })
+        expect(queued.status).toBe(202)
+        lastFileId = ((await queued.json()) as { requestid: string }).requestid
+        await small(org)
+      },
+      held: 17,
+      attempt: (org, cid) => server.api(`/psa/pins/${lastFileId}`, { ...json({ cid }), org }),
+      status: 409,
+      reason: 'INSUFFICIENT_FUNDS',
+    },
+    {
       path: 'Pinning Service API, pin queue',
       limits: { openPinRequests: 1 },
       before: async (org) => {
