@@ -22,10 +22,12 @@ export function memoryFileRecords(state: MemoryState): FileRecordStore {
       const isDuplicate = [...files.values()].some(
         (f) => f.tenantId === file.tenantId && f.network === file.network && f.cid === file.cid,
       )
+      state.accounting.checkQuota(file, options?.quota)
       const stored = contents.get(content.cid) ?? { ...content }
       contents.set(stored.cid, stored)
       const record: FileRecord = { ...file, keyvalues: { ...file.keyvalues }, vectorized: false }
       files.set(record.id, record)
+      state.accounting.fileAdded(record, stored)
       return { file: copyFile(record), isDuplicate, content: { ...stored } }
     },
 
@@ -67,6 +69,7 @@ export function memoryFileRecords(state: MemoryState): FileRecordStore {
       files.delete(id)
       const stillReferenced = [...files.values()].some((f) => f.cid === file.cid)
       const content = contents.get(file.cid)
+      if (content) state.accounting.fileRemoved(file, content)
       if (stillReferenced || !content) return { file: copyFile(file) }
       contents.delete(file.cid)
       state.dropBlocks(content.blobKey)

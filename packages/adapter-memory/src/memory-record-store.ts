@@ -1,4 +1,5 @@
 import type { PinRequestRecord, RecordStore } from '@pinfold/interface'
+import { memoryTenantAccounts } from './memory-accounts.js'
 import { memoryApiKeyRecords } from './memory-api-keys.js'
 import { memoryBlockRecords } from './memory-blocks.js'
 import { memoryDeploymentTotals } from './memory-deployment-totals.js'
@@ -31,8 +32,9 @@ export function createMemoryRecordStore(): RecordStore {
     payments: memoryPaymentRecords(state),
     uploadSessions: memoryUploadSessionRecords(),
     apiKeys: memoryApiKeyRecords(),
-    usage: memoryUsageRecords(state),
+    usage: memoryUsageRecords(),
     pinRequests: memoryPinRequestRecords(pinRequests),
     totals: memoryDeploymentTotals(state, pinRequests),
+    accounts: memoryTenantAccounts(state),
   }
 }

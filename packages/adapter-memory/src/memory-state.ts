@@ -6,6 +6,7 @@ import {
   type Network,
   PinfoldError,
 } from '@pinfold/interface'
+import { createMemoryAccounting, type MemoryAccounting } from './memory-accounts.js'
 
 /**
  * The records every part of the memory store may look at. Each part of the store (files, groups,
@@ -20,6 +21,8 @@ export interface MemoryState {
   blocks: Map<string, Map<string, BlockLocation>>
   /** The blob keys holding each block, by multihash key. */
   blockHolders: Map<string, Set<string>>
+  /** Per-tenant figures, changed with the file records they count. */
+  accounting: MemoryAccounting
   /** Drops every block entry of a blob. */
   dropBlocks(blobKey: string): void
   visibleFile(tenantId: string, network: Network, id: string): FileRecord | undefined
@@ -48,6 +51,7 @@ export function createMemoryState(): MemoryState {
     groups,
     blocks,
     blockHolders,
+    accounting: createMemoryAccounting(),
     dropBlocks(blobKey) {
       for (const id of blocks.get(blobKey)?.keys() ?? []) {
         const holders = blockHolders.get(id)

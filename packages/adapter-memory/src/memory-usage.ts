@@ -7,15 +7,14 @@ import {
   throwIfAborted,
   type UsageRecordStore,
 } from '@pinfold/interface'
-import type { MemoryState } from './memory-state.js'
 
 type StoredCount = Omit<GatewayUsageCount, 'requests' | 'bytes'> & GatewayUsageTotal
 
 const countKey = (c: GatewayUsageCount) => JSON.stringify([c.tenantId, c.day, c.cid, c.fileName, c.status])
 const dayKey = (c: GatewayUsageCount) => JSON.stringify([c.tenantId, c.day])
 
-/** Gateway totals in a Map keyed by (tenant, day, CID, file name, status); storage usage from the files. */
-export function memoryUsageRecords(state: MemoryState): UsageRecordStore {
+/** Gateway totals in a Map keyed by (tenant, day, CID, file name, status). */
+export function memoryUsageRecords(): UsageRecordStore {
   const counts = new Map<string, StoredCount>()
   /** Rows of each (tenant, day) besides its "other" row: the cap is checked without a scan. */
   const rowsOfDay = new Map<string, number>()
@@ -77,18 +76,6 @@ export function memoryUsageRecords(state: MemoryState): UsageRecordStore {
       return [...sumBy(matching(tenantId, query), (c) => c.day)]
         .map(([day, sum]) => ({ day, ...sum }))
         .sort((a, b) => (a.day < b.day ? -1 : 1))
-    },
-
-    async storageUsage(tenantId, options) {
-      await tick(options)
-      let files = 0
-      let bytes = 0
-      for (const file of state.files.values()) {
-        if (file.tenantId !== tenantId) continue
-        files += 1
-        bytes += file.size
-      }
-      return { files, bytes }
     },
   }
 }

@@ -21,6 +21,7 @@ import { keyset, toPage } from './paging.js'
 import type { Queryable, SqlClient } from './queryable.js'
 import { CONTENT_COLUMNS, FILE_COLUMNS, toContentRecord, toFileRecord } from './rows.js'
 import { containsIgnoringCase, isUuid, likePrefix, Params } from './sql.js'
+import { accountFileAdded, accountFileRemoved } from './tenant-accounts.js'
 
 /*
  * How the "exactly one" contracts hold across processes: every transaction that adds or removes a
@@ -33,7 +34,7 @@ async function createFile(
   client: SqlClient,
   file: NewFile,
   content: ContentRecord,
-  { signal, requireContent }: CreateFileOptions = {},
+  { signal, requireContent, quota }: CreateFileOptions = {},
 ): Promise<CreatedFile> {
   if (file.groupId !== null && !isUuid(file.groupId)) throw notFound('group')
   return client.transaction(async (tx) => {
@@ -75,9 +76,11 @@ async function createFile(
         file.expiresAt?.toISOString() ?? null,
       ],
     )
+    const record = toFileRecord(inserted.rows[0]!)
+    await accountFileAdded(tx, record, quota)
     throwIfAborted(signal)
     return {
-      file: toFileRecord(inserted.rows[0]!),
+      file: record,
       isDuplicate: duplicate.rows[0]?.duplicate === true,
       content: toContentRecord(stored.rows[0]!),
     }
@@ -187,6 +190,7 @@ async function deleteFile(
     // Lock first, then look: the reference check must be a later statement than the lock wait, or
     // it would judge by a snapshot taken before a concurrent createFile committed its file.
     await tx.query('select 1 from contents where cid = $1 for update', [file.cid])
+    await accountFileRemoved(tx, file)
     const released = await tx.query(
       `delete from contents where cid = $1 and not exists (select 1 from files where cid = $1)
        returning ${CONTENT_COLUMNS}`,

@@ -6,7 +6,6 @@ import {
   type GatewayUsageRanking,
   type GatewayUsageTotal,
   OTHER_USAGE_CID,
-  type StorageUsage,
 } from '@pinfold/interface'
 import { guarded } from './errors.js'
 import type { Queryable, SqlClient } from './queryable.js'
@@ -179,14 +178,6 @@ async function gatewayUsageByDay(
   return rows.map((row) => ({ day: String(row.day), ...toTotal(row) }))
 }
 
-async function storageUsage(db: Queryable, tenantId: string): Promise<StorageUsage> {
-  const { rows } = await db.query(
-    'select count(*) as files, coalesce(sum(size), 0) as bytes from files where tenant_id = $1',
-    [tenantId],
-  )
-  return { files: Number(rows[0]?.files ?? 0), bytes: Number(rows[0]?.bytes ?? 0) }
-}
-
 /** The record store's usage part over `client`, each call guarded (see `guarded`). */
 export function postgresUsageRecords(client: SqlClient): UsageRecordStore {
   return {
@@ -196,6 +187,5 @@ export function postgresUsageRecords(client: SqlClient): UsageRecordStore {
       guarded('rankGatewayUsage', options, () => rankGatewayUsage(client, tenantId, query, ranking)),
     gatewayUsageByDay: (tenantId, query, options) =>
       guarded('gatewayUsageByDay', options, () => gatewayUsageByDay(client, tenantId, query)),
-    storageUsage: (tenantId, options) => guarded('storageUsage', options, () => storageUsage(client, tenantId)),
   }
 }

@@ -1,10 +1,7 @@
-import { randomUUID } from 'node:crypto'
 import { type GatewayUsageCount, type GatewayUsageQuery, OTHER_USAGE_CID, type RecordStore } from '@pinfold/interface'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { contentFor, fileBuilder, newCid, OTHER_TENANT, TENANT } from './fixtures.js'
+import { newCid, OTHER_TENANT, TENANT } from './fixtures.js'
 import type { RecordStoreHarness } from './record-store.js'
-
-const newFile = fileBuilder()
 
 /** Far above what any test here writes, but for the tests of the cap. */
 const LIMITS = { rowsPerTenantDay: 1000 }
@@ -180,20 +177,6 @@ export function describeUsageRecords(name: string, create: () => Promise<RecordS
         limit: 10,
       })
       expect(ranked.map((r) => r.value)).toEqual([first, second])
-    })
-
-    it("storageUsage - counts the tenant's files on both networks and sums their sizes", async () => {
-      expect(await store.usage.storageUsage(TENANT)).toEqual({ files: 0, bytes: 0 })
-      for (const fields of [
-        { size: 100 },
-        { size: 2 ** 33, network: 'private' as const },
-        { size: 7, tenantId: OTHER_TENANT },
-      ]) {
-        const file = newFile({ ...fields, id: randomUUID() })
-        await store.files.createFile(file, contentFor(file))
-      }
-      expect(await store.usage.storageUsage(TENANT)).toEqual({ files: 2, bytes: 100 + 2 ** 33 })
-      expect(await store.usage.storageUsage(OTHER_TENANT)).toEqual({ files: 1, bytes: 7 })
     })
   })
 }

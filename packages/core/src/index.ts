@@ -60,6 +60,7 @@ export { DEFAULT_RETRIEVAL_AMOUNT, NONCE_ALREADY_USED } from './payments/payment
 export type * from './pins/api.js'
 export type * from './plugins/api.js'
 export { BUILT_IN_PLUGINS } from './plugins/plugins.js'
+export type * from './quotas/api.js'
 export { gatewayMultiaddr, gatewayProviderId, TRANSPORT_IPFS_GATEWAY_HTTP } from './routing/http-provider.js'
 export {
   type CompletionStep,

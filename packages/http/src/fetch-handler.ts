@@ -166,6 +166,8 @@ export function createFetchHandler(service: FileService, options: FetchHandlerOp
     if (route.auth === 'public') return ANONYMOUS
     const actor = await identify(request, route.path, service, options.auth)
     limiter.checkActor(actor)
+    // the tenant's own budget (`requestsPerMinute`), shared by all its tokens and keys
+    await service.quotas.takeRequest(actor, { signal: request.signal })
     if (route.auth !== 'token' && !allows(actor.scopes, route.auth)) {
       throw new PinfoldError('FORBIDDEN', `this token lacks the ${route.auth} scope`)
     }

@@ -10,6 +10,7 @@ import { healthRoutes } from './resources/health/routes.js'
 import { keyRoutes } from './resources/keys/routes.js'
 import { legacyGroupRoutes } from './resources/legacy-groups/routes.js'
 import { legacyPinningRoutes } from './resources/legacy-pinning/routes.js'
+import { limitRoutes } from './resources/limits/routes.js'
 import { paymentRoutes } from './resources/payments/routes.js'
 import { pinListRoutes } from './resources/pin-list/routes.js'
 import { pinRoutes } from './resources/pins/routes.js'
@@ -43,6 +44,7 @@ export const routes: readonly Route[] = [
   ...routingRoutes,
   ...keyRoutes,
   ...usageRoutes,
+  ...limitRoutes,
   ...legacyPinningRoutes,
   ...pinListRoutes,
   ...legacyGroupRoutes,

@@ -6,6 +6,8 @@ export const STATUS_BY_CODE = {
   UNAUTHENTICATED: 401,
   PAYMENT_REQUIRED: 402,
   FORBIDDEN: 403,
+  // Pinata's "action not allowed": the account's plan (here, its limits) leaves no room
+  QUOTA_EXCEEDED: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
   REQUEST_TIMEOUT: 408,

@@ -417,6 +417,8 @@ describe('openapi', () => {
     const series = '/v3/ipfs/gateway_analytics_time_series'
     await check(`GET ${series}`, await server.api(`${series}?start_date=2026-01-01&end_date=2026-01-31&by=week`))
     await check(`GET ${series}`, await server.api(`${series}?start_date=2026-02-01&end_date=2026-01-01`))
+    await check('GET /v3/data/limits', await server.api('/v3/data/limits'))
+    await check('GET /v3/data/limits', await server.api('/v3/data/limits', { auth: null }))
     for (const path of ['/data/userPinnedDataTotal', '/v3/data/userPinnedDataTotal']) {
       await check(`GET ${path}`, await server.api(path))
       await check(`GET ${path}`, await server.api(path, { auth: await server.token({ scopes: ['org:groups:read'] }) }))

@@ -16,6 +16,8 @@ export const ERROR_CODES = [
   'NOT_FOUND',
   /** The resource's state is incompatible with the request. */
   'CONFLICT',
+  /** The tenant's limits (storage, files, vectorized files) leave no room for what was asked. */
+  'QUOTA_EXCEEDED',
   /** An upload exceeded the allowed size. */
   'PAYLOAD_TOO_LARGE',
   /**

@@ -1,8 +1,9 @@
-import { DEFAULT_COMPLETION_LEASE_MS, optionChecks } from '@pinfold/core'
+import { DEFAULT_COMPLETION_LEASE_MS, optionChecks, type TenantLimits } from '@pinfold/core'
 import type { RateLimitOptions } from '@pinfold/http'
 import { DEFAULT_BODY_IDLE_TIMEOUT_MS } from '@pinfold/http-node'
 import { type ImageConfig, imageConfigFromEnv } from './image-config.js'
 import { paymentOptionsFromEnv } from './payments-config.js'
+import { quotaDefaultsFromEnv } from './quota-config.js'
 
 /** The server's settings, read from the environment (see the configuration table in the README). */
 export interface ServerConfig {
@@ -35,6 +36,8 @@ export interface ServerConfig {
   maxUploadBytes: number | undefined
   /** Distinct gateway analytics rows per tenant and day (`PINFOLD_USAGE_MAX_ROWS_PER_DAY`); the rest count as `other`. */
   maxUsageRowsPerDay: number
+  /** Every tenant's default limits (`PINFOLD_QUOTA_*`); `null` is no limit. */
+  quotas: TenantLimits
   /** Requests per minute per bearer token / per client address (`PINFOLD_RATE_LIMIT_PER_TOKEN`, `…_PER_IP`); unset = no limit. */
   rateLimit?: RateLimitOptions
   /** The environment the configuration was read from (embedder settings are read from it lazily). */
@@ -169,6 +172,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       'PINFOLD_USAGE_MAX_ROWS_PER_DAY',
       env.PINFOLD_USAGE_MAX_ROWS_PER_DAY ? Number(env.PINFOLD_USAGE_MAX_ROWS_PER_DAY) : 10_000,
     ),
+    quotas: quotaDefaultsFromEnv(env),
     env,
     rateLimit: {
       perToken: perMinute(env.PINFOLD_RATE_LIMIT_PER_TOKEN, 'PINFOLD_RATE_LIMIT_PER_TOKEN'),

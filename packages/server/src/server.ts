@@ -83,6 +83,7 @@ export async function startServer(
     blobs: storage.blobs,
     maxUploadBytes: config.maxUploadBytes,
     maxUsageRowsPerDay: config.maxUsageRowsPerDay,
+    quotas: config.quotas,
     signingSecret: secret,
     // custom gateway domains are verified, and DNSLink records read, in the system's DNS servers
     resolveTxt: createTxtResolver(),

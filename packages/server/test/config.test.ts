@@ -169,3 +169,27 @@ describe('gateway read cache - PINFOLD_GATEWAY_CACHE_MB, PINFOLD_GATEWAY_CACHE_T
     expect(() => readConfig({ PINFOLD_GATEWAY_CACHE_TTL_MS: '0' })).toThrow(/PINFOLD_GATEWAY_CACHE_TTL_MS/)
   })
 })
+
+describe('default limits - PINFOLD_QUOTA_*', () => {
+  it('readConfig - no limit by default, a non-negative integer when set, anything else refused at start-up', async () => {
+    const { readConfig } = await import('../src/config.js')
+    expect(readConfig({}).quotas).toEqual({
+      storageBytes: null,
+      files: null,
+      fileBytes: null,
+      openPinRequests: null,
+      requestsPerMinute: null,
+      vectorizedFiles: null,
+    })
+    const set = readConfig({
+      PINFOLD_QUOTA_STORAGE_BYTES: '1099511627776',
+      PINFOLD_QUOTA_FILES: '0',
+      PINFOLD_QUOTA_VECTORIZED_FILES: '10000',
+      PINFOLD_QUOTA_REQUESTS_PER_MINUTE: '',
+    }).quotas
+    expect(set).toMatchObject({ storageBytes: 2 ** 40, files: 0, vectorizedFiles: 10_000, requestsPerMinute: null })
+    for (const bad of ['-1', '1.5', 'lots']) {
+      expect(() => readConfig({ PINFOLD_QUOTA_FILE_BYTES: bad })).toThrow(/PINFOLD_QUOTA_FILE_BYTES/)
+    }
+  })
+})

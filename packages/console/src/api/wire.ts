@@ -457,6 +457,53 @@ export interface Schemas {
     /** The same, in the spelling of Pinata's OpenAPI */
     swapCid?: string
   }
+  TenantAccount: {
+    limits: Schemas['TenantLimits']
+    usage: Schemas['TenantUsage']
+  }
+  TenantLimitOverrides: {
+    /** Bytes the account may store (the sum of its files’ sizes); null: no limit */
+    storage_bytes?: number | null
+    /** Files the account may hold, both networks; null: no limit */
+    files?: number | null
+    /** Bytes of one file, folder or CAR; null: no limit */
+    file_bytes?: number | null
+    /** Pin-by-CID requests queued or running; null: no limit */
+    open_pin_requests?: number | null
+    /** Authenticated API requests per minute; null: no limit */
+    requests_per_minute?: number | null
+    /** Files with stored vectors; null: no limit */
+    vectorized_files?: number | null
+  }
+  TenantLimits: {
+    /** Bytes the account may store (the sum of its files’ sizes); null: no limit */
+    storage_bytes: number | null
+    /** Files the account may hold, both networks; null: no limit */
+    files: number | null
+    /** Bytes of one file, folder or CAR; null: no limit */
+    file_bytes: number | null
+    /** Pin-by-CID requests queued or running; null: no limit */
+    open_pin_requests: number | null
+    /** Authenticated API requests per minute; null: no limit */
+    requests_per_minute: number | null
+    /** Files with stored vectors; null: no limit */
+    vectorized_files: number | null
+  }
+  TenantUsage: {
+    /** File records, both networks */
+    files: number
+    /** The sum of the files’ sizes (what `userPinnedDataTotal` reports) */
+    logical_bytes: number
+    /** Distinct contents (stored blobs) the files reference */
+    contents: number
+    /** Bytes of contents no other account references */
+    sole_bytes: number
+    /** Bytes of contents other accounts reference too, each counted in full */
+    shared_bytes: number
+    /** Pin-by-CID requests queued or running */
+    open_pin_requests: number
+    vectorized_files: number
+  }
   UploadSignRequest: {
     /** Seconds the URL stays valid */
     expires: number | string

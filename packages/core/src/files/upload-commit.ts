@@ -1,4 +1,4 @@
-import type { Actor, BlockLocation, CidVersion, CreatedFile, Network } from '@pinfold/interface'
+import type { Actor, BlockLocation, CidVersion, CreatedFile, FileQuota, Network } from '@pinfold/interface'
 import { hasCode, throwIfAborted } from '@pinfold/interface'
 import { CID } from 'multiformats/cid'
 import type { Block } from '../content/dag/blocks.js'
@@ -18,8 +18,9 @@ import { discardStaged, type Staged } from './upload-staging.js'
 export type CommitSettings = Pick<ServiceContext, 'blobs' | 'records' | 'ids' | 'clock'>
 
 /**
- * Records the staged content, under `fileId` when given (else a new id). Owns the staged blobs
- * from here on: deletes them unless a record uses them.
+ * Records the staged content, under `fileId` when given (else a new id), keeping the tenant within
+ * `quota` (checked atomically with the record). Owns the staged blobs from here on: deletes them
+ * unless a record uses them.
  */
 export async function commitStaged(
   ctx: CommitSettings,
@@ -28,6 +29,7 @@ export async function commitStaged(
   options: UploadOptions,
   signal: AbortSignal | undefined,
   fileId: string | undefined,
+  quota: FileQuota | undefined,
 ): Promise<UploadResult> {
   let cid: string | undefined
   try {
@@ -60,6 +62,7 @@ export async function commitStaged(
           kind: staged.kind,
           profile: staged.kind === 'file' ? options.cidVersion : null,
         },
+        { quota },
       )
       .catch((error: unknown) => recordedBefore(ctx, error, actor, options.network, fileId))
     if (created.content.blobKey !== staged.blobKey) {

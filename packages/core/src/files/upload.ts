@@ -4,6 +4,7 @@ import type { Block } from '../content/dag/blocks.js'
 import { isFolderPath } from '../content/unixfs/folder-import.js'
 import { checkContentAllowed, checkMimeType } from '../mime/allowed-mime-types.js'
 import { detectMimeType, type SNIFF_BYTES } from '../mime/mime.js'
+import { admitFile, type FileAdmission, fileQuotaOf } from '../quotas/admission.js'
 import type { ServiceContext } from '../service/context.js'
 import type {
   FileOperations,
@@ -34,7 +35,10 @@ import {
  */
 
 /** What an upload uses of the service. */
-export type FileUploadSettings = Pick<ServiceContext, 'blobs' | 'records' | 'ids' | 'clock' | 'maxUploadBytes'>
+export type FileUploadSettings = Pick<
+  ServiceContext,
+  'blobs' | 'records' | 'ids' | 'clock' | 'maxUploadBytes' | 'quotaDefaults'
+>
 
 /** A file whose bytes are stored already (a resumable upload's assembled blob), with its CIDv1 DAG. */
 export interface StoredFile {
@@ -100,7 +104,9 @@ export function createFileUpload(ctx: FileUploadSettings): FileUpload {
       const resolved = resolveUploadOptions({ ...given, ...constraints?.fixed }, staged, ctx.clock.now())
       checkMimeType(staged.mimeType, allowed)
       const finished = resolved.car ? await finishCar(ctx, staged, signal) : staged
-      return await commitStaged(ctx, actor, finished, resolved, signal, fileId)
+      // its bytes are stored already (the session was admitted by its length): only the record is checked
+      const quota = await fileQuotaOf(ctx, actor.tenantId, { signal })
+      return await commitStaged(ctx, actor, finished, resolved, signal, fileId, quota)
     },
 
     upload: (actor, items, options = {}) => uploadItems(actor, items, options, undefined),
@@ -115,7 +121,17 @@ export function createFileUpload(ctx: FileUploadSettings): FileUpload {
     fileId: string | undefined,
   ): Promise<UploadResult> {
     const { signal, constraints } = options
-    const maxBytes = Math.min(ctx.maxUploadBytes, constraints?.maxBytes ?? Number.POSITIVE_INFINITY)
+    // the tenant's limits are read before any byte is stored; the stream is cut at what they leave
+    // (a resumable upload's completion, `fileId`, streams bytes stored already: only its record is checked)
+    const admission: FileAdmission =
+      fileId === undefined
+        ? await admitFile(ctx, actor.tenantId, undefined, { signal })
+        : {
+            maxBytes: Number.POSITIVE_INFINITY,
+            quota: await fileQuotaOf(ctx, actor.tenantId, { signal }),
+            explain: (e) => e,
+          }
+    const maxBytes = Math.min(ctx.maxUploadBytes, constraints?.maxBytes ?? Number.POSITIVE_INFINITY, admission.maxBytes)
     let given: Partial<UploadOptions> = {}
     const merge = (more: Partial<UploadOptions>) => {
       given = { ...given, ...more }
@@ -149,11 +165,13 @@ export function createFileUpload(ctx: FileUploadSettings): FileUpload {
       const finished = resolved.car
         ? await finishCar(ctx, current, signal)
         : await finishFolder(ctx, current, resolved.cidVersion, signal)
-      return await commitStaged(ctx, actor, finished, resolved, signal, fileId)
+      return await commitStaged(ctx, actor, finished, resolved, signal, fileId, admission.quota)
     } catch (error) {
       if (staged) await discardStaged(ctx, staged)
       await iterator.return?.().catch(() => {})
-      throw signal?.aborted && !(error instanceof PinfoldError) ? abortError(signal) : error
+      throw signal?.aborted && !(error instanceof PinfoldError)
+        ? abortError(signal)
+        : admission.explain(error, maxBytes)
     }
   }
 }

@@ -1,4 +1,11 @@
-import type { BlockLocation, ContentRecord, LocatedBlock, PinOutcome, PinRequestRecord } from '@pinfold/interface'
+import type {
+  BlockLocation,
+  ContentRecord,
+  FileQuota,
+  LocatedBlock,
+  PinOutcome,
+  PinRequestRecord,
+} from '@pinfold/interface'
 import { hasCode, throwIfAborted } from '@pinfold/interface'
 import { CID } from 'multiformats/cid'
 import { blockLinks } from '../content/dag/blocks.js'
@@ -6,13 +13,17 @@ import { createCarBlobWriter, deleteContentBlobs, readAll } from '../content/dag
 import { readBlock } from '../content/dag/read-block.js'
 import { DIRECTORY_MIME_TYPE } from '../mime/allowed-mime-types.js'
 import { detectMimeType, SNIFF_BYTES } from '../mime/mime.js'
+import { admitFile } from '../quotas/admission.js'
 import type { ServiceContext } from '../service/context.js'
 import { deletePinFile } from './delete-pin-file.js'
 import { DagFetchFailure, fetchDag } from './fetch-dag.js'
 import { type FetchedShape, fetchedShape } from './fetched-shape.js'
 
 /** What a pin job uses of the service. */
-export type PinJobSettings = Pick<ServiceContext, 'records' | 'blobs' | 'clock' | 'ids' | 'pinning' | 'blockFetchers'>
+export type PinJobSettings = Pick<
+  ServiceContext,
+  'records' | 'blobs' | 'clock' | 'ids' | 'pinning' | 'blockFetchers' | 'quotaDefaults'
+>
 
 /** Why a job's own controller stopped it; anything else that aborts it is its caller shutting down. */
 export const STOP = {
@@ -63,6 +74,9 @@ export async function runPinJob(
       return
     }
     const root = CID.parse(request.cid)
+    // the tenant's limits as the job starts: the fetch stops at what they leave, and the record is
+    // checked against them atomically (another upload may land meanwhile)
+    const admission = await admitFile(ctx, request.tenantId, undefined, { signal })
     let dagSize = 0
     /** Makes the file, unless the request was deleted meanwhile; answers the blob key backing it. */
     const makeFile = async (content: ContentRecord, shape: FileShape, reused: boolean) => {
@@ -70,7 +84,7 @@ export async function runPinJob(
       const until = new Date(ctx.clock.now().getTime() + settings.leaseMs)
       if (!(await ctx.records.pinRequests.renewPinLease(request.id, owner, until))) controller.abort(STOP.gone)
       throwIfAborted(signal)
-      const blobKey = await createPinnedFile(ctx, request, content, shape, reused)
+      const blobKey = await createPinnedFile(ctx, request, content, shape, reused, admission.quota)
       dagSize = shape.size
       return blobKey
     }
@@ -87,7 +101,7 @@ export async function runPinJob(
     }
     if (!made) {
       blobKey = ctx.ids.blobKey()
-      const fetched = await fetchAndStore(ctx, request, root, blobKey, signal)
+      const fetched = await fetchAndStore(ctx, request, root, blobKey, signal, admission.maxBytes)
       const shape = await fileShape(fetched.shape, fetched.dagSize, request.name)
       if ((await makeFile(fetched.content, shape, false)) !== blobKey) await discard(ctx, blobKey)
       blobKey = undefined
@@ -110,6 +124,11 @@ export async function runPinJob(
       await finish({ state: 'failed', failure: error.failure, reason: error.message })
       return
     }
+    if (hasCode(error, 'QUOTA_EXCEEDED') || hasCode(error, 'PAYLOAD_TOO_LARGE')) {
+      // the tenant's limits leave no room for this DAG (Pinata's over_free_limit, kept as too large)
+      await finish({ state: 'failed', failure: 'too_large', reason: (error as Error).message })
+      return
+    }
     // shutting down, or a store failed: the request goes back to the queue for the next claimer
     await ctx.records.pinRequests.releasePinRequest(request.id, owner).catch(() => {})
     if (!signal.aborted) throw error
@@ -126,8 +145,9 @@ async function fetchAndStore(
   root: CID,
   blobKey: string,
   signal: AbortSignal,
+  quotaBytes: number,
 ): Promise<{ content: ContentRecord; shape: FetchedShape; dagSize: number }> {
-  const settings = ctx.pinning
+  const settings = { ...ctx.pinning, maxBytes: Math.min(ctx.pinning.maxBytes, quotaBytes) }
   const writer = createCarBlobWriter(ctx.blobs, blobKey, root, { signal })
   let shape: FetchedShape
   try {
@@ -209,6 +229,7 @@ async function createPinnedFile(
   content: ContentRecord,
   shape: FileShape,
   reused: boolean,
+  quota: FileQuota | undefined,
 ): Promise<string | undefined> {
   const file = {
     id: request.id,
@@ -228,7 +249,7 @@ async function createPinnedFile(
   try {
     // reused content is only referenced, never recreated: a file on a blob being deleted would be
     // listed while the gateway answers 404
-    const options = { requireContent: reused }
+    const options = { requireContent: reused, quota }
     const created = await ctx.records.files.createFile(file, content, options).catch((error: unknown) => {
       if (!hasCode(error, 'NOT_FOUND') || file.groupId === null) throw error
       return ctx.records.files.createFile({ ...file, groupId: null }, content, options)

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { hasCode, notFound } from '@pinfold/interface'
 import { nextPageToken, resolvePage } from '../common/pagination.js'
+import { admitPin } from './admit-pin.js'
 import type { PinOperations } from './api.js'
 import { deletePinFile } from './delete-pin-file.js'
 import type { PinJobs } from './jobs.js'
@@ -32,14 +33,12 @@ export function createPinOperations(ctx: PinOperationSettings): PinOperations {
       if (groupId !== null && !(await ctx.records.groups.getGroup(actor.tenantId, 'public', groupId, options))) {
         throw notFound('group')
       }
+      const cap = await admitPin(ctx, actor.tenantId, options)
       try {
-        await ctx.records.pinRequests.createPinRequest(request, {
-          ...options,
-          maxOpenPerTenant: ctx.pinning.maxQueuedPerTenant,
-        })
+        await ctx.records.pinRequests.createPinRequest(request, { ...options, maxOpenPerTenant: cap })
       } catch (error) {
         if (!hasCode(error, 'RATE_LIMITED')) throw error
-        throw pinQueueFull(ctx.pinning.maxQueuedPerTenant, error)
+        throw pinQueueFull(cap, error)
       }
       return request
     },

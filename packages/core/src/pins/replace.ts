@@ -1,5 +1,6 @@
 import type { Actor, CallOptions, PinRequestRecord } from '@pinfold/interface'
 import { hasCode, notFound } from '@pinfold/interface'
+import { admitPin } from './admit-pin.js'
 import type { PinInput } from './api.js'
 import type { PinJobs } from './jobs.js'
 import { newPinRequest } from './new-request.js'
@@ -21,7 +22,7 @@ export async function replacePin(
   const { ctx } = jobs
   // the Pinning Service API has no groups: a replacement is in none, as its original was
   const request = await newPinRequest(actor, { ...input, groupId: null }, ctx.ids.recordId(), jobs.stamp())
-  const cap = ctx.pinning.maxQueuedPerTenant
+  const cap = await admitPin(ctx, actor.tenantId, options)
   let replaced: PinRequestRecord | undefined
   try {
     replaced = await ctx.records.pinRequests.replacePinRequest(id, request, { ...options, maxOpenPerTenant: cap })

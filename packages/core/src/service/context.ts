@@ -1,4 +1,4 @@
-import type { BlobStore, BlockFetcher, Clock, IdSource, RecordStore } from '@pinfold/interface'
+import type { BlobStore, BlockFetcher, Clock, IdSource, RecordStore, TenantLimits } from '@pinfold/interface'
 import type { GatewayReadCache } from '../gateway/read-cache.js'
 import type { ServiceFeatures } from './features.js'
 
@@ -23,6 +23,8 @@ export interface ServiceContext {
   resumable: ResumableUploadSettings
   /** What the gateway keeps between requests; `records` tells it of every change it depends on. */
   gatewayCache: GatewayReadCache
+  /** Every tenant's limits unless the operator overrode them (`null`: no limit). */
+  quotaDefaults: TenantLimits
 }
 
 /** A step of a resumable upload's completion, in order (see `ResumableUploadSettings.checkpoint`). */

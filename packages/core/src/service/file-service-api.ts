@@ -34,6 +34,7 @@ import type { MaintenanceOperations } from '../maintenance/api.js'
 import type { PaymentOperations } from '../payments/api.js'
 import type { PinOperations } from '../pins/api.js'
 import type { PluginOperations } from '../plugins/api.js'
+import type { QuotaOperations } from '../quotas/api.js'
 import type { SignatureOperations } from '../signatures/api.js'
 import type { SwapOperations } from '../swaps/api.js'
 import type { TotalsOperations } from '../totals/api.js'
@@ -66,6 +67,8 @@ export interface FileService {
   pins: PinOperations
   /** What the whole deployment stores and queues, for operators. */
   totals: TotalsOperations
+  /** Each tenant's limits and use: enforced on every ingest path, read by the tenant and the operator. */
+  quotas: QuotaOperations
   /** Which optional features are on, decided once at construction (see `FileServiceOptions`). */
   readonly features: Readonly<Record<Feature, boolean>>
 }

@@ -7,6 +7,7 @@ import type {
   PaymentSettings,
   PaymentVerifier,
   RecordStore,
+  TenantLimits,
   TextExtractor,
   TxtResolver,
 } from '@pinfold/interface'
@@ -27,6 +28,7 @@ import { createPaymentOperations } from '../payments/payments.js'
 import { createPinOperations } from '../pins/pins.js'
 import type { GatewayPlugin } from '../plugins/api.js'
 import { createPluginOperations } from '../plugins/plugins.js'
+import { createQuotaOperations } from '../quotas/quotas.js'
 import { createSignatureOperations } from '../signatures/signatures.js'
 import { createSwapOperations } from '../swaps/swaps.js'
 import { createTotalsOperations } from '../totals/totals.js'
@@ -94,6 +96,12 @@ export interface FileServiceOptions {
    * delete is seen here after at most `ttlMs`.
    */
   gatewayCache?: Partial<GatewayCacheSettings> | undefined
+  /**
+   * Every tenant's limits unless overridden per tenant (`quotas.setTenantLimits`): storage bytes,
+   * files, bytes per file, open pin requests, requests per minute, vectorized files. Each a
+   * non-negative integer or `null`; default: no limit (the pin queue keeps `pinning.maxQueuedPerTenant`).
+   */
+  quotas?: Partial<TenantLimits> | undefined
 }
 
 /**
@@ -132,6 +140,7 @@ export function createFileService(options: FileServiceOptions): FileService {
     usage: createUsageOperations(ctx),
     pins: createPinOperations(ctx),
     totals: createTotalsOperations(ctx),
+    quotas: createQuotaOperations(ctx),
     features: ctx.features.enabled,
   }
 }

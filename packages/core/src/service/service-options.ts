@@ -1,9 +1,10 @@
-import type { Clock, Embedder, IdSource } from '@pinfold/interface'
-import { type OptionChecks, optionChecks } from '@pinfold/interface'
+import type { Clock, Embedder, IdSource, TenantLimits } from '@pinfold/interface'
+import { invalid, type OptionChecks, optionChecks } from '@pinfold/interface'
 import { v7 as uuidv7 } from 'uuid'
 import { invalidatingRecords } from '../gateway/fact-changes.js'
 import { createGatewayReadCache, DEFAULT_GATEWAY_CACHE, type GatewayCacheSettings } from '../gateway/read-cache.js'
 import { checkPaymentSettings } from '../payments/payments.js'
+import { applyOverrides, UNLIMITED, validateOverrides } from '../quotas/limits.js'
 import type { PinSettings, ResumableUploadSettings, ServiceContext } from './context.js'
 import { resolveFeatures } from './features.js'
 import type { FileServiceOptions } from './file-service.js'
@@ -75,6 +76,7 @@ export function checkServiceOptions(options: FileServiceOptions): ServiceContext
     usageRowsPerDay: check.positiveInteger('maxUsageRowsPerDay', options.maxUsageRowsPerDay ?? 10_000),
     resumable: checkResumableSettings(check, options.resumableUploads ?? {}),
     gatewayCache,
+    quotaDefaults: checkQuotaDefaults(options.quotas),
   }
 }
 
@@ -131,4 +133,13 @@ function checkEmbedder(check: OptionChecks, embedder: Embedder): void {
   check.require('embedder', typeof embedder?.embed === 'function', 'must be an embedder (embed)')
   check.nonEmptyString('embedder.id', embedder.id)
   check.positiveInteger('embedder.dimensions', embedder.dimensions)
+}
+
+/** The deployment's default limits: each a non-negative integer or null (no limit); absent ones are null. */
+function checkQuotaDefaults(given: FileServiceOptions['quotas']): TenantLimits {
+  try {
+    return applyOverrides(UNLIMITED, validateOverrides(given ?? {}))
+  } catch (error) {
+    throw invalid(`@pinfold/core createFileService: quotas: ${(error as Error).message}`)
+  }
 }

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto'
 import type { CallOptions, SessionStagedWrite, StagedBlobWrites, UploadSessionRecord } from '@pinfold/interface'
-import { conflict, invalid, notFound, PinfoldError, throwIfAborted } from '@pinfold/interface'
+import { conflict, hasCode, invalid, notFound, PinfoldError, throwIfAborted } from '@pinfold/interface'
 import type { Block } from '../content/dag/blocks.js'
 import { deleteContentBlobs } from '../content/dag/car-blob.js'
 import { StagedDag } from '../content/staging/staged-dag.js'
@@ -14,6 +14,7 @@ import {
 import type { UploadItem, UploadResult } from '../files/api.js'
 import type { FileUpload } from '../files/upload.js'
 import { SNIFF_BYTES } from '../mime/mime.js'
+import { admitFile } from '../quotas/admission.js'
 import type { ServiceContext } from '../service/context.js'
 import { meter } from '../streams/meter.js'
 import type { UploadOperations } from './api.js'
@@ -31,7 +32,10 @@ import {
 
 /** What resumable uploads use of the service; a completed session is recorded through `files.upload`'s steps. */
 export interface ResumableUploadOperationSettings
-  extends Pick<ServiceContext, 'records' | 'blobs' | 'clock' | 'ids' | 'maxUploadBytes' | 'resumable'> {
+  extends Pick<
+    ServiceContext,
+    'records' | 'blobs' | 'clock' | 'ids' | 'maxUploadBytes' | 'resumable' | 'quotaDefaults'
+  > {
   upload: FileUpload
 }
 
@@ -373,6 +377,8 @@ export function createResumableUploadOperations(
       if (!Number.isSafeInteger(length) || length < 0) throw invalid('Upload-Length must be a non-negative integer')
       const max = Math.min(ctx.maxUploadBytes, request.constraints?.maxBytes ?? Number.POSITIVE_INFINITY)
       if (length > max) throw new PinfoldError('PAYLOAD_TOO_LARGE', `upload exceeds the limit of ${max} bytes`)
+      // Upload-Length is known: the tenant's limits refuse now, before any byte is sent
+      await admitFile(ctx, actor.tenantId, length, options)
       const now = ctx.clock.now()
       // Options the completion would refuse are refused now, before any byte is sent; a blank
       // file name is no name, as for multipart uploads.
@@ -472,6 +478,12 @@ export function createResumableUploadOperations(
       } catch (error) {
         // taken over after a stall: the new holder completes the upload, this PATCH is one without the claim
         if (lease.lost) return status
+        if (hasCode(error, 'QUOTA_EXCEEDED')) {
+          // no retry can succeed until the tenant frees room: the session and its bytes go, as if terminated
+          const deleted = await ctx.records.uploadSessions.deleteUploadSession(id).catch(() => undefined)
+          if (deleted) await dropSessionBytes(deleted)
+          throw error
+        }
         // without the caller's signal: it may be the abort that failed the completion
         await ctx.records.uploadSessions.releaseUploadCompletion(id, owner).catch(() => {})
         throw error

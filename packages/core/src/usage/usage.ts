@@ -153,7 +153,11 @@ export function createUsageOperations(ctx: UsageSettings): UsageOperations {
       }
     },
 
-    storage: (actor, options) => ctx.records.usage.storageUsage(actor.tenantId, options),
+    async storage(actor, options) {
+      // the kept figures (one row), so Pinata's usage answers and the quotas agree
+      const kept = await ctx.records.accounts.keptUsage(actor.tenantId, options)
+      return { files: kept.files, bytes: kept.logicalBytes }
+    },
   }
 }
 

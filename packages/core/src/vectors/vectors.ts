@@ -1,10 +1,11 @@
 import type { Actor, CallOptions, Embedder, FileRecord, Network, VectorEmbedding } from '@pinfold/interface'
 import { invalid, MAX_VECTOR_QUERY_LIMIT, notFound, PinfoldError, throwIfAborted } from '@pinfold/interface'
+import { admitVectorizedFile } from '../quotas/vectorized.js'
 import type { ServiceContext } from '../service/context.js'
 import type { VectorOperations } from './api.js'
 
 /** What the vector operations use of the service. */
-export type VectorSettings = Pick<ServiceContext, 'records' | 'blobs' | 'features'>
+export type VectorSettings = Pick<ServiceContext, 'records' | 'blobs' | 'features' | 'quotaDefaults'>
 
 /** Vectors are a feature of private files (as at Pinata): files and groups are looked up there. */
 const NETWORK: Network = 'private'
@@ -69,6 +70,8 @@ export function createVectorOperations(ctx: VectorSettings): VectorOperations {
       if (content.kind === 'car') {
         throw invalid('cannot vectorize a folder or CAR upload: vectorize the files inside it, uploaded on their own')
       }
+      // before the costly part; re-vectorizing a file takes no more room
+      if (!file.vectorized) await admitVectorizedFile(ctx, actor.tenantId, options)
       // One byte past the cap tells the extractor the file was cut (it refuses a cut JSON or PDF).
       const bytes = await ctx.blobs.get(content.blobKey, {
         signal: options.signal,

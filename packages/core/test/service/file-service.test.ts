@@ -56,6 +56,7 @@ describe('FileService', () => {
         'payments',
         'pins',
         'plugins',
+        'quotas',
         'signatures',
         'swaps',
         'totals',

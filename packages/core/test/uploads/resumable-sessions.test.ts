@@ -8,6 +8,8 @@ function fakeStores() {
   const claimed = new Map<string, { owner: string; expiresAt: Date }>()
   const blobs = new Map<string, Uint8Array>()
   const records = {
+    // no limits set: creation reads them before any byte (quotas/admission.ts)
+    accounts: { getLimits: async () => ({}) },
     uploadSessions: {
       async createUploadSession(s: UploadSessionRecord) {
         sessions.set(s.id, structuredClone(s))

@@ -1,5 +1,6 @@
 import type { CallOptions } from '../call-options.js'
 import type { ContentRecord, FileFilter, FilePatch, FileRecord, Network, NewFile, Page, PageRequest } from '../model.js'
+import type { FileQuota } from './tenant-accounts.js'
 
 export interface CreatedFile {
   file: FileRecord
@@ -15,6 +16,12 @@ export interface CreatedFile {
 export interface CreateFileOptions extends CallOptions {
   /** Only reference an existing content record, never store `content` (see `createFile`). */
   requireContent?: boolean | undefined
+  /**
+   * Limits the tenant's figures must stay within once the file is recorded: checked in the same
+   * atomic step that records it, so of concurrent creates only those that fit are stored. Past it
+   * the answer is `QUOTA_EXCEEDED` and nothing is written.
+   */
+  quota?: FileQuota | undefined
 }
 
 export interface DeletedFile {

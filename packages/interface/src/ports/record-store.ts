@@ -6,6 +6,7 @@ import type { GatewayRecordStore } from './gateway-records.js'
 import type { GroupRecordStore } from './group-records.js'
 import type { PaymentRecordStore } from './payment-records.js'
 import type { PinRequestRecordStore } from './pin-request-records.js'
+import type { TenantAccountRecordStore } from './tenant-accounts.js'
 import type { UploadSessionRecordStore } from './upload-session-records.js'
 import type { UsageRecordStore } from './usage-records.js'
 import type { VectorRecordStore } from './vector-records.js'
@@ -35,4 +36,5 @@ export interface RecordStore {
   readonly usage: UsageRecordStore
   readonly pinRequests: PinRequestRecordStore
   readonly totals: DeploymentTotalsRecordStore
+  readonly accounts: TenantAccountRecordStore
 }

@@ -94,7 +94,4 @@ export interface UsageRecordStore {
     query: GatewayUsageQuery,
     options?: CallOptions,
   ): Promise<(GatewayUsageTotal & { day: string })[]>
-
-  /** How many files the tenant holds and their total size. */
-  storageUsage(tenantId: string, options?: CallOptions): Promise<StorageUsage>
 }

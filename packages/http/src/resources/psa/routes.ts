@@ -30,7 +30,7 @@ const failures = {
   '401': psaFailure('Access token is missing or invalid'),
   '403': psaFailure('The token lacks the scope'),
   '404': psaFailure('No such request for this account'),
-  '409': psaFailure('INSUFFICIENT_FUNDS: reserved for refusals to spend'),
+  '409': psaFailure('INSUFFICIENT_FUNDS: the account’s storage or file limit leaves no room, or a payment was refused'),
   '429': psaFailure('Too many requests, or the account’s share of the pin queue is full (`Retry-After`)'),
   '4XX': psaFailure('Another refusal'),
   '5XX': psaFailure('Unexpected failure or unavailable dependency'),

@@ -251,6 +251,7 @@ const REASONS = {
   UNAUTHENTICATED: 'UNAUTHORIZED',
   PAYMENT_REQUIRED: 'INSUFFICIENT_FUNDS',
   FORBIDDEN: 'FORBIDDEN',
+  QUOTA_EXCEEDED: 'INSUFFICIENT_FUNDS',
   NOT_FOUND: 'NOT_FOUND',
   CONFLICT: 'CONFLICT',
   REQUEST_TIMEOUT: 'REQUEST_TIMEOUT',
@@ -267,12 +268,17 @@ const REASONS = {
 
 /**
  * Any failure of these routes as the spec's `Failure`. Statuses are the API's own, except that 409
- * is the spec's INSUFFICIENT_FUNDS alone: a payment refusal is a 409 here, and a conflict (which
- * these routes never cause) a 400.
+ * is the spec's INSUFFICIENT_FUNDS alone ("credit/quota exceeded"): a payment refusal or a tenant's
+ * exhausted limits are a 409 here, and a conflict (which these routes never cause) a 400.
  */
 export function failureResponse(error: unknown): Response {
   if (!isPinfoldError(error)) return failure('INTERNAL_SERVER_ERROR', 'internal server error', 500)
-  const status = error.code === 'PAYMENT_REQUIRED' ? 409 : error.code === 'CONFLICT' ? 400 : STATUS_BY_CODE[error.code]
+  const status =
+    error.code === 'PAYMENT_REQUIRED' || error.code === 'QUOTA_EXCEEDED'
+      ? 409
+      : error.code === 'CONFLICT'
+        ? 400
+        : STATUS_BY_CODE[error.code]
   const details = status >= 500 && error.code !== 'UNAVAILABLE' ? 'internal server error' : error.message
   const retryAfter = error.details?.retryAfterSeconds
   const headers = typeof retryAfter === 'number' ? { 'retry-after': String(Math.ceil(retryAfter)) } : undefined

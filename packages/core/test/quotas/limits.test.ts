@@ -1,0 +1,77 @@
+import { createMemoryBlobStore, createMemoryRecordStore } from '@pinfold/adapter-memory'
+import { describe, expect, it } from 'vitest'
+import { createFileService } from '../../src/index.js'
+import { applyOverrides, UNLIMITED, validateOverrides } from '../../src/quotas/limits.js'
+
+describe('quota limits', () => {
+  it('validateOverrides - known names, each a non-negative integer or null; anything else INVALID_INPUT', () => {
+    expect(validateOverrides({ storageBytes: 2 ** 40, files: null, fileBytes: undefined })).toEqual({
+      storageBytes: 2 ** 40,
+      files: null,
+    })
+    for (const bad of [
+      null,
+      [],
+      'x',
+      { storage: 1 },
+      { files: -1 },
+      { files: 1.5 },
+      { files: '3' },
+      { files: 2 ** 60 },
+    ]) {
+      expect(() => validateOverrides(bad), JSON.stringify(bad)).toThrow(
+        expect.objectContaining({ code: 'INVALID_INPUT' }),
+      )
+    }
+  })
+
+  it('applyOverrides - an override replaces its default, null included; absent ones keep it', () => {
+    const defaults = { ...UNLIMITED, files: 100, storageBytes: 1000 }
+    expect(applyOverrides(defaults, { files: null, fileBytes: 5 })).toEqual({ ...defaults, files: null, fileBytes: 5 })
+  })
+
+  it('createFileService - bad default limits are refused at construction', () => {
+    const stores = { records: createMemoryRecordStore(), blobs: createMemoryBlobStore() }
+    expect(() => createFileService({ ...stores, quotas: { files: -1 } })).toThrow(/quotas: files/)
+  })
+
+  it('setTenantLimits - stored per tenant, read back with the defaults applied and the use', async () => {
+    const service = createFileService({
+      records: createMemoryRecordStore(),
+      blobs: createMemoryBlobStore(),
+      quotas: { files: 10 },
+    })
+    const account = await service.quotas.setTenantLimits('acme', { storageBytes: 500 })
+    expect(account).toMatchObject({
+      tenantId: 'acme',
+      limits: { files: 10, storageBytes: 500, fileBytes: null },
+      overrides: { storageBytes: 500 },
+      usage: { files: 0, logicalBytes: 0, openPinRequests: 0, vectorizedFiles: 0 },
+    })
+    expect((await service.quotas.tenantAccount('other')).limits).toMatchObject({ files: 10, storageBytes: null })
+    await expect(service.quotas.setTenantLimits('acme', { files: -2 })).rejects.toMatchObject({ code: 'INVALID_INPUT' })
+  })
+})
+
+describe('requests per minute', () => {
+  it('takeRequest - a tenant’s budget per minute, refilled with time; a store that cannot answer limits nobody', async () => {
+    let now = Date.parse('2026-01-01T00:00:00Z')
+    const records = createMemoryRecordStore()
+    const service = createFileService({ records, blobs: createMemoryBlobStore(), clock: { now: () => new Date(now) } })
+    const actor = { tenantId: 'acme', userId: 'u' }
+    await service.quotas.setTenantLimits('acme', { requestsPerMinute: 2 })
+    await service.quotas.takeRequest(actor)
+    await service.quotas.takeRequest(actor)
+    await expect(service.quotas.takeRequest(actor)).rejects.toMatchObject({
+      code: 'RATE_LIMITED',
+      details: { retryAfterSeconds: 30 },
+    })
+    await service.quotas.takeRequest({ tenantId: 'other', userId: 'u' })
+    now += 30_000
+    await service.quotas.takeRequest(actor)
+    records.accounts.getLimits = async () => {
+      throw new Error('database down')
+    }
+    await service.quotas.takeRequest({ tenantId: 'new', userId: 'u' })
+  })
+})

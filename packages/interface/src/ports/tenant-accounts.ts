@@ -1,0 +1,86 @@
+/**
+ * Tenant accounts: what each tenant stores under deduplication, kept incrementally as files come
+ * and go (never a scan per question), and the limits an operator set for it.
+ */
+
+import type { CallOptions } from '../call-options.js'
+
+/**
+ * What one tenant stores. The rule for bytes under deduplication (docs/operations.md): a content
+ * (one stored blob, keyed by CID) held by files of one tenant only is that tenant's alone
+ * (`soleBytes`); a content held by files of k ≥ 2 tenants counts, in full, in the `sharedBytes` of
+ * each of them. `soleBytes` summed over tenants plus each shared content once is the blob store.
+ */
+export interface TenantUsage {
+  /** Its file records, both networks (expired ones not yet swept included: they hold bytes). */
+  files: number
+  /** The sum of its files' sizes: what Pinata's usage answers report (a duplicate counts twice). */
+  logicalBytes: number
+  /** Distinct contents its files reference. */
+  contents: number
+  /** Bytes of the contents only this tenant's files reference. */
+  soleBytes: number
+  /** Bytes of the contents its files share with at least one other tenant's. */
+  sharedBytes: number
+  /** Its pin-by-CID requests queued or running. */
+  openPinRequests: number
+  /** Its files with stored vectors. */
+  vectorizedFiles: number
+}
+
+/** The figures {@link TenantUsage} keeps per tenant in the store (the rest are counted on demand, bounded by their limits). */
+export type KeptTenantUsage = Pick<TenantUsage, 'files' | 'logicalBytes' | 'contents' | 'soleBytes' | 'sharedBytes'>
+
+/** A tenant's limits; `null` is no limit. */
+export interface TenantLimits {
+  /** Logical bytes (the sum of its files' sizes). */
+  storageBytes: number | null
+  /** File records. */
+  files: number | null
+  /** The size of one file (or folder, or CAR). */
+  fileBytes: number | null
+  /** Pin-by-CID requests queued or running. */
+  openPinRequests: number | null
+  /** Authenticated API requests per minute. */
+  requestsPerMinute: number | null
+  /** Files with stored vectors. */
+  vectorizedFiles: number | null
+}
+
+export const TENANT_LIMIT_NAMES = [
+  'storageBytes',
+  'files',
+  'fileBytes',
+  'openPinRequests',
+  'requestsPerMinute',
+  'vectorizedFiles',
+] as const satisfies readonly (keyof TenantLimits)[]
+
+/** An operator's overrides of the deployment's defaults: an absent limit is the default. */
+export type TenantLimitOverrides = Partial<TenantLimits>
+
+/** What `createFile` may not take a tenant past (checked and recorded in one atomic step). */
+export interface FileQuota {
+  /** Most file records the tenant may hold once the file is recorded. */
+  maxFiles?: number | undefined
+  /** Most logical bytes the tenant may hold once the file is recorded. */
+  maxLogicalBytes?: number | undefined
+}
+
+export interface TenantAccountRecordStore {
+  /**
+   * The kept figures of a tenant (all zero for one never seen). They change in the same atomic step
+   * as the file records they count (`files.createFile`, `files.deleteFile`), so they always equal a
+   * recount of the tenant's files and contents.
+   */
+  keptUsage(tenantId: string, options?: CallOptions): Promise<KeptTenantUsage>
+
+  /** The tenant's vectorized files (counted, bounded by its limit). */
+  vectorizedFiles(tenantId: string, options?: CallOptions): Promise<number>
+
+  /** The operator's overrides for a tenant (`{}` when none). */
+  getLimits(tenantId: string, options?: CallOptions): Promise<TenantLimitOverrides>
+
+  /** Replaces the tenant's overrides as a whole (`{}` clears them); returns what is stored. */
+  setLimits(tenantId: string, limits: TenantLimitOverrides, options?: CallOptions): Promise<TenantLimitOverrides>
+}
