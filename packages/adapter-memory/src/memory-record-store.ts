@@ -8,6 +8,7 @@ import { memoryGroupRecords } from './memory-groups.js'
 import { memoryPaymentRecords } from './memory-payments.js'
 import { memoryPinRequestRecords } from './memory-pin-requests.js'
 import { createMemoryState } from './memory-state.js'
+import { memoryTenantRecords } from './memory-tenants.js'
 import { memoryUploadSessionRecords } from './memory-upload-sessions.js'
 import { memoryUsageRecords } from './memory-usage.js'
 import { memoryVectorRecords } from './memory-vectors.js'
@@ -34,5 +35,6 @@ export function createMemoryRecordStore(): RecordStore {
     usage: memoryUsageRecords(state),
     pinRequests: memoryPinRequestRecords(pinRequests),
     totals: memoryDeploymentTotals(state, pinRequests),
+    tenants: memoryTenantRecords(),
   }
 }

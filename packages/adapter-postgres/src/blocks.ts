@@ -56,9 +56,12 @@ async function findPublicBlock(
   multihash: Uint8Array,
   at: Date,
   tenantId: string | undefined,
+  excludeTenants: readonly string[],
 ): Promise<LocatedBlock | undefined> {
   const params: unknown[] = [hex(multihash), at.toISOString()]
   if (tenantId !== undefined) params.push(tenantId)
+  if (excludeTenants.length > 0) params.push(excludeTenants)
+  const excluded = excludeTenants.length > 0 ? `and f.tenant_id <> all($${params.length}::text[])` : ''
   const { rows } = await db.query(
     `select ${CONTENT_COLUMNS.split(', ')
       .map((column) => `c.${column}`)
@@ -67,7 +70,7 @@ async function findPublicBlock(
      where b.multihash = decode($1, 'hex')
        and exists (select 1 from files f where f.cid = c.cid and f.network = 'public'
                    and (f.expires_at is null or f.expires_at > $2::timestamptz)
-                   ${tenantId === undefined ? '' : 'and f.tenant_id = $3'})
+                   ${tenantId === undefined ? '' : 'and f.tenant_id = $3'} ${excluded})
      order by b.is_root desc
      limit 1`,
     params,
@@ -159,8 +162,8 @@ export function postgresBlockRecords(client: SqlClient): BlockRecordStore {
   return {
     putBlockLocations: (blobKey, locations, options) =>
       guarded('putBlockLocations', options, () => putBlockLocations(client, blobKey, locations)),
-    findPublicBlock: (multihash, { at, tenantId }, options) =>
-      guarded('findPublicBlock', options, () => findPublicBlock(client, multihash, at, tenantId)),
+    findPublicBlock: (multihash, { at, tenantId, excludeTenants = [] }, options) =>
+      guarded('findPublicBlock', options, () => findPublicBlock(client, multihash, at, tenantId, excludeTenants)),
     findHeldFile: (tenantId, network, multihash, at, options) =>
       guarded('findHeldFile', options, () => findHeldFile(client, tenantId, network, multihash, at)),
     getBlockLocation: (blobKey, multihash, options) =>

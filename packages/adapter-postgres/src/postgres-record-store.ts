@@ -8,6 +8,7 @@ import { postgresGroupRecords } from './groups.js'
 import { postgresPaymentRecords } from './payments.js'
 import { postgresPinRequestRecords } from './pin-requests.js'
 import type { SqlClient } from './queryable.js'
+import { postgresTenantRecords } from './tenants.js'
 import { postgresUploadSessionRecords } from './upload-sessions.js'
 import { postgresUsageRecords } from './usage.js'
 import { type PostgresVectorOptions, postgresVectorRecords } from './vectors.js'
@@ -46,5 +47,6 @@ export function createPostgresRecordStore({ client, vectors: vectorOptions }: Po
     usage: postgresUsageRecords(client),
     pinRequests: postgresPinRequestRecords(client),
     totals: postgresDeploymentTotals(client),
+    tenants: postgresTenantRecords(client),
   }
 }

@@ -7,6 +7,7 @@ import { describeGatewayRecords } from './gateway-records.js'
 import { describeGroupRecords } from './group-records.js'
 import { describePaymentRecords } from './payment-records.js'
 import { describePinRequestRecords } from './pin-request-records.js'
+import { describeTenantRecords } from './tenant-records.js'
 import { describeUploadSessionRecords } from './upload-session-records.js'
 import { describeUsageRecords } from './usage-records.js'
 import { describeVectorRecords } from './vector-records.js'
@@ -47,4 +48,5 @@ export function describeRecordStore(name: string, create: () => Promise<RecordSt
   describeUsageRecords(name, create)
   describePinRequestRecords(name, create)
   describeDeploymentTotals(name, create)
+  describeTenantRecords(name, create)
 }

@@ -17,6 +17,7 @@ import { uploadCompletionLease } from './0018-upload-completion-lease.js'
 import { pinTurns } from './0019-pin-turns.js'
 import { apiKeyParents } from './0020-api-key-parents.js'
 import { pinningService } from './0021-pinning-service.js'
+import { tenants } from './0023-tenants.js'
 
 /**
  * One schema change. Statements run one at a time (PGlite's extended protocol takes one statement
@@ -49,4 +50,5 @@ export const MIGRATIONS: readonly Migration[] = [
   pinTurns,
   apiKeyParents,
   pinningService,
+  tenants,
 ]

@@ -15,6 +15,7 @@ import {
   RAW_CODE,
 } from '../content/dag/blocks.js'
 import type { ServiceContext } from '../service/context.js'
+import type { TenantOperations } from '../tenants/api.js'
 import type { DirectoryItem, GatewayEntry, GatewayOperations, GatewayRoot, GatewayScope, PathRoots } from './api.js'
 import { type EntityBytes, encodeCar, scopedBlocks, unixfsType } from './car-stream.js'
 import { type ContentDag, openContentDag } from './content-dag.js'
@@ -22,8 +23,13 @@ import { readUnixfsFile } from './file-reader.js'
 import { createInnerNodeCache } from './inner-node-cache.js'
 import { type WorkBudget, workBudget } from './work-budget.js'
 
-/** What the gateway operations use of the service. */
-export type GatewaySettings = Pick<ServiceContext, 'records' | 'blobs' | 'clock'>
+/**
+ * What the gateway operations use of the service, and the tenants whose content an operator hid
+ * (`TenantOperations.hiddenTenants`): content only they hold publicly is not served.
+ */
+export type GatewaySettings = Pick<ServiceContext, 'records' | 'blobs' | 'clock'> & {
+  hiddenTenants: TenantOperations['hiddenTenants']
+}
 
 /** Roots read per page when listing every public root (for DHT announcements). */
 const PUBLIC_ROOTS_PAGE = 500
@@ -37,9 +43,10 @@ export function createGatewayOperations(ctx: GatewaySettings): GatewayOperations
   /** The DAG below `cid` inside public content this scope may read, found by the block's multihash. */
   async function findDag(scope: GatewayScope, cid: CID, options?: CallOptions): Promise<ContentDag | undefined> {
     const tenantId = scope.kind === 'tenant' ? scope.tenantId : undefined
+    const excludeTenants = await ctx.hiddenTenants(options)
     const found = await ctx.records.blocks.findPublicBlock(
       cid.multihash.bytes,
-      { at: ctx.clock.now(), tenantId },
+      { at: ctx.clock.now(), tenantId, excludeTenants },
       options,
     )
     return found && openContentDag(found.content, cid, stores)

@@ -36,6 +36,7 @@ import type { PinOperations } from '../pins/api.js'
 import type { PluginOperations } from '../plugins/api.js'
 import type { SignatureOperations } from '../signatures/api.js'
 import type { SwapOperations } from '../swaps/api.js'
+import type { AdminOperations, TenantOperations } from '../tenants/api.js'
 import type { TotalsOperations } from '../totals/api.js'
 import type { UploadOperations } from '../uploads/api.js'
 import type { UsageOperations } from '../usage/api.js'
@@ -66,6 +67,10 @@ export interface FileService {
   pins: PinOperations
   /** What the whole deployment stores and queues, for operators. */
   totals: TotalsOperations
+  /** The tenant registry as requests meet it: first-request registration, suspensions, hidden content. */
+  tenants: TenantOperations
+  /** The operator's admin plane: tenants, suspensions, keys, the pin queue across tenants. */
+  admin: AdminOperations
   /** Which optional features are on, decided once at construction (see `FileServiceOptions`). */
   readonly features: Readonly<Record<Feature, boolean>>
 }
@@ -75,7 +80,7 @@ export interface FileService {
  * `downloadLinks` need `signingSecret`; `paymentInstructions` needs `paymentSettings`;
  * `paidRetrieval` needs `paymentSettings`, `payments` and `signingSecret`; `vectors` needs
  * `embedder` and `textExtractor`; `apiKeys` (issuing them and accepting their JWTs) needs
- * `signingSecret`.
+ * `signingSecret`; `operators` (the admin API: verifying operator tokens) needs `signingSecret`.
  */
 export type Feature =
   | 'signedUploads'
@@ -84,3 +89,4 @@ export type Feature =
   | 'paidRetrieval'
   | 'vectors'
   | 'apiKeys'
+  | 'operators'

@@ -28,6 +28,8 @@ import type { GatewayPlugin } from '../plugins/api.js'
 import { createPluginOperations } from '../plugins/plugins.js'
 import { createSignatureOperations } from '../signatures/signatures.js'
 import { createSwapOperations } from '../swaps/swaps.js'
+import { createAdminOperations } from '../tenants/admin.js'
+import { createTenantDirectory } from '../tenants/tenant-directory.js'
 import { createTotalsOperations } from '../totals/totals.js'
 import { createUploadOperations } from '../uploads/uploads.js'
 import { createUsageOperations } from '../usage/usage.js'
@@ -98,7 +100,8 @@ export function createFileService(options: FileServiceOptions): FileService {
   // files.upload's pipeline, which a completed resumable upload records its file through
   const upload = createFileUpload(ctx)
   const downloadLinks = createDownloadLinkOperations(ctx)
-  const gateway = createGatewayOperations(ctx)
+  const tenants = createTenantDirectory(ctx)
+  const gateway = createGatewayOperations({ ...ctx, hiddenTenants: tenants.hiddenTenants })
   return {
     files: createFileOperations({ ...ctx, upload }),
     groups: createGroupOperations(ctx),
@@ -123,6 +126,8 @@ export function createFileService(options: FileServiceOptions): FileService {
     usage: createUsageOperations(ctx),
     pins: createPinOperations(ctx),
     totals: createTotalsOperations(ctx),
+    tenants: { admit: tenants.admit, hiddenTenants: tenants.hiddenTenants },
+    admin: createAdminOperations({ ...ctx, directory: tenants }),
     features: ctx.features.enabled,
   }
 }

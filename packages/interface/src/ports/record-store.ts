@@ -6,6 +6,7 @@ import type { GatewayRecordStore } from './gateway-records.js'
 import type { GroupRecordStore } from './group-records.js'
 import type { PaymentRecordStore } from './payment-records.js'
 import type { PinRequestRecordStore } from './pin-request-records.js'
+import type { TenantRecordStore } from './tenant-records.js'
 import type { UploadSessionRecordStore } from './upload-session-records.js'
 import type { UsageRecordStore } from './usage-records.js'
 import type { VectorRecordStore } from './vector-records.js'
@@ -35,4 +36,6 @@ export interface RecordStore {
   readonly usage: UsageRecordStore
   readonly pinRequests: PinRequestRecordStore
   readonly totals: DeploymentTotalsRecordStore
+  /** The tenant registry, for the operator (`ports/tenant-records.ts`). */
+  readonly tenants: TenantRecordStore
 }
