@@ -1,3 +1,4 @@
+import type { Tracer } from '@opentelemetry/api'
 import {
   allows,
   type FileService,
@@ -22,6 +23,7 @@ import { compose, type Exchange, type Middleware } from './middleware/middleware
 import { type HttpObserver, observeRequests } from './middleware/observe.js'
 import { clientAddress, createRateLimiter, limitAddresses, type RateLimitOptions } from './middleware/rate-limit.js'
 import { logRequests, type RequestLogger } from './middleware/request-log.js'
+import { traceRequests } from './middleware/trace.js'
 import { parseRequest } from './request-input.js'
 import { parsedUrl, stripBasePath } from './request-url.js'
 import { errorBody } from './responses.js'
@@ -85,6 +87,12 @@ export interface FetchHandlerOptions {
    * and how to set this.
    */
   docsScriptUrl?: string | undefined
+  /**
+   * OpenTelemetry tracing: a span per request (see `traceRequests`), parent of the spans of the
+   * service it calls (give the same tracer to `createFileService({ tracer })`). Default none: no
+   * span, no cost.
+   */
+  tracer?: Tracer | undefined
 }
 
 export type FetchHandler = (request: Request) => Promise<Response>
@@ -115,6 +123,7 @@ export function createFetchHandler(service: FileService, options: FetchHandlerOp
   const middleware: Middleware[] = [
     headWithoutBody,
     logRequests(options.logger),
+    ...(options.tracer ? [traceRequests(options.tracer)] : []),
     ...(options.observer ? [observeRequests(options.observer)] : []),
     cors(options.cors ?? {}),
     meterGatewayUsage(service),

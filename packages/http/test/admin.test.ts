@@ -1,5 +1,5 @@
 import { mintOperatorToken, mintToken, SCOPES } from '@pinfold/core'
-import { startTestApi, TEST_SECRET, type TestApi, upload } from '@pinfold/testing/test-api'
+import { form, startTestApi, TEST_SECRET, type TestApi, upload } from '@pinfold/testing/test-api'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { routes } from '../src/index.js'
 
@@ -154,6 +154,11 @@ describe('admin API - suspension', () => {
       body: JSON.stringify({ keyName: 'ci', permissions: { admin: true } }),
     })
     const { JWT } = (await key.json()) as { JWT: string }
+    const sign = await server.api('/v3/files/sign', {
+      method: 'POST',
+      body: JSON.stringify({ date: Math.floor(Date.now() / 1000), expires: 600 }),
+    })
+    const signedUrl = ((await sign.json()) as { data: string }).data
     const suspended = await admin('/tenants/acme/suspend', {
       method: 'POST',
       body: { reason: 'unpaid invoice', hide_content: false },
@@ -168,12 +173,20 @@ describe('admin API - suspension', () => {
     }
     expect((await server.fetch(`${server.url}/ipfs/${publicCid}`)).status).toBe(200)
     expect((await server.api('/v3/files/public', { org: 'globex' })).status).toBe(200)
+    // a URL it signed before the suspension is refused too
+    const signedUpload = await server.fetch(signedUrl, {
+      method: 'POST',
+      body: form({}, { bytes: 'late', name: 'l.txt' }),
+    })
+    expect(signedUpload.status).toBe(403)
     const listed = await admin('/tenants?status=suspended')
     expect(listed.body.data.tenants.map((t: AdminTenant) => t.id)).toEqual(['acme'])
 
     expect((await admin('/tenants/acme/resume', { method: 'POST' })).body.data.suspension).toBeNull()
     expect((await server.api('/v3/files/public')).status).toBe(200)
     expect((await server.api('/v3/files/public', { auth: JWT })).status).toBe(200)
+    const resumed = await server.fetch(signedUrl, { method: 'POST', body: form({}, { bytes: 'back', name: 'b.txt' }) })
+    expect(resumed.status).toBe(200)
   })
 
   it('suspend (content hidden) - the gateway stops serving what only it holds, not what others hold too', async () => {

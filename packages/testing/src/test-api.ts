@@ -164,6 +164,8 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
       pinning,
       gatewayDomain,
       maxUsageRowsPerDay,
+      // one tracer for the handler's request spans and the service's spans below them
+      tracer: handlerOptions.tracer,
     })
     const handler = createFetchHandler(service, {
       // image optimisation on sharp, as `pinfold serve` has it unless PINFOLD_IMAGES=off
