@@ -159,6 +159,12 @@ describe('admin API - suspension', () => {
       body: JSON.stringify({ date: Math.floor(Date.now() / 1000), expires: 600 }),
     })
     const signedUrl = ((await sign.json()) as { data: string }).data
+    const secret = await upload(server, { bytes: 'acme private' }, {}, await server.token())
+    const linked = await server.api('/v3/files/private/download_link', {
+      method: 'POST',
+      body: JSON.stringify({ url: `/files/${secret.body.data.cid}`, expires: 600 }),
+    })
+    const link = ((await linked.json()) as { data: string }).data
     const suspended = await admin('/tenants/acme/suspend', {
       method: 'POST',
       body: { reason: 'unpaid invoice', hide_content: false },
@@ -179,6 +185,10 @@ describe('admin API - suspension', () => {
       body: form({}, { bytes: 'late', name: 'l.txt' }),
     })
     expect(signedUpload.status).toBe(403)
+    // and so is a private download link it made before
+    const refusedLink = await server.fetch(link)
+    expect(refusedLink.status).toBe(403)
+    await refusedLink.arrayBuffer()
     const listed = await admin('/tenants?status=suspended')
     expect(listed.body.data.tenants.map((t: AdminTenant) => t.id)).toEqual(['acme'])
 
@@ -187,6 +197,9 @@ describe('admin API - suspension', () => {
     expect((await server.api('/v3/files/public', { auth: JWT })).status).toBe(200)
     const resumed = await server.fetch(signedUrl, { method: 'POST', body: form({}, { bytes: 'back', name: 'b.txt' }) })
     expect(resumed.status).toBe(200)
+    const linkBack = await server.fetch(link)
+    expect(linkBack.status).toBe(200)
+    expect(await linkBack.text()).toBe('acme private')
   })
 
   it('suspend (content hidden) - the gateway stops serving what only it holds, not what others hold too', async () => {

@@ -1,4 +1,4 @@
-import { type CallOptions, PinfoldError, type TenantRecord } from '@pinfold/interface'
+import { PinfoldError, type TenantRecord, throwIfAborted } from '@pinfold/interface'
 import type { ServiceContext } from '../service/context.js'
 import type { TenantOperations } from './api.js'
 
@@ -38,18 +38,23 @@ export function createTenantDirectory(ctx: TenantDirectorySettings): TenantDirec
     known.set(tenant.id, { tenant, until: ctx.clock.now().getTime() + TENANT_CACHE_MS })
   }
 
-  /** The stored record, registering the tenant when it has none; concurrent first requests share one read. */
-  function read(tenantId: string, options?: CallOptions): Promise<TenantRecord> {
+  /**
+   * The stored record, registering the tenant when it has none; concurrent first requests share one
+   * read, which no single request's signal may abort for the others.
+   */
+  function read(tenantId: string): Promise<TenantRecord> {
     const pending = reading.get(tenantId)
     if (pending) return pending
     const work = (async () => {
       const stored =
-        (await ctx.records.tenants.getTenant(tenantId, options)) ??
+        (await ctx.records.tenants.getTenant(tenantId)) ??
         (
-          await ctx.records.tenants.registerTenant(
-            { id: tenantId, createdAt: ctx.clock.now(), origin: 'token', suspension: null },
-            options,
-          )
+          await ctx.records.tenants.registerTenant({
+            id: tenantId,
+            createdAt: ctx.clock.now(),
+            origin: 'token',
+            suspension: null,
+          })
         ).tenant
       remember(stored)
       return stored
@@ -58,10 +63,11 @@ export function createTenantDirectory(ctx: TenantDirectorySettings): TenantDirec
     return work
   }
 
-  async function readHidden(options?: CallOptions): Promise<readonly string[]> {
+  /** Shared by the gateway requests waiting for it, like `read`: no one request's signal aborts it. */
+  async function readHidden(): Promise<readonly string[]> {
     const ids: string[] = []
     for (let offset = 0; ; offset += HIDDEN_PAGE) {
-      const page = await ctx.records.tenants.listTenants({ hidden: true }, { offset, limit: HIDDEN_PAGE }, options)
+      const page = await ctx.records.tenants.listTenants({ hidden: true }, { offset, limit: HIDDEN_PAGE })
       ids.push(...page.items.map((t) => t.id))
       if (page.items.length < HIDDEN_PAGE) break
     }
@@ -71,9 +77,9 @@ export function createTenantDirectory(ctx: TenantDirectorySettings): TenantDirec
 
   return {
     async admit(actor, options) {
+      throwIfAborted(options?.signal)
       const cached = known.get(actor.tenantId)
-      const tenant =
-        cached && cached.until > ctx.clock.now().getTime() ? cached.tenant : await read(actor.tenantId, options)
+      const tenant = cached && cached.until > ctx.clock.now().getTime() ? cached.tenant : await read(actor.tenantId)
       if (tenant.suspension) {
         throw new PinfoldError(
           'FORBIDDEN',
@@ -83,8 +89,9 @@ export function createTenantDirectory(ctx: TenantDirectorySettings): TenantDirec
     },
 
     async hiddenTenants(options) {
+      throwIfAborted(options?.signal)
       if (hidden && hidden.until > ctx.clock.now().getTime()) return hidden.ids
-      hiddenReading ??= readHidden(options).finally(() => {
+      hiddenReading ??= readHidden().finally(() => {
         hiddenReading = undefined
       })
       return hiddenReading
