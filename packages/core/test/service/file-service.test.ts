@@ -41,6 +41,7 @@ describe('FileService', () => {
     const { service } = createTestService()
     expect(Object.keys(service).sort()).toEqual(
       [
+        'admin',
         'apiKeys',
         'usage',
         'dnslink',
@@ -58,6 +59,7 @@ describe('FileService', () => {
         'plugins',
         'signatures',
         'swaps',
+        'tenants',
         'totals',
         'uploads',
         'vectors',
