@@ -100,7 +100,7 @@ export type FetchHandler = (request: Request) => Promise<Response>
 const ANONYMOUS: TokenActor = { tenantId: '', userId: '', scopes: new Set() }
 
 /** Where the admin API lives: invisible to everyone but an operator. */
-export const ADMIN_PREFIX = '/admin/'
+const ADMIN_PREFIX = '/admin/'
 
 /** The answer to a path no route takes, which the admin API gives whoever is not an operator. */
 function notThere(request: Request, url: URL): Response {
