@@ -105,6 +105,18 @@ export function memoryApiKeyRecords(): ApiKeyRecordStore {
       return copyKey(found)
     },
 
+    async revokeTenantApiKeys(tenantId, at, options) {
+      await tick(options)
+      let revoked = 0
+      for (const key of keys.values()) {
+        if (key.tenantId !== tenantId || key.revoked) continue
+        key.revoked = true
+        key.updatedAt = at
+        revoked++
+      }
+      return revoked
+    },
+
     async useApiKey(tenantId, id, options) {
       await tick(options)
       const key = keys.get(id)

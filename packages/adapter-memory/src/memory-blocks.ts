@@ -28,7 +28,7 @@ export function memoryBlockRecords(state: MemoryState): BlockRecordStore {
       }
     },
 
-    async findPublicBlock(multihash, { at, tenantId }, options) {
+    async findPublicBlock(multihash, { at, tenantId, excludeTenants = [] }, options) {
       await tick(options)
       let found: { content: ContentRecord; location: BlockLocation; until: Date | null } | undefined
       for (const blobKey of blockHolders.get(key(multihash)) ?? []) {
@@ -39,6 +39,7 @@ export function memoryBlockRecords(state: MemoryState): BlockRecordStore {
             f.cid === content.cid &&
             f.network === 'public' &&
             (tenantId === undefined || f.tenantId === tenantId) &&
+            !excludeTenants.includes(f.tenantId) &&
             (f.expiresAt === null || f.expiresAt > at),
         )
         if (servers.length === 0) continue

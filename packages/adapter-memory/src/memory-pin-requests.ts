@@ -63,6 +63,15 @@ export function memoryPinRequestRecords(requests = new Map<string, PinRequestRec
       return paginate(matching(tenantId, filter), page, copy)
     },
 
+    async listPinQueue({ states }, page, options) {
+      throwIfAborted(options?.signal)
+      return paginate(
+        [...requests.values()].filter((r) => matches(r, { states })),
+        page,
+        copy,
+      )
+    },
+
     async countPinRequests(tenantId, filter, options) {
       throwIfAborted(options?.signal)
       return matching(tenantId, filter).length

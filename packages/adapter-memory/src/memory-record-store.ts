@@ -9,6 +9,7 @@ import { memoryGroupRecords } from './memory-groups.js'
 import { memoryPaymentRecords } from './memory-payments.js'
 import { memoryPinRequestRecords } from './memory-pin-requests.js'
 import { createMemoryState } from './memory-state.js'
+import { memoryTenantRecords } from './memory-tenants.js'
 import { memoryUploadSessionRecords } from './memory-upload-sessions.js'
 import { memoryUsageRecords } from './memory-usage.js'
 import { memoryVectorRecords } from './memory-vectors.js'
@@ -36,5 +37,6 @@ export function createMemoryRecordStore(): RecordStore {
     pinRequests: memoryPinRequestRecords(pinRequests),
     totals: memoryDeploymentTotals(state, pinRequests),
     accounts: memoryTenantAccounts(state),
+    tenants: memoryTenantRecords(),
   }
 }

@@ -160,6 +160,26 @@ async function revokeApiKey(
 }
 
 /**
+ * Revokes the tenant's keys, one statement after another in one transaction until one revokes
+ * none: a child whose creation held its parent's row lock is committed once the statement that
+ * waited for that lock finishes, and the next statement (a new snapshot under READ COMMITTED)
+ * sees it.
+ */
+async function revokeTenantApiKeys(client: SqlClient, tenantId: string, at: Date): Promise<number> {
+  return client.transaction(async (tx) => {
+    let revoked = 0
+    for (;;) {
+      const { rows } = await tx.query(
+        'update api_keys set revoked = true, updated_at = $2::timestamptz where tenant_id = $1 and not revoked returning id',
+        [tenantId, at.toISOString()],
+      )
+      if (rows.length === 0) return revoked
+      revoked += rows.length
+    }
+  })
+}
+
+/**
  * Counts a use in one conditional update: the row lock makes concurrent uses queue, and each
  * re-checks `uses < max_uses` on the row as the one before it left it. When no row was updated,
  * a plain read says why.
@@ -190,6 +210,8 @@ export function postgresApiKeyRecords(client: SqlClient): ApiKeyRecordStore {
       guarded('listApiKeys', options, () => listApiKeys(client, tenantId, filter, page)),
     revokeApiKey: (tenantId, key, at, options) =>
       guarded('revokeApiKey', options, () => revokeApiKey(client, tenantId, key, at)),
+    revokeTenantApiKeys: (tenantId, at, options) =>
+      guarded('revokeTenantApiKeys', options, () => revokeTenantApiKeys(client, tenantId, at)),
     useApiKey: (tenantId, id, options) => guarded('useApiKey', options, () => useApiKey(client, tenantId, id)),
   }
 }

@@ -56,9 +56,12 @@ async function findPublicBlock(
   multihash: Uint8Array,
   at: Date,
   tenantId: string | undefined,
+  excludeTenants: readonly string[],
 ): Promise<LocatedBlock | undefined> {
   const params: unknown[] = [hex(multihash), at.toISOString()]
   if (tenantId !== undefined) params.push(tenantId)
+  if (excludeTenants.length > 0) params.push(excludeTenants)
+  const excluded = excludeTenants.length > 0 ? `and f.tenant_id <> all($${params.length}::text[])` : ''
   // the files that make the content servable, once: whether there is one, and until when (for caches)
   const { rows } = await db.query(
     `select ${CONTENT_COLUMNS.split(', ')
@@ -69,7 +72,7 @@ async function findPublicBlock(
        select bool_or(f.expires_at is null) as forever, max(f.expires_at) as latest
        from files f where f.cid = c.cid and f.network = 'public'
          and (f.expires_at is null or f.expires_at > $2::timestamptz)
-         ${tenantId === undefined ? '' : 'and f.tenant_id = $3'}
+         ${tenantId === undefined ? '' : 'and f.tenant_id = $3'} ${excluded}
      ) h
      where b.multihash = decode($1, 'hex') and h.forever is not null
      order by b.is_root desc
@@ -166,8 +169,8 @@ export function postgresBlockRecords(client: SqlClient): BlockRecordStore {
   return {
     putBlockLocations: (blobKey, locations, options) =>
       guarded('putBlockLocations', options, () => putBlockLocations(client, blobKey, locations)),
-    findPublicBlock: (multihash, { at, tenantId }, options) =>
-      guarded('findPublicBlock', options, () => findPublicBlock(client, multihash, at, tenantId)),
+    findPublicBlock: (multihash, { at, tenantId, excludeTenants = [] }, options) =>
+      guarded('findPublicBlock', options, () => findPublicBlock(client, multihash, at, tenantId, excludeTenants)),
     findHeldFile: (tenantId, network, multihash, at, options) =>
       guarded('findHeldFile', options, () => findHeldFile(client, tenantId, network, multihash, at)),
     getBlockLocation: (blobKey, multihash, options) =>

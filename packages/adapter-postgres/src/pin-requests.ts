@@ -125,6 +125,25 @@ async function listPinRequests(
   return toPage(rows.map(toPinRequest), page)
 }
 
+/** Every tenant's requests in the given states: the `(state, created_at, id)` index serves one state. */
+async function listPinQueue(
+  db: Queryable,
+  states: readonly PinRequestState[] | undefined,
+  page: PageRequest,
+): Promise<Page<PinRequestRecord>> {
+  const params = new Params()
+  const conditions = ['true']
+  if (states?.length === 1) conditions.push(`state = ${params.add(states[0])}`)
+  else if (states) conditions.push(`state = any(${params.add(states)}::text[])`)
+  const { condition, orderAndLimit } = keyset(page, params)
+  if (condition) conditions.push(condition)
+  const { rows } = await db.query(
+    `select ${COLUMNS} from pin_requests where ${conditions.join(' and ')} ${orderAndLimit}`,
+    params.values,
+  )
+  return toPage(rows.map(toPinRequest), page)
+}
+
 function filterConditions(tenantId: string, filter: PinRequestFilter, params: Params): string[] {
   const conditions = [`tenant_id = ${params.add(tenantId)}`]
   // one state as an equality: the planner then walks (tenant_id, state, created_at) in order
@@ -324,6 +343,8 @@ export function postgresPinRequestRecords(client: SqlClient): PinRequestRecordSt
       guarded('getPinRequest', options, () => getPinRequest(client, tenantId, id)),
     listPinRequests: (tenantId, filter, page, options) =>
       guarded('listPinRequests', options, () => listPinRequests(client, tenantId, filter, page)),
+    listPinQueue: ({ states }, page, options) =>
+      guarded('listPinQueue', options, () => listPinQueue(client, states, page)),
     countPinRequests: (tenantId, filter, options) =>
       guarded('countPinRequests', options, () => countPinRequests(client, tenantId, filter)),
     replacePinRequest: (replacedId, request, options) =>

@@ -9,6 +9,7 @@ import { postgresPaymentRecords } from './payments.js'
 import { postgresPinRequestRecords } from './pin-requests.js'
 import type { SqlClient } from './queryable.js'
 import { postgresTenantAccounts } from './tenant-accounts.js'
+import { postgresTenantRecords } from './tenants.js'
 import { postgresUploadSessionRecords } from './upload-sessions.js'
 import { postgresUsageRecords } from './usage.js'
 import { type PostgresVectorOptions, postgresVectorRecords } from './vectors.js'
@@ -48,5 +49,6 @@ export function createPostgresRecordStore({ client, vectors: vectorOptions }: Po
     pinRequests: postgresPinRequestRecords(client),
     totals: postgresDeploymentTotals(client),
     accounts: postgresTenantAccounts(client),
+    tenants: postgresTenantRecords(client),
   }
 }

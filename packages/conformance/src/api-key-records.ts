@@ -241,6 +241,35 @@ export function describeApiKeyRecords(name: string, create: () => Promise<Record
       }
     })
 
+    it('revokeTenantApiKeys - revokes every key of the tenant, children included, and only its', async () => {
+      const root = await store.apiKeys.createApiKey(newKey())
+      const child = await store.apiKeys.createApiKey(newKey({ parentId: root.id }))
+      const old = await store.apiKeys.createApiKey(newKey())
+      await store.apiKeys.revokeApiKey(TENANT, old.key, at(1))
+      const theirs = await store.apiKeys.createApiKey(newKey({ tenantId: OTHER_TENANT }))
+      expect(await store.apiKeys.revokeTenantApiKeys(TENANT, at(5))).toBe(2)
+      for (const key of [root, child]) {
+        expect(await store.apiKeys.getApiKey(TENANT, key.id)).toMatchObject({ revoked: true, updatedAt: at(5) })
+      }
+      expect(await store.apiKeys.getApiKey(TENANT, old.id)).toMatchObject({ revoked: true, updatedAt: at(1) })
+      expect(await store.apiKeys.getApiKey(OTHER_TENANT, theirs.id)).toMatchObject({ revoked: false })
+      expect(await store.apiKeys.revokeTenantApiKeys(TENANT, at(6))).toBe(0)
+    })
+
+    it('revokeTenantApiKeys - racing child creations: every child is refused or revoked', async () => {
+      const root = await store.apiKeys.createApiKey(newKey())
+      const creations = Array.from({ length: 6 }, () => store.apiKeys.createApiKey(newKey({ parentId: root.id })))
+      const [revoked, ...created] = await Promise.allSettled([
+        store.apiKeys.revokeTenantApiKeys(TENANT, at(3)),
+        ...creations,
+      ])
+      expect(revoked.status).toBe('fulfilled')
+      for (const outcome of created) {
+        if (outcome.status === 'rejected') expect(outcome.reason).toMatchObject({ code: 'FORBIDDEN' })
+        else expect((await store.apiKeys.getApiKey(TENANT, outcome.value.id))?.revoked).toBe(true)
+      }
+    })
+
     it('aborted signals - every method rejects with ABORTED before acting', async () => {
       const key = await store.apiKeys.createApiKey(newKey({ maxUses: 1 }))
       const signal = AbortSignal.abort()

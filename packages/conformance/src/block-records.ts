@@ -78,6 +78,29 @@ export function describeBlockRecords(name: string, create: () => Promise<RecordS
       expect(await store.blocks.findPublicBlock(multihash('nobody'), { at: later })).toBeUndefined()
     })
 
+    it('findPublicBlock - content only excluded tenants hold is not found; held by another too, it is', async () => {
+      const key = blobKey()
+      await store.blocks.putBlockLocations(key, [location('hidden', { isRoot: true })])
+      const { file } = await hold(key, { tenantId: OTHER_TENANT })
+      const hidden = { at: later, excludeTenants: [OTHER_TENANT] }
+      expect(await store.blocks.findPublicBlock(multihash('hidden'), hidden)).toBeUndefined()
+      expect(
+        await store.blocks.findPublicBlock(multihash('hidden'), { ...hidden, tenantId: OTHER_TENANT }),
+      ).toBeUndefined()
+      expect(await store.blocks.findPublicBlock(multihash('hidden'), { at: later, excludeTenants: [] })).toBeDefined()
+      // the same content, held publicly by a tenant not excluded, is served
+      await store.files.createFile(newFile({ cid: file.cid }), {
+        cid: file.cid,
+        blobKey: key,
+        size: 10,
+        kind: 'car',
+        profile: null,
+      })
+      expect((await store.blocks.findPublicBlock(multihash('hidden'), hidden))?.location).toEqual(
+        location('hidden', { isRoot: true }),
+      )
+    })
+
     it('findPublicBlock - a block held by several contents answers with one that holds it as its root first', async () => {
       const innerKey = blobKey()
       const rootKey = blobKey()

@@ -71,6 +71,26 @@ export function describePinRequestRecords(name: string, create: () => Promise<Re
       expect(await store.pinRequests.getPinRequest('tenant-a', request.id)).toEqual(request)
     })
 
+    it('listPinQueue - every tenant’s requests by state, paged in (createdAt, id) order', async () => {
+      const a1 = newRequest({ createdAt: at(1) })
+      const b2 = newRequest({ tenantId: 'tenant-b', createdAt: at(2) })
+      const a3 = newRequest({ createdAt: at(3), state: 'failed', failure: 'not_found', reason: 'none had it' })
+      const c4 = newRequest({ tenantId: 'tenant-c', createdAt: at(4) })
+      for (const r of [c4, a3, b2, a1]) await store.pinRequests.createPinRequest(r)
+      const queued = await store.pinRequests.listPinQueue({ states: ['queued'] }, { limit: 2, order: 'ASC' })
+      expect(queued.items.map((r) => r.id)).toEqual([a1.id, b2.id])
+      expect(queued.hasMore).toBe(true)
+      const rest = await store.pinRequests.listPinQueue(
+        { states: ['queued'] },
+        { limit: 2, order: 'ASC', after: { createdAt: b2.createdAt, id: b2.id } },
+      )
+      expect(rest).toEqual({ items: [c4], hasMore: false })
+      const all = await store.pinRequests.listPinQueue({}, { limit: 10, order: 'DESC' })
+      expect(all.items.map((r) => r.id)).toEqual([c4.id, a3.id, b2.id, a1.id])
+      const failed = await store.pinRequests.listPinQueue({ states: ['failed', 'pinned'] }, firstPage)
+      expect(failed.items).toEqual([a3])
+    })
+
     it('listPinRequests - pages in (createdAt, id) order, scoped to the tenant, filtered by state, failure and cid', async () => {
       const requests = [0, 1, 2, 3, 4].map((i) =>
         newRequest({ createdAt: at(i), cid: i % 2 ? 'bafy-odd' : 'bafy-even' }),

@@ -8,6 +8,7 @@ import { describeGroupRecords } from './group-records.js'
 import { describePaymentRecords } from './payment-records.js'
 import { describePinRequestRecords } from './pin-request-records.js'
 import { describeTenantAccounts } from './tenant-accounts.js'
+import { describeTenantRecords } from './tenant-records.js'
 import { describeUploadSessionRecords } from './upload-session-records.js'
 import { describeUsageRecords } from './usage-records.js'
 import { describeVectorRecords } from './vector-records.js'
@@ -49,4 +50,5 @@ export function describeRecordStore(name: string, create: () => Promise<RecordSt
   describePinRequestRecords(name, create)
   describeDeploymentTotals(name, create)
   describeTenantAccounts(name, create)
+  describeTenantRecords(name, create)
 }

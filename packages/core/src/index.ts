@@ -18,6 +18,14 @@ export * from '@pinfold/interface'
 export type * from './api-keys/api.js'
 export { API_KEY_CACHE_MS, API_KEY_PAGE_SIZE } from './api-keys/api-keys.js'
 export { API_KEY_CLAIM } from './auth/api-key-tokens.js'
+export {
+  createOperatorTokens,
+  mintOperatorToken,
+  OPERATOR_SCOPE,
+  type OperatorActor,
+  type OperatorTokenOptions,
+  type OperatorTokens,
+} from './auth/operator-tokens.js'
 export { allows, SCOPES, type Scope } from './auth/scopes.js'
 export * from './auth/tokens.js'
 export { createUrlSigner, SIGNATURE_PARAM, type UrlSigner } from './auth/url-signing.js'
@@ -75,6 +83,9 @@ export type * from './service/file-service-api.js'
 export type * from './signatures/api.js'
 export { CID_SIGNATURE_DOMAIN, CID_SIGNATURE_TYPES } from './signatures/signatures.js'
 export type * from './swaps/api.js'
+export { ADMIN_PAGE_DEFAULT, ADMIN_PAGE_MAX } from './tenants/admin.js'
+export type * from './tenants/api.js'
+export { TENANT_CACHE_MS } from './tenants/tenant-directory.js'
 export type * from './totals/api.js'
 export type * from './uploads/api.js'
 export { UPLOAD_SESSION_TTL_MS } from './uploads/resumable.js'

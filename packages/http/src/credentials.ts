@@ -23,9 +23,14 @@ export async function identify(
   const secret = request.headers.get(LEGACY_SECRET)
   const legacyRoute = !routePath.startsWith('/v3/') || routePath.startsWith('/v3/data/')
   if (legacyRoute && key !== null && secret !== null) return service.apiKeys.authenticateSecret(key, secret, { signal })
-  const header = request.headers.get('authorization') ?? ''
-  const bearer = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header)?.[1]
+  const bearer = bearerToken(request)
   if (bearer) return (await service.apiKeys.authenticateToken(bearer, { signal })) ?? verifier.verify(bearer)
   const alternative = legacyRoute ? ` (or ${LEGACY_KEY} and ${LEGACY_SECRET} headers)` : ''
   throw new PinfoldError('UNAUTHENTICATED', `an Authorization: Bearer <token> header is required${alternative}`)
+}
+
+/** The token of an `Authorization: Bearer <token>` header, if the request has one. */
+export function bearerToken(request: Request): string | undefined {
+  const header = request.headers.get('authorization') ?? ''
+  return /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header)?.[1]
 }

@@ -1,5 +1,13 @@
-import { allows, type FileService, PinfoldError, type TokenActor, type TokenVerifier } from '@pinfold/core'
-import { identify } from './credentials.js'
+import type { Tracer } from '@opentelemetry/api'
+import {
+  allows,
+  type FileService,
+  type OperatorActor,
+  PinfoldError,
+  type TokenActor,
+  type TokenVerifier,
+} from '@pinfold/core'
+import { bearerToken, identify } from './credentials.js'
 import { browserErrorPages } from './gateway/error-page.js'
 import { createImageVariants, type ImageOptions } from './gateway/image-variants.js'
 import { resolveHost } from './gateway/request-host.js'
@@ -15,6 +23,7 @@ import { compose, type Exchange, type Middleware } from './middleware/middleware
 import { type HttpObserver, observeRequests } from './middleware/observe.js'
 import { clientAddress, createRateLimiter, limitAddresses, type RateLimitOptions } from './middleware/rate-limit.js'
 import { logRequests, type RequestLogger } from './middleware/request-log.js'
+import { traceRequests } from './middleware/trace.js'
 import { parseRequest } from './request-input.js'
 import { parsedUrl, stripBasePath } from './request-url.js'
 import { errorBody } from './responses.js'
@@ -78,11 +87,25 @@ export interface FetchHandlerOptions {
    * and how to set this.
    */
   docsScriptUrl?: string | undefined
+  /**
+   * OpenTelemetry tracing: a span per request (see `traceRequests`), parent of the spans of the
+   * service it calls (give the same tracer to `createFileService({ tracer })`). Default none: no
+   * span, no cost.
+   */
+  tracer?: Tracer | undefined
 }
 
 export type FetchHandler = (request: Request) => Promise<Response>
 
 const ANONYMOUS: TokenActor = { tenantId: '', userId: '', scopes: new Set() }
+
+/** Where the admin API lives: invisible to everyone but an operator. */
+const ADMIN_PREFIX = '/admin/'
+
+/** The answer to a path no route takes, which the admin API gives whoever is not an operator. */
+function notThere(request: Request, url: URL): Response {
+  return errorBody(unsupportedRequest(request.method, url.pathname), 404)
+}
 
 /**
  * The one HTTP implementation: a standard `Request → Response` function. Mount it in any
@@ -100,6 +123,7 @@ export function createFetchHandler(service: FileService, options: FetchHandlerOp
   const middleware: Middleware[] = [
     headWithoutBody,
     logRequests(options.logger),
+    ...(options.tracer ? [traceRequests(options.tracer)] : []),
     ...(options.observer ? [observeRequests(options.observer)] : []),
     cors(options.cors ?? {}),
     meterGatewayUsage(service),
@@ -126,9 +150,11 @@ export function createFetchHandler(service: FileService, options: FetchHandlerOp
       if (host.kind === 'tenant')
         throw new PinfoldError('NOT_FOUND', 'a gateway serves /ipfs/{cid} and /files/{cid} paths only')
       // 404, not 501: the server has no such resource, and the fault is not the server's
-      return errorBody(unsupportedRequest(request.method, url.pathname), 404)
+      return notThere(request, url)
     }
     if ('allowed' in match) {
+      // the admin API's paths exist for operators only: another method's 405 would tell anyone they do
+      if (pathname.startsWith(ADMIN_PREFIX) && !(await operatorOf(request))) return notThere(request, url)
       if (match.gateway) {
         seen.route = 'gateway'
         return gatewayMethodNotAllowed(request.method)
@@ -138,9 +164,14 @@ export function createFetchHandler(service: FileService, options: FetchHandlerOp
         allow,
       })
     }
+    let operator: OperatorActor | undefined
+    if (match.route.auth === 'operator') {
+      operator = await operatorOf(request)
+      if (!operator) return notThere(request, url)
+    }
     seen.route = match.route.gateway ? 'gateway' : match.route.path
     exchange.answerError = match.route.answerError
-    const actor = await authenticate(request, match.route)
+    const actor = operator ? ANONYMOUS : await authenticate(request, match.route)
     if (actor.tenantId) seen.tenant = actor.tenantId
     const input = await parseRequest(match.route, request, url, match.params)
     return match.route.handle(
@@ -150,6 +181,7 @@ export function createFetchHandler(service: FileService, options: FetchHandlerOp
         host,
         pathname,
         actor,
+        operator,
         signal: request.signal,
         publicUrl: publicUrl?.href ?? `${url.origin}${basePath}`,
         ownHostnames: subdomainHost ? [apiHostname, subdomainHost] : [apiHostname],
@@ -162,13 +194,22 @@ export function createFetchHandler(service: FileService, options: FetchHandlerOp
     )
   }
 
+  /** The operator a request's bearer token names, or undefined for anyone else (whatever the reason). */
+  async function operatorOf(request: Request): Promise<OperatorActor | undefined> {
+    const token = bearerToken(request)
+    if (!token) return undefined
+    return service.admin.authenticate(token, { signal: request.signal }).catch(() => undefined)
+  }
+
   async function authenticate(request: Request, route: Route): Promise<TokenActor> {
     if (route.auth === 'public') return ANONYMOUS
     const actor = await identify(request, route.path, service, options.auth)
     limiter.checkActor(actor)
+    // registers a tenant on its first request, refuses a suspended one (403 naming the suspension)
+    await service.tenants.admit(actor, { signal: request.signal })
     // the tenant's own budget (`requestsPerMinute`), shared by all its tokens and keys
     await service.quotas.takeRequest(actor, { signal: request.signal })
-    if (route.auth !== 'token' && !allows(actor.scopes, route.auth)) {
+    if (route.auth !== 'token' && route.auth !== 'operator' && !allows(actor.scopes, route.auth)) {
       throw new PinfoldError('FORBIDDEN', `this token lacks the ${route.auth} scope`)
     }
     return actor

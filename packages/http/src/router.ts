@@ -1,4 +1,4 @@
-import type { FileService, Scope, TokenActor } from '@pinfold/core'
+import type { FileService, OperatorActor, Scope, TokenActor } from '@pinfold/core'
 import Type, { type Static, type TObject, type TSchema } from 'typebox'
 import type { ImageVariants } from './gateway/image-variants.js'
 import { API_HOST, type RequestHost } from './gateway/request-host.js'
@@ -8,8 +8,10 @@ import type { OpenApiResponse } from './openapi/types.js'
 export interface RequestContext {
   request: Request
   url: URL
-  /** The verified caller; routes with `auth: 'public'` get an anonymous placeholder. */
+  /** The verified caller; routes with `auth: 'public'` or `'operator'` get an anonymous placeholder. */
   actor: TokenActor
+  /** The verified operator, on routes with `auth: 'operator'` (the admin API); else undefined. */
+  operator: OperatorActor | undefined
   signal: AbortSignal
   /** Absolute base URL of this API (including any mount prefix), for links the server returns. */
   publicUrl: string
@@ -85,8 +87,12 @@ export interface RouteInput {
 
 interface RouteFields {
   method: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
-  /** A scope the bearer token must grant, `'token'` for any valid token, or `'public'` for none. */
-  auth: Scope | 'token' | 'public'
+  /**
+   * A scope the bearer token must grant, `'token'` for any valid token, `'public'` for none, or
+   * `'operator'` for an operator token (the admin API: every other caller gets the 404 of a path
+   * that does not exist).
+   */
+  auth: Scope | 'token' | 'public' | 'operator'
   summary: string
   /** OpenAPI tags (the first groups the operation in `/docs`) and description. */
   tags: string[]

@@ -1,5 +1,6 @@
 import { gatewayRoutes } from './gateway/routes.js'
 import { openApiRoutes } from './openapi/routes.js'
+import { adminRoutes } from './resources/admin/routes.js'
 import { authRoutes } from './resources/auth/routes.js'
 import { domainRoutes } from './resources/domains/routes.js'
 import { downloadLinkRoutes } from './resources/download-links/routes.js'
@@ -49,5 +50,6 @@ export const routes: readonly Route[] = [
   ...pinListRoutes,
   ...legacyGroupRoutes,
   ...healthRoutes,
+  ...adminRoutes,
   ...openApiRoutes,
 ]

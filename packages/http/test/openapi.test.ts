@@ -1,8 +1,8 @@
-import { CID_SIGNATURE_DOMAIN, CID_SIGNATURE_TYPES } from '@pinfold/core'
+import { CID_SIGNATURE_DOMAIN, CID_SIGNATURE_TYPES, mintOperatorToken } from '@pinfold/core'
 import { createLexicalEmbedder } from '@pinfold/embedders'
 import { startGatewayApi } from '@pinfold/testing/gateway'
 import { PAY_TO } from '@pinfold/testing/payments'
-import { form, startTestApi, type TestApi } from '@pinfold/testing/test-api'
+import { form, startTestApi, TEST_SECRET, type TestApi } from '@pinfold/testing/test-api'
 import { privateGroupWithTexts, startVectorApi } from '@pinfold/testing/vectors'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -100,6 +100,45 @@ describe('openapi', () => {
       'GET /:path*',
       await server.fetch(`http://${cid}.ipfs.localhost/`, { headers: { accept: 'text/html;q=0' } }),
     )
+  })
+
+  it('admin - every admin route answers as documented, to the operator (2xx, 4xx) and to a tenant (404)', async () => {
+    const auth = await mintOperatorToken(TEST_SECRET, { sub: 'ops', expiresIn: 60 })
+    const admin = (path: string, init: RequestInit = {}) => server.api(`/admin/v1${path}`, { ...init, auth })
+    await server.api('/v3/files/public', { org: 'openapi-tenant' })
+    await check('GET /admin/v1/tenants', await admin('/tenants?search=openapi'))
+    await check('GET /admin/v1/tenants', await admin('/tenants?limit=0'))
+    await check('GET /admin/v1/tenants', await server.api('/admin/v1/tenants'))
+    await check('POST /admin/v1/tenants', await admin('/tenants', { method: 'POST', ...json({ id: 'made-by-ops' }) }))
+    await check('POST /admin/v1/tenants', await admin('/tenants', { method: 'POST', ...json({ id: 'made-by-ops' }) }))
+    await check('GET /admin/v1/tenants/:tenantId', await admin('/tenants/openapi-tenant'))
+    await check('GET /admin/v1/tenants/:tenantId', await admin('/tenants/nobody'))
+    const suspend = json({ reason: 'documented', hide_content: false })
+    await check(
+      'POST /admin/v1/tenants/:tenantId/suspend',
+      await admin('/tenants/made-by-ops/suspend', { method: 'POST', ...suspend }),
+    )
+    await check(
+      'POST /admin/v1/tenants/:tenantId/suspend',
+      await admin('/tenants/nobody/suspend', { method: 'POST', ...suspend }),
+    )
+    await check(
+      'POST /admin/v1/tenants/:tenantId/resume',
+      await admin('/tenants/made-by-ops/resume', { method: 'POST' }),
+    )
+    await check('POST /admin/v1/tenants/:tenantId/resume', await admin('/tenants/nobody/resume', { method: 'POST' }))
+    await check(
+      'POST /admin/v1/tenants/:tenantId/keys/revoke',
+      await admin('/tenants/made-by-ops/keys/revoke', { method: 'POST' }),
+    )
+    await check(
+      'POST /admin/v1/tenants/:tenantId/keys/revoke',
+      await admin('/tenants/nobody/keys/revoke', { method: 'POST' }),
+    )
+    await check('GET /admin/v1/pins', await admin('/pins?status=queued'))
+    await check('GET /admin/v1/pins', await admin('/pins?status=lost'))
+    await check('GET /admin/v1/totals', await admin('/totals'))
+    await check('GET /admin/v1/totals', await server.api('/admin/v1/totals'))
   })
 
   it('health - /healthz and /readyz answer as documented', async () => {

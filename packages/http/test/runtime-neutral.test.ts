@@ -25,6 +25,8 @@ const packageJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 const RUNTIME_NEUTRAL = new Set([
   // multipart/form-data parsing: a push parser over Uint8Arrays (its `multipasta/node` entry is not used)
   'multipasta',
+  // tracing's API only (the SDK is the host's): spans through globalThis, no Node built-in
+  '@opentelemetry/api',
   // request and response schemas (JSON Schema): no dependencies; compiles checks with `new Function`
   // and falls back to interpreting them where a runtime forbids that
   'typebox',

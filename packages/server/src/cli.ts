@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { isPinfoldError, mintToken, SCOPES } from '@pinfold/core'
+import { isPinfoldError, mintOperatorToken, mintToken, SCOPES } from '@pinfold/core'
 import { jsonLinesLogger } from '@pinfold/http'
 import { backupDataDir, restoreDataDir } from './backup-command.js'
 import { batchedLines } from './batched-lines.js'
@@ -50,6 +50,8 @@ Options:
   --org ORG           the tenant (default the user)
   --scope "S1 S2"     space-separated scopes (default every one): ${SCOPES.join(', ')}
   --expires-in SPAN   lifetime: seconds, or 30s, 15m, 1h, 7d, 2w (default 1h); --expires is the same
+  --operator          an operator token for the admin API (/admin/v1/…) instead of a tenant's: signed
+                      under a key only the server's secret derives; takes --sub and --expires-in only
 `
 
 const MIGRATE_USAGE = `Usage: pinfold migrate
@@ -204,6 +206,7 @@ async function token(args: string[]): Promise<void> {
     scope: string
     'expires-in'?: string | undefined
     expires?: string | undefined
+    operator?: boolean | undefined
   }
   try {
     ;({ values } = parseArgs({
@@ -214,11 +217,13 @@ async function token(args: string[]): Promise<void> {
         scope: { type: 'string', default: SCOPES.join(' ') },
         'expires-in': { type: 'string' },
         expires: { type: 'string' },
+        operator: { type: 'boolean' },
       },
     }))
   } catch (error) {
     throw new CliError(`${(error as Error).message}\nRun \`pinfold token --help\` for its options.`, 2)
   }
+  if (values.operator) return operatorToken(args, values)
   const scopes = values.scope.split(/\s+/).filter(Boolean)
   const unknown = scopes.filter((scope) => !(SCOPES as readonly string[]).includes(scope))
   if (unknown.length > 0)
@@ -229,6 +234,16 @@ async function token(args: string[]): Promise<void> {
   const secret = config.authSecret ?? (await loadOrCreateSecret(config.dataDir))
   const minted = await mintToken(secret, { sub: values.sub, org: values.org, scopes, expiresIn })
   process.stdout.write(`${minted}\n`)
+}
+
+/** `pinfold token --operator`: a tenant's options would mean nothing in it, so they are refused. */
+async function operatorToken(args: string[], values: { sub: string; 'expires-in'?: string; expires?: string }) {
+  const tenantOption = args.find((arg) => /^--(org|scope)(=|$)/.test(arg))
+  if (tenantOption) throw new CliError(`--operator takes no ${tenantOption.split('=')[0]}: an operator is no tenant`, 2)
+  const expiresIn = parseDuration(values['expires-in'] ?? values.expires ?? '1h', '--expires-in')
+  const config = readConfig()
+  const secret = config.authSecret ?? (await loadOrCreateSecret(config.dataDir))
+  process.stdout.write(`${await mintOperatorToken(secret, { sub: values.sub, expiresIn })}\n`)
 }
 
 function log(level: 'info' | 'error', message: string, fields: Record<string, unknown>): void {

@@ -103,6 +103,12 @@ export interface ServerConfig {
     /** How long stored totals and the pin queue are reused between scrapes (`PINFOLD_METRICS_TOTALS_MAX_AGE_MS`). */
     totalsMaxAgeMs: number
   }
+  /**
+   * Where OpenTelemetry spans are exported (OTLP over HTTP): `PINFOLD_OTLP_ENDPOINT`, else the
+   * standard `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` (the full URL) or `OTEL_EXPORTER_OTLP_ENDPOINT`
+   * (a base URL, `/v1/traces` appended). `undefined`: no tracing, nothing wrapped.
+   */
+  otlpTracesUrl: string | undefined
   /** The embedded IPFS node (`PINFOLD_IPFS_*`); `undefined` without `PINFOLD_IPFS_LISTEN`: libp2p is never loaded. */
   ipfs: IpfsConfig | undefined
   s3: {
@@ -224,6 +230,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       maxScanTuples: optionalInteger(env.PINFOLD_VECTOR_MAX_SCAN_TUPLES, 'PINFOLD_VECTOR_MAX_SCAN_TUPLES'),
     },
     metrics: metricsConfig(env),
+    otlpTracesUrl: otlpTracesUrl(env),
     ipfs: ipfsConfig(env),
     s3: {
       bucket: env.PINFOLD_S3_BUCKET || undefined,
@@ -240,6 +247,26 @@ const list = (value: string | undefined) =>
     .split(',')
     .map((item) => item.trim())
     .filter(Boolean)
+
+function otlpTracesUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const base = (name: string) => {
+    const value = env[name] || undefined
+    return value && `${httpUrl(name, value).replace(/\/+$/, '')}/v1/traces`
+  }
+  const traces = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || undefined
+  return (
+    base('PINFOLD_OTLP_ENDPOINT') ??
+    (traces && httpUrl('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', traces)) ??
+    base('OTEL_EXPORTER_OTLP_ENDPOINT')
+  )
+}
+
+function httpUrl(name: string, value: string): string {
+  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) {
+    throw check.error(name, `must be an http(s) URL such as http://collector:4318, got "${value}"`)
+  }
+  return value
+}
 
 /** A token shorter than this could be guessed by scraping: refused at start-up. */
 const MIN_METRICS_TOKEN_LENGTH = 16

@@ -20,3 +20,4 @@ export {
 } from './metrics/prometheus-metrics.js'
 export { paymentOptionsFromEnv, paymentVerifierFromEnv } from './payments-config.js'
 export { type RunningServer, startServer } from './server.js'
+export { type RunningTracing, startOtlpTracing, startTracing } from './tracing.js'

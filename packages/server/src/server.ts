@@ -27,6 +27,7 @@ import { startPinWorkers } from './pin-workers.js'
 import { loadOrCreateSecret } from './secret.js'
 import { openStorage, type Storage } from './storage.js'
 import { startSweepers } from './sweepers.js'
+import { type RunningTracing, startOtlpTracing } from './tracing.js'
 import { ensureWritableDataDir, writesDataDir } from './writable-data-dir.js'
 
 export interface RunningServer {
@@ -61,9 +62,12 @@ export async function startServer(
      * registry })`), when the metrics settings turn them on.
      */
     metrics?: PrometheusMetrics | undefined
+    /** Tracing to report to instead of the OTLP exporter `config.otlpTracesUrl` names (tests: in memory). */
+    tracing?: RunningTracing | undefined
   } = {},
 ): Promise<RunningServer> {
-  const { stores, metrics: givenMetrics, ...handlerOptions } = extra
+  const { stores, metrics: givenMetrics, tracing: givenTracing, ...handlerOptions } = extra
+  const tracing = givenTracing ?? (config.otlpTracesUrl ? startOtlpTracing(config.otlpTracesUrl) : undefined)
   const metricsOn = config.metrics.token !== undefined || config.metrics.listen !== undefined
   const metrics = metricsOn
     ? (givenMetrics ?? createPrometheusMetrics({ totalsMaxAgeMs: config.metrics.totalsMaxAgeMs }))
@@ -107,6 +111,7 @@ export async function startServer(
       checkpoint: completionHaltFromEnv(config.env, testLog),
     },
     gatewayCache: { ...config.gatewayCache, changes: storage.changes },
+    tracer: tracing?.tracer,
   })
   let ipfs: RunningIpfsNode | undefined
   try {
@@ -130,6 +135,7 @@ export async function startServer(
     ipfsPeer: ipfs && (() => ipfs.peer()),
     docsScriptUrl: API_REFERENCE_SCRIPT,
     observer: metrics?.http,
+    tracer: tracing?.tracer,
     ...handlerOptions,
   })
   const site = withConsole(api, {
@@ -213,6 +219,8 @@ export async function startServer(
       // what the gateway served since the last flush, before the store closes
       await service.usage.flush().catch((error) => console.error('pinfold: usage flush failed', error))
       await Promise.all([storage.close(), extraction.close()])
+      // the spans of the last requests and jobs, exported before the process goes
+      await tracing?.close().catch((error) => console.error('pinfold: exporting the last spans failed', error))
     },
   }
 }

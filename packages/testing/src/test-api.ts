@@ -167,6 +167,8 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
       gatewayDomain,
       maxUsageRowsPerDay,
       gatewayCache,
+      // one tracer for the handler's request spans and the service's spans below them
+      tracer: handlerOptions.tracer,
     })
     const handler = createFetchHandler(service, {
       // image optimisation on sharp, as `pinfold serve` has it unless PINFOLD_IMAGES=off

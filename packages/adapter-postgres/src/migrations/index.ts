@@ -18,6 +18,7 @@ import { pinTurns } from './0019-pin-turns.js'
 import { apiKeyParents } from './0020-api-key-parents.js'
 import { pinningService } from './0021-pinning-service.js'
 import { tenantAccounts } from './0022-tenant-accounts.js'
+import { tenants } from './0023-tenants.js'
 
 /**
  * One schema change. Statements run one at a time (PGlite's extended protocol takes one statement
@@ -51,4 +52,5 @@ export const MIGRATIONS: readonly Migration[] = [
   apiKeyParents,
   pinningService,
   tenantAccounts,
+  tenants,
 ]

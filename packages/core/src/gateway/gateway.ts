@@ -16,6 +16,7 @@ import {
 } from '../content/dag/blocks.js'
 import { readAll } from '../content/dag/car-blob.js'
 import type { ServiceContext } from '../service/context.js'
+import type { TenantOperations } from '../tenants/api.js'
 import type { DirectoryItem, GatewayEntry, GatewayOperations, GatewayRoot, GatewayScope, PathRoots } from './api.js'
 import { type EntityBytes, encodeCar, scopedBlocks, unixfsType } from './car-stream.js'
 import { type ContentDag, openContentDag } from './content-dag.js'
@@ -23,8 +24,13 @@ import { readUnixfsFile } from './file-reader.js'
 import type { GatewayReadCache } from './read-cache.js'
 import { type WorkBudget, workBudget } from './work-budget.js'
 
-/** What the gateway operations use of the service. */
-export type GatewaySettings = Pick<ServiceContext, 'records' | 'blobs' | 'clock' | 'gatewayCache'>
+/**
+ * What the gateway operations use of the service, and the tenants whose content an operator hid
+ * (`TenantOperations.hiddenTenants`): content only they hold publicly is not served.
+ */
+export type GatewaySettings = Pick<ServiceContext, 'records' | 'blobs' | 'clock' | 'gatewayCache'> & {
+  hiddenTenants: TenantOperations['hiddenTenants']
+}
 
 /** Roots read per page when listing every public root (for DHT announcements). */
 const PUBLIC_ROOTS_PAGE = 500
@@ -51,8 +57,11 @@ export function createGatewayOperations(ctx: GatewaySettings): GatewayOperations
     const tenantId = scope.kind === 'tenant' ? scope.tenantId : undefined
     const multihash = cid.multihash.bytes
     const now = ctx.clock.now()
-    const found = await cache.located(`${tenantId ?? ''}|${hex(multihash)}`, now, () =>
-      blocks.findPublicBlock(multihash, { at: now, tenantId }, options),
+    const excludeTenants = await ctx.hiddenTenants(options)
+    // the hidden tenants are part of the key: a suspension that hides content changes the answer
+    // without a record-store write, and a new key is the next request's fresh lookup
+    const found = await cache.located(`${tenantId ?? ''}|${hex(multihash)}|${excludeTenants.join(',')}`, now, () =>
+      blocks.findPublicBlock(multihash, { at: now, tenantId, excludeTenants }, options),
     )
     return found && openContentDag(found.content, cid, stores)
   }

@@ -21,6 +21,8 @@ const FEATURES = {
   vectors: { label: 'semantic vectors are', needs: ['embedder', 'textExtractor'] },
   // the secret signs the JWTs keys are issued with
   apiKeys: { label: 'API keys are', needs: ['signingSecret'] },
+  // operator tokens are verified under a key derived from the secret
+  operators: { label: 'the admin API is', needs: ['signingSecret'] },
 } as const satisfies Record<Feature, { label: string; needs: readonly (keyof FeaturePrerequisites)[] }>
 
 /** What a feature's operations may use once `require` let them through. */

@@ -37,6 +37,7 @@ import type { PluginOperations } from '../plugins/api.js'
 import type { QuotaOperations } from '../quotas/api.js'
 import type { SignatureOperations } from '../signatures/api.js'
 import type { SwapOperations } from '../swaps/api.js'
+import type { AdminOperations, TenantOperations } from '../tenants/api.js'
 import type { TotalsOperations } from '../totals/api.js'
 import type { UploadOperations } from '../uploads/api.js'
 import type { UsageOperations } from '../usage/api.js'
@@ -69,6 +70,10 @@ export interface FileService {
   totals: TotalsOperations
   /** Each tenant's limits and use: enforced on every ingest path, read by the tenant and the operator. */
   quotas: QuotaOperations
+  /** The tenant registry as requests meet it: first-request registration, suspensions, hidden content. */
+  tenants: TenantOperations
+  /** The operator's admin plane: tenants, suspensions, keys, the pin queue across tenants. */
+  admin: AdminOperations
   /** Which optional features are on, decided once at construction (see `FileServiceOptions`). */
   readonly features: Readonly<Record<Feature, boolean>>
 }
@@ -78,7 +83,7 @@ export interface FileService {
  * `downloadLinks` need `signingSecret`; `paymentInstructions` needs `paymentSettings`;
  * `paidRetrieval` needs `paymentSettings`, `payments` and `signingSecret`; `vectors` needs
  * `embedder` and `textExtractor`; `apiKeys` (issuing them and accepting their JWTs) needs
- * `signingSecret`.
+ * `signingSecret`; `operators` (the admin API: verifying operator tokens) needs `signingSecret`.
  */
 export type Feature =
   | 'signedUploads'
@@ -87,3 +92,4 @@ export type Feature =
   | 'paidRetrieval'
   | 'vectors'
   | 'apiKeys'
+  | 'operators'

@@ -1,3 +1,4 @@
+import type { Tracer } from '@opentelemetry/api'
 import type {
   BlobStore,
   BlockFetcher,
@@ -31,7 +32,10 @@ import { createPluginOperations } from '../plugins/plugins.js'
 import { createQuotaOperations } from '../quotas/quotas.js'
 import { createSignatureOperations } from '../signatures/signatures.js'
 import { createSwapOperations } from '../swaps/swaps.js'
+import { createAdminOperations } from '../tenants/admin.js'
+import { createTenantDirectory } from '../tenants/tenant-directory.js'
 import { createTotalsOperations } from '../totals/totals.js'
+import { traced, tracedParts } from '../tracing/traced.js'
 import { createUploadOperations } from '../uploads/uploads.js'
 import { createUsageOperations } from '../usage/usage.js'
 import { createVectorOperations } from '../vectors/vectors.js'
@@ -102,6 +106,12 @@ export interface FileServiceOptions {
    * non-negative integer or `null`; default: no limit (the pin queue keeps `pinning.maxQueuedPerTenant`).
    */
   quotas?: Partial<TenantLimits> | undefined
+  /**
+   * OpenTelemetry tracing: every service operation (`files.upload`) and every store call
+   * (`records.files.createFile`, `blobs.put`) in a span, children of the span active when they are
+   * called. Default none: nothing is wrapped (no cost at all).
+   */
+  tracer?: Tracer | undefined
 }
 
 /**
@@ -112,10 +122,28 @@ export interface FileServiceOptions {
  */
 export function createFileService(options: FileServiceOptions): FileService {
   const ctx: ServiceContext = checkServiceOptions(options)
+  const { tracer } = options
+  if (tracer) {
+    ctx.records = tracedParts(ctx.records, 'records', tracer)
+    ctx.blobs = traced(ctx.blobs, 'blobs', tracer)
+  }
+  const service = createOperations(ctx, options)
+  return tracer ? tracedService(service, tracer) : service
+}
+
+/** Each operation group traced as `{group}.{operation}` (`features` is a record, left as it is). */
+function tracedService(service: FileService, tracer: Tracer): FileService {
+  const { features, ...groups } = service
+  return { ...tracedParts(groups, '', tracer), features } as FileService
+}
+
+function createOperations(ctx: ServiceContext, options: FileServiceOptions): FileService {
   // files.upload's pipeline, which a completed resumable upload records its file through
   const upload = createFileUpload(ctx)
   const downloadLinks = createDownloadLinkOperations(ctx)
-  const gateway = createGatewayOperations(ctx)
+  const tenants = createTenantDirectory(ctx)
+  const quotas = createQuotaOperations(ctx)
+  const gateway = createGatewayOperations({ ...ctx, hiddenTenants: tenants.hiddenTenants })
   return {
     files: createFileOperations({ ...ctx, upload }),
     groups: createGroupOperations(ctx),
@@ -140,7 +168,9 @@ export function createFileService(options: FileServiceOptions): FileService {
     usage: createUsageOperations(ctx),
     pins: createPinOperations(ctx),
     totals: createTotalsOperations(ctx),
-    quotas: createQuotaOperations(ctx),
+    quotas,
+    tenants: { admit: tenants.admit, hiddenTenants: tenants.hiddenTenants },
+    admin: createAdminOperations({ ...ctx, directory: tenants, quotas }),
     features: ctx.features.enabled,
   }
 }

@@ -85,6 +85,12 @@ const OPERATIONS: Record<string, { missing: RegExp; calls: Record<string, (s: Se
         s.apiKeys.create({ ...actor, scopes: new Set(['org:write']) }, { name: 'k', permissions: { admin: true } }),
     },
   },
+  'the admin API': {
+    missing: /no signingSecret configured/,
+    calls: {
+      'admin.authenticate': (s) => s.admin.authenticate('token'),
+    },
+  },
   'semantic vectors': {
     missing: /no embedder or textExtractor configured/,
     calls: {
@@ -117,6 +123,7 @@ describe('createFileService features', () => {
       paidRetrieval: false,
       vectors: false,
       apiKeys: false,
+      operators: false,
     })
     expect(service({ signingSecret: SECRET, paymentSettings, embedder }).features).toEqual({
       signedUploads: true,
@@ -125,6 +132,7 @@ describe('createFileService features', () => {
       paidRetrieval: false,
       vectors: false,
       apiKeys: true,
+      operators: true,
     })
     expect(service({ signingSecret: SECRET, paymentSettings, payments, embedder, textExtractor }).features).toEqual({
       signedUploads: true,
@@ -133,6 +141,7 @@ describe('createFileService features', () => {
       paidRetrieval: true,
       vectors: true,
       apiKeys: true,
+      operators: true,
     })
   })
 

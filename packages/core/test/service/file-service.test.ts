@@ -41,6 +41,7 @@ describe('FileService', () => {
     const { service } = createTestService()
     expect(Object.keys(service).sort()).toEqual(
       [
+        'admin',
         'apiKeys',
         'usage',
         'dnslink',
@@ -59,6 +60,7 @@ describe('FileService', () => {
         'quotas',
         'signatures',
         'swaps',
+        'tenants',
         'totals',
         'uploads',
         'vectors',

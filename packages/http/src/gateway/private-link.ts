@@ -34,6 +34,8 @@ export async function servePrivateLink(
   const { file, expiresAt } = link
   // another tenant's link on this tenant's host: as if it did not exist
   if (hostTenant !== undefined && file.tenantId !== hostTenant) throw notFound('file')
+  // a link signed before its tenant was suspended is refused as the tenant's tokens are
+  await service.tenants.admit({ tenantId: file.tenantId, userId: '' }, { signal })
   // counted in the tenant's gateway usage
   const counted = (response: Response, servedElsewhere?: number) =>
     attributeUsage(response, { tenantId: file.tenantId, cid: file.cid, fileName: file.name, servedElsewhere })

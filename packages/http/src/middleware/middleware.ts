@@ -14,6 +14,8 @@ export interface Seen {
   route: string | null
   /** The authenticated caller's tenant. */
   tenant?: string
+  /** The request id (`X-Request-Id`) the request log writes and the answer carries. */
+  requestId?: string
 }
 
 /**

@@ -41,6 +41,8 @@ export function logRequests(logger: RequestLogger | undefined): Middleware {
   return async ({ request, seen }, next) => {
     const started = performance.now()
     const requestId = requestIdOf(request)
+    // for the spans of the middleware after this one (traceRequests)
+    seen.requestId = requestId
     const response = await next()
     response.headers.set('x-request-id', requestId)
     if (logger) {

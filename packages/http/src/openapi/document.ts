@@ -119,7 +119,9 @@ function operation(route: Route) {
   ]
   const requestBody = requestBodyOf(route)
   const responses: Record<string, OpenApiResponse> = { ...route.responses }
-  if (route.auth !== 'public') {
+  if (route.auth === 'operator') {
+    responses['404'] ??= errorResponse('Not an operator token: the admin API answers as if it did not exist')
+  } else if (route.auth !== 'public') {
     responses['401'] ??= errorResponse('Missing, invalid or expired token')
     if (route.auth !== 'token') responses['403'] ??= errorResponse(`The token lacks the ${route.auth} scope`)
   }
@@ -130,7 +132,9 @@ function operation(route: Route) {
       ? 'No token needed.'
       : route.auth === 'token'
         ? 'Any valid token.'
-        : `Scope: \`${route.auth}\`.`
+        : route.auth === 'operator'
+          ? 'An operator token (`pinfold token --operator`); to any other caller this path does not exist (404).'
+          : `Scope: \`${route.auth}\`.`
   return {
     operationId: operationId(route),
     summary: route.summary,

@@ -1,5 +1,6 @@
+import { mintOperatorToken, mintToken, OPERATOR_SCOPE, SCOPES } from '@pinfold/core'
 import { type Seeds, seed, snapshot } from '@pinfold/testing/reliability'
-import { startTestApi, type TestApi, upload } from '@pinfold/testing/test-api'
+import { startTestApi, TEST_SECRET, type TestApi, upload } from '@pinfold/testing/test-api'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Route } from '../../src/index.js'
 import { routes } from '../../src/index.js'
@@ -112,7 +113,9 @@ function bodyFor(route: Route, s: Seeds): string | undefined {
 }
 
 const checked: { route: string; realForA: boolean }[] = []
-const scoped = routes.filter((r) => r.auth !== 'public' && r.path.includes('/:') && !/:network$/.test(r.path))
+// the admin API (auth `operator`) has its own section below: no tenant reaches any of it
+const tenantRoutes = routes.filter((r) => r.auth !== 'public' && r.auth !== 'operator')
+const scoped = tenantRoutes.filter((r) => r.path.includes('/:') && !/:network$/.test(r.path))
 
 describe('isolation matrix - another tenant’s ids', () => {
   for (const route of scoped) {
@@ -169,7 +172,7 @@ describe('isolation matrix - another tenant’s ids', () => {
 })
 
 describe('isolation matrix - lists never leak', () => {
-  const lists = routes.filter((r) => r.method === 'GET' && r.auth !== 'public' && !/\/:(id|cid|fileId)/.test(r.path))
+  const lists = tenantRoutes.filter((r) => r.method === 'GET' && !/\/:(id|cid|fileId)/.test(r.path))
   for (const route of lists) {
     it(`${route.path} - B's list, with A's ids as filters, holds none of A's items`, async () => {
       const filters = ['', `?cid=${a.privateFile.cid}`, `?cid=${a.publicFile.cid}`, `?id=${a.instructionId}`, '?name=']
@@ -213,5 +216,60 @@ describe('isolation matrix - gateway and public routes', () => {
     const forged = await server.fetch(`${server.url}${link.pathname}${link.search}`)
     expect(forged.status).toBe(403)
     expect(Object.keys((await forged.json()) as object)).toEqual(['error'])
+  })
+})
+
+describe('isolation matrix - the admin API is invisible to tenants', () => {
+  const adminRoutes = routes.filter((r) => r.auth === 'operator')
+  /** Every credential a tenant can hold or make, none of them an operator's. */
+  async function tenantCredentials(): Promise<Record<string, string | null>> {
+    const key = await server.api('/v3/pinata/keys', {
+      method: 'POST',
+      body: JSON.stringify({ keyName: 'everything', permissions: { admin: true } }),
+      auth: tokenA,
+    })
+    const claiming = (org: string) =>
+      mintToken(TEST_SECRET, { sub: 'mallory', org, scopes: [...SCOPES, OPERATOR_SCOPE], expiresIn: '1h' })
+    return {
+      none: null,
+      'tenant token, every scope': tokenA,
+      'tenant token claiming the operator scope': await claiming('acme'),
+      'tenant token of an org named like an operator': await claiming('operator'),
+      'API key with every scope': ((await key.json()) as { JWT: string }).JWT,
+      'operator token of another deployment': await mintOperatorToken('x'.repeat(40), { sub: 'ops', expiresIn: 60 }),
+    }
+  }
+  const pathOf = (path: string) => path.replace(':tenantId', 'acme')
+
+  it('every admin route, any method - a tenant gets the 404 of a path that does not exist; an operator does not', async () => {
+    expect(adminRoutes.length).toBeGreaterThan(5)
+    const credentials = await tenantCredentials()
+    const operator = await mintOperatorToken(TEST_SECRET, { sub: 'ops', expiresIn: 60 })
+    const before = await snapshot(server, ['acme', 'globex'])
+    for (const route of adminRoutes) {
+      // the route's own method, and another (a 405 would tell the path exists)
+      for (const method of [route.method, route.method === 'GET' ? 'DELETE' : 'PUT']) {
+        const path = pathOf(route.path)
+        const body = method === 'GET' ? undefined : JSON.stringify({ id: 'x', reason: 'x', hide_content: true })
+        for (const [who, auth] of Object.entries(credentials)) {
+          const res = await server.api(path, { method, body, auth })
+          expect(res.status, `${method} ${path} as ${who}`).toBe(404)
+          expect(await res.json(), `${method} ${path} as ${who}`).toEqual({
+            error: `${method} ${path} is not supported by Pinfold`,
+          })
+        }
+        if (method === route.method) continue
+        const asOperator = await server.api(path, { method, body, auth: operator })
+        expect(asOperator.status, `${method} ${path} as the operator`).toBe(405)
+      }
+    }
+    // nothing a tenant sent changed anything (suspensions, keys, tenants)
+    expect(await snapshot(server, ['acme', 'globex'])).toBe(before)
+    const tenants = await server.api('/admin/v1/tenants', { auth: operator })
+    const listed = (await tenants.json()) as { data: { tenants: { id: string; suspension: unknown }[] } }
+    expect(listed.data.tenants.map((t) => t.id)).not.toContain('x')
+    expect(listed.data.tenants.every((t) => t.suspension === null)).toBe(true)
+    const keyStillWorks = await server.api('/v3/files/public', { auth: credentials['API key with every scope']! })
+    expect(keyStillWorks.status).toBe(200)
   })
 })

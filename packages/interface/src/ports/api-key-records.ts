@@ -101,6 +101,13 @@ export interface ApiKeyRecordStore {
   revokeApiKey(tenantId: string, key: string, at: Date, options?: CallOptions): Promise<ApiKeyRecord | undefined>
 
   /**
+   * Revokes every key of the tenant in one atomic step (setting `updatedAt` of each it revokes; keys
+   * revoked already keep theirs) and answers how many it revoked. A child key created concurrently
+   * fails (its parent is revoked) or is revoked with the rest.
+   */
+  revokeTenantApiKeys(tenantId: string, at: Date, options?: CallOptions): Promise<number>
+
+  /**
    * One use of a key, decided atomically: a revoked key is `revoked`; a key whose `uses` reached
    * its `maxUses` is `exhausted`; otherwise the use is counted (`uses + 1`, for keys with a
    * `maxUses`; an unlimited key is not written) and the answer is `used` with the key after it.

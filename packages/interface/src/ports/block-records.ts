@@ -54,14 +54,15 @@ export interface BlockRecordStore {
 
   /**
    * A block with this multihash inside content that some file on the `public` network references —
-   * of `tenantId` only, when given — and that has not expired at `at` (`expiresAt > at` or none).
+   * of `tenantId` only, when given, and of no tenant in `excludeTenants` (those whose content an
+   * operator hid) — and that has not expired at `at` (`expiresAt > at` or none).
    * Root entries win over inner ones; otherwise which holder answers is unspecified (every holder
    * has the same bytes). `undefined` when no such content holds the block: a block reachable only
    * from private content is never found here.
    */
   findPublicBlock(
     multihash: Uint8Array,
-    scope: { at: Date; tenantId?: string | undefined },
+    scope: { at: Date; tenantId?: string | undefined; excludeTenants?: readonly string[] | undefined },
     options?: CallOptions,
   ): Promise<LocatedBlock | undefined>
 

@@ -134,6 +134,16 @@ export interface PinRequestRecordStore {
   ): Promise<Page<PinRequestRecord>>
 
   /**
+   * A keyset page of every tenant's requests in one of `states` (any state when undefined), ordered
+   * by `(createdAt, id)`: the queue as the operator sees it.
+   */
+  listPinQueue(
+    filter: { states?: readonly PinRequestState[] | undefined },
+    page: PageRequest,
+    options?: CallOptions,
+  ): Promise<Page<PinRequestRecord>>
+
+  /**
    * How many of the tenant's requests the filter matches (the Pinning Service API's `count`). A
    * filter of states alone is answered without reading the requests (it stays fast at millions).
    */

@@ -7,6 +7,7 @@ import type { GroupRecordStore } from './group-records.js'
 import type { PaymentRecordStore } from './payment-records.js'
 import type { PinRequestRecordStore } from './pin-request-records.js'
 import type { TenantAccountRecordStore } from './tenant-accounts.js'
+import type { TenantRecordStore } from './tenant-records.js'
 import type { UploadSessionRecordStore } from './upload-session-records.js'
 import type { UsageRecordStore } from './usage-records.js'
 import type { VectorRecordStore } from './vector-records.js'
@@ -37,4 +38,6 @@ export interface RecordStore {
   readonly pinRequests: PinRequestRecordStore
   readonly totals: DeploymentTotalsRecordStore
   readonly accounts: TenantAccountRecordStore
+  /** The tenant registry, for the operator (`ports/tenant-records.ts`). */
+  readonly tenants: TenantRecordStore
 }

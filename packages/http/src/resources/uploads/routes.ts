@@ -105,6 +105,8 @@ export const uploadRoutes = [
     async handle(ctx, { params, query }) {
       // checked before a single byte is read; the bearer token (often empty from the SDK) is ignored
       const grant = verifyGrant(ctx, params.id)
+      // a URL signed before its tenant was suspended is refused as the tenant's tokens are
+      await ctx.service.tenants.admit(grant.actor, { signal: ctx.signal })
       if (isResumableCreation(ctx.request)) return createResumable(ctx, clientOptions(query), grant)
       const { file, isDuplicate } = await ctx.service.files.upload(
         grant.actor,

@@ -1,0 +1,106 @@
+import { PinfoldError, type TenantRecord, throwIfAborted } from '@pinfold/interface'
+import type { ServiceContext } from '../service/context.js'
+import type { TenantOperations } from './api.js'
+
+/**
+ * How long this process trusts what it last read of a tenant (and of the hidden tenants): a
+ * suspension made through another server takes effect here within this. One made through this
+ * server takes effect at once.
+ */
+export const TENANT_CACHE_MS = 5_000
+/** Tenants remembered at once; the oldest read is forgotten first (and read again when it returns). */
+const CACHE_MAX = 10_000
+/** Hidden tenants read per page. */
+const HIDDEN_PAGE = 1000
+
+export type TenantDirectorySettings = Pick<ServiceContext, 'records' | 'clock'>
+
+/** The tenant operations and what the admin operations tell it of the changes they make. */
+export interface TenantDirectory extends TenantOperations {
+  /** The record an admin operation just wrote: this process acts on it at once. */
+  remember(tenant: TenantRecord): void
+}
+
+/**
+ * The tenant registry as the request path uses it: each tenant's record kept in memory for
+ * {@link TENANT_CACHE_MS}, so an authenticated request costs a Map lookup, a read every few
+ * seconds per tenant, and a write only the first time a tenant is seen.
+ */
+export function createTenantDirectory(ctx: TenantDirectorySettings): TenantDirectory {
+  const known = new Map<string, { tenant: TenantRecord; until: number }>()
+  const reading = new Map<string, Promise<TenantRecord>>()
+  let hidden: { ids: readonly string[]; until: number } | undefined
+  let hiddenReading: Promise<readonly string[]> | undefined
+
+  function remember(tenant: TenantRecord): void {
+    known.delete(tenant.id)
+    if (known.size >= CACHE_MAX) known.delete(known.keys().next().value!)
+    known.set(tenant.id, { tenant, until: ctx.clock.now().getTime() + TENANT_CACHE_MS })
+  }
+
+  /**
+   * The stored record, registering the tenant when it has none; concurrent first requests share one
+   * read, which no single request's signal may abort for the others.
+   */
+  function read(tenantId: string): Promise<TenantRecord> {
+    const pending = reading.get(tenantId)
+    if (pending) return pending
+    const work = (async () => {
+      const stored =
+        (await ctx.records.tenants.getTenant(tenantId)) ??
+        (
+          await ctx.records.tenants.registerTenant({
+            id: tenantId,
+            createdAt: ctx.clock.now(),
+            origin: 'token',
+            suspension: null,
+          })
+        ).tenant
+      remember(stored)
+      return stored
+    })().finally(() => reading.delete(tenantId))
+    reading.set(tenantId, work)
+    return work
+  }
+
+  /** Shared by the gateway requests waiting for it, like `read`: no one request's signal aborts it. */
+  async function readHidden(): Promise<readonly string[]> {
+    const ids: string[] = []
+    for (let offset = 0; ; offset += HIDDEN_PAGE) {
+      const page = await ctx.records.tenants.listTenants({ hidden: true }, { offset, limit: HIDDEN_PAGE })
+      ids.push(...page.items.map((t) => t.id))
+      if (page.items.length < HIDDEN_PAGE) break
+    }
+    hidden = { ids, until: ctx.clock.now().getTime() + TENANT_CACHE_MS }
+    return ids
+  }
+
+  return {
+    async admit(actor, options) {
+      throwIfAborted(options?.signal)
+      const cached = known.get(actor.tenantId)
+      const tenant = cached && cached.until > ctx.clock.now().getTime() ? cached.tenant : await read(actor.tenantId)
+      if (tenant.suspension) {
+        throw new PinfoldError(
+          'FORBIDDEN',
+          `tenant ${tenant.id} is suspended by the operator of this deployment: ${tenant.suspension.reason}`,
+        )
+      }
+    },
+
+    async hiddenTenants(options) {
+      throwIfAborted(options?.signal)
+      if (hidden && hidden.until > ctx.clock.now().getTime()) return hidden.ids
+      hiddenReading ??= readHidden().finally(() => {
+        hiddenReading = undefined
+      })
+      return hiddenReading
+    },
+
+    remember(tenant) {
+      remember(tenant)
+      // the next gateway read asks the store again
+      hidden = undefined
+    },
+  }
+}

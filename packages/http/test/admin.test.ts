@@ -1,0 +1,317 @@
+import { mintOperatorToken, mintToken, SCOPES } from '@pinfold/core'
+import { form, startTestApi, TEST_SECRET, type TestApi, upload } from '@pinfold/testing/test-api'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { routes } from '../src/index.js'
+
+/**
+ * The admin API over real HTTP requests to the handler: operator tokens, the tenant registry (first
+ * request, admin creation), suspension with public content kept or hidden, revoking a tenant's keys,
+ * the pin queue across tenants, and bad input. Its invisibility to tenants is in
+ * `reliability/isolation.test.ts`.
+ */
+
+interface AdminTenant {
+  id: string
+  origin: 'token' | 'admin'
+  suspension: { reason: string; hide_content: boolean } | null
+  usage: { files: number; bytes: number }
+}
+
+let server: TestApi
+let operator: string
+let publicCid: string
+
+beforeAll(async () => {
+  server = await startTestApi({ embedder: null })
+  operator = await mintOperatorToken(TEST_SECRET, { sub: 'ops', expiresIn: '1h' })
+  const uploaded = await upload(server, { bytes: 'acme public page' }, { network: 'public' }, await server.token())
+  expect(uploaded.status).toBe(200)
+  publicCid = String(uploaded.body.data.cid)
+  await upload(server, { bytes: 'globex private notes' }, {}, await server.token({ org: 'globex' }))
+})
+afterAll(() => server?.close())
+
+const admin = async (path: string, init: { method?: string; body?: unknown; auth?: string } = {}) => {
+  const res = await server.api(`/admin/v1${path}`, {
+    method: init.method ?? 'GET',
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    auth: init.auth ?? operator,
+  })
+  // biome-ignore lint/suspicious/noExplicitAny: the answers of eight routes, each read by its test
+  return { status: res.status, body: (await res.json()) as { data?: any; error?: string } }
+}
+
+describe('admin API - operator tokens', () => {
+  it('tokens - an operator token is no tenant token, and a tenant token claiming the scope is no operator', async () => {
+    expect((await server.api('/v3/files/public', { auth: operator })).status).toBe(401)
+    const claiming = await mintToken(TEST_SECRET, {
+      sub: 'mallory',
+      org: 'acme',
+      scopes: [...SCOPES, 'pinfold:operator'],
+      expiresIn: '1h',
+    })
+    expect((await admin('/tenants', { auth: claiming })).status).toBe(404)
+    const otherSecret = await mintOperatorToken('another-deployment-secret-0123456789abcdef', {
+      sub: 'x',
+      expiresIn: 60,
+    })
+    expect((await admin('/tenants', { auth: otherSecret })).status).toBe(404)
+  })
+
+  it('keys - no API key, admin or child, can be created with the operator scope', async () => {
+    for (const permissions of [{ resources: ['pinfold:operator'] }, { resources: ['org:write', 'pinfold:operator'] }]) {
+      const res = await server.api('/v3/pinata/keys', {
+        method: 'POST',
+        body: JSON.stringify({ keyName: 'ops', permissions }),
+      })
+      expect(res.status).toBe(400)
+      expect(((await res.json()) as { error: string }).error).toMatch(/pinfold:operator.* is not a scope/)
+    }
+    // an admin key (every tenant scope) works on the API and still not on the admin API
+    const created = await server.api('/v3/pinata/keys', {
+      method: 'POST',
+      body: JSON.stringify({ keyName: 'all', permissions: { admin: true } }),
+    })
+    const { JWT } = (await created.json()) as { JWT: string }
+    expect((await server.api('/v3/files/public', { auth: JWT })).status).toBe(200)
+    expect((await admin('/tenants', { auth: JWT })).status).toBe(404)
+  })
+})
+
+describe('admin API - tenants', () => {
+  it('GET /tenants - tenants known by their first request, with their use; search, status and paging', async () => {
+    const list = await admin('/tenants')
+    expect(list.status).toBe(200)
+    const byId = new Map((list.body.data.tenants as AdminTenant[]).map((t) => [t.id, t]))
+    expect(byId.get('acme')).toMatchObject({ origin: 'token', suspension: null, usage: { files: 1, bytes: 16 } })
+    expect(byId.get('globex')).toMatchObject({ origin: 'token', usage: { files: 1 } })
+    const found = await admin('/tenants?search=GLOB')
+    expect(found.body.data.tenants.map((t: AdminTenant) => t.id)).toEqual(['globex'])
+    const page = await admin('/tenants?limit=1&offset=1')
+    expect(page.body.data.tenants).toHaveLength(1)
+    expect(page.body.data.total).toBe(list.body.data.total)
+    expect((await admin('/tenants?status=suspended')).body.data.tenants).toEqual([])
+  })
+
+  it('POST /tenants - creates a tenant before its first request; twice is a 409', async () => {
+    const created = await admin('/tenants', { method: 'POST', body: { id: 'initech' } })
+    expect(created.status).toBe(201)
+    expect(created.body.data).toMatchObject({ id: 'initech', origin: 'admin', suspension: null })
+    expect((await admin('/tenants', { method: 'POST', body: { id: 'initech' } })).status).toBe(409)
+    // its first request finds it known: the origin stays the admin API's
+    expect((await server.api('/v3/files/public', { org: 'initech' })).status).toBe(200)
+    expect((await admin('/tenants/initech')).body.data.origin).toBe('admin')
+  })
+
+  it('GET /tenants/{id} - use, pin requests by state, keys, and its limits and use under deduplication', async () => {
+    const detail = await admin('/tenants/acme')
+    expect(detail.status).toBe(200)
+    expect(detail.body.data).toMatchObject({
+      id: 'acme',
+      usage: { files: 1, bytes: 16 },
+      pins: { queued: expect.any(Number), retrieving: 0, pinned: 0, failed: 0 },
+      api_keys: { total: expect.any(Number), active: expect.any(Number) },
+      account: {
+        limits: { storage_bytes: null, files: null },
+        usage: { files: 1, logical_bytes: 16, sole_bytes: 16, shared_bytes: 0 },
+        overrides: {},
+      },
+    })
+    expect(await admin('/tenants/nobody')).toEqual({ status: 404, body: { error: 'tenant not found' } })
+  })
+
+  it('PUT /tenants/{id}/limits - the tenant is held to them from its next request, and sees them itself', async () => {
+    const set = await admin('/tenants/hooli/limits', { method: 'PUT', body: { files: 1, file_bytes: 100 } })
+    expect(set.status).toBe(404) // not known yet: no request, no admin creation
+    const hooli = await server.token({ org: 'hooli' })
+    expect((await upload(server, { bytes: 'first' }, {}, hooli)).status).toBe(200)
+    const limited = await admin('/tenants/hooli/limits', { method: 'PUT', body: { files: 1, file_bytes: 100 } })
+    expect(limited.status).toBe(200)
+    expect(limited.body.data).toMatchObject({
+      limits: { files: 1, file_bytes: 100, storage_bytes: null },
+      overrides: { files: 1, file_bytes: 100 },
+      usage: { files: 1 },
+    })
+    const refused = await upload(server, { bytes: 'second' }, {}, hooli)
+    expect(refused.status).toBe(403)
+    expect(refused.body.error).toMatch(/limit/)
+    const own = await server.api('/v3/data/limits', { auth: hooli })
+    expect(((await own.json()) as { data: { limits: { files: number } } }).data.limits.files).toBe(1)
+    // null lifts a limit; bad values are a 400 that changes nothing
+    for (const body of [{ files: -1 }, { files: 1.5 }, { files: 'many' }, { unknown_limit: 3 }]) {
+      const bad = await admin('/tenants/hooli/limits', { method: 'PUT', body })
+      expect(bad.status, JSON.stringify(body)).toBe(400)
+      expect(Object.keys(bad.body)).toEqual(['error'])
+    }
+    const lifted = await admin('/tenants/hooli/limits', { method: 'PUT', body: { files: null } })
+    expect(lifted.body.data.limits).toMatchObject({ files: null, file_bytes: null })
+    expect((await upload(server, { bytes: 'second' }, {}, hooli)).status).toBe(200)
+  })
+
+  it('bad input - a clear 400 JSON that changes nothing', async () => {
+    const before = await admin('/tenants')
+    for (const [path, init] of [
+      ['/tenants?limit=0', {}],
+      ['/tenants?limit=abc', {}],
+      ['/tenants?status=gone', {}],
+      ['/tenants?offset=-1', {}],
+      ['/tenants', { method: 'POST', body: { id: '' } }],
+      ['/tenants', { method: 'POST', body: { id: 'bad\nid' } }],
+      ['/tenants', { method: 'POST', body: { name: 'x' } }],
+      ['/tenants/acme/suspend', { method: 'POST', body: { reason: '', hide_content: false } }],
+      ['/tenants/acme/suspend', { method: 'POST', body: { reason: 'x' } }],
+      ['/tenants/acme/suspend', { method: 'POST', body: { reason: 'x', hide_content: 'yes' } }],
+      ['/pins?status=lost', {}],
+      ['/pins?pageToken=nonsense', {}],
+      ['/pins?limit=100000', {}],
+    ] as const) {
+      const res = await admin(path, init)
+      expect(res.status, `${path}: ${JSON.stringify(res.body)}`).toBe(400)
+      expect(Object.keys(res.body), path).toEqual(['error'])
+    }
+    const raw = await server.api('/admin/v1/tenants', {
+      method: 'POST',
+      body: '{"id": ',
+      auth: operator,
+    })
+    expect(raw.status).toBe(400)
+    expect(await admin('/tenants')).toEqual(before)
+  })
+})
+
+describe('admin API - suspension', () => {
+  it('suspend (content kept) - tokens and keys get a 403 naming it, public content stays served; resume undoes it', async () => {
+    const key = await server.api('/v3/pinata/keys', {
+      method: 'POST',
+      body: JSON.stringify({ keyName: 'ci', permissions: { admin: true } }),
+    })
+    const { JWT } = (await key.json()) as { JWT: string }
+    const sign = await server.api('/v3/files/sign', {
+      method: 'POST',
+      body: JSON.stringify({ date: Math.floor(Date.now() / 1000), expires: 600 }),
+    })
+    const signedUrl = ((await sign.json()) as { data: string }).data
+    const secret = await upload(server, { bytes: 'acme private' }, {}, await server.token())
+    const linked = await server.api('/v3/files/private/download_link', {
+      method: 'POST',
+      body: JSON.stringify({ url: `/files/${secret.body.data.cid}`, expires: 600 }),
+    })
+    const link = ((await linked.json()) as { data: string }).data
+    const suspended = await admin('/tenants/acme/suspend', {
+      method: 'POST',
+      body: { reason: 'unpaid invoice', hide_content: false },
+    })
+    expect(suspended.body.data.suspension).toMatchObject({ reason: 'unpaid invoice', hide_content: false })
+    for (const auth of [await server.token(), JWT]) {
+      const refused = await server.api('/v3/files/public', { auth })
+      expect(refused.status).toBe(403)
+      expect(await refused.json()).toEqual({
+        error: 'tenant acme is suspended by the operator of this deployment: unpaid invoice',
+      })
+    }
+    expect((await server.fetch(`${server.url}/ipfs/${publicCid}`)).status).toBe(200)
+    expect((await server.api('/v3/files/public', { org: 'globex' })).status).toBe(200)
+    // a URL it signed before the suspension is refused too
+    const signedUpload = await server.fetch(signedUrl, {
+      method: 'POST',
+      body: form({}, { bytes: 'late', name: 'l.txt' }),
+    })
+    expect(signedUpload.status).toBe(403)
+    // and so is a private download link it made before
+    const refusedLink = await server.fetch(link)
+    expect(refusedLink.status).toBe(403)
+    await refusedLink.arrayBuffer()
+    const listed = await admin('/tenants?status=suspended')
+    expect(listed.body.data.tenants.map((t: AdminTenant) => t.id)).toEqual(['acme'])
+
+    expect((await admin('/tenants/acme/resume', { method: 'POST' })).body.data.suspension).toBeNull()
+    expect((await server.api('/v3/files/public')).status).toBe(200)
+    expect((await server.api('/v3/files/public', { auth: JWT })).status).toBe(200)
+    const resumed = await server.fetch(signedUrl, { method: 'POST', body: form({}, { bytes: 'back', name: 'b.txt' }) })
+    expect(resumed.status).toBe(200)
+    const linkBack = await server.fetch(link)
+    expect(linkBack.status).toBe(200)
+    expect(await linkBack.text()).toBe('acme private')
+  })
+
+  it('suspend (content hidden) - the gateway stops serving what only it holds, not what others hold too', async () => {
+    const shared = await upload(server, { bytes: 'held by two' }, { network: 'public' }, await server.token())
+    const sharedCid = String(shared.body.data.cid)
+    await upload(server, { bytes: 'held by two' }, { network: 'public' }, await server.token({ org: 'globex' }))
+    await admin('/tenants/acme/suspend', { method: 'POST', body: { reason: 'abuse report', hide_content: true } })
+    const hidden = await server.fetch(`${server.url}/ipfs/${publicCid}`)
+    expect(hidden.status).toBe(404)
+    await hidden.arrayBuffer()
+    const stillServed = await server.fetch(`${server.url}/ipfs/${sharedCid}`)
+    expect(stillServed.status).toBe(200)
+    expect(await stillServed.text()).toBe('held by two')
+    await admin('/tenants/acme/resume', { method: 'POST' })
+    const back = await server.fetch(`${server.url}/ipfs/${publicCid}`)
+    expect(back.status).toBe(200)
+    expect(await back.text()).toBe('acme public page')
+  })
+
+  it('suspend / resume - an unknown tenant is a 404', async () => {
+    const body = { reason: 'x', hide_content: false }
+    expect((await admin('/tenants/nobody/suspend', { method: 'POST', body })).status).toBe(404)
+    expect((await admin('/tenants/nobody/resume', { method: 'POST' })).status).toBe(404)
+    expect((await admin('/tenants/nobody/keys/revoke', { method: 'POST' })).status).toBe(404)
+  })
+})
+
+describe('admin API - keys and queue', () => {
+  it('POST /tenants/{id}/keys/revoke - every key of the tenant stops working; other tenants keep theirs', async () => {
+    const mint = async (org: string) => {
+      const res = await server.api('/v3/pinata/keys', {
+        method: 'POST',
+        body: JSON.stringify({ keyName: 'k', permissions: { admin: true } }),
+        org,
+      })
+      return ((await res.json()) as { JWT: string }).JWT
+    }
+    const [one, two, theirs] = [await mint('acme'), await mint('acme'), await mint('globex')]
+    const revoked = await admin('/tenants/acme/keys/revoke', { method: 'POST' })
+    expect(revoked.status).toBe(200)
+    expect(revoked.body.data.revoked).toBeGreaterThanOrEqual(2)
+    for (const jwt of [one, two]) expect((await server.api('/v3/files/public', { auth: jwt })).status).toBe(401)
+    expect((await server.api('/v3/files/public', { auth: theirs })).status).toBe(200)
+    expect((await admin('/tenants/acme')).body.data.api_keys.active).toBe(0)
+  })
+
+  it('GET /pins - every tenant’s requests by state, paged by token', async () => {
+    const cids = [
+      'bafkreigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy',
+      'bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi',
+    ]
+    for (const [i, org] of ['acme', 'globex'].entries()) {
+      const res = await server.api('/v3/files/public/pin_by_cid', {
+        method: 'POST',
+        body: JSON.stringify({ cid: cids[i] }),
+        org,
+      })
+      expect(res.status, await res.text()).toBe(200)
+    }
+    const first = await admin('/pins?status=queued&limit=1')
+    expect(first.status).toBe(200)
+    expect(first.body.data.pins).toHaveLength(1)
+    const second = await admin(`/pins?status=queued&limit=1&pageToken=${first.body.data.next_page_token}`)
+    const both = [...first.body.data.pins, ...second.body.data.pins]
+    expect(both.map((p: { tenant_id: string }) => p.tenant_id).sort()).toEqual(['acme', 'globex'])
+    expect(both.map((p: { cid: string }) => p.cid).sort()).toEqual([...cids].sort())
+    expect((await admin('/pins?status=failed')).body.data).toEqual({ pins: [], next_page_token: '' })
+  })
+
+  it('GET /totals - the figures the metrics export', async () => {
+    const totals = await admin('/totals')
+    expect(totals.status).toBe(200)
+    expect(totals.body.data.stored.files).toBeGreaterThanOrEqual(4)
+    expect(totals.body.data.pins.find((p: { state: string }) => p.state === 'queued').count).toBeGreaterThanOrEqual(2)
+  })
+
+  it('routes - every admin route is under /admin/v1 and needs an operator', () => {
+    const adminRoutes = routes.filter((r) => r.path.startsWith('/admin/'))
+    expect(adminRoutes.length).toBeGreaterThanOrEqual(8)
+    for (const route of adminRoutes) expect(route.auth, route.path).toBe('operator')
+    for (const route of routes.filter((r) => r.auth === 'operator')) expect(route.path).toMatch(/^\/admin\/v1\//)
+  })
+})
