@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { isPinfoldError, mintToken, SCOPES } from '@pinfold/core'
+import { mintToken, SCOPES } from '@pinfold/core'
 import { jsonLinesLogger } from '@pinfold/http'
 import { backupDataDir, restoreDataDir } from './backup-command.js'
 import { CliError } from './client/cli-error.js'
 import { CLIENT_COMMANDS } from './client/client-commands.js'
+import { COMPLETION_USAGE, completionScript } from './client/completion.js'
 import { parseDuration } from './client/format.js'
+import { describeError, runClientCommand } from './client/run-command.js'
 import { readConfig } from './config.js'
 import { writeDevToken } from './dev-token.js'
 import { watchLaunchers } from './launcher-watch.js'
@@ -25,9 +27,22 @@ Usage:
 
   pinfold upload <file|dir>     upload a file or a folder (resumable above 90 MiB), with progress
   pinfold ls                    list files, with filters
-  pinfold get <cid> [-o FILE]   download content
+  pinfold get <cid> [-o PATH]   download a file, or a folder as its tree, verified against the CID
+  pinfold get <cid> -a tar|car  the same as a TAR or the verified blocks (CAR)
   pinfold link <cid>            print a URL that serves it (a signed link for private content)
   pinfold rm <id|cid>...        delete files
+  pinfold pin add|ls|rm         pin by CID: queue a DAG to fetch from the IPFS network, list, withdraw
+
+  pinfold completion <shell>    print a completion script for bash, zsh or fish
+
+Client commands take --json (the answer as JSON on stdout) and exit 0 on success, 1 on a failure,
+2 on a usage mistake; errors are one line on stderr.
+
+Examples:
+  pinfold serve                                     a server on :3000, data in ./.pinfold
+  pinfold upload ./site -n public                   a folder; prints its CID
+  pinfold get bafy… -o site                         its tree, every block checked against the CID
+  source <(pinfold completion bash)                 tab completion in this shell
 
 Run \`pinfold <command> --help\` for a command's options.
 `
@@ -80,8 +95,13 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'backup') return wantsHelp ? void process.stdout.write(BACKUP_USAGE) : backupCommand('backup', rest)
   if (command === 'restore')
     return wantsHelp ? void process.stdout.write(RESTORE_USAGE) : backupCommand('restore', rest)
+  if (command === 'completion') {
+    if (wantsHelp) return void process.stdout.write(COMPLETION_USAGE)
+    if (rest.length > 1) throw new CliError('completion takes one shell: bash, zsh or fish', 2)
+    return void process.stdout.write(completionScript(rest[0]))
+  }
   const client = command === undefined ? undefined : CLIENT_COMMANDS[command]
-  if (client) return runClientCommand(client, rest)
+  if (client) return runClient(client, rest)
   process.stdout.write(USAGE)
   if (command !== undefined && command !== 'help' && command !== '--help' && command !== '-h') {
     process.stderr.write(`pinfold: unknown command ${JSON.stringify(command)}\n`)
@@ -90,13 +110,14 @@ async function main(argv: string[]): Promise<void> {
 }
 
 /** Ctrl-C stops a transfer cleanly (a resumable upload stays resumable); a second one exits at once. */
-async function runClientCommand(client: (typeof CLIENT_COMMANDS)[string], args: string[]): Promise<void> {
+async function runClient(client: (typeof CLIENT_COMMANDS)[string], args: string[]): Promise<void> {
   const interrupt = new AbortController()
   process.once('SIGINT', () => {
     interrupt.abort()
     process.once('SIGINT', () => process.exit(130))
   })
-  await client.run(args, { stdout: process.stdout, stderr: process.stderr, env: process.env, signal: interrupt.signal })
+  const io = { stdout: process.stdout, stderr: process.stderr, env: process.env, signal: interrupt.signal }
+  process.exitCode = await runClientCommand(client, args, io)
 }
 
 /** Commands that take no arguments say so, instead of ignoring a mistyped flag. */
@@ -232,7 +253,6 @@ function log(level: 'info' | 'error', message: string, fields: Record<string, un
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  const message = error instanceof CliError || isPinfoldError(error) ? error.message : String(error)
-  process.stderr.write(`pinfold: ${message}\n`)
+  process.stderr.write(`pinfold: ${describeError(error)}\n`)
   process.exit(error instanceof CliError ? error.exitCode : 1)
 })
