@@ -98,7 +98,7 @@ describe('pinfold get, rm, ls, pin, completion (in process, against a real serve
     const reader = extract()
     reader.on('entry', (header, stream, next) => {
       const parts: Buffer[] = []
-      stream.on('data', (c: Buffer) => parts.push(c))
+      stream.on('data', (c) => parts.push(c as Buffer))
       stream.on('end', () => {
         members.set(header.name, Buffer.concat(parts))
         next()
