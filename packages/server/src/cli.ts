@@ -2,8 +2,6 @@
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { mintToken, SCOPES } from '@pinfold/core'
-import { jsonLinesLogger } from '@pinfold/http'
-import { backupDataDir, restoreDataDir } from './backup-command.js'
 import { CliError } from './client/cli-error.js'
 import { CLIENT_COMMANDS } from './client/client-commands.js'
 import { COMPLETION_USAGE, completionScript } from './client/completion.js'
@@ -12,9 +10,10 @@ import { describeError, runClientCommand } from './client/run-command.js'
 import { readConfig } from './config.js'
 import { writeDevToken } from './dev-token.js'
 import { watchLaunchers } from './launcher-watch.js'
-import { runMigrations } from './migrate-command.js'
+import { type LogLevel, logs, parseLogLevel } from './log-level.js'
+import { preflight } from './preflight.js'
 import { loadOrCreateSecret } from './secret.js'
-import { startServer } from './server.js'
+import { type ConfigFileSettings, readServerConfigFile, withConfigFile } from './server-config-file.js'
 
 const USAGE = `pinfold — self-hosted IPFS file storage speaking Pinata's v3 API
 
@@ -47,11 +46,21 @@ Examples:
 Run \`pinfold <command> --help\` for a command's options.
 `
 
-const SERVE_USAGE = `Usage: pinfold serve
+const SERVE_USAGE = `Usage: pinfold serve [--config FILE]
 
-Starts the server. Everything is configured from the environment (PORT, HOST, PINFOLD_DATA_DIR,
-PINFOLD_STORAGE, DATABASE_URL, PINFOLD_S3_*, PINFOLD_PUBLIC_URL, …: see the README's settings).
+Starts the server. Settings come from the environment (PORT, HOST, PINFOLD_DATA_DIR,
+PINFOLD_STORAGE, DATABASE_URL, PINFOLD_S3_*, PINFOLD_PUBLIC_URL, PINFOLD_LOG_LEVEL, …) and, under
+it, from a TOML config file: --config FILE, else PINFOLD_SERVER_CONFIG. In the file a setting is
+named in lower case without PINFOLD_ (data_dir = "/var/lib/pinfold", [s3] bucket = "files");
+docs/configuration.md lists the keys. An unknown key or a bad value stops the start with a message.
 Ctrl-C or SIGTERM stops it after the requests in flight; a second signal stops it at once.
+
+Before creating anything it checks that PORT is free and PINFOLD_DATA_DIR writable.
+
+Examples:
+  pinfold serve                                     :3000 on 127.0.0.1, data in ./.pinfold
+  PORT=8080 HOST=0.0.0.0 pinfold serve              another port, every interface
+  pinfold serve --config /etc/pinfold/pinfold.toml  settings from a file
 `
 
 const TOKEN_USAGE = `Usage: pinfold token [options]
@@ -127,12 +136,29 @@ function noArguments(command: string, args: string[]): void {
 }
 
 async function serve(args: string[]): Promise<void> {
-  noArguments('serve', args)
-  const config = readConfig()
+  let configPath: string | undefined
+  try {
+    configPath = parseArgs({ args, options: { config: { type: 'string' } } }).values.config
+  } catch (error) {
+    throw new CliError(`${(error as Error).message}\nRun \`pinfold serve --help\` for its options.`, 2)
+  }
+  configPath ??= process.env.PINFOLD_SERVER_CONFIG || undefined
+  const file: ConfigFileSettings = configPath ? await readServerConfigFile(configPath) : { env: {}, origin: {} }
+  const env = withConfigFile(file, process.env)
+  const { config, level } = namingTheFile(file, () => ({
+    config: readConfig(env),
+    level: parseLogLevel(env.PINFOLD_LOG_LEVEL),
+  }))
+  logLevel = level
+  // before the server's modules load and before anything is created: a taken port or an unusable
+  // data directory is one message within a second, not a listen error after a database was made
+  await preflight(config)
+  const [{ startServer }, { jsonLinesLogger }] = await Promise.all([import('./server.js'), import('@pinfold/http')])
+  const requests = jsonLinesLogger((line) => process.stdout.write(line))
   const running = await startServer(config, {
     // no URL: its query may hold a signature; the request log line names the route
     onError: (error, request) => log('error', 'request failed', { method: request.method, error: String(error) }),
-    logger: jsonLinesLogger((line) => process.stdout.write(line)),
+    logger: { info: (entry) => logs(level, 'info') && requests.info(entry), error: requests.error },
   })
   let stopping = false
   const stop = () => {
@@ -185,6 +211,7 @@ async function migrateCommand(args: string[]): Promise<void> {
   }
   const target = config.databaseUrl ? 'the PostgreSQL database of DATABASE_URL' : join(config.dataDir, 'db')
   process.stdout.write(`Migrating ${target}\n`)
+  const { runMigrations } = await import('./migrate-command.js')
   const applied = await runMigrations(config, ({ version, name, state }) => {
     const label = `  ${String(version).padStart(4, '0')} ${name}`
     if (state === 'applying') process.stdout.write(`${label} … `)
@@ -204,6 +231,7 @@ async function backupCommand(command: 'backup' | 'restore', args: string[]): Pro
     )
   }
   const config = readConfig()
+  const { backupDataDir, restoreDataDir } = await import('./backup-command.js')
   const started = Date.now()
   const { files, bytes, linked } =
     command === 'backup' ? await backupDataDir(config, dir) : await restoreDataDir(config, dir)
@@ -248,8 +276,23 @@ async function token(args: string[]): Promise<void> {
   process.stdout.write(`${minted}\n`)
 }
 
-function log(level: 'info' | 'error', message: string, fields: Record<string, unknown>): void {
+/** `PINFOLD_LOG_LEVEL`, once `serve` has read it. */
+let logLevel: LogLevel = 'info'
+
+function log(level: LogLevel, message: string, fields: Record<string, unknown>): void {
+  if (!logs(logLevel, level)) return
   process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), level, message, ...fields })}\n`)
+}
+
+/** A setting's error names the file's key when the file set it: that is where it is fixed. */
+function namingTheFile<T>(file: ConfigFileSettings, read: () => T): T {
+  try {
+    return read()
+  } catch (error) {
+    const origin = Object.entries(file.origin).find(([name]) => (error as Error).message.includes(name))
+    if (origin && error instanceof Error) error.message = `${error.message} (set by ${origin[1]})`
+    throw error
+  }
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
