@@ -1,5 +1,5 @@
 import { once } from 'node:events'
-import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -7,7 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readConfig } from '../src/config.js'
 import { parseLogLevel } from '../src/log-level.js'
 import { preflight } from '../src/preflight.js'
-import { parseServerConfig, readServerConfigFile, withConfigFile } from '../src/server-config-file.js'
+import {
+  parseServerConfig,
+  readServerConfigFile,
+  SERVER_SETTINGS,
+  settingOf,
+  withConfigFile,
+} from '../src/server-config-file.js'
 
 /**
  * What a newcomer meets at the first `pinfold serve` (the checks `serve` runs before it loads the
@@ -84,5 +90,21 @@ describe('first-run errors and the server config file', () => {
       /cannot read the config file .*ENOENT/,
     )
     expect(() => parseLogLevel('loud')).toThrow('PINFOLD_LOG_LEVEL must be debug, info, warn, error (default info)')
+  })
+
+  it('config file - every setting of the README table is a key, and docs/configuration.md lists each key', async () => {
+    const readme = await readFile(new URL('../../../README.md', import.meta.url), 'utf8')
+    const section = readme.slice(readme.indexOf('## Configuration (`pinfold serve`)'))
+    const table = section.slice(0, section.indexOf('\n\n', section.indexOf('| variable')))
+    const documented = new Set(
+      [...table.matchAll(/`((?:PINFOLD_|PORT|HOST|DATABASE_URL)[A-Z0-9_]*)`/g)].map((m) => m[1]!),
+    )
+    expect([...documented].filter((name) => !(SERVER_SETTINGS as readonly string[]).includes(name))).toEqual([])
+    const docs = await readFile(new URL('../../../docs/configuration.md', import.meta.url), 'utf8')
+    for (const name of SERVER_SETTINGS) {
+      const key = name.replace(/^PINFOLD_/, '').toLowerCase()
+      expect(settingOf([key])).toBe(name)
+      expect(docs, name).toContain(`| \`${key}\` | \`${name}\` |`)
+    }
   })
 })
