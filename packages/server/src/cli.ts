@@ -73,6 +73,11 @@ Options:
   --org ORG           the tenant (default the user)
   --scope "S1 S2"     space-separated scopes (default every one): ${SCOPES.join(', ')}
   --expires-in SPAN   lifetime: seconds, or 30s, 15m, 1h, 7d, 2w (default 1h); --expires is the same
+  --json              print {token, sub, org, scopes, expires_in} as JSON
+
+Examples:
+  pinfold token                                     a token for dev holding every scope, for an hour
+  pinfold token --sub alice --org acme --scope "org:files:read" --expires-in 7d
 `
 
 const MIGRATE_USAGE = `Usage: pinfold migrate
@@ -249,6 +254,7 @@ async function token(args: string[]): Promise<void> {
     scope: string
     'expires-in'?: string | undefined
     expires?: string | undefined
+    json?: boolean | undefined
   }
   try {
     ;({ values } = parseArgs({
@@ -259,6 +265,7 @@ async function token(args: string[]): Promise<void> {
         scope: { type: 'string', default: SCOPES.join(' ') },
         'expires-in': { type: 'string' },
         expires: { type: 'string' },
+        json: { type: 'boolean' },
       },
     }))
   } catch (error) {
@@ -273,7 +280,12 @@ async function token(args: string[]): Promise<void> {
   const config = readConfig()
   const secret = config.authSecret ?? (await loadOrCreateSecret(config.dataDir))
   const minted = await mintToken(secret, { sub: values.sub, org: values.org, scopes, expiresIn })
-  process.stdout.write(`${minted}\n`)
+  const org = values.org ?? values.sub
+  process.stdout.write(
+    values.json
+      ? `${JSON.stringify({ token: minted, sub: values.sub, org, scopes, expires_in: expiresIn })}\n`
+      : `${minted}\n`,
+  )
 }
 
 /** `PINFOLD_LOG_LEVEL`, once `serve` has read it. */
