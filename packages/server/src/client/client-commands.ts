@@ -24,7 +24,7 @@ import type { GetFormat } from './write-verified.js'
 function progressTarget(io: CommandIo, json: boolean, flag: string | undefined) {
   // progress goes to stderr, so stdout stays the answer (a CID, JSON, the downloaded bytes)
   const mode = json && flag === undefined ? 'none' : progressMode(flag, io.stderr)
-  return (label: string, total: number) => createProgress(mode, io.stderr, label, total)
+  return (label: string, total: number, from?: number) => createProgress(mode, io.stderr, label, total, { from })
 }
 
 const uploadOptions = {
