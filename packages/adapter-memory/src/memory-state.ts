@@ -63,8 +63,7 @@ export function createMemoryState(): MemoryState {
     visibleFile,
     visibleGroup,
     requireGroup(tenantId, network, id) {
-      if (id != null && !visibleGroup(tenantId, network, id))
-        throw new PinfoldError('NOT_FOUND', `group ${id} not found`)
+      if (id != null && !visibleGroup(tenantId, network, id)) throw new PinfoldError('NOT_FOUND', 'group not found')
     },
   }
 }

@@ -29,6 +29,10 @@ const CONNECTION_MESSAGES =
 /**
  * Turns a driver failure into a coded {@link PinfoldError} that keeps the original as `cause`.
  * Errors that already carry a Pinfold code (aborts, not-found checks) pass through unchanged.
+ * A client sees the messages of the 4xx and 503 codes: they say what is wrong in the domain's words,
+ * the same as the memory adapter's and the core's checks, never this package's name or the action
+ * (an unknown group is `group not found` whatever the shape of its id); the name and the action stay
+ * on `INTERNAL`, which clients do not see and operators' logs do.
  */
 export function toPinfoldError(err: unknown, action: string): PinfoldError {
   if (isPinfoldError(err)) return err
@@ -36,20 +40,19 @@ export function toPinfoldError(err: unknown, action: string): PinfoldError {
     code?: unknown
     constraint?: unknown
   }
-  const where = `@pinfold/adapter-postgres: ${action}`
   if (code === '23505') {
-    return new PinfoldError('CONFLICT', `${where}: already exists (${String(constraint)})`, { cause: err })
+    return new PinfoldError('CONFLICT', 'already exists', { cause: err })
   }
   if (code === '23503' && constraint === 'files_group_fk') {
-    return new PinfoldError('NOT_FOUND', `${where}: group not found`, { cause: err })
+    return new PinfoldError('NOT_FOUND', 'group not found', { cause: err })
   }
   if (typeof code === 'string' && INPUT_SQLSTATES.has(code)) {
-    return new PinfoldError('INVALID_INPUT', `${where}: malformed value`, { cause: err })
+    return new PinfoldError('INVALID_INPUT', 'malformed value', { cause: err })
   }
   if (isConnectionFailure(err)) {
-    return new PinfoldError('UNAVAILABLE', `${where}: the database is unavailable`, { cause: err })
+    return new PinfoldError('UNAVAILABLE', 'the database is unavailable', { cause: err })
   }
-  return new PinfoldError('INTERNAL', `${where} failed`, { cause: err })
+  return new PinfoldError('INTERNAL', `@pinfold/adapter-postgres: ${action} failed`, { cause: err })
 }
 
 function isConnectionFailure(err: unknown): boolean {

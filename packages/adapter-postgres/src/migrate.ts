@@ -1,3 +1,4 @@
+import { PinfoldError } from '@pinfold/interface'
 import { toPinfoldError } from './errors.js'
 import { MIGRATIONS, type Migration } from './migrations/index.js'
 import type { Queryable, SqlClient } from './queryable.js'
@@ -11,8 +12,47 @@ export async function migrate(client: SqlClient, migrations: readonly Migration[
   try {
     return await client.transaction((tx) => applyPending(tx, migrations))
   } catch (err) {
-    throw toPinfoldError(err, 'migrate')
+    const mapped = toPinfoldError(err instanceof MigrationFailure ? err.cause : err, 'migrate')
+    if (!(err instanceof MigrationFailure) || mapped.code !== 'INTERNAL') throw mapped
+    throw new PinfoldError('INTERNAL', describeFailure(err), { cause: err.cause })
   }
+}
+
+/** A statement of one migration failed: which migration, and the database's own error. */
+class MigrationFailure extends Error {
+  constructor(
+    readonly migration: Migration,
+    override readonly cause: unknown,
+  ) {
+    super(`migration ${migration.version} failed`)
+  }
+}
+
+/**
+ * The operator's message: the migration, the database's words (a missing extension, a role that
+ * may not create, a library the server failed to load all read differently) and what to do next.
+ */
+function describeFailure({ migration, cause }: MigrationFailure): string {
+  const { message, code, detail, hint } = (typeof cause === 'object' && cause !== null ? cause : {}) as {
+    message?: unknown
+    code?: unknown
+    detail?: unknown
+    hint?: unknown
+  }
+  const said = [
+    typeof message === 'string' ? message : String(cause),
+    typeof code === 'string' ? `(SQLSTATE ${code})` : '',
+    typeof detail === 'string' ? `detail: ${detail}` : '',
+    typeof hint === 'string' ? `hint: ${hint}` : '',
+  ]
+    .filter(Boolean)
+    .join(' ')
+  return (
+    `migration ${migration.version} (${migration.name}) failed: ${said}. Nothing of it was applied. ` +
+    "Fix what the database says (the role's rights on the schema, an extension such as pgvector's " +
+    '`vector` installed on the server, the server log for a library that failed to load), then start ' +
+    'again or run `pinfold migrate`'
+  )
 }
 
 async function applyPending(tx: Queryable, migrations: readonly Migration[]): Promise<number[]> {
@@ -29,7 +69,11 @@ async function applyPending(tx: Queryable, migrations: readonly Migration[]): Pr
   const applied: number[] = []
   for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
     if (done.has(migration.version)) continue
-    for (const statement of migration.statements) await tx.query(statement)
+    try {
+      for (const statement of migration.statements) await tx.query(statement)
+    } catch (err) {
+      throw new MigrationFailure(migration, err)
+    }
     await tx.query('insert into pinfold_migrations (version, name) values ($1, $2)', [
       migration.version,
       migration.name,

@@ -110,7 +110,14 @@ describe('migrate on PGlite', { timeout: 120_000 }, () => {
         name: 'broken',
         statements: ['create table half (id int)', 'select nope'],
       }
-      await expect(migrate(schema.client, [broken])).rejects.toMatchObject({ code: 'INTERNAL' })
+      const failure = migrate(schema.client, [broken])
+      await expect(failure).rejects.toMatchObject({ code: 'INTERNAL' })
+      // the database's own words, which migration, and what to do: not only "migrate failed"
+      const { message } = (await failure.catch((error: Error) => error)) as Error
+      expect(message).toMatch(
+        new RegExp(`^migration ${NEXT_VERSION} \\(broken\\) failed: column "nope" does not exist \\(SQLSTATE 42703\\)`),
+      )
+      expect(message).toContain('pinfold migrate')
       expect(await tables(schema.client)).not.toContain('half')
       const fixed: Migration = { version: NEXT_VERSION, name: 'fixed', statements: ['create table half (id int)'] }
       expect(await migrate(schema.client, [fixed])).toEqual([NEXT_VERSION])

@@ -1,19 +1,20 @@
 #!/usr/bin/env node
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { isPinfoldError, mintOperatorToken, mintToken, SCOPES } from '@pinfold/core'
-import { jsonLinesLogger } from '@pinfold/http'
-import { backupDataDir, restoreDataDir } from './backup-command.js'
+import { mintOperatorToken, mintToken, SCOPES } from '@pinfold/core'
 import { batchedLines } from './batched-lines.js'
 import { CliError } from './client/cli-error.js'
 import { CLIENT_COMMANDS } from './client/client-commands.js'
+import { COMPLETION_USAGE, completionScript } from './client/completion.js'
 import { parseDuration } from './client/format.js'
+import { describeError, runClientCommand } from './client/run-command.js'
 import { readConfig } from './config.js'
 import { writeDevToken } from './dev-token.js'
 import { watchLaunchers } from './launcher-watch.js'
-import { runMigrations } from './migrate-command.js'
+import { type LogLevel, logs, parseLogLevel } from './log-level.js'
+import { preflight } from './preflight.js'
 import { loadOrCreateSecret } from './secret.js'
-import { startServer } from './server.js'
+import { type ConfigFileSettings, readServerConfigFile, withConfigFile } from './server-config-file.js'
 
 const USAGE = `pinfold — self-hosted IPFS file storage speaking Pinata's v3 API
 
@@ -26,18 +27,41 @@ Usage:
 
   pinfold upload <file|dir>     upload a file or a folder (resumable above 90 MiB), with progress
   pinfold ls                    list files, with filters
-  pinfold get <cid> [-o FILE]   download content
+  pinfold get <cid> [-o PATH]   download a file, or a folder as its tree, verified against the CID
+  pinfold get <cid> -a tar|car  the same as a TAR or the verified blocks (CAR)
   pinfold link <cid>            print a URL that serves it (a signed link for private content)
   pinfold rm <id|cid>...        delete files
+  pinfold pin add|ls|rm         pin by CID: queue a DAG to fetch from the IPFS network, list, withdraw
+
+  pinfold completion <shell>    print a completion script for bash, zsh or fish
+
+Client commands take --json (the answer as JSON on stdout) and exit 0 on success, 1 on a failure,
+2 on a usage mistake; errors are one line on stderr.
+
+Examples:
+  pinfold serve                                     a server on :3000, data in ./.pinfold
+  pinfold upload ./site -n public                   a folder; prints its CID
+  pinfold get bafy… -o site                         its tree, every block checked against the CID
+  source <(pinfold completion bash)                 tab completion in this shell
 
 Run \`pinfold <command> --help\` for a command's options.
 `
 
-const SERVE_USAGE = `Usage: pinfold serve
+const SERVE_USAGE = `Usage: pinfold serve [--config FILE]
 
-Starts the server. Everything is configured from the environment (PORT, HOST, PINFOLD_DATA_DIR,
-PINFOLD_STORAGE, DATABASE_URL, PINFOLD_S3_*, PINFOLD_PUBLIC_URL, …: see the README's settings).
+Starts the server. Settings come from the environment (PORT, HOST, PINFOLD_DATA_DIR,
+PINFOLD_STORAGE, DATABASE_URL, PINFOLD_S3_*, PINFOLD_PUBLIC_URL, PINFOLD_LOG_LEVEL, …) and, under
+it, from a TOML config file: --config FILE, else PINFOLD_SERVER_CONFIG. In the file a setting is
+named in lower case without PINFOLD_ (data_dir = "/var/lib/pinfold", [s3] bucket = "files");
+docs/configuration.md lists the keys. An unknown key or a bad value stops the start with a message.
 Ctrl-C or SIGTERM stops it after the requests in flight; a second signal stops it at once.
+
+Before creating anything it checks that PORT is free and PINFOLD_DATA_DIR writable.
+
+Examples:
+  pinfold serve                                     :3000 on 127.0.0.1, data in ./.pinfold
+  PORT=8080 HOST=0.0.0.0 pinfold serve              another port, every interface
+  pinfold serve --config /etc/pinfold/pinfold.toml  settings from a file
 `
 
 const TOKEN_USAGE = `Usage: pinfold token [options]
@@ -52,6 +76,11 @@ Options:
   --expires-in SPAN   lifetime: seconds, or 30s, 15m, 1h, 7d, 2w (default 1h); --expires is the same
   --operator          an operator token for the admin API (/admin/v1/…) instead of a tenant's: signed
                       under a key only the server's secret derives; takes --sub and --expires-in only
+  --json              print {token, sub, org, scopes, expires_in} as JSON
+
+Examples:
+  pinfold token                                     a token for dev holding every scope, for an hour
+  pinfold token --sub alice --org acme --scope "org:files:read" --expires-in 7d
 `
 
 const MIGRATE_USAGE = `Usage: pinfold migrate
@@ -83,8 +112,13 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'backup') return wantsHelp ? void process.stdout.write(BACKUP_USAGE) : backupCommand('backup', rest)
   if (command === 'restore')
     return wantsHelp ? void process.stdout.write(RESTORE_USAGE) : backupCommand('restore', rest)
+  if (command === 'completion') {
+    if (wantsHelp) return void process.stdout.write(COMPLETION_USAGE)
+    if (rest.length > 1) throw new CliError('completion takes one shell: bash, zsh or fish', 2)
+    return void process.stdout.write(completionScript(rest[0]))
+  }
   const client = command === undefined ? undefined : CLIENT_COMMANDS[command]
-  if (client) return runClientCommand(client, rest)
+  if (client) return runClient(client, rest)
   process.stdout.write(USAGE)
   if (command !== undefined && command !== 'help' && command !== '--help' && command !== '-h') {
     process.stderr.write(`pinfold: unknown command ${JSON.stringify(command)}\n`)
@@ -93,13 +127,14 @@ async function main(argv: string[]): Promise<void> {
 }
 
 /** Ctrl-C stops a transfer cleanly (a resumable upload stays resumable); a second one exits at once. */
-async function runClientCommand(client: (typeof CLIENT_COMMANDS)[string], args: string[]): Promise<void> {
+async function runClient(client: (typeof CLIENT_COMMANDS)[string], args: string[]): Promise<void> {
   const interrupt = new AbortController()
   process.once('SIGINT', () => {
     interrupt.abort()
     process.once('SIGINT', () => process.exit(130))
   })
-  await client.run(args, { stdout: process.stdout, stderr: process.stderr, env: process.env, signal: interrupt.signal })
+  const io = { stdout: process.stdout, stderr: process.stderr, env: process.env, signal: interrupt.signal }
+  process.exitCode = await runClientCommand(client, args, io)
 }
 
 /** Commands that take no arguments say so, instead of ignoring a mistyped flag. */
@@ -109,15 +144,32 @@ function noArguments(command: string, args: string[]): void {
 }
 
 async function serve(args: string[]): Promise<void> {
-  noArguments('serve', args)
-  const config = readConfig()
+  let configPath: string | undefined
+  try {
+    configPath = parseArgs({ args, options: { config: { type: 'string' } } }).values.config
+  } catch (error) {
+    throw new CliError(`${(error as Error).message}\nRun \`pinfold serve --help\` for its options.`, 2)
+  }
+  configPath ??= process.env.PINFOLD_SERVER_CONFIG || undefined
+  const file: ConfigFileSettings = configPath ? await readServerConfigFile(configPath) : { env: {}, origin: {} }
+  const env = withConfigFile(file, process.env)
+  const { config, level } = namingTheFile(file, () => ({
+    config: readConfig(env),
+    level: parseLogLevel(env.PINFOLD_LOG_LEVEL),
+  }))
+  logLevel = level
+  // before the server's modules load and before anything is created: a taken port or an unusable
+  // data directory is one message within a second, not a listen error after a database was made
+  await preflight(config)
+  const [{ startServer }, { jsonLinesLogger }] = await Promise.all([import('./server.js'), import('@pinfold/http')])
   // request lines are written once per event-loop turn; whatever is pending goes out on exit
   const requestLines = batchedLines((text) => process.stdout.write(text))
   process.once('exit', requestLines.flush)
+  const requests = jsonLinesLogger(requestLines.write)
   const running = await startServer(config, {
     // no URL: its query may hold a signature; the request log line names the route
     onError: (error, request) => log('error', 'request failed', { method: request.method, error: String(error) }),
-    logger: jsonLinesLogger(requestLines.write),
+    logger: { info: (entry) => logs(level, 'info') && requests.info(entry), error: requests.error },
   })
   let stopping = false
   const stop = () => {
@@ -170,6 +222,7 @@ async function migrateCommand(args: string[]): Promise<void> {
   }
   const target = config.databaseUrl ? 'the PostgreSQL database of DATABASE_URL' : join(config.dataDir, 'db')
   process.stdout.write(`Migrating ${target}\n`)
+  const { runMigrations } = await import('./migrate-command.js')
   const applied = await runMigrations(config, ({ version, name, state }) => {
     const label = `  ${String(version).padStart(4, '0')} ${name}`
     if (state === 'applying') process.stdout.write(`${label} … `)
@@ -189,6 +242,7 @@ async function backupCommand(command: 'backup' | 'restore', args: string[]): Pro
     )
   }
   const config = readConfig()
+  const { backupDataDir, restoreDataDir } = await import('./backup-command.js')
   const started = Date.now()
   const { files, bytes, linked } =
     command === 'backup' ? await backupDataDir(config, dir) : await restoreDataDir(config, dir)
@@ -207,6 +261,7 @@ async function token(args: string[]): Promise<void> {
     'expires-in'?: string | undefined
     expires?: string | undefined
     operator?: boolean | undefined
+    json?: boolean | undefined
   }
   try {
     ;({ values } = parseArgs({
@@ -218,6 +273,7 @@ async function token(args: string[]): Promise<void> {
         'expires-in': { type: 'string' },
         expires: { type: 'string' },
         operator: { type: 'boolean' },
+        json: { type: 'boolean' },
       },
     }))
   } catch (error) {
@@ -233,7 +289,12 @@ async function token(args: string[]): Promise<void> {
   const config = readConfig()
   const secret = config.authSecret ?? (await loadOrCreateSecret(config.dataDir))
   const minted = await mintToken(secret, { sub: values.sub, org: values.org, scopes, expiresIn })
-  process.stdout.write(`${minted}\n`)
+  const org = values.org ?? values.sub
+  process.stdout.write(
+    values.json
+      ? `${JSON.stringify({ token: minted, sub: values.sub, org, scopes, expires_in: expiresIn })}\n`
+      : `${minted}\n`,
+  )
 }
 
 /** `pinfold token --operator`: a tenant's options would mean nothing in it, so they are refused. */
@@ -246,12 +307,26 @@ async function operatorToken(args: string[], values: { sub: string; 'expires-in'
   process.stdout.write(`${await mintOperatorToken(secret, { sub: values.sub, expiresIn })}\n`)
 }
 
-function log(level: 'info' | 'error', message: string, fields: Record<string, unknown>): void {
+/** `PINFOLD_LOG_LEVEL`, once `serve` has read it. */
+let logLevel: LogLevel = 'info'
+
+function log(level: LogLevel, message: string, fields: Record<string, unknown>): void {
+  if (!logs(logLevel, level)) return
   process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), level, message, ...fields })}\n`)
 }
 
+/** A setting's error names the file's key when the file set it: that is where it is fixed. */
+function namingTheFile<T>(file: ConfigFileSettings, read: () => T): T {
+  try {
+    return read()
+  } catch (error) {
+    const origin = Object.entries(file.origin).find(([name]) => (error as Error).message.includes(name))
+    if (origin && error instanceof Error) error.message = `${error.message} (set by ${origin[1]})`
+    throw error
+  }
+}
+
 main(process.argv.slice(2)).catch((error: unknown) => {
-  const message = error instanceof CliError || isPinfoldError(error) ? error.message : String(error)
-  process.stderr.write(`pinfold: ${message}\n`)
+  process.stderr.write(`pinfold: ${describeError(error)}\n`)
   process.exit(error instanceof CliError ? error.exitCode : 1)
 })

@@ -29,7 +29,8 @@ export interface PreparedIpfsNode {
 /**
  * The embedded IPFS node `PINFOLD_IPFS_LISTEN` asks for. Checks the Node.js version now (before
  * anything is built); `@pinfold/ipfs-network` (libp2p, Helia) is imported by `start` only: a server
- * without the setting never loads it.
+ * without the setting never loads it, and an installation without it (an optional peer dependency,
+ * so that Node 20 installs bring no Node 22 package) is told which package to add.
  */
 export function prepareIpfsNode(
   config: IpfsConfig,
@@ -65,7 +66,15 @@ async function startIpfsNode(
   service: FileService,
   warn: (message: string, error: unknown) => void,
 ): Promise<RunningIpfsNode> {
-  const network = await import('@pinfold/ipfs-network')
+  const network = await import('@pinfold/ipfs-network').catch((error: NodeJS.ErrnoException) => {
+    // an optional peer dependency: installed by whoever turns the node on, as its message says
+    if (error.code !== 'ERR_MODULE_NOT_FOUND') throw error
+    throw new Error(
+      'PINFOLD_IPFS_LISTEN needs the package @pinfold/ipfs-network (libp2p and Helia, Node.js 22+), an optional ' +
+        'peer dependency of @pinfold/server: install it next to the server (npm install @pinfold/ipfs-network), or unset PINFOLD_IPFS_LISTEN.',
+      { cause: error },
+    )
+  })
   const node = await network.startIpfsNode({
     listen: config.listen,
     announce: config.announce,

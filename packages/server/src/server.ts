@@ -24,6 +24,7 @@ import { prepareIpfsNode, type RunningIpfsNode } from './ipfs-node.js'
 import { startMetricsListener, withMetricsRoute } from './metrics/metrics-endpoint.js'
 import { createPrometheusMetrics, type PrometheusMetrics } from './metrics/prometheus-metrics.js'
 import { startPinWorkers } from './pin-workers.js'
+import { portError } from './preflight.js'
 import { loadOrCreateSecret } from './secret.js'
 import { openStorage, type Storage } from './storage.js'
 import { startSweepers } from './sweepers.js'
@@ -174,7 +175,8 @@ export async function startServer(
   } catch (error) {
     await ipfs?.stop()
     await Promise.all([storage.close(), extraction.close()])
-    throw error
+    // taken between `pinfold serve`'s preflight and here: the same message as the preflight's
+    throw portError(config.host, config.port, error)
   }
   let metricsListener: Awaited<ReturnType<typeof startMetricsListener>> | undefined
   try {

@@ -12,6 +12,7 @@ const REASONS: Record<string, string> = {
   ENOSPC: 'no space left on the device',
   EDQUOT: 'disk quota exceeded',
   ENOTDIR: 'a file is in the way',
+  EEXIST: 'a file is in the way',
 }
 
 /**

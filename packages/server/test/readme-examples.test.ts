@@ -73,5 +73,13 @@ describe('the README examples, run as written', { timeout: 120_000 }, () => {
       env: { ...process.env, PINFOLD_URL: server.url, PINFOLD_TOKEN: await server.token() },
     })
     expect(stdout).toBe('bafkreifzjut3te2nhyekklss27nh3k72ysco7y32koao5eei66wof36n5e\nhello world\n')
+    // without PINFOLD_TOKEN and far from a server's data directory: a sentence, not a stack trace
+    const { PINFOLD_TOKEN: _, ...withoutToken } = process.env
+    const failed = await run(process.execPath, ['upload.mjs'], { cwd: project, env: withoutToken }).catch(
+      (error: { code: number; stderr: string }) => error,
+    )
+    expect(failed).toMatchObject({ code: 1 })
+    expect((failed as { stderr: string }).stderr).toMatch(/^No token: set PINFOLD_TOKEN/)
+    expect((failed as { stderr: string }).stderr).not.toMatch(/\n\s+at /)
   })
 })

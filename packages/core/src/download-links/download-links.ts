@@ -76,7 +76,7 @@ export function createDownloadLinkOperations(ctx: DownloadLinkSettings): Downloa
       if (!file) throw notFound('file')
       const path = `/files/${file.cid}`
       const params = new URLSearchParams([
-        ...target.imageParams,
+        ...target.signedParams,
         ['X-Algorithm', DOWNLOAD_LINK_ALGORITHM],
         ['X-Date', String(date)],
         ['X-Expires', String(expires)],
@@ -132,12 +132,12 @@ interface LinkTarget {
   cid: string
   /** The host the url names, if it names one. */
   origin?: { protocol: string; host: string; hostname: string } | undefined
-  /** Its `img-*` query parameters, in order. */
-  imageParams: [string, string][]
+  /** Its `img-*` query parameters and a `format=car`, in order: signed into the link. */
+  signedParams: [string, string][]
 }
 
 /**
- * The CID, host and image options of the url a link is asked for: `https://host/files/<cid>?img-…`
+ * The CID, host, image options and CAR format of the url a link is asked for: `https://host/files/<cid>?img-…`
  * as the SDK builds it, a path alone, or the SDK's `undefined/files/<cid>` when no gateway is
  * configured. The SDK prefixes `https://` to whatever gateway it is given, so `https://http://…`
  * is read as the `http://…` it stands for.
@@ -147,14 +147,17 @@ function parseLinkUrl(text: string): LinkTarget {
   const match = /\/(?:files|ipfs)\/([^/?#]+)/.exec(unprefixed)
   if (!match) throw invalid('url must contain /files/<cid>')
   const query = unprefixed.includes('?') ? unprefixed.slice(unprefixed.indexOf('?') + 1).split('#')[0]! : ''
-  const imageParams = [...new URLSearchParams(query)].filter(([name]) => name.startsWith('img-'))
+  // `format=car`: the blocks instead of the bytes, for a client that checks them (`pinfold get`)
+  const signedParams = [...new URLSearchParams(query)].filter(
+    ([name, value]) => name.startsWith('img-') || (name === 'format' && value === 'car'),
+  )
   let cid: string
   try {
     cid = decodeURIComponent(match[1]!)
   } catch {
     throw invalid('url has malformed percent-encoding')
   }
-  if (!/^https?:\/\//i.test(unprefixed)) return { cid, imageParams }
+  if (!/^https?:\/\//i.test(unprefixed)) return { cid, signedParams }
   let url: URL
   try {
     url = new URL(unprefixed)
@@ -162,7 +165,7 @@ function parseLinkUrl(text: string): LinkTarget {
     throw invalid('url must be an absolute http(s) URL or a path')
   }
   const origin = { protocol: url.protocol, host: url.host.toLowerCase(), hostname: url.hostname.toLowerCase() }
-  return { cid, origin, imageParams }
+  return { cid, origin, signedParams }
 }
 
 function toInteger(value: unknown, field: string): number {

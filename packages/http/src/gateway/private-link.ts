@@ -6,8 +6,9 @@ import { data } from '../responses.js'
 import { defineRoute } from '../router.js'
 import { decodeSegment } from './gateway-path.js'
 import type { ImageVariants } from './image-variants.js'
+import { carContentType } from './negotiation.js'
 import { tenantOf } from './request-host.js'
-import { contentDisposition, fileResponse, GATEWAY_SECURITY_HEADERS } from './responses.js'
+import { contentDisposition, fileResponse, GATEWAY_SECURITY_HEADERS, toStream } from './responses.js'
 import { attributeUsage } from './usage.js'
 
 export interface PrivateLinkContext {
@@ -41,7 +42,10 @@ export async function servePrivateLink(
     attributeUsage(response, { tenantId: file.tenantId, cid: file.cid, fileName: file.name, servedElsewhere })
   const disposition = contentDisposition('inline', file.name)
   const transforms = images !== undefined && [...url.searchParams.keys()].some((key) => key.startsWith('img-'))
-  if (request.method === 'GET' && !transforms) {
+  // `format=car` (signed into the link like any parameter): the blocks, for a client that checks
+  // every one against the CID instead of trusting the server (`pinfold get`)
+  const car = url.searchParams.get('format') === 'car'
+  if (request.method === 'GET' && !transforms && !car) {
     const location = await service.downloadLinks.presign(link, { contentDisposition: disposition, signal })
     if (location) {
       const redirect = new Response(null, { status: 302, headers: { location, 'cache-control': 'private, no-store' } })
@@ -50,6 +54,16 @@ export async function servePrivateLink(
   }
   const secondsLeft = Math.max(1, Math.floor((expiresAt.getTime() - Date.now()) / 1000))
   const root = await service.gateway.resolveHeld(file, { signal })
+  if (car) {
+    const blocks = await service.gateway.car(root, [], { scope: 'all', dups: false, signal })
+    const headers = {
+      'content-type': carContentType(false),
+      'cache-control': 'private, no-store',
+      'content-disposition': contentDisposition('attachment', `${file.cid}.car`),
+      'x-ipfs-path': `/ipfs/${file.cid}`,
+    }
+    return counted(new Response(request.method === 'HEAD' ? null : toStream(blocks.stream), { headers }))
+  }
   const entry = await service.gateway.entry(root, [], { signal })
   if (entry.type !== 'file') {
     return counted(data({ cid: file.cid, name: file.name, type: 'directory' }))
@@ -76,11 +90,12 @@ export const privateLinkRoute = defineRoute({
   summary: 'Download through a signed link',
   tags: ['Download links'],
   description:
-    "The query of a link made by `POST /v3/files/private/download_link`; refused (403) once expired, or when a parameter is missing or changed. `img-*` parameters of the url the link was made for (`optimizeImage()`: `img-width`, `img-height`, `img-dpr`, `img-fit`, `img-gravity`, `img-quality`, `img-format`, `img-anim`, `img-sharpen`, `img-metadata`) are signed into it and transform an image when the server has image optimisation. A tenant's gateway host (dedicated name or custom domain) serves that tenant's links too.",
+    "The query of a link made by `POST /v3/files/private/download_link`; refused (403) once expired, or when a parameter is missing or changed. A link made for a url ending `?format=car` answers the content's blocks as a CAR (depth-first, no duplicates), for a client that verifies them against the CID. `img-*` parameters of the url the link was made for (`optimizeImage()`: `img-width`, `img-height`, `img-dpr`, `img-fit`, `img-gravity`, `img-quality`, `img-format`, `img-anim`, `img-sharpen`, `img-metadata`) are signed into it and transform an image when the server has image optimisation. A tenant's gateway host (dedicated name or custom domain) serves that tenant's links too.",
   request,
   responses: {
     '200': {
-      description: 'The file (ranges supported), or `{data: {cid, name, type: "directory"}}` for a folder',
+      description:
+        'The file (ranges supported), or `{data: {cid, name, type: "directory"}}` for a folder, or a CAR with `format=car`',
       content: {
         '*/*': { schema: Type.String({ contentMediaType: 'application/octet-stream' }) },
         'application/json': {

@@ -4,14 +4,19 @@ import type { Connection } from './connection.js'
 /** The few requests the CLI makes, with the token attached and the server's error turned into a CliError. */
 export interface ApiClient {
   readonly connection: Connection
-  /** A request to `path` (absolute, from the server root) that must answer 2xx. */
-  request(path: string, init?: RequestInit): Promise<Response>
+  /** A request to `path` (absolute, from the server root) that must answer 2xx (or 404 when allowed). */
+  request(path: string, init?: RequestOptions): Promise<Response>
   /** The same, reading the answer as JSON. */
   json<T>(path: string, init?: RequestInit): Promise<T>
 }
 
+export interface RequestOptions extends RequestInit {
+  /** Answer a 404 instead of failing: the caller looks elsewhere (the other network). */
+  allowNotFound?: boolean
+}
+
 export function createApiClient(connection: Connection): ApiClient {
-  const request = async (path: string, init: RequestInit = {}): Promise<Response> => {
+  const request = async (path: string, { allowNotFound, ...init }: RequestOptions = {}): Promise<Response> => {
     const headers = new Headers(init.headers)
     headers.set('authorization', `Bearer ${connection.token}`)
     let res: Response
@@ -21,6 +26,7 @@ export function createApiClient(connection: Connection): ApiClient {
       const cause = (error as { cause?: { code?: string; message?: string } }).cause
       throw new CliError(`cannot reach ${connection.url}: ${cause?.code ?? cause?.message ?? (error as Error).message}`)
     }
+    if (allowNotFound && res.status === 404) return res
     if (!res.ok) throw new CliError(`${init.method ?? 'GET'} ${path.split('?')[0]}: ${await describeFailure(res)}`)
     return res
   }

@@ -1,97 +1,45 @@
 import { homedir } from 'node:os'
 import { basename, join } from 'node:path'
-import { parseArgs } from 'node:util'
-import type { Network } from '@pinfold/core'
 import { createApiClient } from './api-client.js'
 import { CliError } from './cli-error.js'
+import {
+  type ClientCommand,
+  CONNECTION_HELP,
+  type CommandIo,
+  networkOption,
+  parse,
+  parseKeyvalues,
+  parseNetwork,
+  parsePositiveInteger,
+} from './command-kit.js'
 import { resolveConnection } from './connection.js'
-import { download, fileSink, linkFor, listFiles, networkOf, removeFiles } from './file-commands.js'
+import { linkFor, listFiles, locate, removeFiles, verifiedGet } from './file-commands.js'
 import { formatBytes, parseDuration } from './format.js'
+import { pin } from './pin-commands.js'
 import { createProgress, progressMode } from './progress.js'
 import { uploadPath } from './upload-command.js'
-
-/** A command that talks to a running server: its usage text and what it does with its arguments. */
-export interface ClientCommand {
-  readonly usage: string
-  run(args: string[], io: CommandIo): Promise<void>
-}
-
-export interface CommandIo {
-  stdout: NodeJS.WriteStream
-  stderr: NodeJS.WriteStream
-  env: NodeJS.ProcessEnv
-  /** Fires on Ctrl-C: transfers stop (a resumable upload keeps what the server has). */
-  signal: AbortSignal
-}
-
-const CONNECTION_HELP = `
-Connection (each from the first place that has it):
-  --url URL         the server (PINFOLD_URL, "url" in the config file; default http://127.0.0.1:3000)
-  --token TOKEN     a bearer token (PINFOLD_TOKEN, "token" in the config file; default the local
-                    server's .pinfold/dev-token)
-  --config FILE     a JSON config file {"url": …, "token": …} (PINFOLD_CONFIG; default
-                    $XDG_CONFIG_HOME/pinfold/config.json)`
-
-const connectionOptions = {
-  url: { type: 'string' },
-  token: { type: 'string' },
-  config: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-} as const
-
-const networkOption = { network: { type: 'string', short: 'n' } } as const
-
-function parseNetwork(value: string | undefined, fallback: Network): Network
-function parseNetwork(value: string | undefined, fallback?: undefined): Network | undefined
-function parseNetwork(value: string | undefined, fallback?: Network): Network | undefined {
-  if (value === undefined) return fallback
-  if (value === 'public' || value === 'private') return value
-  throw new CliError(`--network must be public or private; got ${JSON.stringify(value)}`, 2)
-}
-
-/** `k=v` pairs into an object; a pair without `=` is a usage mistake, not an empty value. */
-function parseKeyvalues(pairs: readonly string[] | undefined): Record<string, string> | undefined {
-  if (!pairs || pairs.length === 0) return undefined
-  const keyvalues: Record<string, string> = {}
-  for (const pair of pairs) {
-    const at = pair.indexOf('=')
-    if (at <= 0) throw new CliError(`--keyvalue takes key=value; got ${JSON.stringify(pair)}`, 2)
-    keyvalues[pair.slice(0, at)] = pair.slice(at + 1)
-  }
-  return keyvalues
-}
-
-function parsePositiveInteger(value: string | undefined, flag: string): number | undefined {
-  if (value === undefined) return undefined
-  const n = Number(value)
-  if (!Number.isSafeInteger(n) || n <= 0)
-    throw new CliError(`${flag} must be a positive integer; got ${JSON.stringify(value)}`, 2)
-  return n
-}
-
-/**
- * `parseArgs` with this CLI's manners: an unknown flag or a missing value is a usage error naming
- * the command's help, never a stack trace.
- */
-function parse<T extends NonNullable<Parameters<typeof parseArgs>[0]>['options']>(
-  command: string,
-  args: string[],
-  options: T,
-) {
-  try {
-    return parseArgs({ args, options: { ...connectionOptions, ...options }, allowPositionals: true, strict: true })
-  } catch (error) {
-    throw new CliError(`${(error as Error).message}\nRun \`pinfold ${command} --help\` for its options.`, 2)
-  }
-}
+import { parseCidArgument } from './verified-car.js'
+import type { GetFormat } from './write-verified.js'
 
 function progressTarget(io: CommandIo, json: boolean, flag: string | undefined) {
   // progress goes to stderr, so stdout stays the answer (a CID, JSON, the downloaded bytes)
   const mode = json && flag === undefined ? 'none' : progressMode(flag, io.stderr)
-  return (label: string, total: number) => createProgress(mode, io.stderr, label, total)
+  return (label: string, total: number, from?: number) => createProgress(mode, io.stderr, label, total, { from })
 }
 
+const uploadOptions = {
+  ...networkOption,
+  name: { type: 'string' },
+  group: { type: 'string', short: 'g' },
+  keyvalue: { type: 'string', short: 'k', multiple: true },
+  'cid-version': { type: 'string' },
+  resumable: { type: 'boolean' },
+  progress: { type: 'string' },
+  json: { type: 'boolean' },
+} as const
+
 const upload: ClientCommand = {
+  options: uploadOptions,
   usage: `Usage: pinfold upload <file|dir> [options]
 
 Uploads a file, or a directory as one folder (every file below it, at its relative path).
@@ -108,24 +56,21 @@ Options:
       --progress MODE   auto (a bar on a terminal, else a line per 10%), bar, lines or none
       --json            print the stored record as JSON
 ${CONNECTION_HELP}
+
+Examples:
+  pinfold upload photo.jpg                      a private file; prints its CID
+  pinfold upload ./site -n public --json        a folder, public, the record as JSON
+  pinfold upload video.mp4 -k album=summer      with metadata; run again to resume
 `,
   async run(args, io) {
-    const { values, positionals } = parse('upload', args, {
-      ...networkOption,
-      name: { type: 'string' },
-      group: { type: 'string', short: 'g' },
-      keyvalue: { type: 'string', short: 'k', multiple: true },
-      'cid-version': { type: 'string' },
-      resumable: { type: 'boolean' },
-      progress: { type: 'string' },
-      json: { type: 'boolean' },
-    })
+    const { values, positionals } = parse('upload', args, uploadOptions)
     if (values.help) return void io.stdout.write(upload.usage)
     if (positionals.length !== 1) throw new CliError('upload takes one path: pinfold upload <file|dir>', 2)
     const cidVersion = values['cid-version']
     if (cidVersion !== undefined && cidVersion !== 'v0' && cidVersion !== 'v1')
       throw new CliError(`--cid-version must be v0 or v1; got ${JSON.stringify(cidVersion)}`, 2)
     const api = createApiClient(await resolveConnection(values, io.env))
+    const progress = progressTarget(io, values.json === true, values.progress)
     const record = await uploadPath(api, positionals[0]!, {
       network: parseNetwork(values.network, 'private'),
       name: values.name,
@@ -139,7 +84,8 @@ ${CONNECTION_HELP}
         'resumable-uploads.json',
       ),
       signal: io.signal,
-      progress: progressTarget(io, values.json === true, values.progress),
+      progress,
+      notice: (text) => void io.stderr.write(text),
     })
     if (values.json) io.stdout.write(`${JSON.stringify(record, null, 2)}\n`)
     else
@@ -151,39 +97,51 @@ ${CONNECTION_HELP}
   },
 }
 
+const lsOptions = {
+  ...networkOption,
+  name: { type: 'string' },
+  cid: { type: 'string' },
+  group: { type: 'string', short: 'g' },
+  mime: { type: 'string' },
+  keyvalue: { type: 'string', short: 'k', multiple: true },
+  limit: { type: 'string' },
+  'page-token': { type: 'string' },
+  json: { type: 'boolean' },
+} as const
+
 const ls: ClientCommand = {
+  options: lsOptions,
   usage: `Usage: pinfold ls [options]
 
-Lists files, newest first: id, CID, size, creation time and name.
+Lists files, newest first: id, network, CID, size, creation time and name. Without --network,
+both networks (private, then public), as get, link and rm look a CID up.
 
 Options:
-  -n, --network NET     public or private (default private)
+  -n, --network NET     public or private (default both)
       --name PREFIX     names starting with PREFIX
       --cid CID         files holding this CID
   -g, --group ID        files in this group
       --mime TYPE       files of this MIME type
   -k, --keyvalue K=V    files with this metadata; repeat for several
-      --limit N         at most N files (default the server's page size)
-      --page-token T    the page after the one whose token this is (printed with --json)
-      --json            print {files, next_page_token} as JSON
+      --limit N         at most N files per network (default the server's page size)
+      --page-token T    the page after the one whose token this is (with --network; see --json)
+      --json            print {files, next_page_token} as JSON ({private, public} tokens without --network)
 ${CONNECTION_HELP}
+
+Examples:
+  pinfold ls                                    every file, both networks
+  pinfold ls -n public --name report --json     public files named report…, as JSON
+  pinfold ls --cid bafy…                        the records holding a CID
 `,
   async run(args, io) {
-    const { values, positionals } = parse('ls', args, {
-      ...networkOption,
-      name: { type: 'string' },
-      cid: { type: 'string' },
-      group: { type: 'string', short: 'g' },
-      mime: { type: 'string' },
-      keyvalue: { type: 'string', short: 'k', multiple: true },
-      limit: { type: 'string' },
-      'page-token': { type: 'string' },
-      json: { type: 'boolean' },
-    })
+    const { values, positionals } = parse('ls', args, lsOptions)
     if (values.help) return void io.stdout.write(ls.usage)
     if (positionals.length > 0) throw new CliError('ls takes no arguments, only options (see --help)', 2)
+    const asked = parseNetwork(values.network)
+    if (values['page-token'] && !asked)
+      throw new CliError('--page-token goes with --network (a token is one network’s)', 2)
     const api = createApiClient(await resolveConnection(values, io.env))
-    const page = await listFiles(api, parseNetwork(values.network, 'private'), {
+    const filter = {
       name: values.name,
       cid: values.cid,
       group: values.group,
@@ -191,59 +149,101 @@ ${CONNECTION_HELP}
       keyvalues: parseKeyvalues(values.keyvalue),
       limit: parsePositiveInteger(values.limit, '--limit'),
       pageToken: values['page-token'],
-    })
+    }
+    const networks = asked ? [asked] : (['private', 'public'] as const)
+    const pages = await Promise.all(networks.map((network) => listFiles(api, network, filter)))
+    const files = pages.flatMap((page) => page.files)
     if (values.json) {
-      io.stdout.write(`${JSON.stringify({ files: page.files, next_page_token: page.nextPageToken }, null, 2)}\n`)
+      const tokens = asked
+        ? pages[0]!.nextPageToken
+        : { private: pages[0]!.nextPageToken, public: pages[1]!.nextPageToken }
+      io.stdout.write(`${JSON.stringify({ files, next_page_token: tokens }, null, 2)}\n`)
       return
     }
-    for (const file of page.files) {
+    for (const file of files) {
       io.stdout.write(
-        `${file.id}  ${file.cid}  ${formatBytes(file.size).padStart(10)}  ${file.created_at}  ${file.name}\n`,
+        `${file.id}  ${file.network.padEnd(7)}  ${file.cid}  ${formatBytes(file.size).padStart(10)}  ${file.created_at}  ${file.name}\n`,
       )
     }
-    if (page.files.length === 0) io.stderr.write('no files\n')
+    if (files.length === 0) io.stderr.write('no files\n')
   },
 }
+
+const getOptions = {
+  ...networkOption,
+  output: { type: 'string', short: 'o' },
+  archive: { type: 'string', short: 'a' },
+  force: { type: 'boolean', short: 'f' },
+  progress: { type: 'string' },
+  json: { type: 'boolean' },
+} as const
 
 const get: ClientCommand = {
-  usage: `Usage: pinfold get <cid> [-o FILE] [options]
+  options: getOptions,
+  usage: `Usage: pinfold get <cid> [-o PATH] [options]
 
-Downloads content to FILE (never overwritten), or to stdout. Private content is fetched through a
-private download link living 5 minutes.
+Downloads content as \`ipfs get\` does: a file to PATH (or stdout), a folder as its tree in PATH
+(default ./<cid>). The server sends the blocks (a CAR, through a private link living 5 minutes
+for private content) and every block is checked against its CID before anything is written: a
+server that sends other bytes gets an error, not a file. PATH is never overwritten without --force.
 
 Options:
-  -o, --output FILE     where to write (default stdout)
+  -o, --output PATH     where to write (default: stdout for a file or an archive, ./<cid> for a folder)
+  -a, --archive FORMAT  tar (the file or the folder's tree, as \`ipfs get -a\`) or car (the blocks)
+  -f, --force           replace PATH when it exists
   -n, --network NET     public or private (default: private when you hold it privately, else public)
       --progress MODE   auto, bar, lines or none (default: none to stdout, else auto)
+      --json            print {cid, network, path, type, files, bytes} as JSON when written to PATH
 ${CONNECTION_HELP}
+
+Examples:
+  pinfold get bafy… -o photo.jpg                a file
+  pinfold get bafy…                             a folder: its tree in ./bafy…
+  pinfold get bafy… -a tar > site.tar           a folder as a TAR on stdout
+  pinfold get bafy… -a car -o site.car --force  the verified blocks, replacing site.car
 `,
   async run(args, io) {
-    const { values, positionals } = parse('get', args, {
-      ...networkOption,
-      output: { type: 'string', short: 'o' },
-      progress: { type: 'string' },
-    })
+    const { values, positionals } = parse('get', args, getOptions)
     if (values.help) return void io.stdout.write(get.usage)
-    if (positionals.length !== 1) throw new CliError('get takes one CID: pinfold get <cid> [-o FILE]', 2)
-    const cid = positionals[0]!
+    if (positionals.length !== 1) throw new CliError('get takes one CID: pinfold get <cid> [-o PATH]', 2)
+    const format = parseArchive(values.archive)
+    const cid = parseCidArgument(positionals[0]!)
     const api = createApiClient(await resolveConnection(values, io.env))
-    const network = await networkOf(api, cid, parseNetwork(values.network))
-    const out = values.output ? fileSink(values.output) : io.stdout
-    const quiet = values.output === undefined && values.progress === undefined
+    const where = await locate(api, cid.toString(), parseNetwork(values.network))
+    const output = values.output
+    const quiet = (output === undefined || values.json) && values.progress === undefined
     const mode = quiet ? 'none' : progressMode(values.progress, io.stderr)
-    const bytes = await download(
-      api,
-      cid,
-      network,
-      out,
-      (total) => createProgress(mode, io.stderr, values.output ? basename(values.output) : cid, total),
-      io.signal,
-    )
-    if (values.output) io.stderr.write(`${values.output}: ${formatBytes(bytes)}\n`)
+    const written = await verifiedGet(api, cid, where, {
+      output,
+      // a folder without -o goes to ./<cid> as with `ipfs get`; a file (or an archive) to stdout
+      folderOutput: cid.toString(),
+      format,
+      force: values.force === true,
+      stdout: io.stdout,
+      progress: (total) => createProgress(mode, io.stderr, output ? basename(output) : cid.toString(), total),
+      signal: io.signal,
+    })
+    if (written.path === null) return
+    if (values.json) io.stdout.write(`${JSON.stringify({ cid: cid.toString(), network: where.network, ...written })}\n`)
+    else {
+      const what = written.type === 'directory' && format === 'content' ? `a folder of ${written.files} file(s), ` : ''
+      // a folder's record counts its whole DAG, more than the bytes of its files
+      const size = where.record ? ` (${formatBytes(where.record.size)} as its record says)` : ''
+      io.stderr.write(`${written.path}: ${what}${formatBytes(written.bytes)} written${size}, verified against ${cid}\n`)
+    }
   },
 }
 
+function parseArchive(value: string | undefined): GetFormat {
+  if (value === undefined) return 'content'
+  if (value === 'tar' || value === 'car') return value
+  throw new CliError(`--archive must be tar or car; got ${JSON.stringify(value)}`, 2)
+}
+
+const linkOptions = { ...networkOption, expires: { type: 'string' }, json: { type: 'boolean' } } as const
+
 const link: ClientCommand = {
+  options: linkOptions,
   usage: `Usage: pinfold link <cid> [options]
 
 Prints a URL that serves the content: the public gateway URL for public content, else a signed
@@ -254,18 +254,18 @@ Options:
       --expires SPAN    how long a private link works: seconds, or 30s, 15m, 1h, 7d, 2w (default 1h)
       --json            print {url, network, expires_in} as JSON
 ${CONNECTION_HELP}
+
+Examples:
+  pinfold link bafy…                            a URL to share
+  pinfold link bafy… --expires 7d --json        a private link living a week, as JSON
 `,
   async run(args, io) {
-    const { values, positionals } = parse('link', args, {
-      ...networkOption,
-      expires: { type: 'string' },
-      json: { type: 'boolean' },
-    })
+    const { values, positionals } = parse('link', args, linkOptions)
     if (values.help) return void io.stdout.write(link.usage)
     if (positionals.length !== 1) throw new CliError('link takes one CID: pinfold link <cid>', 2)
     const expires = parseDuration(values.expires ?? '1h', '--expires')
     const api = createApiClient(await resolveConnection(values, io.env))
-    const network = await networkOf(api, positionals[0]!, parseNetwork(values.network))
+    const { network } = await locate(api, positionals[0]!, parseNetwork(values.network))
     const url = await linkFor(api, positionals[0]!, network, expires)
     if (values.json)
       io.stdout.write(`${JSON.stringify({ url, network, expires_in: network === 'private' ? expires : null })}\n`)
@@ -273,26 +273,36 @@ ${CONNECTION_HELP}
   },
 }
 
+const rmOptions = { ...networkOption, json: { type: 'boolean' } } as const
+
 const rm: ClientCommand = {
+  options: rmOptions,
   usage: `Usage: pinfold rm <id|cid>... [options]
 
-Deletes files by record id, or every record holding a CID. The bytes go once no record refers to them.
+Deletes files by record id, or every record holding a CID. Without --network each is looked up as
+get and link do: private first, then public. The bytes go once no record refers to them.
 
 Options:
-  -n, --network NET     public or private (default private)
-      --json            print the deleted ids as JSON
+  -n, --network NET     public or private (default: where it is, private first)
+      --json            print the deleted {id, network} as JSON
 ${CONNECTION_HELP}
+
+Examples:
+  pinfold rm bafy…                              every record holding the CID
+  pinfold rm 0b9e…-…-…  --json                  one record by id
 `,
   async run(args, io) {
-    const { values, positionals } = parse('rm', args, { ...networkOption, json: { type: 'boolean' } })
+    const { values, positionals } = parse('rm', args, rmOptions)
     if (values.help) return void io.stdout.write(rm.usage)
     if (positionals.length === 0) throw new CliError('rm takes at least one id or CID', 2)
     const api = createApiClient(await resolveConnection(values, io.env))
-    const removed = await removeFiles(api, positionals, parseNetwork(values.network, 'private'))
+    const removed = await removeFiles(api, positionals, parseNetwork(values.network))
     io.stdout.write(
-      values.json ? `${JSON.stringify({ deleted: removed })}\n` : removed.map((id) => `deleted ${id}\n`).join(''),
+      values.json
+        ? `${JSON.stringify({ deleted: removed })}\n`
+        : removed.map(({ id, network }) => `deleted ${id} (${network})\n`).join(''),
     )
   },
 }
 
-export const CLIENT_COMMANDS: Readonly<Record<string, ClientCommand>> = { upload, ls, get, link, rm }
+export const CLIENT_COMMANDS: Readonly<Record<string, ClientCommand>> = { upload, ls, get, link, rm, pin }

@@ -1,16 +1,17 @@
+import prettyBytes from 'pretty-bytes'
 import { CliError } from './cli-error.js'
 
-const UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'] as const
-
-/** `1536` → `1.5 KiB`: binary units, as `ls -h` and the rest of Pinfold's docs count. */
+/**
+ * `1536` → `1.5 KiB`: binary units, as `ls -h` and the rest of Pinfold's docs count, by
+ * pretty-bytes (one decimal at most, so a rate never prints as `232.86250522627265 B/s`).
+ */
 export function formatBytes(bytes: number): string {
-  let value = bytes
-  let unit = 0
-  while (value >= 1024 && unit < UNITS.length - 1) {
-    value /= 1024
-    unit++
-  }
-  return unit === 0 ? `${value} B` : `${value.toFixed(value < 10 ? 2 : 1)} ${UNITS[unit]}`
+  return prettyBytes(bytes, { binary: true, maximumFractionDigits: 1 })
+}
+
+/** A transfer rate: `formatBytes` per second. */
+export function formatRate(bytesPerSecond: number): string {
+  return `${formatBytes(bytesPerSecond)}/s`
 }
 
 /** `75` → `1m15s`; whole seconds, the precision an ETA deserves. */

@@ -1,5 +1,5 @@
 import { CliError } from './cli-error.js'
-import { formatBytes, formatDuration } from './format.js'
+import { formatBytes, formatDuration, formatRate } from './format.js'
 
 /** `bar` redraws one line on a terminal; `lines` prints a line per tenth (logs, CI); `none` is quiet. */
 export type ProgressMode = 'bar' | 'lines' | 'none'
@@ -26,24 +26,31 @@ export function progressMode(flag: string | undefined, target: ProgressTarget): 
 
 const REDRAW_MS = 100
 
+export interface ProgressOptions {
+  /** Bytes already transferred by an earlier run (a resumed upload): shown, not counted in the rate. */
+  from?: number | undefined
+  now?: (() => number) | undefined
+}
+
 /**
- * Bytes, rate and ETA of one transfer of `total` bytes. The rate is the average since the start:
- * steadier to read than an instantaneous one, and honest for the ETA of a transfer at a steady pace.
+ * Bytes, rate and ETA of one transfer of `total` bytes. The rate is the average since the start
+ * of this run (bytes a resumed upload had sent before are not in it): steadier to read than an
+ * instantaneous one, and honest for the ETA of a transfer at a steady pace.
  */
 export function createProgress(
   mode: ProgressMode,
   target: ProgressTarget,
   label: string,
   total: number,
-  now: () => number = () => performance.now(),
+  { from = 0, now = () => performance.now() }: ProgressOptions = {},
 ): Progress {
   const started = now()
-  let sent = 0
+  let sent = from
   let lastDraw = Number.NEGATIVE_INFINITY
   let lastTenth = -1
   const figures = () => {
     const elapsed = Math.max((now() - started) / 1000, 1e-3)
-    const rate = sent / elapsed
+    const rate = (sent - from) / elapsed
     const eta = rate > 0 ? (total - sent) / rate : Number.POSITIVE_INFINITY
     const percent = total > 0 ? Math.min(100, Math.floor((sent / total) * 100)) : 100
     return { rate, eta, percent, elapsed }
@@ -55,15 +62,13 @@ export function createProgress(
     const tail = final ? `in ${formatDuration(elapsed)}` : `ETA ${formatDuration(eta)}`
     target.write(
       `\r${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${String(percent).padStart(3)}% ` +
-        `${formatBytes(sent)} / ${formatBytes(total)}  ${formatBytes(rate)}/s  ${tail}\u001b[K${final ? '\n' : ''}`,
+        `${formatBytes(sent)} / ${formatBytes(total)}  ${formatRate(rate)}  ${tail}\u001b[K${final ? '\n' : ''}`,
     )
   }
   const line = (final: boolean) => {
     const { rate, eta, percent, elapsed } = figures()
     const tail = final ? `done in ${formatDuration(elapsed)}` : `ETA ${formatDuration(eta)}`
-    target.write(
-      `${label}: ${percent}% ${formatBytes(sent)} of ${formatBytes(total)}, ${formatBytes(rate)}/s, ${tail}\n`,
-    )
+    target.write(`${label}: ${percent}% ${formatBytes(sent)} of ${formatBytes(total)}, ${formatRate(rate)}, ${tail}\n`)
   }
   return {
     advance(bytes) {

@@ -4,6 +4,7 @@ import { basename, dirname, join, relative, sep } from 'node:path'
 import * as tus from 'tus-js-client'
 import type { ApiClient } from './api-client.js'
 import { CliError } from './cli-error.js'
+import { formatBytes } from './format.js'
 import type { Progress } from './progress.js'
 
 /** What `POST /v3/files` answers in `data` (the fields the CLI prints). */
@@ -27,7 +28,10 @@ export interface UploadOptions {
   /** Where resumable uploads remember their server URLs between runs. */
   resumeStatePath: string
   signal: AbortSignal
-  progress(label: string, totalBytes: number): Progress
+  /** `from`: bytes an earlier run already sent (a resumed upload). */
+  progress(label: string, totalBytes: number, from?: number): Progress
+  /** A line for the user (stderr): where a resumed upload starts, and why. */
+  notice(text: string): void
 }
 
 /**
@@ -136,9 +140,10 @@ async function uploadResumable(
   if (options.groupId) metadata.group_id = options.groupId
   if (options.keyvalues) metadata.keyvalues = JSON.stringify(options.keyvalues)
   if (options.cidVersion) metadata.cid_version = options.cidVersion
-  const progress = options.progress(name, size)
+  const fingerprintStore = new FileUrlStorage(options.resumeStatePath)
   let reported = 0
   let fileId: string | undefined
+  let progress: Progress | undefined
 
   await new Promise<void>((resolve, reject) => {
     const upload = new tus.Upload(createReadStream(path), {
@@ -147,11 +152,12 @@ async function uploadResumable(
       chunkSize: PATCH_BYTES,
       metadata,
       headers: { authorization: `Bearer ${api.connection.token}` },
-      urlStorage: new FileUrlStorage(options.resumeStatePath),
+      urlStorage: fingerprintStore,
       storeFingerprintForResuming: true,
       removeFingerprintOnSuccess: true,
       retryDelays: [0, 1000, 3000, 5000],
       onProgress(sent) {
+        progress ??= options.progress(name, size)
         progress.advance(sent - reported)
         reported = sent
       },
@@ -171,15 +177,42 @@ async function uploadResumable(
       },
       { once: true },
     )
-    void upload.findPreviousUploads().then((previous) => {
-      if (previous[0]) upload.resumeFromPreviousUpload(previous[0])
+    void upload.findPreviousUploads().then(async (previous) => {
+      const earlier = previous[0]
+      if (earlier?.uploadUrl) {
+        const offset = await serverOffset(api, earlier.uploadUrl)
+        if (offset !== undefined) {
+          reported = offset
+          progress = options.progress(name, size, offset)
+          options.notice(
+            `${name}: resuming at ${formatBytes(offset)} of ${formatBytes(size)}: the server kept that much from ` +
+              `the run of ${earlier.creationTime} (remembered in ${options.resumeStatePath}); an interrupted ` +
+              `PATCH of up to ${formatBytes(PATCH_BYTES)} is sent again, as the server keeps whole PATCHes only\n`,
+          )
+        }
+        upload.resumeFromPreviousUpload(earlier)
+      }
       upload.start()
     }, reject)
   })
-  progress.done()
+  ;(progress ?? options.progress(name, size)).done()
   if (!fileId) throw new CliError('the server completed the upload without naming the stored file (no Upload-File-Id)')
   const { data } = await api.json<{ data: UploadedFile }>(`/v3/files/${options.network}/${encodeURIComponent(fileId)}`)
   return data
+}
+
+/** How many bytes the server holds of an earlier upload (tus `HEAD`); undefined when it forgot it. */
+async function serverOffset(api: ApiClient, uploadUrl: string): Promise<number | undefined> {
+  try {
+    const res = await fetch(uploadUrl, {
+      method: 'HEAD',
+      headers: { 'tus-resumable': '1.0.0', authorization: `Bearer ${api.connection.token}` },
+    })
+    const offset = Number(res.headers.get('upload-offset'))
+    return res.ok && Number.isSafeInteger(offset) ? offset : undefined
+  } catch {
+    return undefined
+  }
 }
 
 function describeTusError(error: Error): string {
