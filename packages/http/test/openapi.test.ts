@@ -113,6 +113,15 @@ describe('openapi', () => {
     await check('POST /admin/v1/tenants', await admin('/tenants', { method: 'POST', ...json({ id: 'made-by-ops' }) }))
     await check('GET /admin/v1/tenants/:tenantId', await admin('/tenants/openapi-tenant'))
     await check('GET /admin/v1/tenants/:tenantId', await admin('/tenants/nobody'))
+    const limits = (body: unknown) => ({ method: 'PUT', ...json(body) })
+    await check(
+      'PUT /admin/v1/tenants/:tenantId/limits',
+      await admin('/tenants/openapi-tenant/limits', limits({ files: 9 })),
+    )
+    await check(
+      'PUT /admin/v1/tenants/:tenantId/limits',
+      await admin('/tenants/openapi-tenant/limits', limits({ files: -1 })),
+    )
     const suspend = json({ reason: 'documented', hide_content: false })
     await check(
       'POST /admin/v1/tenants/:tenantId/suspend',

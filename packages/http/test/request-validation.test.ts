@@ -1,5 +1,5 @@
 import { createMemoryBlobStore, createMemoryRecordStore } from '@pinfold/adapter-memory'
-import { createFileService, createTokenVerifier, mintToken, SCOPES } from '@pinfold/core'
+import { createFileService, createTokenVerifier, mintOperatorToken, mintToken, SCOPES } from '@pinfold/core'
 import fc from 'fast-check'
 import type { TObject, TSchema } from 'typebox'
 import Value from 'typebox/value'
@@ -18,15 +18,19 @@ const SECRET = 'pinfold-test-secret-0123456789abcdef0123456789'
 
 type Json = Record<string, unknown>
 
+const SIGNING_SECRET = 'pinfold-signing-secret-0123456789abcdef01234'
 const service = createFileService({
   records: createMemoryRecordStore(),
   blobs: createMemoryBlobStore(),
-  signingSecret: 'pinfold-signing-secret-0123456789abcdef01234',
+  signingSecret: SIGNING_SECRET,
 })
 const handler = createFetchHandler(service, { auth: createTokenVerifier({ secret: SECRET }) })
 let token: string
+/** The admin API's routes answer only an operator (anyone else gets a 404 before validation). */
+let operatorToken: string
 beforeAll(async () => {
   token = await mintToken(SECRET, { sub: 'alice', org: 'acme', scopes: SCOPES, expiresIn: '1h' })
+  operatorToken = await mintOperatorToken(SIGNING_SECRET, { sub: 'ops', expiresIn: '1h' })
 })
 
 const key = (route: Route) => `${route.method} ${route.path}`
@@ -38,7 +42,7 @@ const pathOf = (route: Route, values: Record<string, string> = {}) =>
   )
 
 function send(route: Route, init: { path?: string; search?: string; body?: FormData | string; json?: unknown } = {}) {
-  const headers = new Headers({ authorization: `Bearer ${token}` })
+  const headers = new Headers({ authorization: `Bearer ${route.auth === 'operator' ? operatorToken : token}` })
   let body = init.body
   if (init.json !== undefined) {
     body = JSON.stringify(init.json)

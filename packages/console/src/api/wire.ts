@@ -3,6 +3,94 @@
 
 /** The server's named wire shapes (`components.schemas` of `/openapi.json`), by name. */
 export interface Schemas {
+  AdminPinRequest: {
+    id: string
+    tenant_id: string
+    cid: string
+    name: string
+    state: 'queued' | 'retrieving' | 'pinned' | 'failed'
+    failure: string | null
+    reason: string | null
+    attempts: number
+    created_at: string
+    lease_expires_at: string | null
+  }
+  AdminTenant: {
+    id: string
+    created_at: string
+    /** Known by its first authenticated request (`token`) or created by the admin API (`admin`) */
+    origin: 'token' | 'admin'
+    suspension: {
+      at: string
+      reason: string
+      /** Whether the gateways stopped serving its public content */
+      hide_content: boolean
+    } | null
+  }
+  AdminTenantAccount: {
+    limits: Schemas['TenantLimits']
+    usage: Schemas['TenantUsage']
+    overrides: Schemas['TenantLimitOverrides']
+  }
+  AdminTenantDetail: {
+    id: string
+    created_at: string
+    /** Known by its first authenticated request (`token`) or created by the admin API (`admin`) */
+    origin: 'token' | 'admin'
+    suspension: {
+      at: string
+      reason: string
+      /** Whether the gateways stopped serving its public content */
+      hide_content: boolean
+    } | null
+    /** Files held (both networks) and the sum of their sizes, as `GET /v3/usage/storage` gives them */
+    usage: {
+      files: number
+      bytes: number
+    }
+    pins: {
+      queued: number
+      retrieving: number
+      pinned: number
+      failed: number
+    }
+    api_keys: {
+      total: number
+      active: number
+    }
+    account: Schemas['AdminTenantAccount']
+  }
+  AdminTenantSummary: {
+    id: string
+    created_at: string
+    /** Known by its first authenticated request (`token`) or created by the admin API (`admin`) */
+    origin: 'token' | 'admin'
+    suspension: {
+      at: string
+      reason: string
+      /** Whether the gateways stopped serving its public content */
+      hide_content: boolean
+    } | null
+    /** Files held (both networks) and the sum of their sizes, as `GET /v3/usage/storage` gives them */
+    usage: {
+      files: number
+      bytes: number
+    }
+  }
+  AdminTotals: {
+    stored: {
+      files: number
+      logical_bytes: number
+      contents: number
+      physical_bytes: number
+      blocks: number
+    }
+    pins: {
+      state: 'queued' | 'retrieving' | 'pinned' | 'failed'
+      count: number
+      oldest_created_at: string | null
+    }[]
+  }
   AnalyticsTimeSeries: {
     total_requests: number
     total_bandwidth: number
