@@ -1,14 +1,16 @@
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import { blake3 } from '@noble/hashes/blake3.js'
 
 /**
  * The hash functions a modern double-hashed rule may use, by multicodec: the format lets a list
- * pick any, and NOpfs's test vectors use sha2-256 and blake3.
+ * pick any, and NOpfs's test vectors use sha2-256 and blake3. Each gives the digest as a latin1
+ * (`binary`) string, the form the index keys by; `crypto.hash` is the one-shot digest, without the
+ * `Hash` object `createHash` allocates per call (this runs once per request and block).
  */
-const HASHES: ReadonlyMap<number, (text: string) => Uint8Array> = new Map([
-  [0x12, (text: string) => createHash('sha256').update(text).digest()],
-  [0x13, (text: string) => createHash('sha512').update(text).digest()],
-  [0x1e, (text: string) => blake3(Buffer.from(text))],
+const HASHES: ReadonlyMap<number, (text: string) => string> = new Map([
+  [0x12, (text: string) => hash('sha256', text, 'binary')],
+  [0x13, (text: string) => hash('sha512', text, 'binary')],
+  [0x1e, (text: string) => Buffer.from(blake3(Buffer.from(text))).toString('latin1')],
 ])
 
 export function isSupportedHash(code: number): boolean {
@@ -17,8 +19,7 @@ export function isSupportedHash(code: number): boolean {
 
 /** The digest of `text` (UTF-8) with hash function `code`, as latin1 (a map key). */
 export function digestKey(code: number, text: string): string {
-  const hash = HASHES.get(code)
-  if (!hash) throw new Error(`hash function 0x${code.toString(16)} is not supported`)
-  const digest = hash(text)
-  return Buffer.from(digest.buffer, digest.byteOffset, digest.byteLength).toString('latin1')
+  const digest = HASHES.get(code)
+  if (!digest) throw new Error(`hash function 0x${code.toString(16)} is not supported`)
+  return digest(text)
 }

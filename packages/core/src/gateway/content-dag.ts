@@ -28,6 +28,12 @@ export interface ContentDag {
    * trustless gateway streams a CAR in. Memory use grows with the number of distinct blocks only.
    */
   blocks(options?: CallOptions): AsyncIterable<Block>
+  /**
+   * Refuses (`BLOCKED`) when a deny rule names the root or, for a whole file served straight from
+   * its blob (whose blocks are otherwise never read one by one), any of its blocks: reads the
+   * file's inner nodes (its sidecar). Does nothing when no deny check is set.
+   */
+  checkBlocks(options?: CallOptions): Promise<void>
 }
 
 export interface ContentDagStores {
@@ -35,11 +41,17 @@ export interface ContentDagStores {
   records: Pick<BlockRecordStore, 'getBlockLocation'>
   /** Keeps inner nodes read from sidecars between requests (see `inner-node-cache.ts`). */
   innerNodes?: InnerNodeCache | undefined
+  /**
+   * Throws `BLOCKED` for a block a deny rule refuses. Asked for every block handed out, before
+   * the inner-node cache: a cached node is checked against the lists as they are now.
+   */
+  deny?: ((cid: CID) => void) | undefined
 }
 
 export function openContentDag(content: ContentRecord, root: CID, stores: ContentDagStores): ContentDag {
   async function getBlock(cid: CID, options?: CallOptions): Promise<Uint8Array | undefined> {
     if (isIdentity(cid)) return cid.multihash.digest
+    stores.deny?.(cid)
     const cacheKey = `${content.blobKey}\n${blockKey(cid)}`
     const cached = stores.innerNodes?.get(cacheKey)
     if (cached) return cached
@@ -56,7 +68,28 @@ export function openContentDag(content: ContentRecord, root: CID, stores: Conten
     atContentRoot,
     getBlock,
     blocks: (options) =>
-      content.kind === 'file' && atContentRoot ? fileBlocks(content, root, stores.blobs, options) : walk(options),
+      content.kind === 'file' && atContentRoot
+        ? checked(fileBlocks(content, root, stores.blobs, options))
+        : walk(options),
+    async checkBlocks(options) {
+      const deny = stores.deny
+      if (!deny) return
+      deny(root)
+      // below any other root, blocks are read (and checked) one by one as they are served
+      if (content.kind !== 'file' || !atContentRoot) return
+      for (const node of (await readFileDagIndex(stores.blobs, content.blobKey, root, options)) ?? []) {
+        deny(node.cid)
+        for (const link of dagPb.decode(node.bytes).Links) deny(link.Hash)
+      }
+    },
+  }
+
+  /** The file's blocks cut from its blob, each checked against the deny lists before it is sent. */
+  async function* checked(source: AsyncGenerator<Block>): AsyncGenerator<Block> {
+    for await (const block of source) {
+      stores.deny?.(block.cid)
+      yield block
+    }
   }
 
   async function* walk(options?: CallOptions): AsyncGenerator<Block> {

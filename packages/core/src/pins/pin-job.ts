@@ -12,7 +12,10 @@ import { DagFetchFailure, fetchDag } from './fetch-dag.js'
 import { type FetchedShape, fetchedShape } from './fetched-shape.js'
 
 /** What a pin job uses of the service. */
-export type PinJobSettings = Pick<ServiceContext, 'records' | 'blobs' | 'clock' | 'ids' | 'pinning' | 'blockFetchers'>
+export type PinJobSettings = Pick<
+  ServiceContext,
+  'records' | 'blobs' | 'clock' | 'ids' | 'pinning' | 'blockFetchers' | 'deny'
+>
 
 /** Why a job's own controller stopped it; anything else that aborts it is its caller shutting down. */
 export const STOP = {
@@ -131,7 +134,11 @@ async function fetchAndStore(
   const writer = createCarBlobWriter(ctx.blobs, blobKey, root, { signal })
   let shape: FetchedShape
   try {
-    shape = await fetchDag(root, ctx.blockFetchers, writer, settings, { signal, hostNodes: request.hostNodes })
+    shape = await fetchDag(root, ctx.blockFetchers, writer, settings, {
+      signal,
+      hostNodes: request.hostNodes,
+      refusal: (cid) => ctx.deny.refusalOf(cid, 'pin'),
+    })
   } catch (error) {
     await writer.abort(error)
     throw error

@@ -1,4 +1,5 @@
 import type { BlobStore, BlockFetcher, Clock, IdSource, RecordStore } from '@pinfold/interface'
+import type { ContentPolicy } from '../denylist/content-policy.js'
 import type { ServiceFeatures } from './features.js'
 
 /** What every service operation may use. Built once by `createFileService`. */
@@ -20,6 +21,8 @@ export interface ServiceContext {
   /** Distinct gateway usage rows per tenant and UTC day (see `FileServiceOptions.maxUsageRowsPerDay`). */
   usageRowsPerDay: number
   resumable: ResumableUploadSettings
+  /** The deny lists every read, pin and announcement is checked against (empty unless configured). */
+  deny: ContentPolicy
 }
 
 /** A step of a resumable upload's completion, in order (see `ResumableUploadSettings.checkpoint`). */

@@ -11,6 +11,9 @@ import type {
   TxtResolver,
 } from '@pinfold/interface'
 import { createApiKeyOperations } from '../api-keys/api-keys.js'
+import type { ContentBlockedEvent } from '../denylist/content-policy.js'
+import type { Denylists } from '../denylist/denylists.js'
+import { createDenylistOperations } from '../denylist/operator-rules.js'
 import { createDnslinkOperations } from '../dnslink/dnslink.js'
 import { createDomainOperations } from '../domains/domains.js'
 import { createDownloadLinkOperations } from '../download-links/download-links.js'
@@ -85,6 +88,20 @@ export interface FileServiceOptions {
   maxUsageRowsPerDay?: number | undefined
   /** How resumable uploads complete: the completion claim's lease (default 30 s), a crash-test checkpoint. */
   resumableUploads?: Partial<ResumableUploadSettings> | undefined
+  /**
+   * The deny lists (compact denylist format) content is refused by: the gateways, CARs block by
+   * block, bitswap, the routing endpoint and announcements, pin by CID. The caller keeps them
+   * current (the server reads files and subscriptions into them); checks read them per request.
+   * Default: none, nothing is refused.
+   */
+  denylists?: Denylists | undefined
+  /**
+   * Whether a tenant's own reads of its files (private downloads and signed links) are refused by
+   * the deny lists too; default `true` (a takedown reaches every copy). Public reads always are.
+   */
+  denylistPrivateReads?: boolean | undefined
+  /** Told of every refusal (list, line, where): the server logs and counts them. */
+  onContentBlocked?: ((event: ContentBlockedEvent) => void) | undefined
 }
 
 /**
@@ -123,6 +140,7 @@ export function createFileService(options: FileServiceOptions): FileService {
     usage: createUsageOperations(ctx),
     pins: createPinOperations(ctx),
     totals: createTotalsOperations(ctx),
+    denylist: createDenylistOperations(ctx),
     features: ctx.features.enabled,
   }
 }

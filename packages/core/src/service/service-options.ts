@@ -1,6 +1,8 @@
 import type { Clock, Embedder, IdSource } from '@pinfold/interface'
 import { type OptionChecks, optionChecks } from '@pinfold/interface'
 import { v7 as uuidv7 } from 'uuid'
+import { type ContentPolicy, createContentPolicy } from '../denylist/content-policy.js'
+import { Denylists } from '../denylist/denylists.js'
 import { checkPaymentSettings } from '../payments/payments.js'
 import type { PinSettings, ResumableUploadSettings, ServiceContext } from './context.js'
 import { resolveFeatures } from './features.js'
@@ -70,7 +72,16 @@ export function checkServiceOptions(options: FileServiceOptions): ServiceContext
     pinning: checkPinSettings(check, options.pinning ?? {}, maxUploadBytes),
     usageRowsPerDay: check.positiveInteger('maxUsageRowsPerDay', options.maxUsageRowsPerDay ?? 10_000),
     resumable: checkResumableSettings(check, options.resumableUploads ?? {}),
+    deny: checkDenySettings(check, options),
   }
+}
+
+function checkDenySettings(check: OptionChecks, options: FileServiceOptions): ContentPolicy {
+  const { denylists, denylistPrivateReads = true, onContentBlocked } = options
+  check.require('denylists', denylists === undefined || denylists instanceof Denylists, 'must be a Denylists')
+  check.require('denylistPrivateReads', typeof denylistPrivateReads === 'boolean', 'must be a boolean')
+  check.optionalFunction('onContentBlocked', onContentBlocked)
+  return createContentPolicy(denylists ?? new Denylists(), denylistPrivateReads, onContentBlocked ?? (() => {}))
 }
 
 function checkResumableSettings(check: OptionChecks, given: Partial<ResumableUploadSettings>): ResumableUploadSettings {

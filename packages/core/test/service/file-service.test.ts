@@ -43,6 +43,7 @@ describe('FileService', () => {
       [
         'apiKeys',
         'usage',
+        'denylist',
         'dnslink',
         'domains',
         'downloadLinks',
