@@ -20,6 +20,21 @@ export interface DenyMatch {
  */
 export class Denylists {
   #lists: ListIndex[] = []
+  readonly #failures = new Map<string, string>()
+
+  /**
+   * Records that the last read of a list failed (`undefined`: it read again). Its last good
+   * version stays in force; readiness detail and metrics say it is stale.
+   */
+  setFailure(name: string, error: string | undefined): void {
+    if (error === undefined) this.#failures.delete(name)
+    else this.#failures.set(name, error)
+  }
+
+  /** Why the last read of a list failed, while it is stale. */
+  failure(name: string): string | undefined {
+    return this.#failures.get(name)
+  }
 
   /** The list of that name, created empty at the end of the order when it is new. */
   list(name: string): ListIndex {

@@ -10,8 +10,8 @@ const NEWLINE = 0x0a
 /**
  * Reads a deny list into its index as its bytes arrive: the whole list at once, or the lines
  * appended to it since the last read (a watched file, an HTTP `Range` fetch). A line applies once
- * its newline has arrived, so `consumed` is always the offset of the first byte not yet applied:
- * where the next read starts. A malformed line is reported and skipped; the rest applies.
+ * its newline has arrived; the bytes of an unfinished last line are kept until it does, so the next
+ * read starts at `received`. A malformed line is reported and skipped; the rest applies.
  */
 export class ListReader {
   /** Bytes read up to and including the last complete line. */
@@ -23,6 +23,11 @@ export class ListReader {
   #headerLines: { line: number; text: string }[] | undefined = []
   #headerBytes = 0
   readonly #decoder = new TextDecoder()
+
+  /** Every byte pushed so far: where the next read of the list starts. */
+  get received(): number {
+    return this.consumed + this.#pendingBytes
+  }
 
   constructor(
     readonly index: ListIndex,
