@@ -85,6 +85,9 @@ export interface TestApiOptions
       | 'pinning'
       | 'gatewayDomain'
       | 'maxUsageRowsPerDay'
+      | 'denylists'
+      | 'denylistPrivateReads'
+      | 'onContentBlocked'
     > {
   /** The origin requests are addressed to; default `TEST_ORIGIN`. */
   url?: string
@@ -145,6 +148,9 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
       pinning,
       gatewayDomain,
       maxUsageRowsPerDay,
+      denylists,
+      denylistPrivateReads,
+      onContentBlocked,
       ...handlerOptions
     } = options
     const service = createFileService({
@@ -164,6 +170,9 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
       pinning,
       gatewayDomain,
       maxUsageRowsPerDay,
+      denylists,
+      denylistPrivateReads,
+      onContentBlocked,
     })
     const handler = createFetchHandler(service, {
       // image optimisation on sharp, as `pinfold serve` has it unless PINFOLD_IMAGES=off
