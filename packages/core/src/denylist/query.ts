@@ -19,26 +19,33 @@ export class PreparedQuery {
   /** The CID's multihash bytes as latin1, or the IPNS name's normal form. */
   readonly key: string
   readonly path: string
-  readonly #legacyBase: () => string
-  readonly #modernBase: () => string
+  // fields, not closures, and the digest map made only when asked: this runs per block served,
+  // and what it allocates is most of its cost
+  readonly #cid: CID | undefined
+  readonly #name: IpnsName | undefined
   #legacy: string | undefined
-  readonly #modern = new Map<number, string>()
+  #modern: Map<number, string> | undefined
 
   constructor(query: DenyQuery) {
     this.namespace = query.namespace
     this.path = trimSlashes(query.path ?? '')
     if (query.namespace === 'ipfs') {
-      const { cid } = query
-      this.key = latin1(cid.multihash.bytes)
-      // badbits hashes `CIDv1 in base32/path`; the modern form the base58btc multihash
-      this.#legacyBase = () => cid.toV1().toString()
-      this.#modernBase = () => base58btc.baseEncode(cid.multihash.bytes)
+      this.#cid = query.cid
+      this.key = latin1(query.cid.multihash.bytes)
     } else {
-      const name: IpnsName = normalizeIpnsName(query.name)
-      this.key = name.key
-      this.#legacyBase = () => legacyIpnsText(name)
-      this.#modernBase = () => modernIpnsText(name)
+      this.#name = normalizeIpnsName(query.name)
+      this.key = this.#name.key
     }
+  }
+
+  /** badbits hashes `CIDv1 in base32/path`, a key as a CIDv1, a domain as is. */
+  #legacyBase(): string {
+    return this.#cid ? this.#cid.toV1().toString() : legacyIpnsText(this.#name!)
+  }
+
+  /** The modern form hashes the base58btc multihash (of a CID or a key), or `/ipns/domain`. */
+  #modernBase(): string {
+    return this.#cid ? base58btc.baseEncode(this.#cid.multihash.bytes) : modernIpnsText(this.#name!)
   }
 
   /** sha256 of `base/path` (`base/` for the root), as latin1. */
@@ -49,6 +56,7 @@ export class PreparedQuery {
 
   /** The digest with hash function `code` of `base[/path]`, as latin1. */
   modernKey(code: number): string {
+    this.#modern ??= new Map()
     let key = this.#modern.get(code)
     if (key === undefined) {
       key = digestKey(code, this.path === '' ? this.#modernBase() : `${this.#modernBase()}/${this.path}`)
