@@ -60,7 +60,15 @@ describe('deny lists: every route refuses blocked content', () => {
     requestOnHost(server, host, path, { headers })
   const api = 'api.pinfold.example'
 
-  it.each([
+  type Row = [
+    name: string,
+    host: string | (() => string),
+    path: () => string,
+    headers: Record<string, string>,
+    status: number,
+    line: number,
+  ]
+  it.each<Row>([
     ['path gateway', api, () => `/ipfs/${blocked}`, {}, 410, 3],
     [
       'path gateway, another codec with the same multihash',
@@ -78,7 +86,7 @@ describe('deny lists: every route refuses blocked content', () => {
     ['its raw block through the folder', api, () => `/ipfs/${folder}/b.txt?format=raw`, {}, 410, 4],
     ['a path rule with its hint', api, () => `/ipfs/${folder}/a/one.txt`, {}, 451, 5],
     ['the routing endpoint (withdrawn: no provider)', api, () => `/routing/v1/providers/${blocked}`, {}, 404, 3],
-  ] as const)('%s - refused', async (_, host, path, headers, status, line) => {
+  ])('%s - refused', async (_, host, path, headers, status, line) => {
     events.length = 0
     const res = await onHost(typeof host === 'function' ? host() : host, path(), headers)
     expect(res.status).toBe(status)
