@@ -25,6 +25,11 @@ describe('deny lists: every route refuses blocked content', () => {
       subdomainHost: 'gw.example',
       publicUrl: 'http://api.pinfold.example',
       onContentBlocked: (event) => events.push(event),
+      gatewayDomain: 'sites.example',
+      resolveTxt: async (name) => {
+        if (name === '_dnslink.shop.sites.example') return [[`dnslink=/ipfs/${folder}`]]
+        throw Object.assign(new Error(`queryTxt ENOTFOUND ${name}`), { code: 'ENOTFOUND' })
+      },
     })
     blocked = (await server.upload('phishing page', { network: 'public', name: 'bad.html' })).cid as string
     allowed = (await server.upload('a fine page', { network: 'public', name: 'fine.html' })).cid as string
@@ -170,6 +175,21 @@ describe('deny lists: every route refuses blocked content', () => {
       message: 'not a deny rule: "not-a-cid" is not a CID',
     })
     await expect(server.service.denylist.removeRule(rule.id)).rejects.toMatchObject({ code: 'NOT_FOUND' })
+  })
+
+  it('a DNSLink website: a rule on its name blocks the site, one on a path that path', async () => {
+    const claim = await server.api('/v3/gateways/domains', { method: 'POST', body: JSON.stringify({ name: 'shop' }) })
+    expect(claim.status).toBe(201)
+    const host = 'shop.sites.example'
+    expect((await onHost(host, '/c.txt')).body).toBe('fine')
+    expect((await onHost(host, '/a/one.txt')).status).toBe(451) // the folder's own path rule
+    const onPath = await server.service.denylist.addRule(`/ipns/${host}/c.txt`)
+    expect((await onHost(host, '/c.txt')).status).toBe(410)
+    expect((await onHost(host, '/')).status).toBe(200)
+    const onName = await server.service.denylist.addRule(`/ipns/${host}`)
+    expect((await onHost(host, '/')).status).toBe(410)
+    for (const rule of [onPath, onName]) await server.service.denylist.removeRule(rule.id)
+    expect((await onHost(host, '/c.txt')).status).toBe(200)
   })
 
   it('/readyz names each list in force and its rules', async () => {

@@ -1,5 +1,6 @@
 /** `FileService.denylist`: the contract (its operations are in `operator-rules.ts`). */
 import type { CallOptions } from '@pinfold/interface'
+import type { RefusalSite } from './content-policy.js'
 import type { DenyMatch } from './denylists.js'
 import type { DenyQuery } from './query.js'
 
@@ -23,6 +24,11 @@ export interface DenylistOperations {
    * options only keep the service's shape: there is nothing to abort).
    */
   check(query: DenyQuery, options?: CallOptions): DenyMatch | undefined
+  /**
+   * `BLOCKED` (with the rule's list, line and status) when a rule refuses the query, reported as a
+   * refusal at `site`; for routes that name content before core sees it (a DNSLink host).
+   */
+  enforce(query: DenyQuery, site: RefusalSite, options?: CallOptions): void
   /**
    * Adds a rule to the operator's list; it applies to the next request. A line that is not a rule
    * (or more than one line) is `INVALID_INPUT` saying why, and changes nothing.

@@ -23,6 +23,7 @@ export function createDenylistOperations(ctx: DenylistSettings): DenylistOperati
 
   return {
     check: (query) => ctx.deny.lists.check(query),
+    enforce: (query, site) => ctx.deny.enforce(query, site),
 
     async addRule(text, options) {
       throwIfAborted(options?.signal)
