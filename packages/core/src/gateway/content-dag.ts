@@ -7,6 +7,7 @@ import { type Block, blockKey, blockLinks, isIdentity, RAW_CODE } from '../conte
 import { concat, readAll } from '../content/dag/car-blob.js'
 import { readFileDagIndex } from '../content/dag/file-dag-index.js'
 import { checkHash, readBlock, unixfsLeaf } from '../content/dag/read-block.js'
+import { checkFileBlocks } from '../denylist/file-blocks.js'
 import type { InnerNodeCache } from './inner-node-cache.js'
 
 /**
@@ -74,13 +75,9 @@ export function openContentDag(content: ContentRecord, root: CID, stores: Conten
     async checkBlocks(options) {
       const deny = stores.deny
       if (!deny) return
-      deny(root)
       // below any other root, blocks are read (and checked) one by one as they are served
-      if (content.kind !== 'file' || !atContentRoot) return
-      for (const node of (await readFileDagIndex(stores.blobs, content.blobKey, root, options)) ?? []) {
-        deny(node.cid)
-        for (const link of dagPb.decode(node.bytes).Links) deny(link.Hash)
-      }
+      if (content.kind !== 'file' || !atContentRoot) deny(root)
+      else await checkFileBlocks(deny, stores.blobs, content, root, options)
     },
   }
 
