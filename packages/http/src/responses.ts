@@ -1,4 +1,4 @@
-import { isPinfoldError } from '@pinfold/core'
+import { isPinfoldError, type PinfoldError } from '@pinfold/core'
 import { utf8Length } from './bytes.js'
 import { rememberText } from './response-text.js'
 import { STATUS_BY_CODE } from './status.js'
@@ -39,11 +39,17 @@ export function errorResponse(error: unknown): Response {
     const headers = new Headers()
     const retryAfter = error.details?.retryAfterSeconds
     if (typeof retryAfter === 'number') headers.set('retry-after', String(Math.ceil(retryAfter)))
-    const status = STATUS_BY_CODE[error.code]
+    const status = statusOf(error)
     // a 501 says what is not implemented; other 5xx keep internals to the logs
     const told = error.code === 'UNAVAILABLE' || error.code === 'NOT_IMPLEMENTED'
     const message = status >= 500 && !told ? 'internal server error' : error.message
     return errorBody(message, status, headers)
   }
   return errorBody('internal server error', 500)
+}
+
+/** The status of a coded error: its code's, except a deny rule's own status (its `gateway_status` hint). */
+export function statusOf(error: PinfoldError): number {
+  const hinted = error.details?.status
+  return error.code === 'BLOCKED' && typeof hinted === 'number' ? hinted : STATUS_BY_CODE[error.code]
 }

@@ -15,6 +15,8 @@ export const STATUS_BY_CODE = {
   UNPROCESSABLE: 422,
   RANGE_NOT_SATISFIABLE: 416,
   RATE_LIMITED: 429,
+  // the default; a deny rule's `gateway_status` hint (in the error's details) takes its place
+  BLOCKED: 410,
   // the client is gone; nobody reads this, but logs should not call it a server failure
   ABORTED: 499,
   STORAGE_DENIED: 500,

@@ -29,6 +29,12 @@ export const ERROR_CODES = [
   'RANGE_NOT_SATISFIABLE',
   /** A client sent more requests than its budget allows. */
   'RATE_LIMITED',
+  /**
+   * The content is refused by a deny list the operator applies (phishing, malware, a legal
+   * takedown). `details` names the `list` and `line` of the rule and the `status` its hints ask
+   * for (410 Gone unless the rule says otherwise, e.g. 451).
+   */
+  'BLOCKED',
   /** A client stopped sending its request body (no byte for longer than the server waits). */
   'REQUEST_TIMEOUT',
   /** The storage backend refused our own credentials: a server misconfiguration, not "not found". */

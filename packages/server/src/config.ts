@@ -1,6 +1,7 @@
 import { DEFAULT_COMPLETION_LEASE_MS, optionChecks, type TenantLimits } from '@pinfold/core'
 import type { RateLimitOptions } from '@pinfold/http'
 import { DEFAULT_BODY_IDLE_TIMEOUT_MS } from '@pinfold/http-node'
+import { type DenylistSource, parseDenylistSources } from './denylist-sources.js'
 import { type ImageConfig, imageConfigFromEnv } from './image-config.js'
 import { paymentOptionsFromEnv } from './payments-config.js'
 import { quotaDefaultsFromEnv } from './quota-config.js'
@@ -49,6 +50,17 @@ export interface ServerConfig {
    * often gateway usage is written (`PINFOLD_USAGE_FLUSH_MS`: what a crash may lose).
    */
   sweepers: { expiryIntervalMs: number; orphanIntervalMs: number; usageFlushIntervalMs: number }
+  /**
+   * Deny lists (`PINFOLD_DENYLISTS`, `PINFOLD_DENYLIST_*`): files and HTTP subscriptions in the
+   * compact denylist format, how often each kind is re-read, and whether tenants' own reads of
+   * their files are refused too.
+   */
+  denylists: {
+    sources: DenylistSource[]
+    fileCheckMs: number
+    refreshMs: number
+    privateReads: boolean
+  }
   /** Pin by CID (`PINFOLD_IPFS_GATEWAYS`, `PINFOLD_PIN_*`): where blocks come from, the jobs' bounds, the worker. */
   pinning: {
     /** Trustless gateways' base URLs; empty: no gateway source. */
@@ -189,6 +201,12 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       expiryIntervalMs: integer(env.PINFOLD_EXPIRY_SWEEP_MS, 'PINFOLD_EXPIRY_SWEEP_MS', 60_000),
       orphanIntervalMs: integer(env.PINFOLD_ORPHAN_SWEEP_MS, 'PINFOLD_ORPHAN_SWEEP_MS', 3_600_000),
       usageFlushIntervalMs: integer(env.PINFOLD_USAGE_FLUSH_MS, 'PINFOLD_USAGE_FLUSH_MS', 5_000),
+    },
+    denylists: {
+      sources: denylistSources(env.PINFOLD_DENYLISTS),
+      fileCheckMs: positiveInteger(env.PINFOLD_DENYLIST_FILE_CHECK_MS, 'PINFOLD_DENYLIST_FILE_CHECK_MS', 1_000),
+      refreshMs: positiveInteger(env.PINFOLD_DENYLIST_REFRESH_MS, 'PINFOLD_DENYLIST_REFRESH_MS', 60_000),
+      privateReads: yesNo(env.PINFOLD_DENYLIST_PRIVATE_READS, 'PINFOLD_DENYLIST_PRIVATE_READS', true),
     },
     pinning: {
       gateways: gatewayList(env.PINFOLD_IPFS_GATEWAYS),
@@ -336,6 +354,20 @@ function optionalInteger(value: string | undefined, name: string): number | unde
 }
 
 /** Comma-separated http(s) base URLs; blanks between commas are ignored. */
+function denylistSources(value: string | undefined): DenylistSource[] {
+  try {
+    return parseDenylistSources(value)
+  } catch (error) {
+    throw check.error('PINFOLD_DENYLISTS', (error as Error).message.replace(/^PINFOLD_DENYLISTS: /, ''))
+  }
+}
+
+function yesNo(value: string | undefined, name: string, fallback: boolean): boolean {
+  if (value === undefined || value === '') return fallback
+  if (value === 'true' || value === 'false') return value === 'true'
+  throw check.error(name, `must be "true" or "false", got "${value}"`)
+}
+
 function gatewayList(value: string | undefined): string[] {
   const urls = (value ?? '')
     .split(',')

@@ -17,6 +17,7 @@ import { blockSources } from './block-sources.js'
 import { completionHaltFromEnv } from './completion-halt.js'
 import type { ServerConfig } from './config.js'
 import { API_REFERENCE_SCRIPT, withConsole } from './console-site.js'
+import { startDenylistSources } from './denylist-sources.js'
 import { createTxtResolver } from './dns-txt-resolver.js'
 import { vectorServiceOptions } from './embedder-config.js'
 import { imageOptions } from './image-config.js'
@@ -83,7 +84,29 @@ export async function startServer(
     ? { ...stores, description: 'stores given to startServer', close: async () => {} }
     : await openStorage(config, metrics)
   const extraction = createExtractionPool()
+  const denylists = await startDenylistSources(config.denylists.sources, {
+    fileCheckMs: config.denylists.fileCheckMs,
+    refreshMs: config.denylists.refreshMs,
+    onProblem: (problem) => {
+      metrics?.malformedLine(problem)
+      console.error(`pinfold: denylist ${problem.list}:${problem.line}: skipped: ${problem.reason}`)
+    },
+    onFailure: (list, error) =>
+      console.error(
+        error === undefined
+          ? `pinfold: denylist ${list}: read again`
+          : `pinfold: denylist ${list}: cannot be read, its last good version stays in force: ${error}`,
+      ),
+  })
+  metrics?.denylists(denylists.lists)
   const service = createFileService({
+    denylists: denylists.lists,
+    denylistPrivateReads: config.denylists.privateReads,
+    onContentBlocked: (event) => {
+      metrics?.contentBlocked(event)
+      const what = event.path === '' ? event.target : `${event.target}/${event.path}`
+      console.error(`pinfold: denylist ${event.list}:${event.line}: refused ${what} (${event.site})`)
+    },
     records: storage.records,
     blobs: storage.blobs,
     maxUploadBytes: config.maxUploadBytes,
@@ -207,6 +230,7 @@ export async function startServer(
     metricsUrl: metricsListener?.url,
     async close() {
       stopSweepers()
+      denylists.stop()
       await metricsListener?.close()
       // no new connections; idle keep-alive ones close now, busy ones once their answer is out
       const closed = new Promise<void>((resolve) => server.close(() => resolve()))

@@ -34,6 +34,9 @@ export async function startGatewayApi(
     | 'gatewayDomain'
     | 'images'
     | 'maxUsageRowsPerDay'
+    | 'denylists'
+    | 'denylistPrivateReads'
+    | 'onContentBlocked'
   > & {
     publicHost?: boolean
   } = {},

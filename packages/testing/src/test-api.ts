@@ -86,6 +86,9 @@ export interface TestApiOptions
       | 'gatewayDomain'
       | 'maxUsageRowsPerDay'
       | 'gatewayCache'
+      | 'denylists'
+      | 'denylistPrivateReads'
+      | 'onContentBlocked'
     > {
   /** The origin requests are addressed to; default `TEST_ORIGIN`. */
   url?: string
@@ -147,6 +150,9 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
       gatewayDomain,
       maxUsageRowsPerDay,
       gatewayCache,
+      denylists,
+      denylistPrivateReads,
+      onContentBlocked,
       ...handlerOptions
     } = options
     const service = createFileService({
@@ -169,6 +175,9 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
       gatewayCache,
       // one tracer for the handler's request spans and the service's spans below them
       tracer: handlerOptions.tracer,
+      denylists,
+      denylistPrivateReads,
+      onContentBlocked,
     })
     const handler = createFetchHandler(service, {
       // image optimisation on sharp, as `pinfold serve` has it unless PINFOLD_IMAGES=off

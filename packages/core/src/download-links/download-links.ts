@@ -1,12 +1,14 @@
 import type { CallOptions, FileRecord } from '@pinfold/interface'
 import { invalid, notFound, PinfoldError } from '@pinfold/interface'
+import { CID } from 'multiformats/cid'
 import { createUrlSigner, SIGNATURE_PARAM } from '../auth/url-signing.js'
 import { heldCids } from '../common/held-cids.js'
+import { checkFileBlocks } from '../denylist/file-blocks.js'
 import type { ServiceContext } from '../service/context.js'
 import type { DownloadLinkOperations } from './api.js'
 
 /** What the download link operations use of the service. */
-export type DownloadLinkSettings = Pick<ServiceContext, 'records' | 'blobs' | 'clock' | 'features'>
+export type DownloadLinkSettings = Pick<ServiceContext, 'records' | 'blobs' | 'clock' | 'features' | 'deny'>
 
 /** Longest validity a download link may have: one year. */
 export const MAX_LINK_SECONDS = 365 * 24 * 3600
@@ -117,6 +119,11 @@ export function createDownloadLinkOperations(ctx: DownloadLinkSettings): Downloa
       const content = await ctx.records.files.getContent(file.cid, { signal })
       if (!content) throw notFound('content')
       if (content.kind !== 'file') return undefined
+      // the redirect hands out the whole blob: every block of the file is checked first
+      if (ctx.deny.privateReads && ctx.deny.active) {
+        const deny = (cid: CID) => ctx.deny.enforceCid(cid, 'download')
+        await checkFileBlocks(deny, ctx.blobs, content, CID.parse(content.cid), { signal })
+      }
       const secondsLeft = Math.max(1, Math.floor((expiresAt.getTime() - ctx.clock.now().getTime()) / 1000))
       return presignGet(content.blobKey, {
         expiresInSeconds: Math.min(secondsLeft, MAX_PRESIGN_SECONDS),

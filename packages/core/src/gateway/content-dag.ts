@@ -7,6 +7,7 @@ import { type Block, blockKey, blockLinks, isIdentity, RAW_CODE } from '../conte
 import { concat, readAll } from '../content/dag/car-blob.js'
 import { readFileDagIndex } from '../content/dag/file-dag-index.js'
 import { checkHash, readBlock, unixfsLeaf } from '../content/dag/read-block.js'
+import { checkFileBlocks } from '../denylist/file-blocks.js'
 
 /**
  * Read access to the part of a stored content's DAG below `root` (the content's own root, or any
@@ -27,6 +28,12 @@ export interface ContentDag {
    * trustless gateway streams a CAR in. Memory use grows with the number of distinct blocks only.
    */
   blocks(options?: CallOptions): AsyncIterable<Block>
+  /**
+   * Refuses (`BLOCKED`) when a deny rule names the root or, for a whole file served straight from
+   * its blob (whose blocks are otherwise never read one by one), any of its blocks: reads the
+   * file's inner nodes (its sidecar). Does nothing when no deny check is set.
+   */
+  checkBlocks(options?: CallOptions): Promise<void>
 }
 
 export interface ContentDagStores {
@@ -39,6 +46,11 @@ export interface ContentDagStores {
    * trustless range requests into a large file read only the leaf they need.
    */
   blockCache?: BlockCache | undefined
+  /**
+   * Throws `BLOCKED` for a block a deny rule refuses. Asked for every block handed out, before
+   * the block cache: a cached block is checked against the lists as they are now.
+   */
+  deny?: ((cid: CID) => void) | undefined
 }
 
 export interface BlockCache {
@@ -49,6 +61,7 @@ export interface BlockCache {
 export function openContentDag(content: ContentRecord, root: CID, stores: ContentDagStores): ContentDag {
   async function getBlock(cid: CID, options?: CallOptions): Promise<Uint8Array | undefined> {
     if (isIdentity(cid)) return cid.multihash.digest
+    stores.deny?.(cid)
     const cacheKey = `${content.blobKey}\n${blockKey(cid)}`
     const cached = stores.blockCache?.get(cacheKey)
     if (cached) return cached
@@ -65,7 +78,24 @@ export function openContentDag(content: ContentRecord, root: CID, stores: Conten
     atContentRoot,
     getBlock,
     blocks: (options) =>
-      content.kind === 'file' && atContentRoot ? fileBlocks(content, root, stores.blobs, options) : walk(options),
+      content.kind === 'file' && atContentRoot
+        ? checked(fileBlocks(content, root, stores.blobs, options))
+        : walk(options),
+    async checkBlocks(options) {
+      const deny = stores.deny
+      if (!deny) return
+      // below any other root, blocks are read (and checked) one by one as they are served
+      if (content.kind !== 'file' || !atContentRoot) deny(root)
+      else await checkFileBlocks(deny, stores.blobs, content, root, options)
+    },
+  }
+
+  /** The file's blocks cut from its blob, each checked against the deny lists before it is sent. */
+  async function* checked(source: AsyncGenerator<Block>): AsyncGenerator<Block> {
+    for await (const block of source) {
+      stores.deny?.(block.cid)
+      yield block
+    }
   }
 
   async function* walk(options?: CallOptions): AsyncGenerator<Block> {

@@ -28,7 +28,7 @@ import { type WorkBudget, workBudget } from './work-budget.js'
  * What the gateway operations use of the service, and the tenants whose content an operator hid
  * (`TenantOperations.hiddenTenants`): content only they hold publicly is not served.
  */
-export type GatewaySettings = Pick<ServiceContext, 'records' | 'blobs' | 'clock' | 'gatewayCache'> & {
+export type GatewaySettings = Pick<ServiceContext, 'records' | 'blobs' | 'clock' | 'gatewayCache' | 'deny'> & {
   hiddenTenants: TenantOperations['hiddenTenants']
 }
 
@@ -43,6 +43,7 @@ const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex')
 export function createGatewayOperations(ctx: GatewaySettings): GatewayOperations {
   const cache = ctx.gatewayCache
   const blocks = ctx.records.blocks
+  const deny = ctx.deny
   const stores = {
     blobs: ctx.blobs,
     records: {
@@ -50,6 +51,22 @@ export function createGatewayOperations(ctx: GatewaySettings): GatewayOperations
         cache.location(`${blobKey}|${hex(multihash)}`, () => blocks.getBlockLocation(blobKey, multihash, options)),
     },
     blockCache: { get: cache.getBytes, set: cache.setBytes },
+    deny: (cid: CID) => deny.enforceCid(cid, 'gateway'),
+  }
+  // a tenant's own reads (private downloads, signed links) follow `denylistPrivateReads`
+  const heldRoots = new WeakSet<GatewayRoot>()
+  const heldStores = {
+    ...stores,
+    deny: deny.privateReads ? (cid: CID) => deny.enforceCid(cid, 'download') : undefined,
+  }
+
+  /** Refuses a path below a root when a path rule (`/ipfs/CID/path`) names it; the root alone is checked by `resolve`. */
+  function enforcePath(root: GatewayRoot, path: readonly string[]): void {
+    const held = heldRoots.has(root)
+    if (path.length === 0 || (held && !deny.privateReads)) return
+    const site = held ? 'download' : 'gateway'
+    deny.enforce({ namespace: 'ipfs', cid: root.requested, path: path.join('/') }, site)
+    if (root.swapped) deny.enforce({ namespace: 'ipfs', cid: root.cid, path: path.join('/') }, site)
   }
 
   /** The DAG below `cid` inside public content this scope may read, found by the block's multihash. */
@@ -97,6 +114,8 @@ export function createGatewayOperations(ctx: GatewaySettings): GatewayOperations
     async publicBlock(cidText, options) {
       const cid = parseCid(cidText)
       if (isIdentity(cid)) return cid.multihash.digest
+      // a peer asking for a blocked block is told we do not have it
+      if (deny.refuses({ namespace: 'ipfs', cid }, 'bitswap')) return undefined
       const dag = await findDag({ kind: 'public' }, cid, options)
       return dag?.getBlock(cid, options)
     },
@@ -105,7 +124,8 @@ export function createGatewayOperations(ctx: GatewaySettings): GatewayOperations
       let after: string | undefined
       for (;;) {
         const page = await ctx.records.blocks.listPublicRoots(after, PUBLIC_ROOTS_PAGE, ctx.clock.now(), options)
-        yield* page
+        // a blocked root is no longer announced: its provider records lapse (withdrawn)
+        yield* page.filter((cid) => !deny.lists.check({ namespace: 'ipfs', cid: parseCid(cid) }))
         if (page.length < PUBLIC_ROOTS_PAGE) return
         after = page.at(-1)
       }
@@ -115,7 +135,9 @@ export function createGatewayOperations(ctx: GatewaySettings): GatewayOperations
       const options = { signal }
       const requested = parseCid(cidText)
       if (isIdentity(requested)) return { requested, cid: requested, swapped: false, dag: null }
+      deny.enforceCid(requested, 'gateway')
       const target = swaps && scope.kind === 'tenant' ? await swapTarget(scope.tenantId, requested, options) : undefined
+      if (target) deny.enforceCid(target, 'gateway')
       // a swap whose target the tenant no longer serves (deleted, expired) falls back to the CID itself
       const swappedDag = target && (await findDag(scope, target, options))
       if (target && swappedDag) return { requested, cid: target, swapped: true, dag: swappedDag }
@@ -128,20 +150,27 @@ export function createGatewayOperations(ctx: GatewaySettings): GatewayOperations
       const content = await ctx.records.files.getContent(file.cid, options)
       if (!content) throw notFound('content')
       const cid = CID.parse(content.cid)
-      return { requested: cid, cid, swapped: false, dag: openContentDag(content, cid, stores) }
+      if (deny.privateReads) deny.enforceCid(cid, 'download')
+      const root = { requested: cid, cid, swapped: false, dag: openContentDag(content, cid, heldStores) }
+      heldRoots.add(root)
+      return root
     },
 
     async entry(root, path, options) {
+      enforcePath(root, path)
       const dag = root.dag
       const content = dag?.content
-      if (content?.kind === 'file' && path.length === 0 && dag!.atContentRoot)
+      if (content?.kind === 'file' && path.length === 0 && dag!.atContentRoot) {
+        if (deny.active) await dag!.checkBlocks(options)
         return wholeFile(root.cid, content, ctx.blobs, cache)
+      }
       const budget = workBudget(content ?? null)
       const walked = await walkPath(root, path, budget, options)
       return toGatewayEntry(await exportTerminal(walked), root, budget)
     },
 
     async block(root, path, options) {
+      enforcePath(root, path)
       const { terminal, roots } = await walkPath(root, path, workBudget(root.dag?.content ?? null), options)
       const bytes = await getBlock(root, terminal, options)
       if (!bytes) throw notFound('block')
@@ -150,6 +179,7 @@ export function createGatewayOperations(ctx: GatewaySettings): GatewayOperations
 
     async car(root, path, { scope = 'all', entityBytes, dups = false, signal } = {}) {
       const options = { signal }
+      enforcePath(root, path)
       const budget = workBudget(root.dag?.content ?? null)
       const { terminal, along, roots } = await walkPath(root, path, budget, options)
       let range: EntityBytes | undefined
@@ -173,7 +203,9 @@ export function createGatewayOperations(ctx: GatewaySettings): GatewayOperations
           if (!isIdentity(terminal)) throw notFound('block')
           return // identity blocks live in their CIDs and are never sent
         }
-        const scoped = dag.root.equals(terminal) ? dag : openContentDag(dag.content, terminal, stores)
+        const scoped = dag.root.equals(terminal)
+          ? dag
+          : openContentDag(dag.content, terminal, heldRoots.has(root) ? heldStores : stores)
         yield* scopedBlocks(scoped, effectiveScope, range, seen, budget, { ...options, dups })
       }
       return { terminal, roots, scope: effectiveScope, range, stream: encodeCar(root.requested, blocks()) }

@@ -2,7 +2,7 @@ import type { ServiceContext } from '../service/context.js'
 import type { HealthOperations, HealthState } from './api.js'
 
 /** What the readiness probe uses of the service. */
-export type HealthSettings = Pick<ServiceContext, 'records' | 'blobs'>
+export type HealthSettings = Pick<ServiceContext, 'records' | 'blobs' | 'deny'>
 
 /** A CID no store holds (the empty identity CID): reading it is the cheapest real round trip. */
 const PROBE_CID = 'bafkqaaa'
@@ -25,7 +25,17 @@ export function createHealthOperations(ctx: HealthSettings): HealthOperations {
         probe(() => ctx.records.files.getContent(PROBE_CID, { signal })),
         probe(() => ctx.blobs.head(PROBE_BLOB, { signal })),
       ])
-      return { ok: records === 'ok' && blobs === 'ok', checks: { records, blobs } }
+      const lists = ctx.deny.lists
+      const denylists = lists.lists.map((list) => ({
+        list: list.name,
+        rules: list.rules,
+        state: lists.failure(list.name) === undefined ? ('ok' as const) : ('stale' as const),
+      }))
+      return {
+        ok: records === 'ok' && blobs === 'ok',
+        checks: { records, blobs },
+        ...(denylists.length > 0 && { denylists }),
+      }
     },
   }
 }

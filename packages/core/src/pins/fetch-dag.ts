@@ -30,6 +30,8 @@ export class DagFetchFailure extends Error {
 export interface DagFetchOptions {
   signal: AbortSignal
   hostNodes?: readonly string[] | undefined
+  /** Why a block may not be kept (a deny rule names it), asked before each block is fetched. */
+  refusal?: ((cid: CID) => Error | undefined) | undefined
 }
 
 /**
@@ -91,6 +93,9 @@ export async function fetchDag(
   async function fetchVerified(cid: CID): Promise<Uint8Array> {
     const problem = await unkeepable(cid)
     if (problem) throw new DagFetchFailure('invalid_object', `block ${cid} ${problem}`)
+    const blocked = options.refusal?.(cid)
+    // nothing of a DAG with a blocked block is kept: the whole pin fails, saying which rule
+    if (blocked) throw new DagFetchFailure('invalid_object', blocked.message)
     const misses: string[] = []
     let refused: string | undefined
     for (const fetcher of fetchers) {

@@ -4,6 +4,7 @@ import type { CID } from 'multiformats/cid'
 import { parseCid } from '../common/parse-cid.js'
 import { validateKeyvalues, validateName } from '../common/validate.js'
 import { isIdentity, unkeepable } from '../content/dag/blocks.js'
+import type { ContentPolicy } from '../denylist/content-policy.js'
 import type { PinInput } from './api.js'
 import { checkHostNodes } from './host-nodes.js'
 
@@ -26,8 +27,9 @@ export async function newPinRequest(
   input: PinInput,
   id: string,
   createdAt: Date,
+  deny: ContentPolicy,
 ): Promise<PinRequestRecord> {
-  const cid = await checkPinnableCid(input?.cid)
+  const cid = await checkPinnableCid(input?.cid, deny)
   return {
     id,
     tenantId: actor.tenantId,
@@ -50,10 +52,11 @@ export async function newPinRequest(
 }
 
 /** The CID as given, once it is one whose blocks Pinfold can verify, walk and keep. */
-async function checkPinnableCid(value: unknown): Promise<string> {
+async function checkPinnableCid(value: unknown, deny: ContentPolicy): Promise<string> {
   if (typeof value !== 'string' || value.trim() === '') throw invalid('cid must be a non-empty string')
   const cid: CID = parseCid(value)
   if (isIdentity(cid)) throw invalid('an identity CID holds its bytes in itself: there is nothing to pin')
+  deny.enforceCid(cid, 'pin')
   const problem = await unkeepable(cid)
   if (problem) throw invalid(`cid ${problem}`)
   return value

@@ -22,7 +22,7 @@ import { type FetchedShape, fetchedShape } from './fetched-shape.js'
 /** What a pin job uses of the service. */
 export type PinJobSettings = Pick<
   ServiceContext,
-  'records' | 'blobs' | 'clock' | 'ids' | 'pinning' | 'blockFetchers' | 'quotaDefaults'
+  'records' | 'blobs' | 'clock' | 'ids' | 'pinning' | 'blockFetchers' | 'quotaDefaults' | 'deny'
 >
 
 /** Why a job's own controller stopped it; anything else that aborts it is its caller shutting down. */
@@ -151,7 +151,11 @@ async function fetchAndStore(
   const writer = createCarBlobWriter(ctx.blobs, blobKey, root, { signal })
   let shape: FetchedShape
   try {
-    shape = await fetchDag(root, ctx.blockFetchers, writer, settings, { signal, hostNodes: request.hostNodes })
+    shape = await fetchDag(root, ctx.blockFetchers, writer, settings, {
+      signal,
+      hostNodes: request.hostNodes,
+      refusal: (cid) => ctx.deny.refusalOf(cid, 'pin'),
+    })
   } catch (error) {
     await writer.abort(error)
     throw error

@@ -28,7 +28,7 @@ export function createPinOperations(ctx: PinOperationSettings): PinOperations {
 
   return {
     async add(actor, input, options) {
-      const request = await newPinRequest(actor, input, ctx.ids.recordId(), jobs.stamp())
+      const request = await newPinRequest(actor, input, ctx.ids.recordId(), jobs.stamp(), ctx.deny)
       const groupId = request.groupId
       if (groupId !== null && !(await ctx.records.groups.getGroup(actor.tenantId, 'public', groupId, options))) {
         throw notFound('group')

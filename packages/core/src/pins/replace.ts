@@ -21,7 +21,7 @@ export async function replacePin(
 ): Promise<PinRequestRecord> {
   const { ctx } = jobs
   // the Pinning Service API has no groups: a replacement is in none, as its original was
-  const request = await newPinRequest(actor, { ...input, groupId: null }, ctx.ids.recordId(), jobs.stamp())
+  const request = await newPinRequest(actor, { ...input, groupId: null }, ctx.ids.recordId(), jobs.stamp(), ctx.deny)
   const cap = await admitPin(ctx, actor.tenantId, options)
   let replaced: PinRequestRecord | undefined
   try {

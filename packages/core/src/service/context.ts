@@ -1,5 +1,6 @@
 import type { BlobStore, BlockFetcher, Clock, IdSource, RecordStore, TenantLimits } from '@pinfold/interface'
 import type { GatewayReadCache } from '../gateway/read-cache.js'
+import type { ContentPolicy } from '../denylist/content-policy.js'
 import type { ServiceFeatures } from './features.js'
 
 /** What every service operation may use. Built once by `createFileService`. */
@@ -25,6 +26,8 @@ export interface ServiceContext {
   gatewayCache: GatewayReadCache
   /** Every tenant's limits unless the operator overrode them (`null`: no limit). */
   quotaDefaults: TenantLimits
+  /** The deny lists every read, pin and announcement is checked against (empty unless configured). */
+  deny: ContentPolicy
 }
 
 /** A step of a resumable upload's completion, in order (see `ResumableUploadSettings.checkpoint`). */

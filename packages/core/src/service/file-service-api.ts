@@ -22,6 +22,7 @@
  */
 
 import type { ApiKeyOperations } from '../api-keys/api.js'
+import type { DenylistOperations } from '../denylist/api.js'
 import type { DnslinkOperations } from '../dnslink/api.js'
 import type { DomainOperations } from '../domains/api.js'
 import type { DownloadLinkOperations } from '../download-links/api.js'
@@ -74,6 +75,8 @@ export interface FileService {
   tenants: TenantOperations
   /** The operator's admin plane: tenants, suspensions, keys, the pin queue across tenants. */
   admin: AdminOperations
+  /** The deny lists in force: checks, and the operator's own rules (for the admin API). */
+  denylist: DenylistOperations
   /** Which optional features are on, decided once at construction (see `FileServiceOptions`). */
   readonly features: Readonly<Record<Feature, boolean>>
 }

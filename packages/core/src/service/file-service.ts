@@ -13,6 +13,9 @@ import type {
   TxtResolver,
 } from '@pinfold/interface'
 import { createApiKeyOperations } from '../api-keys/api-keys.js'
+import type { ContentBlockedEvent } from '../denylist/content-policy.js'
+import type { Denylists } from '../denylist/denylists.js'
+import { createDenylistOperations } from '../denylist/operator-rules.js'
 import { createDnslinkOperations } from '../dnslink/dnslink.js'
 import { createDomainOperations } from '../domains/domains.js'
 import { createDownloadLinkOperations } from '../download-links/download-links.js'
@@ -112,6 +115,20 @@ export interface FileServiceOptions {
    * called. Default none: nothing is wrapped (no cost at all).
    */
   tracer?: Tracer | undefined
+  /**
+   * The deny lists (compact denylist format) content is refused by: the gateways, CARs block by
+   * block, bitswap, the routing endpoint and announcements, pin by CID. The caller keeps them
+   * current (the server reads files and subscriptions into them); checks read them per request.
+   * Default: none, nothing is refused.
+   */
+  denylists?: Denylists | undefined
+  /**
+   * Whether a tenant's own reads of its files (private downloads and signed links) are refused by
+   * the deny lists too; default `true` (a takedown reaches every copy). Public reads always are.
+   */
+  denylistPrivateReads?: boolean | undefined
+  /** Told of every refusal (list, line, where): the server logs and counts them. */
+  onContentBlocked?: ((event: ContentBlockedEvent) => void) | undefined
 }
 
 /**
@@ -171,6 +188,7 @@ function createOperations(ctx: ServiceContext, options: FileServiceOptions): Fil
     quotas,
     tenants: { admit: tenants.admit, hiddenTenants: tenants.hiddenTenants },
     admin: createAdminOperations({ ...ctx, directory: tenants, quotas }),
+    denylist: createDenylistOperations(ctx),
     features: ctx.features.enabled,
   }
 }

@@ -3,6 +3,8 @@ import { invalid, type OptionChecks, optionChecks } from '@pinfold/interface'
 import { v7 as uuidv7 } from 'uuid'
 import { invalidatingRecords } from '../gateway/fact-changes.js'
 import { createGatewayReadCache, DEFAULT_GATEWAY_CACHE, type GatewayCacheSettings } from '../gateway/read-cache.js'
+import { type ContentPolicy, createContentPolicy } from '../denylist/content-policy.js'
+import { Denylists } from '../denylist/denylists.js'
 import { checkPaymentSettings } from '../payments/payments.js'
 import { applyOverrides, UNLIMITED, validateOverrides } from '../quotas/limits.js'
 import type { PinSettings, ResumableUploadSettings, ServiceContext } from './context.js'
@@ -77,6 +79,7 @@ export function checkServiceOptions(options: FileServiceOptions): ServiceContext
     resumable: checkResumableSettings(check, options.resumableUploads ?? {}),
     gatewayCache,
     quotaDefaults: checkQuotaDefaults(options.quotas),
+    deny: checkDenySettings(check, options),
   }
 }
 
@@ -95,6 +98,14 @@ function checkGatewayCacheSettings(check: OptionChecks, given: Partial<GatewayCa
     ),
     changes,
   }
+}
+
+function checkDenySettings(check: OptionChecks, options: FileServiceOptions): ContentPolicy {
+  const { denylists, denylistPrivateReads = true, onContentBlocked } = options
+  check.require('denylists', denylists === undefined || denylists instanceof Denylists, 'must be a Denylists')
+  check.require('denylistPrivateReads', typeof denylistPrivateReads === 'boolean', 'must be a boolean')
+  check.optionalFunction('onContentBlocked', onContentBlocked)
+  return createContentPolicy(denylists ?? new Denylists(), denylistPrivateReads, onContentBlocked ?? (() => {}))
 }
 
 function checkResumableSettings(check: OptionChecks, given: Partial<ResumableUploadSettings>): ResumableUploadSettings {

@@ -44,6 +44,7 @@ describe('FileService', () => {
         'admin',
         'apiKeys',
         'usage',
+        'denylist',
         'dnslink',
         'domains',
         'downloadLinks',

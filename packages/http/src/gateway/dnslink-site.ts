@@ -33,6 +33,10 @@ export const dnslinkSiteRoute = defineRoute({
   responses: gatewayResponses,
   handle: async ({ request, url, host, service, images }) => {
     const hostname = url.hostname.toLowerCase()
+    // a rule on the name blocks the whole site (as a blocked name does not resolve in Kubo); one
+    // on a path below it, that path
+    service.denylist.enforce({ namespace: 'ipns', name: hostname }, 'gateway')
+    service.denylist.enforce({ namespace: 'ipns', name: hostname, path: url.pathname }, 'gateway')
     const target = await service.dnslink.resolve(hostname, { signal: request.signal })
     if (!target) {
       throw new PinfoldError(

@@ -1,5 +1,6 @@
 import type { HttpObserver, UploadPath } from '@pinfold/http'
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
+import { watchDenylists } from './denylist-metrics.js'
 import { watchIpfs } from './ipfs-metrics.js'
 import { watchPools } from './pool-metrics.js'
 import { type PgPoolStats, watchSql } from './sql-metrics.js'
@@ -38,6 +39,12 @@ export interface PrometheusMetrics {
   readonly ipfsPeer: ReturnType<typeof watchIpfs>['ipfsPeer']
   /** Reads the service's stored totals and pin queue (kept `totalsMaxAgeMs`). */
   readonly totals: ReturnType<typeof watchTotals>['totals']
+  /** Reads the deny lists at each scrape (rules, stale lists). */
+  readonly denylists: ReturnType<typeof watchDenylists>['denylists']
+  /** Counts one refusal by a deny rule, by list, line and where. */
+  readonly contentBlocked: ReturnType<typeof watchDenylists>['contentBlocked']
+  /** Counts one malformed deny-list line, by list. */
+  readonly malformedLine: ReturnType<typeof watchDenylists>['malformedLine']
 }
 
 // Seconds. Requests and first bytes: milliseconds to a minute; uploads run to many minutes.
@@ -161,6 +168,7 @@ export function createPrometheusMetrics(options: PrometheusMetricsOptions = {}):
     ...watchPools(registers),
     ...watchIpfs(registers),
     ...watchTotals(registers, options.totalsMaxAgeMs ?? 60_000),
+    ...watchDenylists(registers),
   }
 }
 

@@ -14,8 +14,10 @@ async function healthz({ ipfsPeer }: RequestContext) {
  * which may carry connection details).
  */
 async function readyz({ service, signal }: RequestContext) {
-  const { ok, checks } = await service.health.check({ signal })
-  return json({ status: ok ? 'ok' : 'unavailable', checks }, ok ? 200 : 503, { 'cache-control': 'no-store' })
+  const { ok, checks, denylists } = await service.health.check({ signal })
+  return json({ status: ok ? 'ok' : 'unavailable', checks, ...(denylists && { denylists }) }, ok ? 200 : 503, {
+    'cache-control': 'no-store',
+  })
 }
 
 export const healthRoutes = [

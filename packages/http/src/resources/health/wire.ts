@@ -33,6 +33,18 @@ export const Readiness = named(
   Type.Object({
     status: Type.Enum(['ok', 'unavailable']),
     checks: Type.Object({ records: Type.Enum(['ok', 'failed']), blobs: Type.Enum(['ok', 'failed']) }),
+    denylists: Type.Optional(
+      Type.Array(
+        Type.Object({
+          list: Type.String(),
+          rules: Type.Integer({ minimum: 0 }),
+          state: Type.Enum(['ok', 'stale'], {
+            description: 'stale: the last read failed; the last good version stays in force',
+          }),
+        }),
+        { description: 'Each deny list in force, when there is one (`PINFOLD_DENYLISTS`, operator rules).' },
+      ),
+    ),
   }),
 )
 

@@ -3,9 +3,9 @@ import { gatewayMultiaddr, gatewayProviderId, invalid, isPinfoldError } from '@p
 import Type, { type Static } from 'typebox'
 import type { IpfsPeer } from '../../ipfs-peer.js'
 import { jsonResponse } from '../../openapi/responses.js'
-import { json } from '../../responses.js'
+import { json, statusOf } from '../../responses.js'
 import { named } from '../../schema.js'
-import { STATUS_BY_CODE } from '../../status.js'
+import type { STATUS_BY_CODE } from '../../status.js'
 
 /**
  * The IPFS Pinning Service API v1.0.0 (ipfs/pinning-services-api-spec) as wire shapes: its
@@ -259,6 +259,7 @@ const REASONS = {
   UNPROCESSABLE: 'UNPROCESSABLE',
   RANGE_NOT_SATISFIABLE: 'RANGE_NOT_SATISFIABLE',
   RATE_LIMITED: 'RATE_LIMITED',
+  BLOCKED: 'CONTENT_BLOCKED',
   ABORTED: 'ABORTED',
   STORAGE_DENIED: 'INTERNAL_SERVER_ERROR',
   INTERNAL: 'INTERNAL_SERVER_ERROR',
@@ -278,7 +279,7 @@ export function failureResponse(error: unknown): Response {
       ? 409
       : error.code === 'CONFLICT'
         ? 400
-        : STATUS_BY_CODE[error.code]
+        : statusOf(error)
   const details = status >= 500 && error.code !== 'UNAVAILABLE' ? 'internal server error' : error.message
   const retryAfter = error.details?.retryAfterSeconds
   const headers = typeof retryAfter === 'number' ? { 'retry-after': String(Math.ceil(retryAfter)) } : undefined

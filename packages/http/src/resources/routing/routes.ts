@@ -64,7 +64,8 @@ export const routingRoutes = [
         // held publicly ⇔ the public gateway would serve it: the same lookup, without reading the block
         await service.gateway.resolve({ kind: 'public' }, params.cid, { signal })
       } catch (error) {
-        if (isPinfoldError(error) && error.code === 'NOT_FOUND') {
+        // a CID a deny rule blocks is not provided here either: no provider record points at it
+        if (isPinfoldError(error) && (error.code === 'NOT_FOUND' || error.code === 'BLOCKED')) {
           return errorBody('no provider known for this CID', 404, { 'access-control-allow-origin': '*' })
         }
         throw error

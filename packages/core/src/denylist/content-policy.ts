@@ -1,0 +1,71 @@
+import { PinfoldError } from '@pinfold/interface'
+import type { CID } from 'multiformats/cid'
+import type { Denylists, DenyMatch } from './denylists.js'
+import type { DenyQuery } from './query.js'
+
+/** Where content was refused: the label metrics and logs count refusals by. */
+export type RefusalSite = 'gateway' | 'bitswap' | 'routing' | 'pin' | 'download'
+
+/** One refusal, as the server logs and counts it. */
+export interface ContentBlockedEvent extends DenyMatch {
+  readonly site: RefusalSite
+  /** The CID (or `/ipns/` name) refused, as asked for. */
+  readonly target: string
+  readonly path: string
+}
+
+/**
+ * The deny lists as the operations apply them: every check runs against the in-memory lists at
+ * the moment it is asked (per request, per block), never against an answer kept from earlier, so
+ * a rule applies to the next request after its line is read and nothing needs invalidating.
+ */
+export interface ContentPolicy {
+  readonly lists: Denylists
+  /** Whether a tenant's own reads (private downloads, its files' content) are refused too. */
+  readonly privateReads: boolean
+  /** Throws `BLOCKED` (and reports it) when a rule refuses the query. */
+  enforce(query: DenyQuery, site: RefusalSite): void
+  /** The same for one block, by its multihash. */
+  enforceCid(cid: CID, site: RefusalSite): void
+  /** Whether a rule refuses it, reported as a refusal at `site` when it does (no throw). */
+  refuses(query: DenyQuery, site: RefusalSite): boolean
+  /** The `BLOCKED` error for this block, reported, or `undefined` when no rule refuses it. */
+  refusalOf(cid: CID, site: RefusalSite): PinfoldError | undefined
+  /** Whether any list holds a rule: checks that cost a read (a whole file's blocks) are skipped without one. */
+  readonly active: boolean
+}
+
+export function createContentPolicy(
+  lists: Denylists,
+  privateReads: boolean,
+  report: (event: ContentBlockedEvent) => void,
+): ContentPolicy {
+  function refusal(query: DenyQuery, site: RefusalSite): PinfoldError | undefined {
+    const match = lists.check(query)
+    if (!match) return undefined
+    const target = query.namespace === 'ipfs' ? query.cid.toString() : `/ipns/${query.name}`
+    const path = query.path ?? ''
+    report({ ...match, site, target, path })
+    const what = path === '' ? target : `${target}/${path}`
+    return new PinfoldError('BLOCKED', `${what} is blocked by the operator's deny list (${match.list}:${match.line})`, {
+      details: { status: match.status, list: match.list, line: match.line },
+    })
+  }
+  return {
+    lists,
+    privateReads,
+    enforce(query, site) {
+      const error = refusal(query, site)
+      if (error) throw error
+    },
+    enforceCid(cid, site) {
+      const error = refusal({ namespace: 'ipfs', cid }, site)
+      if (error) throw error
+    },
+    refuses: (query, site) => refusal(query, site) !== undefined,
+    refusalOf: (cid, site) => refusal({ namespace: 'ipfs', cid }, site),
+    get active() {
+      return lists.lists.some((list) => list.rules > 0)
+    },
+  }
+}

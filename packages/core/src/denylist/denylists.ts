@@ -1,0 +1,88 @@
+import type { CID } from 'multiformats/cid'
+import { NEVER_BLOCKED } from './empty-content.js'
+import { ListIndex } from './list-index.js'
+import { type DenyQuery, PreparedQuery } from './query.js'
+
+/** What blocked a request: the list and line to name in logs and metrics, and the status to answer. */
+export interface DenyMatch {
+  readonly list: string
+  readonly line: number
+  /** The rule's `gateway_status` hint, else its list header's, else 410 Gone. */
+  readonly status: number
+  readonly hints: Readonly<Record<string, string>>
+}
+
+/**
+ * Every deny list in force, in order: when rules of several lists match, the one of the later list
+ * wins (within a list, the later line), and a winning allow rule (`!`) means not blocked. Lists are
+ * replaced whole (a refresh builds a new index and swaps it in) or grow in place (appended lines);
+ * each check is a few map lookups in memory, so it runs per request and per block, never cached.
+ */
+export class Denylists {
+  #lists: ListIndex[] = []
+  readonly #failures = new Map<string, string>()
+
+  /**
+   * Records that the last read of a list failed (`undefined`: it read again). Its last good
+   * version stays in force; readiness detail and metrics say it is stale.
+   */
+  setFailure(name: string, error: string | undefined): void {
+    if (error === undefined) this.#failures.delete(name)
+    else this.#failures.set(name, error)
+  }
+
+  /** Why the last read of a list failed, while it is stale. */
+  failure(name: string): string | undefined {
+    return this.#failures.get(name)
+  }
+
+  /** The list of that name, created empty at the end of the order when it is new. */
+  list(name: string): ListIndex {
+    let index = this.#lists.find((list) => list.name === name)
+    if (!index) {
+      index = new ListIndex(name)
+      this.#lists = [...this.#lists, index]
+    }
+    return index
+  }
+
+  /** Puts a freshly read list in place of the one of its name (or at the end). */
+  replace(index: ListIndex): void {
+    const at = this.#lists.findIndex((list) => list.name === index.name)
+    this.#lists = at < 0 ? [...this.#lists, index] : this.#lists.with(at, index)
+  }
+
+  remove(name: string): void {
+    this.#lists = this.#lists.filter((list) => list.name !== name)
+  }
+
+  get lists(): readonly ListIndex[] {
+    return this.#lists
+  }
+
+  /** Is this block refused? By its multihash: a rule on any CID of the same bytes blocks it. */
+  checkCid(cid: CID): DenyMatch | undefined {
+    return this.check({ namespace: 'ipfs', cid })
+  }
+
+  /** Is this CID (and path below it) or IPNS name refused? */
+  check(query: DenyQuery): DenyMatch | undefined {
+    if (this.#lists.length === 0) return undefined
+    const prepared = new PreparedQuery(query)
+    if (prepared.namespace === 'ipfs' && NEVER_BLOCKED.has(prepared.key)) return undefined
+    for (let at = this.#lists.length - 1; at >= 0; at--) {
+      const list = this.#lists[at]!
+      const rule = list.match(prepared)
+      if (!rule) continue
+      if (rule.allow) return undefined
+      const status = Number(rule.hints.gateway_status ?? list.header.hints.gateway_status)
+      return {
+        list: list.name,
+        line: rule.line,
+        status: Number.isInteger(status) && status >= 400 && status <= 599 ? status : 410,
+        hints: rule.hints,
+      }
+    }
+    return undefined
+  }
+}
