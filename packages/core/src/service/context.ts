@@ -1,6 +1,6 @@
 import type { BlobStore, BlockFetcher, Clock, IdSource, RecordStore, TenantLimits } from '@pinfold/interface'
-import type { GatewayReadCache } from '../gateway/read-cache.js'
 import type { ContentPolicy } from '../denylist/content-policy.js'
+import type { GatewayReadCache } from '../gateway/read-cache.js'
 import type { ServiceFeatures } from './features.js'
 
 /** What every service operation may use. Built once by `createFileService`. */
