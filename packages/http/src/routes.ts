@@ -2,6 +2,7 @@ import { gatewayRoutes } from './gateway/routes.js'
 import { openApiRoutes } from './openapi/routes.js'
 import { adminRoutes } from './resources/admin/routes.js'
 import { authRoutes } from './resources/auth/routes.js'
+import { denyRuleRoutes } from './resources/deny-rules/routes.js'
 import { domainRoutes } from './resources/domains/routes.js'
 import { downloadLinkRoutes } from './resources/download-links/routes.js'
 import { fileRoutes } from './resources/files/routes.js'
@@ -51,5 +52,6 @@ export const routes: readonly Route[] = [
   ...legacyGroupRoutes,
   ...healthRoutes,
   ...adminRoutes,
+  ...denyRuleRoutes,
   ...openApiRoutes,
 ]

@@ -259,6 +259,26 @@ describe('admin API - suspension', () => {
   })
 })
 
+describe('admin API - deny rules', () => {
+  it('POST /deny-rules - the gateway refuses the CID from the next request; DELETE serves it again; a bad rule is a 400', async () => {
+    expect((await server.fetch(`${server.url}/ipfs/${publicCid}`)).status).toBe(200)
+    const added = await admin('/deny-rules', { method: 'POST', body: { rule: `/ipfs/${publicCid}` } })
+    expect(added.status).toBe(201)
+    expect(added.body.data).toMatchObject({ rule: `/ipfs/${publicCid}`, line: expect.any(Number) })
+    expect((await server.fetch(`${server.url}/ipfs/${publicCid}`)).status).toBe(410)
+    expect((await admin('/deny-rules')).body.data.rules.map((r: { id: string }) => r.id)).toEqual([added.body.data.id])
+    for (const rule of ['/ipfs/not-a-cid', `/ipfs/${publicCid}\n/ipfs/${publicCid}`, '']) {
+      const bad = await admin('/deny-rules', { method: 'POST', body: { rule } })
+      expect(bad.status, rule).toBe(400)
+      expect(Object.keys(bad.body)).toEqual(['error'])
+    }
+    expect((await admin(`/deny-rules/${added.body.data.id}`, { method: 'DELETE' })).status).toBe(200)
+    expect((await admin(`/deny-rules/${added.body.data.id}`, { method: 'DELETE' })).status).toBe(404)
+    expect((await server.fetch(`${server.url}/ipfs/${publicCid}`)).status).toBe(200)
+    expect((await admin('/deny-rules')).body.data.rules).toEqual([])
+  })
+})
+
 describe('admin API - keys and queue', () => {
   it('POST /tenants/{id}/keys/revoke - every key of the tenant stops working; other tenants keep theirs', async () => {
     const mint = async (org: string) => {

@@ -148,12 +148,28 @@ describe('openapi', () => {
     await check('GET /admin/v1/pins', await admin('/pins?status=lost'))
     await check('GET /admin/v1/totals', await admin('/totals'))
     await check('GET /admin/v1/totals', await server.api('/admin/v1/totals'))
+    const denied = await admin('/deny-rules', { method: 'POST', ...json({ rule: '/ipfs/bafkqaaa' }) })
+    await check('POST /admin/v1/deny-rules', denied.clone())
+    await check(
+      'POST /admin/v1/deny-rules',
+      await admin('/deny-rules', { method: 'POST', ...json({ rule: '/ipfs/x' }) }),
+    )
+    await check('GET /admin/v1/deny-rules', await admin('/deny-rules'))
+    await check('GET /admin/v1/deny-rules', await server.api('/admin/v1/deny-rules'))
+    const ruleId = ((await denied.json()) as { data: { id: string } }).data.id
+    await check('DELETE /admin/v1/deny-rules/:ruleId', await admin(`/deny-rules/${ruleId}`, { method: 'DELETE' }))
+    await check('DELETE /admin/v1/deny-rules/:ruleId', await admin(`/deny-rules/${ruleId}`, { method: 'DELETE' }))
   })
 
   it('health - /healthz and /readyz answer as documented', async () => {
     await check('GET /healthz', await server.fetch(`${server.url}/healthz`))
     const ready = await check('GET /readyz', await server.fetch(`${server.url}/readyz`))
-    expect(ready).toEqual({ status: 'ok', checks: { records: 'ok', blobs: 'ok' } })
+    // the admin checks above added and removed an operator deny rule: its (now empty) list is listed
+    expect(ready).toEqual({
+      status: 'ok',
+      checks: { records: 'ok', blobs: 'ok' },
+      denylists: [{ list: 'operator', rules: 0, state: 'ok' }],
+    })
   })
 
   it('auth - responses validate (200 and 401)', async () => {

@@ -132,6 +132,14 @@ export interface Schemas {
   CreatedGroup: Schemas['Group'] & {
     public: boolean
   }
+  DenyRule: {
+    id: string
+    /** The rule in the compact denylist format (IPIP-383) */
+    rule: string
+    /** Its line in the operator’s list: later rules win over earlier ones */
+    line: number
+    created_at: string
+  }
   Domain: {
     id: string
     domain: string
@@ -512,6 +520,13 @@ export interface Schemas {
       records: 'ok' | 'failed'
       blobs: 'ok' | 'failed'
     }
+    /** Each deny list in force, when there is one (`PINFOLD_DENYLISTS`, operator rules). */
+    denylists?: {
+      list: string
+      rules: number
+      /** stale: the last read failed; the last good version stays in force */
+      state: 'ok' | 'stale'
+    }[]
   }
   RoutingPeerRecord: {
     Schema: 'peer'
