@@ -42,7 +42,10 @@ describe('migration 22 (tenant accounts)', { timeout: 120_000 }, () => {
           [id, tenant, cid, size],
         )
       }
-      expect(await migrate(schema.client, MIGRATIONS)).toEqual([ACCOUNTS_VERSION])
+      // this one and every later migration, in order
+      const later = MIGRATIONS.filter((m) => m.version >= ACCOUNTS_VERSION).map((m) => m.version)
+      expect(await migrate(schema.client, MIGRATIONS)).toEqual(later)
+      expect(later[0]).toBe(ACCOUNTS_VERSION)
       const store = createPostgresRecordStore({ client: schema.client })
       expect(await store.accounts.keptUsage('a')).toEqual({
         files: 3,

@@ -27,6 +27,8 @@ const RUNTIME_NEUTRAL = new Set([
   'multipasta',
   // tracing's API only (the SDK is the host's): spans through globalThis, no Node built-in
   '@opentelemetry/api',
+  // the gateway's bounded caches (sniffed content types): plain JavaScript over Map and performance.now
+  'lru-cache',
   // request and response schemas (JSON Schema): no dependencies; compiles checks with `new Function`
   // and falls back to interpreting them where a runtime forbids that
   'typebox',

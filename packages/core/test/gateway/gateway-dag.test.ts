@@ -11,6 +11,8 @@ import { importCar } from '../../src/content/dag/import-car.js'
 import { computeFileCid } from '../../src/content/unixfs/compute-cid.js'
 import { kuboImporterOptions } from '../../src/content/unixfs/profiles.js'
 import type { GatewayRoot } from '../../src/gateway/api.js'
+import { createContentPolicy } from '../../src/denylist/content-policy.js'
+import { Denylists } from '../../src/denylist/denylists.js'
 import { openContentDag } from '../../src/gateway/content-dag.js'
 import { createGatewayOperations, type GatewaySettings } from '../../src/gateway/gateway.js'
 import { createGatewayReadCache, DEFAULT_GATEWAY_CACHE } from '../../src/gateway/read-cache.js'
@@ -159,6 +161,7 @@ describe('gateway over a car content (directories)', () => {
       blobs: store,
       records: { blocks: records },
       gatewayCache: createGatewayReadCache(DEFAULT_GATEWAY_CACHE),
+      deny: createContentPolicy(new Denylists(), true, () => {}),
     } as unknown as GatewaySettings)
     const gatewayRoot: GatewayRoot = {
       requested: root!,

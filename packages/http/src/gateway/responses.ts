@@ -1,5 +1,4 @@
-import { detectMimeType, type GatewayEntry, mimeTypeFromName } from '@pinfold/core'
-import { LRUCache } from 'lru-cache'
+import { detectMimeType, type GatewayEntry, mimeTypeFromName, sniffedTypeOf } from '@pinfold/core'
 import { concatBytes } from '../bytes.js'
 import { errorBody } from '../responses.js'
 
@@ -103,20 +102,8 @@ export async function chooseContentType(
   const byName = name ? mimeTypeFromName(name) : undefined
   if (byName) return withCharset(byName)
   if (entry.size === 0) return 'text/plain; charset=utf-8'
-  const cid = entry.cid.toString()
-  const known = SNIFFED.get(cid)
-  if (known) return known
-  const sniffed = await sniff(entry, signal)
-  SNIFFED.set(cid, sniffed)
-  return sniffed
+  return sniffedTypeOf(entry.cid.toString(), () => sniff(entry, signal))
 }
-
-/**
- * Types sniffed from content, by CID: a CID names its bytes, so what they look like never changes,
- * and serving a small file again costs no sniffing (nor the read of its head). Whether the content
- * may be served at all is decided before, on every request.
- */
-const SNIFFED = new LRUCache<string, string>({ max: 10_000 })
 
 async function sniff(entry: Extract<GatewayEntry, { type: 'file' }>, signal: AbortSignal): Promise<string> {
   const head: Uint8Array[] = []
