@@ -22,7 +22,9 @@ describe('Hono example', () => {
   beforeAll(async () => {
     const app = createApp({ secret: SECRET })
     const info = await new Promise<AddressInfo>((resolve) => {
-      server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, resolve)
+      // overrideGlobalObjects: false — by default @hono/node-server replaces the global Request with
+      // its own, which every later file in this worker (vitest's isolate: false) would then see
+      server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1', overrideGlobalObjects: false }, resolve)
     })
     origin = `http://127.0.0.1:${info.port}`
     auth = {
