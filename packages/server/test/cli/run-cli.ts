@@ -1,7 +1,5 @@
 import { spawn } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
-
-const cli = fileURLToPath(new URL('../../src/cli.ts', import.meta.url))
+import { pinfoldArgs } from '../support/child-server.js'
 
 export interface CliRun {
   code: number | null
@@ -11,15 +9,16 @@ export interface CliRun {
 }
 
 /**
- * `pinfold …` in its own process, as a user runs it (stdin closed, stdout and stderr pipes, so
- * not a terminal). `onStderr` sees progress as it is printed, to interrupt a transfer mid-way.
+ * `pinfold …` in its own process (from source or the build: `pinfoldArgs`), as a user runs it
+ * (stdin closed, stdout and stderr pipes, so not a terminal). `onStderr` sees progress as it is
+ * printed, to interrupt a transfer mid-way.
  */
 export function runCli(
   args: readonly string[],
   env: Record<string, string>,
   onStderr?: (text: string, child: ReturnType<typeof spawn>) => void,
 ): Promise<CliRun> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=source', cli, ...args], {
+  const child = spawn(process.execPath, pinfoldArgs(args), {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

@@ -7,19 +7,19 @@ const source = fileURLToPath(new URL('../../src/cli.ts', import.meta.url))
 const built = fileURLToPath(new URL('../../dist/cli.js', import.meta.url))
 
 /**
- * How a child server starts: from source through tsx by default (what a change under test is), or,
- * with `PINFOLD_TEST_SERVER=dist`, the package's build as `npx pinfold` runs it. CI sets `dist` after
- * its build step: tsx compiles the module graph at every start (~10 s a start on a loaded 2-core
- * machine against ~4 s), and the crash harnesses start a server per kill.
+ * How a `pinfold` child process starts: from source through tsx by default (what a change under
+ * test is), or, with `PINFOLD_TEST_SERVER=dist`, the package's build as `npx pinfold` runs it. CI
+ * sets `dist` after its build step: tsx compiles the module graph at every start (~10 s a start on
+ * a loaded 2-core machine against ~4 s), and the crash harnesses and CLI tests start dozens.
  */
-function serveArgs(): string[] {
+export function pinfoldArgs(args: readonly string[]): string[] {
   const mode = process.env.PINFOLD_TEST_SERVER ?? 'source'
   if (mode === 'dist') {
     if (!existsSync(built)) throw new Error(`PINFOLD_TEST_SERVER=dist: ${built} is missing (pnpm build)`)
-    return [built, 'serve']
+    return [built, ...args]
   }
   if (mode !== 'source') throw new Error(`PINFOLD_TEST_SERVER must be source or dist, not ${mode}`)
-  return ['--import', 'tsx', '--conditions=source', source, 'serve']
+  return ['--import', 'tsx', '--conditions=source', source, ...args]
 }
 
 export interface ChildServer {
@@ -36,7 +36,7 @@ export interface ChildServer {
  * another Node binary than this one (the IPFS node needs Node 22).
  */
 export function startChildServer(env: Record<string, string>, options: { node?: string } = {}): Promise<ChildServer> {
-  const child = spawn(options.node ?? process.execPath, serveArgs(), {
+  const child = spawn(options.node ?? process.execPath, pinfoldArgs(['serve']), {
     env: { ...process.env, PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
