@@ -65,7 +65,7 @@ export function createContentPolicy(
     refuses: (query, site) => refusal(query, site) !== undefined,
     refusalOf: (cid, site) => refusal({ namespace: 'ipfs', cid }, site),
     get active() {
-      return lists.lists.some((list) => list.rules > 0)
+      return lists.active
     },
   }
 }

@@ -60,6 +60,11 @@ export class Denylists {
     return this.#lists
   }
 
+  /** Whether any list holds a rule: without one nothing is refused, and no query is hashed. */
+  get active(): boolean {
+    return this.#lists.some((list) => list.rules > 0)
+  }
+
   /** Is this block refused? By its multihash: a rule on any CID of the same bytes blocks it. */
   checkCid(cid: CID): DenyMatch | undefined {
     return this.check({ namespace: 'ipfs', cid })
@@ -67,7 +72,7 @@ export class Denylists {
 
   /** Is this CID (and path below it) or IPNS name refused? */
   check(query: DenyQuery): DenyMatch | undefined {
-    if (this.#lists.length === 0) return undefined
+    if (!this.active) return undefined
     const prepared = new PreparedQuery(query)
     if (prepared.namespace === 'ipfs' && NEVER_BLOCKED.has(prepared.key)) return undefined
     for (let at = this.#lists.length - 1; at >= 0; at--) {
