@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { TLSSocket } from 'node:tls'
-import { type FetchHandler, knownText, rememberUrl, setClientAddress } from '@pinfold/http'
+import { type FetchHandler, knownBody, rememberUrl, setClientAddress } from '@pinfold/http'
 import { isPinfoldError, optionChecks, PinfoldError } from '@pinfold/interface'
 import { checkedHost } from './host-header.js'
 import { NodeRequest } from './node-request.js'
@@ -138,10 +138,10 @@ async function writeResponse(response: Response, res: ServerResponse): Promise<v
   for (const [name, value] of response.headers) if (name !== 'set-cookie') headers[name] = value
   const cookies = response.headers.getSetCookie()
   if (cookies.length > 0) headers['set-cookie'] = cookies
-  const text = knownText(response)
-  if (text !== undefined) {
+  const body = knownBody(response)
+  if (body !== undefined) {
     res.writeHead(response.status, headers)
-    res.end(text)
+    res.end(body)
     return
   }
   res.writeHead(response.status, headers)

@@ -1,3 +1,6 @@
+import { utf8Length } from './bytes.js'
+import { knownBody } from './response-body.js'
+
 /** What a counted body reports, in bytes handed on so far. */
 export interface BodyCounter {
   /** After each chunk is read and before it is handed on to the client. */
@@ -8,9 +11,17 @@ export interface BodyCounter {
 
 /**
  * The response with its body counted as the client reads it (gateway usage, metrics). The source is
- * read only as the client reads: no chunk is held here.
+ * read only as the client reads: no chunk is held here. A small body already held whole
+ * (`rememberBody`) goes out in one write: it is counted now and the response is returned as it is.
  */
 export function countBody(response: Response, counter: BodyCounter): Response {
+  const known = knownBody(response)
+  if (known !== undefined) {
+    const bytes = typeof known === 'string' ? utf8Length(known) : known.byteLength
+    counter.chunk?.(bytes)
+    counter.end(bytes)
+    return response
+  }
   const reader = response.body!.getReader()
   let bytes = 0
   let ended = false

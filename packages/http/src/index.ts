@@ -36,7 +36,7 @@ export { type OpenApiDocument, openApiPath, operationId } from './openapi/docume
 export { rememberUrl } from './request-url.js'
 // Wire shapes for TypeScript clients of the API (types only: nothing of the server is loaded).
 export type { WireFile, WireFileList } from './resources/files/wire.js'
-export { knownText } from './response-text.js'
+export { knownBody } from './response-body.js'
 export type { Route } from './router.js'
 export { routes } from './routes.js'
 export { STATUS_BY_CODE } from './status.js'

@@ -1,6 +1,6 @@
 import { isPinfoldError, type PinfoldError } from '@pinfold/core'
 import { utf8Length } from './bytes.js'
-import { rememberText } from './response-text.js'
+import { rememberBody } from './response-body.js'
 import { STATUS_BY_CODE } from './status.js'
 
 export function json(body: unknown, status = 200, headers?: ConstructorParameters<typeof Headers>[0]): Response {
@@ -8,7 +8,7 @@ export function json(body: unknown, status = 200, headers?: ConstructorParameter
   const response = new Response(text, { status, headers })
   response.headers.set('content-type', 'application/json; charset=utf-8')
   response.headers.set('content-length', String(utf8Length(text)))
-  return rememberText(response, text)
+  return rememberBody(response, text)
 }
 
 /** A plain-text answer: the legacy API's `OK` (its SDKs read these bodies as text). */
@@ -16,7 +16,7 @@ export function plainText(body: string, status = 200): Response {
   const response = new Response(body, { status })
   response.headers.set('content-type', 'text/plain; charset=utf-8')
   response.headers.set('content-length', String(utf8Length(body)))
-  return rememberText(response, body)
+  return rememberBody(response, body)
 }
 
 /** `{ data: … }`, the envelope of every v3 success. */

@@ -1,5 +1,6 @@
 import { detectMimeType, type GatewayEntry, mimeTypeFromName, sniffedTypeOf } from '@pinfold/core'
 import { concatBytes } from '../bytes.js'
+import { rememberBody } from '../response-body.js'
 import { errorBody } from '../responses.js'
 
 /** Headers on every gateway answer: user content must never run as the API's origin. */
@@ -160,11 +161,26 @@ export async function fileResponse(
   const range = applyRange(request, headers, entry.size)
   if (range instanceof Response) return range
   if (request.method === 'HEAD') return new Response(null, { status: range.status, headers })
-  const body =
-    range.length === 0
-      ? null
-      : toStream(await entry.read({ offset: range.offset, length: range.length }, { signal: request.signal }))
-  return new Response(body, { status: range.status, headers })
+  if (range.length === 0) return new Response(null, { status: range.status, headers })
+  const bytes = await entry.read({ offset: range.offset, length: range.length }, { signal: request.signal })
+  if (range.length > WHOLE_BODY_BYTES) return new Response(toStream(bytes), { status: range.status, headers })
+  const body = await collect(bytes)
+  return rememberBody(new Response(body, { status: range.status, headers }), body)
+}
+
+/**
+ * Up to this size a file's answer is read whole before it is sent: one write with its headers
+ * rather than a stream passed through the body counters and the node bridge chunk by chunk, which
+ * cost more than the bytes for a small file (most of a gateway's traffic). Bounded, so never a
+ * large allocation.
+ */
+const WHOLE_BODY_BYTES = 64 * 1024
+
+/** The chunks of a bounded read as one array (no copy when it came as one chunk, as cached files do). */
+async function collect(source: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = []
+  for await (const chunk of source) chunks.push(chunk)
+  return chunks.length === 1 ? chunks[0]! : concatBytes(chunks)
 }
 
 /**
