@@ -98,6 +98,17 @@ describe('adversarial DAGs on the public gateway', () => {
     }
   })
 
+  it('file - a DAG that spends its work budget before 64 KiB went out answers 422, not a 200 cut short', async () => {
+    const { root, car } = await repeatedFile(3) // 4 distinct blocks, 174^3 references to one 1-byte leaf
+    await uploadCar(car)
+    for (const query of ['?format=car&dag-scope=entity', '']) {
+      const res = await server.fetch(`${server.url}/ipfs/${root}${query}`)
+      expect(res.status, query).toBe(422)
+      expect(await res.json()).toMatchObject({ error: expect.stringContaining('too often') })
+    }
+    await healthy()
+  })
+
   it('malformed - a dag-pb root whose Data is not UnixFS answers 422, not a server error', async () => {
     const bytes = dagPb.encode({ Data: Uint8Array.from([0xff, 0xff, 0xff, 0x01]), Links: [] })
     const cid = CID.createV1(dagPb.code, await sha256.digest(bytes))

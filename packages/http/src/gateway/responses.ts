@@ -19,9 +19,14 @@ export function gatewayMethodNotAllowed(method: string): Response {
 
 /** A pull-based stream over an async iterable: one chunk per read, and cancel stops the source. */
 export function toStream(source: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> {
-  const iterator = source[Symbol.asyncIterator]()
+  return iteratorStream(source[Symbol.asyncIterator]())
+}
+
+function iteratorStream(iterator: AsyncIterator<Uint8Array>, first: Uint8Array[] = []): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
+      const held = first.shift()
+      if (held) return controller.enqueue(held)
       try {
         const next = await iterator.next()
         if (next.done) controller.close()
@@ -34,6 +39,38 @@ export function toStream(source: AsyncIterable<Uint8Array>): ReadableStream<Uint
       await iterator.return?.()
     },
   })
+}
+
+/**
+ * Up to this many bytes of a body are read before its status is sent. A body that ends within them
+ * goes out in one write with its headers (`rememberBody`) rather than as a stream passed through
+ * the body counters and the node bridge chunk by chunk, which costs more than the bytes for a small
+ * file or CAR (most of a gateway's traffic); a body that fails within them (a DAG that spends its
+ * work budget, a missing blob) answers with its error instead of a 200 cut short. Bounded, so
+ * never a large allocation.
+ */
+const READ_AHEAD_BYTES = 64 * 1024
+
+/** A response over `source`, read ahead as {@link READ_AHEAD_BYTES} says; longer bodies stream on. */
+export async function readAheadResponse(source: AsyncIterable<Uint8Array>, init: ResponseInit): Promise<Response> {
+  const iterator = source[Symbol.asyncIterator]()
+  const chunks: Uint8Array[] = []
+  let bytes = 0
+  try {
+    while (bytes <= READ_AHEAD_BYTES) {
+      const next = await iterator.next()
+      if (next.done) {
+        const body = chunks.length === 1 ? chunks[0]! : concatBytes(chunks)
+        return rememberBody(new Response(body, init), body)
+      }
+      chunks.push(next.value)
+      bytes += next.value.byteLength
+    }
+  } catch (error) {
+    await iterator.return?.()
+    throw error
+  }
+  return new Response(iteratorStream(iterator, chunks), init)
 }
 
 /** Whether `If-None-Match` names this ETag (or `*`). */
@@ -163,24 +200,7 @@ export async function fileResponse(
   if (request.method === 'HEAD') return new Response(null, { status: range.status, headers })
   if (range.length === 0) return new Response(null, { status: range.status, headers })
   const bytes = await entry.read({ offset: range.offset, length: range.length }, { signal: request.signal })
-  if (range.length > WHOLE_BODY_BYTES) return new Response(toStream(bytes), { status: range.status, headers })
-  const body = await collect(bytes)
-  return rememberBody(new Response(body, { status: range.status, headers }), body)
-}
-
-/**
- * Up to this size a file's answer is read whole before it is sent: one write with its headers
- * rather than a stream passed through the body counters and the node bridge chunk by chunk, which
- * cost more than the bytes for a small file (most of a gateway's traffic). Bounded, so never a
- * large allocation.
- */
-const WHOLE_BODY_BYTES = 64 * 1024
-
-/** The chunks of a bounded read as one array (no copy when it came as one chunk, as cached files do). */
-async function collect(source: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = []
-  for await (const chunk of source) chunks.push(chunk)
-  return chunks.length === 1 ? chunks[0]! : concatBytes(chunks)
+  return readAheadResponse(bytes, { status: range.status, headers })
 }
 
 /**

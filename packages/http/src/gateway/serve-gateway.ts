@@ -14,7 +14,7 @@ import {
   GATEWAY_SECURITY_HEADERS,
   IMMUTABLE,
   notModified,
-  toStream,
+  readAheadResponse,
 } from './responses.js'
 import { siteFallback } from './site-redirects.js'
 import { tarResponse } from './tar-response.js'
@@ -286,7 +286,7 @@ async function carResponse(
     await car.stream.return(undefined)
     return new Response(null, { status: notModified(request, etag) ? 304 : 200, headers })
   }
-  return new Response(toStream(car.stream), { status: 200, headers })
+  return readAheadResponse(car.stream, { status: 200, headers })
 }
 
 /** `entity-bytes=from:to`: integers (negative from the end) and `*` for the last byte. */
