@@ -20,16 +20,38 @@ const unwrap = <T,>(body: T | { data: T }): T =>
 
 const day = (date: Date) => date.toISOString().slice(0, 10)
 
+/**
+ * Every day from `start` to `end` (UTC), with the series' figures where it has some: the API lists
+ * only days with traffic, and one lone bar without its empty days around it says nothing of when.
+ * Days of the series outside the range (a clock apart from the server's) are kept, in order.
+ */
+export function dailyPoints(
+  periods: TimeSeries['time_periods'],
+  start: Date,
+  end: Date,
+  value: (period: TimeSeries['time_periods'][number]) => number,
+): { label: string; value: number }[] {
+  const byDay = new Map<string, number>()
+  for (let time = Date.parse(day(start)); time <= end.getTime(); time += 86_400_000) byDay.set(day(new Date(time)), 0)
+  for (const period of periods) {
+    const label = period.period_start_time.slice(0, 10)
+    byDay.set(label, (byDay.get(label) ?? 0) + value(period))
+  }
+  return [...byDay].sort(([a], [b]) => a.localeCompare(b)).map(([label, total]) => ({ label, value: total }))
+}
+
 /** Storage used and gateway traffic of the last 30 days, where the server reports them. */
 export function UsageView({ api, features }: { api: Api; features: Features }) {
   const [totals, setTotals] = useState<UsageTotals | null>(null)
   const [series, setSeries] = useState<TimeSeries | null>(null)
   const [top, setTop] = useState<TopItem[]>([])
   const [error, setError] = useState<unknown>(null)
+  const [{ start, end }] = useState(() => {
+    const now = new Date()
+    return { start: new Date(now.getTime() - (DAYS - 1) * 86_400_000), end: now }
+  })
 
   useEffect(() => {
-    const end = new Date()
-    const start = new Date(end.getTime() - (DAYS - 1) * 86_400_000)
     const range = { start_date: day(start), end_date: day(end) }
     if (features.usage) api.get<UsageTotals>('v3/data/userPinnedDataTotal').then((b) => setTotals(unwrap(b)), setError)
     if (features.analytics) {
@@ -40,7 +62,7 @@ export function UsageView({ api, features }: { api: Api; features: Features }) {
         .get<TopItem[]>('v3/ipfs/gateway_analytics_top', { ...range, by: 'cid', sort_by: 'requests', limit: 10 })
         .then((b) => setTop(unwrap(b) ?? []), setError)
     }
-  }, [api, features])
+  }, [api, features, start, end])
 
   const periods = series?.time_periods ?? []
   return (
@@ -61,13 +83,16 @@ export function UsageView({ api, features }: { api: Api; features: Features }) {
         <>
           <BarChart
             title={`Gateway requests, last ${DAYS} days`}
-            points={periods.map((p) => ({ label: p.period_start_time.slice(0, 10), value: p.requests }))}
-            format={(v) => String(v)}
+            points={dailyPoints(periods, start, end, (p) => p.requests)}
+            format={(v) => v.toLocaleString('en')}
+            valueLabel="Requests"
+            whole
           />
           <BarChart
             title={`Gateway bandwidth, last ${DAYS} days`}
-            points={periods.map((p) => ({ label: p.period_start_time.slice(0, 10), value: p.bandwidth }))}
+            points={dailyPoints(periods, start, end, (p) => p.bandwidth)}
             format={formatBytes}
+            valueLabel="Bandwidth"
           />
         </>
       )}
