@@ -1,19 +1,9 @@
 import { useEffect, useRef, useState } from 'react'
+import { niceCeiling } from './chart-scale'
 import './fileui.css'
 
 const HEIGHT = 200
 const MARGIN = { top: 16, right: 12, bottom: 44, left: 72 }
-
-/**
- * 1, 2 or 4 times a power of ten at or above `value`: the top of an axis people read at a glance,
- * whose half (the middle tick) is round too; at least 2 for counts, whose ticks are whole.
- */
-export function niceCeiling(value: number, whole: boolean): number {
-  const floor = whole ? 2 : 1
-  if (value <= floor) return floor
-  const power = 10 ** Math.floor(Math.log10(value))
-  return [1, 2, 4, 10].find((m) => m * power >= value)! * power
-}
 
 /**
  * Bars over time with labelled axes: the value axis in the figures' unit (0, half, top), the time
@@ -27,6 +17,7 @@ export function BarChart({
   valueLabel,
   periodLabel = 'Day (UTC)',
   whole = false,
+  binary = false,
 }: {
   title: string
   /** In time order; periods without traffic as zeros, so the time axis is even. */
@@ -37,6 +28,8 @@ export function BarChart({
   periodLabel?: string
   /** The values are counts: whole ticks. */
   whole?: boolean
+  /** The values are bytes: ticks round in KiB, MiB… */
+  binary?: boolean
 }) {
   const box = useRef<HTMLDivElement>(null)
   const [width, setWidth] = useState(600)
@@ -48,7 +41,7 @@ export function BarChart({
     return () => observer.disconnect()
   }, [])
 
-  const top = niceCeiling(Math.max(0, ...points.map((p) => p.value)), whole)
+  const top = niceCeiling(Math.max(0, ...points.map((p) => p.value)), { whole, binary })
   const total = points.reduce((sum, p) => sum + p.value, 0)
   const withTraffic = points.filter((p) => p.value > 0)
   const plotWidth = width - MARGIN.left - MARGIN.right

@@ -2,10 +2,11 @@ import { useEffect, useState } from 'react'
 import { copyText } from './common'
 
 /**
- * "Copy CID" in a row of the list: the row's file named for screen readers (every row has one),
- * "Copied" shown and announced for two seconds once the CID is on the clipboard.
+ * "Copy CID" in a row of the list, described by the row's file name (`describedBy`: the id of the
+ * element naming it) so a screen reader says whose CID; "Copied" shown and announced for two seconds
+ * once the CID is on the clipboard.
  */
-export function CopyCid({ cid, name }: { cid: string; name: string }) {
+export function CopyCid({ cid, describedBy }: { cid: string; describedBy: string }) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle')
   useEffect(() => {
     if (state === 'idle') return
@@ -17,10 +18,10 @@ export function CopyCid({ cid, name }: { cid: string; name: string }) {
       type="button"
       className="copy-cid"
       aria-live="polite"
+      aria-describedby={describedBy}
       onClick={async () => setState((await copyText(cid)) ? 'copied' : 'failed')}
     >
       {state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed' : 'Copy CID'}
-      <span className="visually-hidden"> of {name}</span>
     </button>
   )
 }

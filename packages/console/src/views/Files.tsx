@@ -226,15 +226,22 @@ export function FilesView({
                       />
                     </td>
                     <td data-label="Name">
-                      <button type="button" className="link" onClick={() => setSelected(file)}>
+                      <button
+                        type="button"
+                        id={`file-name-${file.id}`}
+                        className="link"
+                        onClick={() => setSelected(file)}
+                      >
                         {file.name || '(no name)'}
                       </button>
                     </td>
-                    <td data-label="CID" className="cid-cell">
-                      <span className="mono truncate" title={file.cid}>
-                        {file.cid}
-                      </span>
-                      <CopyCid cid={file.cid} name={file.name || file.cid} />
+                    <td data-label="CID">
+                      <div className="cid-cell">
+                        <span className="mono truncate" title={file.cid}>
+                          {file.cid}
+                        </span>
+                        <CopyCid cid={file.cid} describedBy={`file-name-${file.id}`} />
+                      </div>
                     </td>
                     <td data-label="Size">{formatBytes(file.size)}</td>
                     <td data-label="Type">{file.mime_type}</td>

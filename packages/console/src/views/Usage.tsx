@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react'
 import type { Api } from '../api/client'
 import type { TimeSeries, UsageTotals } from '../api/types'
 import { BarChart } from '../components/BarChart'
+import { dailyPoints } from '../components/chart-scale'
 import { ErrorNote } from '../components/common'
 import type { Features } from '../features'
 import { formatBytes } from '../format'
@@ -19,26 +20,6 @@ const unwrap = <T,>(body: T | { data: T }): T =>
   typeof body === 'object' && body !== null && 'data' in body ? (body as { data: T }).data : (body as T)
 
 const day = (date: Date) => date.toISOString().slice(0, 10)
-
-/**
- * Every day from `start` to `end` (UTC), with the series' figures where it has some: the API lists
- * only days with traffic, and one lone bar without its empty days around it says nothing of when.
- * Days of the series outside the range (a clock apart from the server's) are kept, in order.
- */
-export function dailyPoints(
-  periods: TimeSeries['time_periods'],
-  start: Date,
-  end: Date,
-  value: (period: TimeSeries['time_periods'][number]) => number,
-): { label: string; value: number }[] {
-  const byDay = new Map<string, number>()
-  for (let time = Date.parse(day(start)); time <= end.getTime(); time += 86_400_000) byDay.set(day(new Date(time)), 0)
-  for (const period of periods) {
-    const label = period.period_start_time.slice(0, 10)
-    byDay.set(label, (byDay.get(label) ?? 0) + value(period))
-  }
-  return [...byDay].sort(([a], [b]) => a.localeCompare(b)).map(([label, total]) => ({ label, value: total }))
-}
 
 /** Storage used and gateway traffic of the last 30 days, where the server reports them. */
 export function UsageView({ api, features }: { api: Api; features: Features }) {
@@ -93,6 +74,7 @@ export function UsageView({ api, features }: { api: Api; features: Features }) {
             points={dailyPoints(periods, start, end, (p) => p.bandwidth)}
             format={formatBytes}
             valueLabel="Bandwidth"
+            binary
           />
         </>
       )}

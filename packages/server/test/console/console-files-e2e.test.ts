@@ -349,7 +349,12 @@ describe.skipIf(!CHROMIUM)('the console as a file manager, in chromium', { timeo
 
     // copy a CID from the list
     const tone = (await byName('private', 'tone.wav'))!
-    await rows.filter({ hasText: 'tone.wav' }).getByRole('button', { name: 'Copy CID of tone.wav' }).click()
+    const copy = rows.filter({ hasText: 'tone.wav' }).getByRole('button', { name: 'Copy CID' })
+    // a screen reader hears whose CID: the button is described by the row's file name
+    expect(await copy.getAttribute('aria-describedby').then((id) => page.locator(`#${id}`).textContent())).toBe(
+      'tone.wav',
+    )
+    await copy.click()
     await rows.filter({ hasText: 'tone.wav' }).getByRole('button', { name: 'Copied' }).waitFor()
     expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(tone.cid)
 
