@@ -169,10 +169,12 @@ export function PinsView({ api, onShowFiles }: { api: Api; onShowFiles(): void }
                   {job.cid}
                 </td>
                 <td data-label="Status">
-                  <span className={failed(job) ? 'badge failed' : 'badge'}>
-                    {STATUS_TEXT[job.status] ?? job.status}
-                  </span>
-                  {job.reason && <span className="hint"> {job.reason}</span>}
+                  <div>
+                    <span className={failed(job) ? 'badge failed' : 'badge'}>
+                      {STATUS_TEXT[job.status] ?? job.status}
+                    </span>
+                    {job.reason && <p className="hint break reason">{job.reason}</p>}
+                  </div>
                 </td>
                 <td data-label="Queued">{formatDate(job.date_queued)}</td>
                 <td data-label="Actions">
