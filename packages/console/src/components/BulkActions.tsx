@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { type Api, messageOf } from '../api/client'
 import { gatewayUrl, moveToGroup, signedLink } from '../api/file-actions'
 import type { FileItem, Group, Network } from '../api/types'
@@ -42,6 +42,11 @@ export function BulkActions({
   const [confirming, setConfirming] = useState(false)
   const [busy, setBusy] = useState(false)
   const [outcomes, setOutcomes] = useState<{ action: string; items: Outcome[] } | null>(null)
+  const summary = useRef<HTMLParagraphElement>(null)
+  // the buttons pressed may be gone (a confirmation, rows deleted): focus goes to what happened
+  useEffect(() => {
+    if (outcomes) summary.current?.focus()
+  }, [outcomes])
   const count = selected.length
   const files = `${count} file${count === 1 ? '' : 's'}`
 
@@ -145,7 +150,7 @@ export function BulkActions({
       )}
       {outcomes && (
         <div role="status">
-          <p className={failed > 0 ? 'error' : 'status'}>
+          <p ref={summary} tabIndex={-1} className={failed > 0 ? 'error' : 'status'}>
             {outcomes.action}: {outcomes.items.length - failed} done
             {failed > 0 && `, ${failed} failed`}.
           </p>
