@@ -44,11 +44,13 @@ export function PinsView({ api, onShowFiles }: { api: Api; onShowFiles(): void }
   const [finished, setFinished] = useState<Finished[]>([])
   // requests made in this view that have not been seen to leave the queue yet
   const watching = useRef(new Map<string, string>())
+  const idle = useRef(false)
 
   const refresh = useCallback(async () => {
     try {
       const { data } = await api.get<{ data: PinQueue }>('v3/files/public/pin_by_cid', { limit: 100, sort: 'DSC' })
       setJobs(data.jobs)
+      idle.current = data.jobs.length === 0
       const open = new Set(data.jobs.map((job) => job.id))
       for (const [id, label] of watching.current) {
         if (open.has(id)) continue
@@ -67,7 +69,10 @@ export function PinsView({ api, onShowFiles }: { api: Api; onShowFiles(): void }
 
   useEffect(() => {
     void refresh()
-    const timer = setInterval(() => void refresh(), POLL_MS)
+    // asked again only while something can change: a request open, and the tab in sight
+    const timer = setInterval(() => {
+      if (document.visibilityState === 'visible' && !(idle.current && watching.current.size === 0)) void refresh()
+    }, POLL_MS)
     return () => clearInterval(timer)
   }, [refresh])
 
@@ -140,7 +145,7 @@ export function PinsView({ api, onShowFiles }: { api: Api; onShowFiles(): void }
       </form>
       <p className="hint">
         The content is fetched, every block checked against its CID, and kept as a public file. The queue below
-        refreshes every {POLL_MS / 1000} seconds.
+        refreshes every {POLL_MS / 1000} seconds while it holds requests.
       </p>
       <ErrorNote error={error} />
       {queued && <Status>{queued}</Status>}
