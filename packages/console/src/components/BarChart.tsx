@@ -52,6 +52,8 @@ export function BarChart({
   const y = (value: number) => MARGIN.top + plotHeight - (value / top) * plotHeight
   // about one date label per 90 px, always the first and the last
   const every = Math.max(1, Math.ceil(points.length / Math.max(1, Math.floor(plotWidth / 90))))
+  const edge = (index: number) =>
+    index >= points.length * 0.85 ? 'end' : index < points.length * 0.15 ? 'start' : ('middle' as const)
   const labelled = (index: number) =>
     index === points.length - 1 || (index % every === 0 && points.length - 1 - index >= every / 2)
 
@@ -94,7 +96,13 @@ export function BarChart({
                   </rect>
                 )}
                 {withTraffic.length <= 3 && point.value > 0 && (
-                  <text className="bar-value" x={x + barWidth / 2} y={y(point.value) - 4} textAnchor="middle">
+                  // near an edge the figure runs inward, so it is never cut off
+                  <text
+                    className="bar-value"
+                    x={edge(index) === 'end' ? x + barWidth : edge(index) === 'start' ? x : x + barWidth / 2}
+                    y={y(point.value) - 4}
+                    textAnchor={edge(index)}
+                  >
                     {format(point.value)}
                   </text>
                 )}
