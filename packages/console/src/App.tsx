@@ -3,21 +3,25 @@ import { apiBaseOfPage, createApi } from './api/client'
 import type { Network } from './api/types'
 import { detectFeatures, type Features } from './features'
 import { forgetToken, savedToken, saveToken } from './session'
+import { DomainsView } from './views/Domains'
 import { type FilesFilter, FilesView } from './views/Files'
 import { GroupsView } from './views/Groups'
 import { KeysView } from './views/Keys'
 import { PaymentsView } from './views/Payments'
+import { PinsView } from './views/Pins'
 import { SearchView } from './views/Search'
 import { SignIn } from './views/SignIn'
 import { UploadView } from './views/Upload'
 import { UsageView } from './views/Usage'
 
-type ViewName = 'files' | 'upload' | 'groups' | 'search' | 'payments' | 'usage' | 'keys'
+type ViewName = 'files' | 'upload' | 'groups' | 'pins' | 'domains' | 'search' | 'payments' | 'usage' | 'keys'
 
 const VIEWS: { name: ViewName; label: string; needs?: (features: Features) => boolean }[] = [
   { name: 'files', label: 'Files' },
   { name: 'upload', label: 'Upload' },
   { name: 'groups', label: 'Groups' },
+  { name: 'pins', label: 'Pin by CID' },
+  { name: 'domains', label: 'Gateways' },
   { name: 'search', label: 'Search' },
   { name: 'payments', label: 'Payments' },
   { name: 'usage', label: 'Usage', needs: (f) => f.usage || f.analytics },
@@ -134,6 +138,8 @@ export function App() {
         {view === 'files' && <FilesView api={api} filter={filesFilter} onFilter={setFilesFilter} />}
         {view === 'upload' && <UploadView api={api} onShow={(network: Network) => showFiles({ network })} />}
         {view === 'groups' && <GroupsView api={api} onShowFiles={showFiles} />}
+        {view === 'pins' && <PinsView api={api} onShowFiles={() => showFiles({ network: 'public' })} />}
+        {view === 'domains' && <DomainsView api={api} />}
         {view === 'search' && <SearchView api={api} />}
         {view === 'payments' && <PaymentsView api={api} />}
         {view === 'usage' && <UsageView api={api} features={features} />}

@@ -19,3 +19,8 @@ export type PaymentInstruction = Schemas['PaymentInstruction']
 export type ApiKey = Schemas['ApiKey']
 export type UsageTotals = Schemas['UserPinnedDataTotal']
 export type TimeSeries = Schemas['AnalyticsTimeSeries']
+/** A pin-by-CID request still in the queue (waiting, running or failed). */
+export type PinJob = Schemas['PinJob']
+export type PinQueue = Schemas['PinQueue']
+/** A custom gateway domain or a dedicated gateway name (`/v3/gateways/domains`). */
+export type Domain = Schemas['Domain']

@@ -38,7 +38,7 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
  * The async clipboard exists in secure contexts only: a server reached over plain http on a LAN
  * address gets the older copy command on a hidden text field instead.
  */
-async function copyText(text: string): Promise<boolean> {
+export async function copyText(text: string): Promise<boolean> {
   if (window.isSecureContext && navigator.clipboard) {
     return navigator.clipboard.writeText(text).then(
       () => true,

@@ -35,15 +35,17 @@ export function uploadFile(api: Api, file: File, options: UploadOptions, handler
   return uploadMultipart(api, [{ file, path: file.name }], options, handlers)
 }
 
-/** A folder: every file as a `file` part named by its path inside the folder; one CID for all. */
+/**
+ * A folder: every file as a `file` part named by its path (`folder/css/style.css`, as the folder
+ * picker's `webkitRelativePath` or a dropped folder's entries give it); one CID for all.
+ */
 export function uploadFolder(
   api: Api,
   folder: string,
-  files: File[],
+  parts: { file: File; path: string }[],
   options: UploadOptions,
   handlers: UploadHandlers,
 ): RunningUpload {
-  const parts = files.map((file) => ({ file, path: file.webkitRelativePath || `${folder}/${file.name}` }))
   return uploadMultipart(api, parts, { ...options, name: options.name || folder }, handlers)
 }
 

@@ -1,7 +1,10 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react'
 import { type Api, ApiError } from '../api/client'
+import { signedLink } from '../api/file-actions'
 import type { FileItem, Group, Network, Swap } from '../api/types'
 import { ConfirmButton, CopyButton, ErrorNote, Status } from '../components/common'
+import { GroupMove } from '../components/GroupMove'
+import { Preview } from '../components/Preview'
 import { formatBytes, formatDate, formatUnixSeconds } from '../format'
 
 interface Props {
@@ -54,7 +57,9 @@ export function FileDetails({ api, network, file, groups, onClose, onChanged, on
           </>
         )}
       </dl>
+      <Preview api={api} network={network} file={file} />
       <Rename api={api} path={path} file={file} onChanged={onChanged} />
+      <GroupMove api={api} network={network} file={file} groups={groups} onMoved={onChanged} />
       <Keyvalues api={api} path={path} file={file} onChanged={onChanged} />
       <DownloadLink api={api} network={network} file={file} />
       <Swaps api={api} network={network} cid={file.cid} />
@@ -188,13 +193,7 @@ function DownloadLink({ api, network, file }: { api: Api; network: Network; file
     event.preventDefault()
     setError(null)
     try {
-      const { data } = await api.send<{ data: string }>('POST', 'v3/files/private/download_link', {
-        url: `${api.base}files/${file.cid}`,
-        expires,
-        date: Math.floor(Date.now() / 1000),
-        method: 'GET',
-      })
-      setLink(data)
+      setLink(await signedLink(api, file.cid, expires))
     } catch (failure) {
       setError(failure)
     }
@@ -241,11 +240,14 @@ function DownloadLink({ api, network, file }: { api: Api; network: Network; file
 
 /**
  * Hot swaps: this CID served as another one on the tenant's gateway domains. The API gives the
- * history only (current, replaced and removed mappings alike), so it is shown as history.
+ * history only (current, replaced and removed mappings alike), so it is shown as history. It is
+ * asked for when wanted, not on opening a file: the API answers a CID never swapped with a 404 (as
+ * Pinata does), which the browser would log as a failed request for nearly every file opened.
  */
 function Swaps({ api, network, cid }: { api: Api; network: Network; cid: string }) {
   const path = `v3/files/${network}/swap/${cid}`
-  const [history, setHistory] = useState<Swap[]>([])
+  // null: not asked yet
+  const [history, setHistory] = useState<Swap[] | null>(null)
   const [target, setTarget] = useState('')
   const [error, setError] = useState<unknown>(null)
   const [done, setDone] = useState<string | null>(null)
@@ -257,10 +259,6 @@ function Swaps({ api, network, cid }: { api: Api; network: Network; cid: string 
       else setError(failure)
     }
   }
-  // biome-ignore lint/correctness/useExhaustiveDependencies: loaded once per file
-  useEffect(() => {
-    void refresh()
-  }, [path])
   const act = async (action: () => Promise<unknown>, message: string) => {
     setError(null)
     setDone(null)
@@ -282,7 +280,12 @@ function Swaps({ api, network, cid }: { api: Api; network: Network; cid: string 
       }}
     >
       <h4 id="swap-title">Swap</h4>
-      {history.length > 0 ? (
+      {history === null && (
+        <button type="button" onClick={() => void refresh()}>
+          Show swap history
+        </button>
+      )}
+      {history && history.length > 0 && (
         <ul className="plain" aria-label="Swap history, newest first">
           {history.map((swap) => (
             <li key={swap.created_at + swap.mapped_cid}>
@@ -290,9 +293,8 @@ function Swaps({ api, network, cid }: { api: Api; network: Network; cid: string 
             </li>
           ))}
         </ul>
-      ) : (
-        <p className="hint">Never swapped.</p>
       )}
+      {history && history.length === 0 && <p className="hint">Never swapped.</p>}
       <label>
         Serve this CID as
         <input value={target} spellCheck={false} onChange={(e) => setTarget(e.target.value)} required />

@@ -1,6 +1,8 @@
 import { type FormEvent, useCallback, useEffect, useState } from 'react'
 import type { Api } from '../api/client'
 import type { FileItem, FileList, Group, GroupList, Network } from '../api/types'
+import { BulkActions } from '../components/BulkActions'
+import { CopyCid } from '../components/CopyCid'
 import { ErrorNote, NetworkPicker, Pager, usePages } from '../components/common'
 import { formatBytes, formatDate, parseKeyvalues } from '../format'
 import { FileDetails } from './FileDetails'
@@ -33,6 +35,8 @@ export function FilesView({
   const [error, setError] = useState<unknown>(null)
   const [loading, setLoading] = useState(false)
   const [selected, setSelected] = useState<FileItem | null>(null)
+  // ids ticked for a bulk action: on this page only, cleared when the page or the filter changes
+  const [checked, setChecked] = useState<Set<string>>(new Set())
   const pages = usePages()
   const { network } = filter
 
@@ -63,6 +67,7 @@ export function FilesView({
       }
       const { data } = await api.get<{ data: FileList }>(`v3/files/${network}`, query)
       setList(data)
+      setChecked(new Set())
     } catch (failure) {
       setError(failure)
       setList(null)
@@ -90,6 +95,16 @@ export function FilesView({
     }
     apply(draft)
   }
+
+  const toggle = (id: string, on: boolean) =>
+    setChecked((ids) => {
+      const next = new Set(ids)
+      if (on) next.add(id)
+      else next.delete(id)
+      return next
+    })
+  const shown = list?.files ?? []
+  const allChecked = shown.length > 0 && shown.every((file) => checked.has(file.id))
 
   const groupName = (id: string | null) => (id ? (groups.find((g) => g.id === id)?.name ?? id) : '—')
 
@@ -165,12 +180,32 @@ export function FilesView({
       <ErrorNote error={error} />
       <div className="split">
         <div className="results" aria-busy={loading}>
+          {list && (
+            <BulkActions
+              api={api}
+              network={network}
+              selected={shown.filter((file) => checked.has(file.id))}
+              groups={groups}
+              onChanged={() => {
+                setSelected(null)
+                void load()
+              }}
+            />
+          )}
           {list && list.files.length === 0 && <p>No files match.</p>}
           {list && list.files.length > 0 && (
             <table className="cards">
               <caption className="visually-hidden">Files on the {network} network</caption>
               <thead>
                 <tr>
+                  <th scope="col">
+                    <input
+                      type="checkbox"
+                      aria-label="Select all files on this page"
+                      checked={allChecked}
+                      onChange={(e) => setChecked(new Set(e.target.checked ? shown.map((file) => file.id) : []))}
+                    />
+                  </th>
                   <th scope="col">Name</th>
                   <th scope="col">CID</th>
                   <th scope="col">Size</th>
@@ -182,13 +217,31 @@ export function FilesView({
               <tbody>
                 {list.files.map((file) => (
                   <tr key={file.id} aria-selected={selected?.id === file.id}>
+                    <td data-label="Select">
+                      <input
+                        type="checkbox"
+                        aria-label={`Select ${file.name || file.cid}`}
+                        checked={checked.has(file.id)}
+                        onChange={(e) => toggle(file.id, e.target.checked)}
+                      />
+                    </td>
                     <td data-label="Name">
-                      <button type="button" className="link" onClick={() => setSelected(file)}>
+                      <button
+                        type="button"
+                        id={`file-name-${file.id}`}
+                        className="link"
+                        onClick={() => setSelected(file)}
+                      >
                         {file.name || '(no name)'}
                       </button>
                     </td>
-                    <td data-label="CID" className="mono truncate" title={file.cid}>
-                      {file.cid}
+                    <td data-label="CID">
+                      <div className="cid-cell">
+                        <span className="mono truncate" title={file.cid}>
+                          {file.cid}
+                        </span>
+                        <CopyCid cid={file.cid} describedBy={`file-name-${file.id}`} />
+                      </div>
                     </td>
                     <td data-label="Size">{formatBytes(file.size)}</td>
                     <td data-label="Type">{file.mime_type}</td>

@@ -2,7 +2,9 @@ import { type ChangeEvent, useCallback, useEffect, useRef, useState } from 'reac
 import { type Api, messageOf } from '../api/client'
 import type { FileItem, Group, GroupList, Network } from '../api/types'
 import { ErrorNote, NetworkPicker } from '../components/common'
+import { DropZone } from '../components/DropZone'
 import { formatBytes, formatDuration, parseKeyvalues } from '../format'
+import type { Dropped } from '../uploads/drop'
 import { createRateMeter, secondsLeft } from '../uploads/rate'
 import {
   CancelledError,
@@ -118,10 +120,7 @@ export function UploadView({ api, onShow }: { api: Api; onShow(network: Network)
     })
   }
 
-  const chooseFiles = (event: ChangeEvent<HTMLInputElement>) => {
-    setError(null)
-    const files = [...(event.target.files ?? [])]
-    event.target.value = ''
+  const addFiles = (files: File[]) => {
     for (const file of files) {
       const resumable = file.size > RESUMABLE_THRESHOLD
       enqueue(file.name, resumable ? 'resumable (tus)' : 'file', file.size, resumable, (options, handlers) =>
@@ -129,6 +128,20 @@ export function UploadView({ api, onShow }: { api: Api; onShow(network: Network)
         uploadFile(api, file, files.length === 1 ? options : { ...options, name: undefined }, handlers),
       )
     }
+  }
+
+  const addFolder = (folder: string, parts: { file: File; path: string }[]) => {
+    const total = parts.reduce((sum, { file }) => sum + file.size, 0)
+    enqueue(folder, `folder of ${parts.length} files`, total, false, (options, handlers) =>
+      uploadFolder(api, folder, parts, options, handlers),
+    )
+  }
+
+  const chooseFiles = (event: ChangeEvent<HTMLInputElement>) => {
+    setError(null)
+    const files = [...(event.target.files ?? [])]
+    event.target.value = ''
+    addFiles(files)
     pump()
   }
 
@@ -138,10 +151,18 @@ export function UploadView({ api, onShow }: { api: Api; onShow(network: Network)
     event.target.value = ''
     if (files.length === 0) return
     const folder = files[0]!.webkitRelativePath.split('/')[0] || 'folder'
-    const total = files.reduce((sum, file) => sum + file.size, 0)
-    enqueue(folder, `folder of ${files.length} files`, total, false, (options, handlers) =>
-      uploadFolder(api, folder, files, options, handlers),
+    addFolder(
+      folder,
+      files.map((file) => ({ file, path: file.webkitRelativePath || `${folder}/${file.name}` })),
     )
+    pump()
+  }
+
+  const drop = (dropped: Dropped[]) => {
+    setError(null)
+    const files = dropped.flatMap((item) => (item.kind === 'file' ? [item.file] : []))
+    addFiles(files)
+    for (const item of dropped) if (item.kind === 'folder') addFolder(item.name, item.parts)
     pump()
   }
 
@@ -187,16 +208,18 @@ export function UploadView({ api, onShow }: { api: Api; onShow(network: Network)
         The name applies to a single file or to a folder. Files over {formatBytes(RESUMABLE_THRESHOLD)} go up resumably
         (tus): if the connection drops, choosing the same file again continues where it stopped.
       </p>
-      <div className="pickers">
-        <label className="picker">
-          <span>Choose files</span>
-          <input type="file" multiple onChange={chooseFiles} />
-        </label>
-        <label className="picker">
-          <span>Choose a folder</span>
-          <input type="file" ref={folderInput} onChange={chooseFolder} />
-        </label>
-      </div>
+      <DropZone onDrop={drop} onError={setError}>
+        <div className="pickers">
+          <label className="picker">
+            <span>Choose files</span>
+            <input type="file" multiple onChange={chooseFiles} />
+          </label>
+          <label className="picker">
+            <span>Choose a folder</span>
+            <input type="file" ref={folderInput} onChange={chooseFolder} />
+          </label>
+        </div>
+      </DropZone>
       <ErrorNote error={error} />
       {items.length > 0 && (
         <ul className="uploads" aria-label="Uploads">

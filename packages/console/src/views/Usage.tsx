@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react'
 import type { Api } from '../api/client'
 import type { TimeSeries, UsageTotals } from '../api/types'
 import { BarChart } from '../components/BarChart'
+import { dailyPoints } from '../components/chart-scale'
 import { ErrorNote } from '../components/common'
 import type { Features } from '../features'
 import { formatBytes } from '../format'
@@ -26,10 +27,12 @@ export function UsageView({ api, features }: { api: Api; features: Features }) {
   const [series, setSeries] = useState<TimeSeries | null>(null)
   const [top, setTop] = useState<TopItem[]>([])
   const [error, setError] = useState<unknown>(null)
+  const [{ start, end }] = useState(() => {
+    const now = new Date()
+    return { start: new Date(now.getTime() - (DAYS - 1) * 86_400_000), end: now }
+  })
 
   useEffect(() => {
-    const end = new Date()
-    const start = new Date(end.getTime() - (DAYS - 1) * 86_400_000)
     const range = { start_date: day(start), end_date: day(end) }
     if (features.usage) api.get<UsageTotals>('v3/data/userPinnedDataTotal').then((b) => setTotals(unwrap(b)), setError)
     if (features.analytics) {
@@ -40,7 +43,7 @@ export function UsageView({ api, features }: { api: Api; features: Features }) {
         .get<TopItem[]>('v3/ipfs/gateway_analytics_top', { ...range, by: 'cid', sort_by: 'requests', limit: 10 })
         .then((b) => setTop(unwrap(b) ?? []), setError)
     }
-  }, [api, features])
+  }, [api, features, start, end])
 
   const periods = series?.time_periods ?? []
   return (
@@ -61,13 +64,17 @@ export function UsageView({ api, features }: { api: Api; features: Features }) {
         <>
           <BarChart
             title={`Gateway requests, last ${DAYS} days`}
-            points={periods.map((p) => ({ label: p.period_start_time.slice(0, 10), value: p.requests }))}
-            format={(v) => String(v)}
+            points={dailyPoints(periods, start, end, (p) => p.requests)}
+            format={(v) => v.toLocaleString('en')}
+            valueLabel="Requests"
+            whole
           />
           <BarChart
             title={`Gateway bandwidth, last ${DAYS} days`}
-            points={periods.map((p) => ({ label: p.period_start_time.slice(0, 10), value: p.bandwidth }))}
+            points={dailyPoints(periods, start, end, (p) => p.bandwidth)}
             format={formatBytes}
+            valueLabel="Bandwidth"
+            binary
           />
         </>
       )}

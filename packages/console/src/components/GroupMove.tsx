@@ -1,0 +1,58 @@
+import { type FormEvent, useState } from 'react'
+import type { Api } from '../api/client'
+import { moveToGroup } from '../api/file-actions'
+import type { FileItem, Group, Network } from '../api/types'
+import { ErrorNote, Status } from './common'
+
+/** One file into a group (out of the one it was in) or out of any group. */
+export function GroupMove({
+  api,
+  network,
+  file,
+  groups,
+  onMoved,
+}: {
+  api: Api
+  network: Network
+  file: FileItem
+  groups: Group[]
+  onMoved(file: FileItem): void
+}) {
+  const [target, setTarget] = useState(file.group_id ?? '')
+  const [error, setError] = useState<unknown>(null)
+  const [done, setDone] = useState<string | null>(null)
+  const submit = async (event: FormEvent) => {
+    event.preventDefault()
+    setError(null)
+    setDone(null)
+    try {
+      await moveToGroup(api, network, file, target || null)
+      const group = groups.find((g) => g.id === target)
+      setDone(group ? `Moved to ${group.name}.` : 'Taken out of its group.')
+      onMoved({ ...file, group_id: target || null })
+    } catch (failure) {
+      setError(failure)
+    }
+  }
+  return (
+    <form onSubmit={submit} className="block" aria-labelledby="group-move-title">
+      <h4 id="group-move-title">Group</h4>
+      <label>
+        Move to group
+        <select value={target} onChange={(e) => setTarget(e.target.value)}>
+          <option value="">No group</option>
+          {groups.map((group) => (
+            <option key={group.id} value={group.id}>
+              {group.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="submit" disabled={target === (file.group_id ?? '')}>
+        Move
+      </button>
+      <ErrorNote error={error} />
+      {done && <Status>{done}</Status>}
+    </form>
+  )
+}
