@@ -40,7 +40,7 @@ const PROCESSES = [
  */
 const INTEROP = [
   'packages/ipfs-network/test/peers.test.ts',
-  'packages/server/test/console/console-e2e.test.ts',
+  'packages/server/test/console/*-e2e.test.ts',
   'packages/server/test/console/docs-e2e.test.ts',
   'packages/server/test/interop/**/*.test.ts',
   'packages/server/test/sdk/**/*.test.ts',
