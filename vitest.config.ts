@@ -40,8 +40,7 @@ const PROCESSES = [
  */
 const INTEROP = [
   'packages/ipfs-network/test/peers.test.ts',
-  'packages/server/test/console/*-e2e.test.ts',
-  'packages/server/test/console/docs-e2e.test.ts',
+  'packages/server/test/console/*-e2e.test.ts', // the console's and /docs' pages
   'packages/server/test/interop/**/*.test.ts',
   'packages/server/test/sdk/**/*.test.ts',
   'packages/server/test/x402-clients.test.ts',
