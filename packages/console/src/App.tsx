@@ -1,11 +1,14 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { isOperator } from './api/admin'
 import { apiBaseOfPage, createApi } from './api/client'
 import type { Network } from './api/types'
+import { ErrorNote } from './components/common'
 import { detectFeatures, type Features } from './features'
 import { forgetToken, savedToken, saveToken } from './session'
 import { type FilesFilter, FilesView } from './views/Files'
 import { GroupsView } from './views/Groups'
 import { KeysView } from './views/Keys'
+import { OperatorConsole } from './views/operator/OperatorConsole'
 import { PaymentsView } from './views/Payments'
 import { SearchView } from './views/Search'
 import { SignIn } from './views/SignIn'
@@ -36,17 +39,14 @@ export function App() {
   const base = useMemo(() => apiBaseOfPage(location), [])
   const [token, setToken] = useState(savedToken)
   const [notice, setNotice] = useState<string | null>(null)
-  const api = useMemo(
-    () =>
-      token
-        ? createApi(base, token, (message) => {
-            forgetToken()
-            setToken(null)
-            setNotice(`Signed out: ${message}`)
-          })
-        : undefined,
-    [base, token],
-  )
+  const endSession = useCallback((message: string) => {
+    forgetToken()
+    setToken(null)
+    setNotice(`Signed out: ${message}`)
+  }, [])
+  const api = useMemo(() => (token ? createApi(base, token, endSession) : undefined), [base, token, endSession])
+  /** Whom the server takes the token for: the operator area or the tenant views, never both. */
+  const [role, setRole] = useState<'operator' | 'tenant' | { failed: unknown }>()
   const [features, setFeatures] = useState<Features>(NO_FEATURES)
   const [view, setView] = useState<ViewName>(() => viewOfHash() ?? 'files')
   const [filesFilter, setFilesFilter] = useState<FilesFilter>({ network: 'public' })
@@ -62,9 +62,25 @@ export function App() {
     return () => removeEventListener('hashchange', onHash)
   }, [])
 
-  useEffect(() => {
-    if (api) detectFeatures(api).then(setFeatures, () => setFeatures(NO_FEATURES))
+  const checkRole = useCallback(() => {
+    setRole(undefined)
+    // an answer about a token since replaced (signed out, signed in again) is dropped
+    let current = true
+    if (api) {
+      isOperator(api).then(
+        (operator) => current && setRole(operator ? 'operator' : 'tenant'),
+        (failed) => current && setRole({ failed }),
+      )
+    }
+    return () => {
+      current = false
+    }
   }, [api])
+  useEffect(checkRole, [checkRole])
+
+  useEffect(() => {
+    if (api && role === 'tenant') detectFeatures(api).then(setFeatures, () => setFeatures(NO_FEATURES))
+  }, [api, role])
 
   const go = useCallback((name: ViewName) => {
     location.hash = name
@@ -98,6 +114,27 @@ export function App() {
   const signOut = () => {
     forgetToken()
     setToken(null)
+  }
+  if (role === 'operator') return <OperatorConsole api={api} onSignOut={signOut} onEnded={endSession} />
+  if (role !== 'tenant') {
+    return (
+      <main className="signin">
+        <h1>Pinfold</h1>
+        {role === undefined ? (
+          <p role="status">Checking the token…</p>
+        ) : (
+          <>
+            <ErrorNote error={role.failed} />
+            <button type="button" onClick={checkRole}>
+              Try again
+            </button>{' '}
+            <button type="button" onClick={signOut}>
+              Sign out
+            </button>
+          </>
+        )}
+      </main>
+    )
   }
   const visible = VIEWS.filter((entry) => !entry.needs || entry.needs(features))
 
