@@ -62,9 +62,9 @@ export function DenyRulesView({ api }: { api: Api }) {
       <h2 id="deny-title" tabIndex={-1}>
         Deny rules
       </h2>
-      <form className="filters" onSubmit={add} aria-labelledby="deny-add-title">
+      <form className="filters deny-add" onSubmit={add} aria-labelledby="deny-add-title">
         <h3 id="deny-add-title">Add a rule</h3>
-        <label className="grow">
+        <label>
           Rule
           <input
             className="mono"
@@ -75,15 +75,15 @@ export function DenyRulesView({ api }: { api: Api }) {
             onChange={(e) => setRule(e.target.value)}
           />
         </label>
+        <p id="deny-rule-help" className="hint">
+          One line: <code>/ipfs/CID</code>, <code>/ipfs/CID/path</code>, <code>/ipfs/CID/path*</code>,{' '}
+          <code>{'//double-hash'}</code>; <code>!</code> first allows instead. Later rules win.
+        </p>
         <div className="actions">
           <button type="submit" className="primary" disabled={busy}>
             Add rule
           </button>
         </div>
-        <p id="deny-rule-help" className="hint grow">
-          One line: <code>/ipfs/CID</code>, <code>/ipfs/CID/path</code>, <code>/ipfs/CID/path*</code>,{' '}
-          <code>{'//double-hash'}</code>; <code>!</code> first allows instead. Later rules win.
-        </p>
       </form>
       <ErrorNote error={addError} />
       {done && <Status>{done}</Status>}

@@ -1,7 +1,7 @@
 import { type FormEvent, useId, useState } from 'react'
 import type { AdminTenantAccount } from '../../api/admin'
 import type { Api } from '../../api/client'
-import { ErrorNote } from '../../components/common'
+import { ErrorNote, Status } from '../../components/common'
 import { formatLimit, LIMITS, type LimitName } from './format'
 
 /** Per limit: the deployment's default (left out of the request), no limit (null), or a value. */
@@ -46,11 +46,14 @@ export function LimitsForm({
   api,
   path,
   overrides,
+  done,
   onSaved,
 }: {
   api: Api
   path: string
   overrides: Overrides
+  /** What the last save did. */
+  done: string | null
   onSaved(): void
 }) {
   const [choices, setChoices] = useState(() => choicesOf(overrides))
@@ -83,20 +86,20 @@ export function LimitsForm({
           const choice = choices[name]
           return (
             <div key={name} className="limit-row">
-              <label>
-                {label}
-                <select
-                  value={choice.mode}
-                  onChange={(e) => {
-                    const mode = e.target.value as Choice['mode']
-                    choose(name, mode === 'value' ? { mode, text: '' } : { mode })
-                  }}
-                >
-                  <option value="default">Default</option>
-                  <option value="none">No limit</option>
-                  <option value="value">Set to…</option>
-                </select>
-              </label>
+              {/* a label beside the select, not around it: inside, the chosen option would join its name */}
+              <label htmlFor={`${id}-${name}-mode`}>{label}</label>
+              <select
+                id={`${id}-${name}-mode`}
+                value={choice.mode}
+                onChange={(e) => {
+                  const mode = e.target.value as Choice['mode']
+                  choose(name, mode === 'value' ? { mode, text: '' } : { mode })
+                }}
+              >
+                <option value="default">Default</option>
+                <option value="none">No limit</option>
+                <option value="value">Set to…</option>
+              </select>
               {choice.mode === 'value' && (
                 <div>
                   <label>
@@ -123,6 +126,7 @@ export function LimitsForm({
       <button type="submit" className="primary" disabled={busy}>
         {busy ? 'Saving…' : 'Save limits'}
       </button>
+      {done && <Status>{done}</Status>}
     </form>
   )
 }

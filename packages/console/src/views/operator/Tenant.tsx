@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react'
 import { type AdminTenantDetail, PIN_STATES } from '../../api/admin'
 import type { Api } from '../../api/client'
-import { ErrorNote, Status } from '../../components/common'
+import { ErrorNote } from '../../components/common'
 import { formatBytes, formatDate } from '../../format'
 import { formatLimit, LIMITS } from './format'
 import { LimitsForm } from './LimitsForm'
@@ -12,8 +12,8 @@ import { TenantStatus } from './Tenants'
 export function TenantView({ api, id }: { api: Api; id: string }) {
   const [tenant, setTenant] = useState<AdminTenantDetail | null>(null)
   const [error, setError] = useState<unknown>(null)
-  /** What the last action did, announced politely. */
-  const [done, setDone] = useState<string | null>(null)
+  /** What the last action did, shown (and announced politely) where it was done. */
+  const [done, setDone] = useState<{ block: 'limits' | 'suspension' | 'keys'; message: string } | null>(null)
   const path = `admin/v1/tenants/${encodeURIComponent(id)}`
 
   const load = useCallback(async () => {
@@ -30,10 +30,11 @@ export function TenantView({ api, id }: { api: Api; id: string }) {
   }, [load])
 
   /** After an action: say what it did and show the tenant as it now is. */
-  const changed = async (message: string) => {
-    setDone(message)
+  const changed = (block: NonNullable<typeof done>['block']) => async (message: string) => {
+    setDone({ block, message })
     await load()
   }
+  const doneIn = (block: NonNullable<typeof done>['block']) => (done?.block === block ? done.message : null)
 
   const usage = tenant?.account.usage
   const { limits, overrides } = tenant?.account ?? {}
@@ -47,7 +48,6 @@ export function TenantView({ api, id }: { api: Api; id: string }) {
         Tenant {id}
       </h2>
       <ErrorNote error={error} />
-      {done && <Status>{done}</Status>}
       {tenant && usage && limits && overrides && (
         <>
           <dl className="facts">
@@ -109,10 +109,17 @@ export function TenantView({ api, id }: { api: Api; id: string }) {
             api={api}
             path={`${path}/limits`}
             overrides={overrides}
-            onSaved={() => changed('Limits saved: they apply from the tenant’s next request.')}
+            done={doneIn('limits')}
+            onSaved={() => changed('limits')('Limits saved: they apply from the tenant’s next request.')}
           />
-          <Suspension api={api} path={path} tenant={tenant} onChanged={changed} />
-          <KeysRevocation api={api} path={path} tenant={tenant} onChanged={changed} />
+          <Suspension
+            api={api}
+            path={path}
+            tenant={tenant}
+            done={doneIn('suspension')}
+            onChanged={changed('suspension')}
+          />
+          <KeysRevocation api={api} path={path} tenant={tenant} done={doneIn('keys')} onChanged={changed('keys')} />
         </>
       )}
     </section>

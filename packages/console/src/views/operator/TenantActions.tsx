@@ -1,7 +1,7 @@
 import { type FormEvent, useId, useState } from 'react'
 import type { AdminTenantDetail } from '../../api/admin'
 import type { Api } from '../../api/client'
-import { ErrorNote } from '../../components/common'
+import { ErrorNote, Status } from '../../components/common'
 import { Confirm } from './Confirm'
 
 interface ActionProps {
@@ -9,6 +9,8 @@ interface ActionProps {
   /** The tenant's admin path, `admin/v1/tenants/{id}`. */
   path: string
   tenant: AdminTenantDetail
+  /** What the last action here did, shown under it. */
+  done: string | null
   /** The action succeeded: what it did, in words. */
   onChanged(message: string): void
 }
@@ -17,7 +19,7 @@ interface ActionProps {
  * Suspend (its tokens and keys refused; its public content kept or hidden, by choice, confirmed
  * before it is sent) or resume the tenant.
  */
-export function Suspension({ api, path, tenant, onChanged }: ActionProps) {
+export function Suspension({ api, path, tenant, done, onChanged }: ActionProps) {
   const [reason, setReason] = useState('')
   const [hide, setHide] = useState(false)
   const [confirming, setConfirming] = useState(false)
@@ -102,12 +104,13 @@ export function Suspension({ api, path, tenant, onChanged }: ActionProps) {
         />
       )}
       <ErrorNote error={error} />
+      {done && <Status>{done}</Status>}
     </div>
   )
 }
 
 /** Revokes every API key of the tenant, after a confirmation. */
-export function KeysRevocation({ api, path, tenant, onChanged }: ActionProps) {
+export function KeysRevocation({ api, path, tenant, done, onChanged }: ActionProps) {
   const [confirming, setConfirming] = useState(false)
   const [error, setError] = useState<unknown>(null)
   const [busy, setBusy] = useState(false)
@@ -147,6 +150,7 @@ export function KeysRevocation({ api, path, tenant, onChanged }: ActionProps) {
         </button>
       )}
       <ErrorNote error={error} />
+      {done && <Status>{done}</Status>}
     </div>
   )
 }
