@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
-import { isOperator } from './api/admin'
+import { isOperator, type Role } from './api/admin'
 import { apiBaseOfPage, createApi } from './api/client'
 import type { Network } from './api/types'
 import { ErrorNote } from './components/common'
@@ -46,7 +46,11 @@ export function App() {
   }, [])
   const api = useMemo(() => (token ? createApi(base, token, endSession) : undefined), [base, token, endSession])
   /** Whom the server takes the token for: the operator area or the tenant views, never both. */
-  const [role, setRole] = useState<'operator' | 'tenant' | { failed: unknown }>()
+  /** The role found for a token: one found for another (the one before a sign-out) is no answer. */
+  const [roleOf, setRoleOf] = useState<{ token: string; role: Role | { failed: unknown } }>()
+  const role = roleOf && roleOf.token === token ? roleOf.role : undefined
+  /** The role the sign-in form found for the token it kept, so it is not asked twice. */
+  const signedInAs = useRef<{ token: string; role: Role } | null>(null)
   const [features, setFeatures] = useState<Features>(NO_FEATURES)
   const [view, setView] = useState<ViewName>(() => viewOfHash() ?? 'files')
   const [filesFilter, setFilesFilter] = useState<FilesFilter>({ network: 'public' })
@@ -63,15 +67,16 @@ export function App() {
   }, [])
 
   const checkRole = useCallback(() => {
-    setRole(undefined)
+    if (!api) return
+    const known = signedInAs.current
+    if (known?.token === api.token) return setRoleOf(known)
+    setRoleOf(undefined)
     // an answer about a token since replaced (signed out, signed in again) is dropped
     let current = true
-    if (api) {
-      isOperator(api).then(
-        (operator) => current && setRole(operator ? 'operator' : 'tenant'),
-        (failed) => current && setRole({ failed }),
-      )
-    }
+    isOperator(api).then(
+      (operator) => current && setRoleOf({ token: api.token, role: operator ? 'operator' : 'tenant' }),
+      (failed) => current && setRoleOf({ token: api.token, role: { failed } }),
+    )
     return () => {
       current = false
     }
@@ -102,7 +107,8 @@ export function App() {
       <SignIn
         base={base}
         notice={notice}
-        onSignedIn={(value) => {
+        onSignedIn={(value, signedIn) => {
+          signedInAs.current = { token: value, role: signedIn }
           saveToken(value)
           setNotice(null)
           setToken(value)

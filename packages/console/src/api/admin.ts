@@ -12,6 +12,9 @@ export type TenantLimits = Schemas['TenantLimits']
 export type DenyRule = Schemas['DenyRule']
 export type PinState = AdminPinRequest['state']
 
+/** Whom the server takes a token for: the console shows the operator area or the tenant views, never both. */
+export type Role = 'operator' | 'tenant'
+
 export const PIN_STATES: readonly PinState[] = ['queued', 'retrieving', 'pinned', 'failed']
 
 /** The cheapest admin route: one tenant of the list. */

@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from 'react'
-import { isOperator } from '../api/admin'
+import { isOperator, type Role } from '../api/admin'
 import { createApi } from '../api/client'
 import { ErrorNote } from '../components/common'
 
@@ -15,7 +15,7 @@ export function SignIn({
   base: string
   /** Why the last session ended, if the server ended it. */
   notice: string | null
-  onSignedIn(token: string): void
+  onSignedIn(token: string, role: Role): void
 }) {
   const [token, setToken] = useState('')
   const [error, setError] = useState<unknown>(null)
@@ -29,9 +29,11 @@ export function SignIn({
     setError(null)
     try {
       const api = createApi(base, value)
-      // an operator token is refused by the tenant API: the admin API is asked first
-      if (!(await isOperator(api))) await api.get('v3/data/testAuthentication')
-      onSignedIn(value)
+      // both asked at once: an operator token is refused by the tenant API, a tenant's is a 404 on the admin API
+      const [operator, tenant] = await Promise.allSettled([isOperator(api), api.get('v3/data/testAuthentication')])
+      if (operator.status === 'fulfilled' && operator.value) return onSignedIn(value, 'operator')
+      if (tenant.status === 'rejected') throw tenant.reason
+      onSignedIn(value, 'tenant')
     } catch (failure) {
       setError(failure)
     } finally {

@@ -9,11 +9,11 @@ import { TenantsView } from './Tenants'
 import { TotalsView } from './Totals'
 import './operator.css'
 
-type Section = 'tenants' | 'pins' | 'totals' | 'deny-rules'
+type Section = 'tenants' | 'pin-queue' | 'totals' | 'deny-rules'
 
 const SECTIONS: { name: Section; label: string }[] = [
   { name: 'tenants', label: 'Tenants' },
-  { name: 'pins', label: 'Pin queue' },
+  { name: 'pin-queue', label: 'Pin queue' },
   { name: 'totals', label: 'Totals' },
   { name: 'deny-rules', label: 'Deny rules' },
 ]
@@ -96,7 +96,7 @@ export function OperatorConsole({
         ) : (
           <>
             {place.section === 'tenants' && <TenantsView api={api} />}
-            {place.section === 'pins' && <PinQueueView api={api} />}
+            {place.section === 'pin-queue' && <PinQueueView api={api} />}
             {place.section === 'totals' && <TotalsView api={api} />}
             {place.section === 'deny-rules' && <DenyRulesView api={api} />}
           </>
