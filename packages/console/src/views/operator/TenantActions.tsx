@@ -1,4 +1,4 @@
-import { type FormEvent, useId, useState } from 'react'
+import { type FormEvent, type RefObject, useId, useRef, useState } from 'react'
 import type { AdminTenantDetail } from '../../api/admin'
 import type { Api } from '../../api/client'
 import { ErrorNote, Status } from '../../components/common'
@@ -26,6 +26,7 @@ export function Suspension({ api, path, tenant, done, onChanged }: ActionProps) 
   const [error, setError] = useState<unknown>(null)
   const [busy, setBusy] = useState(false)
   const id = useId()
+  const trigger = useRef<HTMLButtonElement>(null)
 
   const run = async (action: () => Promise<unknown>, message: string) => {
     setBusy(true)
@@ -89,7 +90,7 @@ export function Suspension({ api, path, tenant, done, onChanged }: ActionProps) 
           </label>
         </fieldset>
         {!confirming && (
-          <button type="submit" className="danger" disabled={busy}>
+          <button ref={trigger} type="submit" className="danger" disabled={busy}>
             Suspend tenant
           </button>
         )}
@@ -100,7 +101,7 @@ export function Suspension({ api, path, tenant, done, onChanged }: ActionProps) 
           yes="Yes, suspend"
           busy={busy}
           onYes={suspend}
-          onCancel={() => setConfirming(false)}
+          onCancel={() => cancel(setConfirming, trigger)}
         />
       )}
       <ErrorNote error={error} />
@@ -112,6 +113,7 @@ export function Suspension({ api, path, tenant, done, onChanged }: ActionProps) 
 /** Revokes every API key of the tenant, after a confirmation. */
 export function KeysRevocation({ api, path, tenant, done, onChanged }: ActionProps) {
   const [confirming, setConfirming] = useState(false)
+  const trigger = useRef<HTMLButtonElement>(null)
   const [error, setError] = useState<unknown>(null)
   const [busy, setBusy] = useState(false)
 
@@ -142,10 +144,10 @@ export function KeysRevocation({ api, path, tenant, done, onChanged }: ActionPro
           yes="Yes, revoke all"
           busy={busy}
           onYes={revoke}
-          onCancel={() => setConfirming(false)}
+          onCancel={() => cancel(setConfirming, trigger)}
         />
       ) : (
-        <button type="button" className="danger" onClick={() => setConfirming(true)}>
+        <button ref={trigger} type="button" className="danger" onClick={() => setConfirming(true)}>
           Revoke all keys
         </button>
       )}
@@ -153,4 +155,10 @@ export function KeysRevocation({ api, path, tenant, done, onChanged }: ActionPro
       {done && <Status>{done}</Status>}
     </div>
   )
+}
+
+/** A cancelled confirmation gives the focus back to the button that asked for it (shown again). */
+function cancel(setConfirming: (value: boolean) => void, trigger: RefObject<HTMLButtonElement | null>) {
+  setConfirming(false)
+  requestAnimationFrame(() => trigger.current?.focus())
 }
