@@ -140,6 +140,15 @@ describe.skipIf(!CHROMIUM)('the console’s operator area in chromium', { timeou
     await expect.poll(() => rows.count()).toBe(2) // the header and globex
     await rows.getByRole('link', { name: 'globex' }).waitFor()
     await page.getByRole('button', { name: 'Clear' }).click()
+    // a tenant created before its first request; an existing id is the server's 409
+    await page.getByLabel('Tenant id (its tokens’ org)').fill('acme')
+    await page.getByRole('button', { name: 'Create tenant' }).click()
+    await page.getByRole('alert').filter({ hasText: 'tenant acme exists already' }).waitFor()
+    await page.getByLabel('Tenant id (its tokens’ org)').fill('initech')
+    await page.getByRole('button', { name: 'Create tenant' }).click()
+    await page.getByRole('heading', { name: 'Tenant initech' }).waitFor()
+    await page.getByText('created by an operator').waitFor()
+    await page.getByRole('link', { name: '← All tenants' }).click()
     await page.getByRole('link', { name: 'acme', exact: true }).click()
     await page.getByRole('heading', { name: 'Tenant acme' }).waitFor()
     await expect.poll(() => page.evaluate<string | undefined>('document.activeElement?.id')).toBe('tenant-title')

@@ -5,6 +5,7 @@ import { ErrorNote } from '../../components/common'
 import { formatBytes } from '../../format'
 import { limitsSummary } from './format'
 import { tenantHref } from './links'
+import { NewTenant } from './NewTenant'
 
 const PAGE_SIZE = 20
 
@@ -148,6 +149,7 @@ export function TenantsView({ api }: { api: Api }) {
           </nav>
         )}
       </div>
+      <NewTenant api={api} />
     </section>
   )
 }
