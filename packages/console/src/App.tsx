@@ -1,12 +1,15 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { isOperator, type Role } from './api/admin'
 import { apiBaseOfPage, createApi } from './api/client'
 import type { Network } from './api/types'
+import { ErrorNote } from './components/common'
 import { detectFeatures, type Features } from './features'
 import { forgetToken, savedToken, saveToken } from './session'
 import { DomainsView } from './views/Domains'
 import { type FilesFilter, FilesView } from './views/Files'
 import { GroupsView } from './views/Groups'
 import { KeysView } from './views/Keys'
+import { OperatorConsole } from './views/operator/OperatorConsole'
 import { PaymentsView } from './views/Payments'
 import { PinsView } from './views/Pins'
 import { SearchView } from './views/Search'
@@ -40,17 +43,18 @@ export function App() {
   const base = useMemo(() => apiBaseOfPage(location), [])
   const [token, setToken] = useState(savedToken)
   const [notice, setNotice] = useState<string | null>(null)
-  const api = useMemo(
-    () =>
-      token
-        ? createApi(base, token, (message) => {
-            forgetToken()
-            setToken(null)
-            setNotice(`Signed out: ${message}`)
-          })
-        : undefined,
-    [base, token],
-  )
+  const endSession = useCallback((message: string) => {
+    forgetToken()
+    setToken(null)
+    setNotice(`Signed out: ${message}`)
+  }, [])
+  const api = useMemo(() => (token ? createApi(base, token, endSession) : undefined), [base, token, endSession])
+  /** Whom the server takes the token for: the operator area or the tenant views, never both. */
+  /** The role found for a token: one found for another (the one before a sign-out) is no answer. */
+  const [roleOf, setRoleOf] = useState<{ token: string; role: Role | { failed: unknown } }>()
+  const role = roleOf && roleOf.token === token ? roleOf.role : undefined
+  /** The role the sign-in form found for the token it kept, so it is not asked twice. */
+  const signedInAs = useRef<{ token: string; role: Role } | null>(null)
   const [features, setFeatures] = useState<Features>(NO_FEATURES)
   const [view, setView] = useState<ViewName>(() => viewOfHash() ?? 'files')
   const [filesFilter, setFilesFilter] = useState<FilesFilter>({ network: 'public' })
@@ -66,9 +70,26 @@ export function App() {
     return () => removeEventListener('hashchange', onHash)
   }, [])
 
-  useEffect(() => {
-    if (api) detectFeatures(api).then(setFeatures, () => setFeatures(NO_FEATURES))
+  const checkRole = useCallback(() => {
+    if (!api) return
+    const known = signedInAs.current
+    if (known?.token === api.token) return setRoleOf(known)
+    setRoleOf(undefined)
+    // an answer about a token since replaced (signed out, signed in again) is dropped
+    let current = true
+    isOperator(api).then(
+      (operator) => current && setRoleOf({ token: api.token, role: operator ? 'operator' : 'tenant' }),
+      (failed) => current && setRoleOf({ token: api.token, role: { failed } }),
+    )
+    return () => {
+      current = false
+    }
   }, [api])
+  useEffect(checkRole, [checkRole])
+
+  useEffect(() => {
+    if (api && role === 'tenant') detectFeatures(api).then(setFeatures, () => setFeatures(NO_FEATURES))
+  }, [api, role])
 
   const go = useCallback((name: ViewName) => {
     location.hash = name
@@ -90,7 +111,8 @@ export function App() {
       <SignIn
         base={base}
         notice={notice}
-        onSignedIn={(value) => {
+        onSignedIn={(value, signedIn) => {
+          signedInAs.current = { token: value, role: signedIn }
           saveToken(value)
           setNotice(null)
           setToken(value)
@@ -102,6 +124,27 @@ export function App() {
   const signOut = () => {
     forgetToken()
     setToken(null)
+  }
+  if (role === 'operator') return <OperatorConsole api={api} onSignOut={signOut} onEnded={endSession} />
+  if (role !== 'tenant') {
+    return (
+      <main className="signin">
+        <h1>Pinfold</h1>
+        {role === undefined ? (
+          <p role="status">Checking the token…</p>
+        ) : (
+          <>
+            <ErrorNote error={role.failed} />
+            <button type="button" onClick={checkRole}>
+              Try again
+            </button>{' '}
+            <button type="button" onClick={signOut}>
+              Sign out
+            </button>
+          </>
+        )}
+      </main>
+    )
   }
   const visible = VIEWS.filter((entry) => !entry.needs || entry.needs(features))
 

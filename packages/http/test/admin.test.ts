@@ -79,11 +79,18 @@ describe('admin API - operator tokens', () => {
 })
 
 describe('admin API - tenants', () => {
-  it('GET /tenants - tenants known by their first request, with their use; search, status and paging', async () => {
+  it('GET /tenants - tenants known by their first request, with their use and limits; search, status and paging', async () => {
     const list = await admin('/tenants')
     expect(list.status).toBe(200)
     const byId = new Map((list.body.data.tenants as AdminTenant[]).map((t) => [t.id, t]))
-    expect(byId.get('acme')).toMatchObject({ origin: 'token', suspension: null, usage: { files: 1, bytes: 16 } })
+    expect(byId.get('acme')).toMatchObject({
+      origin: 'token',
+      suspension: null,
+      usage: { files: 1, bytes: 16 },
+      // the console's table shows these without a request per tenant
+      accounting: { logical_bytes: 16, contents: 1, sole_bytes: 16, shared_bytes: 0 },
+      limits: { storage_bytes: null, files: null, file_bytes: null, requests_per_minute: null },
+    })
     expect(byId.get('globex')).toMatchObject({ origin: 'token', usage: { files: 1 } })
     const found = await admin('/tenants?search=GLOB')
     expect(found.body.data.tenants.map((t: AdminTenant) => t.id)).toEqual(['globex'])
@@ -137,6 +144,10 @@ describe('admin API - tenants', () => {
     expect(refused.body.error).toMatch(/limit/)
     const own = await server.api('/v3/data/limits', { auth: hooli })
     expect(((await own.json()) as { data: { limits: { files: number } } }).data.limits.files).toBe(1)
+    expect((await admin('/tenants?search=hooli')).body.data.tenants[0].limits).toMatchObject({
+      files: 1,
+      file_bytes: 100,
+    })
     // null lifts a limit; bad values are a 400 that changes nothing
     for (const body of [{ files: -1 }, { files: 1.5 }, { files: 'many' }, { unknown_limit: 3 }]) {
       const bad = await admin('/tenants/hooli/limits', { method: 'PUT', body })

@@ -76,6 +76,14 @@ export interface Schemas {
       files: number
       bytes: number
     }
+    /** What it stores under deduplication, as `TenantUsage` counts it: the sum of its files’ sizes, its distinct contents, and their bytes it alone references or shares with other tenants */
+    accounting: {
+      logical_bytes: number
+      contents: number
+      sole_bytes: number
+      shared_bytes: number
+    }
+    limits: Schemas['TenantLimits']
   }
   AdminTotals: {
     stored: {

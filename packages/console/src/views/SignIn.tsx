@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from 'react'
+import { isOperator, type Role } from '../api/admin'
 import { createApi } from '../api/client'
 import { ErrorNote } from '../components/common'
 
@@ -14,7 +15,7 @@ export function SignIn({
   base: string
   /** Why the last session ended, if the server ended it. */
   notice: string | null
-  onSignedIn(token: string): void
+  onSignedIn(token: string, role: Role): void
 }) {
   const [token, setToken] = useState('')
   const [error, setError] = useState<unknown>(null)
@@ -27,8 +28,12 @@ export function SignIn({
     setBusy(true)
     setError(null)
     try {
-      await createApi(base, value).get('v3/data/testAuthentication')
-      onSignedIn(value)
+      const api = createApi(base, value)
+      // both asked at once: an operator token is refused by the tenant API, a tenant's is a 404 on the admin API
+      const [operator, tenant] = await Promise.allSettled([isOperator(api), api.get('v3/data/testAuthentication')])
+      if (operator.status === 'fulfilled' && operator.value) return onSignedIn(value, 'operator')
+      if (tenant.status === 'rejected') throw tenant.reason
+      onSignedIn(value, 'tenant')
     } catch (failure) {
       setError(failure)
     } finally {

@@ -11,6 +11,7 @@ import {
 import { createOperatorTokens } from '../auth/operator-tokens.js'
 import { decodePageToken, nextPageToken } from '../common/pagination.js'
 import type { QuotaOperations } from '../quotas/api.js'
+import { applyOverrides } from '../quotas/limits.js'
 import type { ServiceContext } from '../service/context.js'
 import type { AdminOperations, TenantDetail } from './api.js'
 import type { TenantDirectory } from './tenant-directory.js'
@@ -23,7 +24,7 @@ const MAX_OFFSET = 100_000
 const MAX_TENANT_ID_CHARS = 200
 const MAX_REASON_CHARS = 500
 
-export type AdminSettings = Pick<ServiceContext, 'records' | 'clock' | 'features'> & {
+export type AdminSettings = Pick<ServiceContext, 'records' | 'clock' | 'features' | 'quotaDefaults'> & {
   directory: TenantDirectory
   /** Each tenant's limits and use: the admin API reads and sets them through the quota feature. */
   quotas: QuotaOperations
@@ -67,11 +68,15 @@ export function createAdminOperations(ctx: AdminSettings): AdminOperations {
         { offset, limit },
         options,
       )
+      // two reads of one row each per tenant: the kept figures and the overrides (no counting)
       const tenants = await Promise.all(
-        page.items.map(async (tenant) => ({
-          ...tenant,
-          usage: storageUse(await ctx.records.accounts.keptUsage(tenant.id, options)),
-        })),
+        page.items.map(async (tenant) => {
+          const [kept, overrides] = await Promise.all([
+            ctx.records.accounts.keptUsage(tenant.id, options),
+            ctx.records.accounts.getLimits(tenant.id, options),
+          ])
+          return { ...tenant, usage: storageUse(kept), kept, limits: applyOverrides(ctx.quotaDefaults, overrides) }
+        }),
       )
       return { tenants, total: page.total }
     },

@@ -3,10 +3,12 @@
 import type {
   Actor,
   CallOptions,
+  KeptTenantUsage,
   PinRequestRecord,
   PinRequestState,
   StorageUsage,
   TenantLimitOverrides,
+  TenantLimits,
   TenantRecord,
 } from '@pinfold/interface'
 import type { OperatorActor } from '../auth/operator-tokens.js'
@@ -37,13 +39,18 @@ export interface TenantListQuery {
   limit?: number | undefined
 }
 
-/** A tenant as an operator's list shows it: the registry's record and what it stores. */
+/** A tenant as an operator's list shows it: the registry's record, what it stores and its limits. */
 export interface TenantSummary extends TenantRecord {
   /** Its files (both networks) and the sum of their sizes: the figures `GET /v3/usage/storage` gives the tenant. */
   usage: StorageUsage
+  /** The figures the store keeps with every file: its bytes alone and shared under deduplication. */
+  kept: KeptTenantUsage
+  /** Its limits as they apply: the deployment's defaults with the operator's overrides. */
+  limits: TenantLimits
 }
 
-export interface TenantDetail extends TenantSummary {
+export interface TenantDetail extends TenantRecord {
+  usage: StorageUsage
   /** Its pin-by-CID requests in each state. */
   pins: Record<PinRequestState, number>
   apiKeys: { total: number; active: number }

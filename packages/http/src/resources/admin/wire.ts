@@ -10,7 +10,14 @@ import type {
 import { ADMIN_PAGE_MAX } from '@pinfold/core'
 import Type, { type Static } from 'typebox'
 import { Count, DateTime, named } from '../../schema.js'
-import { accountToWire, overridesToWire, TenantAccountWire, TenantLimitOverridesWire } from '../limits/wire.js'
+import {
+  accountToWire,
+  limitsToWire,
+  overridesToWire,
+  TenantAccountWire,
+  TenantLimitOverridesWire,
+  TenantLimitsWire,
+} from '../limits/wire.js'
 
 const PIN_STATES = ['queued', 'retrieving', 'pinned', 'failed'] as const
 
@@ -42,7 +49,23 @@ const StorageUse = Type.Object(
 
 export const Tenant = named('AdminTenant', Type.Object(TenantFields))
 
-const TenantListItem = named('AdminTenantSummary', Type.Object({ ...TenantFields, usage: StorageUse }))
+const Accounting = Type.Object(
+  {
+    logical_bytes: Count,
+    contents: Count,
+    sole_bytes: Count,
+    shared_bytes: Count,
+  },
+  {
+    description:
+      'What it stores under deduplication, as `TenantUsage` counts it: the sum of its files’ sizes, its distinct contents, and their bytes it alone references or shares with other tenants',
+  },
+)
+
+const TenantListItem = named(
+  'AdminTenantSummary',
+  Type.Object({ ...TenantFields, usage: StorageUse, accounting: Accounting, limits: TenantLimitsWire }),
+)
 
 export const TenantList = Type.Object({ tenants: Type.Array(TenantListItem), total: Count })
 
@@ -145,12 +168,24 @@ export function tenantToWire(tenant: TenantRecord): Static<typeof Tenant> {
 }
 
 export function summaryToWire(tenant: TenantSummary): Static<typeof TenantListItem> {
-  return { ...tenantToWire(tenant), usage: { files: tenant.usage.files, bytes: tenant.usage.bytes } }
+  const { kept } = tenant
+  return {
+    ...tenantToWire(tenant),
+    usage: { files: tenant.usage.files, bytes: tenant.usage.bytes },
+    accounting: {
+      logical_bytes: kept.logicalBytes,
+      contents: kept.contents,
+      sole_bytes: kept.soleBytes,
+      shared_bytes: kept.sharedBytes,
+    },
+    limits: limitsToWire(tenant.limits),
+  }
 }
 
 export function detailToWire(tenant: TenantDetail): Static<typeof TenantDetailObject> {
   return {
-    ...summaryToWire(tenant),
+    ...tenantToWire(tenant),
+    usage: { files: tenant.usage.files, bytes: tenant.usage.bytes },
     pins: tenant.pins,
     api_keys: tenant.apiKeys,
     account: adminAccountToWire(tenant.account),

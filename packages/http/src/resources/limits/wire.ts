@@ -76,17 +76,21 @@ export function overridesFromWire(body: Record<string, unknown>): Record<string,
   return Object.fromEntries(Object.entries(body).map(([key, value]) => [byWire.get(key) ?? key, value]))
 }
 
+export function limitsToWire(limits: TenantLimits): Static<typeof TenantLimitsWire> {
+  return {
+    storage_bytes: limits.storageBytes,
+    files: limits.files,
+    file_bytes: limits.fileBytes,
+    open_pin_requests: limits.openPinRequests,
+    requests_per_minute: limits.requestsPerMinute,
+    vectorized_files: limits.vectorizedFiles,
+  }
+}
+
 export function accountToWire(account: TenantAccount): Static<typeof TenantAccountWire> {
   const { usage, limits } = account
   return {
-    limits: {
-      storage_bytes: limits.storageBytes,
-      files: limits.files,
-      file_bytes: limits.fileBytes,
-      open_pin_requests: limits.openPinRequests,
-      requests_per_minute: limits.requestsPerMinute,
-      vectorized_files: limits.vectorizedFiles,
-    },
+    limits: limitsToWire(limits),
     usage: {
       files: usage.files,
       logical_bytes: usage.logicalBytes,
