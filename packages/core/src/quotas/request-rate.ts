@@ -25,7 +25,7 @@ interface TenantRate {
   pending: Map<number, number>
   /** Requests being flushed: still counted here until the totals that include them come back. */
   flushing: Map<number, number>
-  /** When this process last admitted one of its requests. */
+  /** When this process last had one of its requests (admitted or refused). */
   seenAt: number
 }
 
@@ -171,13 +171,14 @@ export function createRequestRate(ctx: LimitSettings & Pick<ServiceContext, 'clo
     const now = ctx.clock.now().getTime()
     const rate = await rateOf(actor.tenantId, now, options)
     if (rate.limit === null) return
+    // a refused tenant is followed too: what the others admit keeps moving its estimate
+    rate.seenAt = now
+    scheduleFlush()
     const at = estimate(rate, now)
     if (at.previous * at.weight + at.current + 1 <= rate.limit) {
       const window = windowOf(now)
       rate.pending.set(window, (rate.pending.get(window) ?? 0) + 1)
       for (const old of rate.pending.keys()) if (old < window - 1) rate.pending.delete(old)
-      rate.seenAt = now
-      scheduleFlush()
       return
     }
     const seconds = retryAfter(rate.limit, at)
