@@ -38,9 +38,9 @@ interface TenantRate {
  * total, plus what this process admitted since its last flush — stays within the limit.
  *
  * The error is bounded (docs/operations.md, "Requests per minute across processes"): a process
- * does not see what the others admitted since their last flush, so with N processes a tenant gets
- * at most its limit plus what the other N−1 admit in one flush period (each never more than the
- * limit); with one process the limit is exact. A store that cannot answer leaves each process
+ * sees what the others admitted at most two flush periods late (theirs to add it, its own to read
+ * it), so with N processes a tenant gets at most its limit plus what the other N−1 admitted in the
+ * last ~2 s (each never more than the limit); with one process the limit is exact. A store that cannot answer leaves each process
  * counting on its own (its own requests still limited), never a 503 per request.
  */
 export function createRequestRate(ctx: LimitSettings & Pick<ServiceContext, 'clock'>) {
