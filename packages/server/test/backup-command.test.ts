@@ -176,10 +176,14 @@ describe.skipIf(!DEFAULT_RUN)(
       await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve))
       const port = String((blocker.address() as AddressInfo).port)
       try {
-        const [backup, refused, migrate, serve] = await Promise.all([
-          pinfold(join(root, 'data'), 'backup', join(root, 'backup-json'), '--json'),
-          pinfold(join(root, 'data'), 'backup', join(root, 'backup'), '--json'),
-          pinfold(join(root, 'data'), 'migrate', '--json'),
+        // one process at a time on the data directory (each locks it); serve meanwhile on another
+        const onData = async () => {
+          const backup = await pinfold(join(root, 'data'), 'backup', join(root, 'backup-json'), '--json')
+          const refused = await pinfold(join(root, 'data'), 'backup', join(root, 'backup-json'), '--json')
+          return { backup, refused, migrate: await pinfold(join(root, 'data'), 'migrate', '--json') }
+        }
+        const [{ backup, refused, migrate }, serve] = await Promise.all([
+          onData(),
           pinfold({ PINFOLD_DATA_DIR: join(root, 'serve-json'), PORT: port }, 'serve', '--json'),
         ])
         expect(backup).toMatchObject({ code: 0, stderr: '' })
