@@ -97,6 +97,9 @@ export function storageExceeded(max: number): PinfoldError {
 
 export function memoryTenantAccounts(state: MemoryState): TenantAccountRecordStore {
   const limits = new Map<string, TenantLimitOverrides>()
+  /** `${window} ${tenantId}` → requests counted (a tenant id never holds the space's window digits first). */
+  const requestCounts = new Map<string, number>()
+  const counted = (tenantId: string, window: number) => requestCounts.get(`${window} ${tenantId}`) ?? 0
   return {
     async keptUsage(tenantId, options) {
       throwIfAborted(options?.signal)
@@ -118,6 +121,23 @@ export function memoryTenantAccounts(state: MemoryState): TenantAccountRecordSto
       if (Object.keys(stored).length === 0) limits.delete(tenantId)
       else limits.set(tenantId, stored)
       return { ...stored }
+    },
+    async addRequestCounts(increments, window, options) {
+      throwIfAborted(options?.signal)
+      for (const { tenantId, window: at, count } of increments) {
+        if (count > 0) requestCounts.set(`${at} ${tenantId}`, counted(tenantId, at) + count)
+      }
+      return new Map(
+        increments.map(({ tenantId }) => [
+          tenantId,
+          { current: counted(tenantId, window), previous: counted(tenantId, window - 1) },
+        ]),
+      )
+    },
+    async dropRequestCountsBefore(window, options) {
+      throwIfAborted(options?.signal)
+      for (const key of requestCounts.keys())
+        if (Number(key.slice(0, key.indexOf(' '))) < window) requestCounts.delete(key)
     },
   }
 }

@@ -84,7 +84,9 @@ export function memoryBlockRecords(state: MemoryState): BlockRecordStore {
     async listPublicRoots(after, limit, at, options) {
       await tick(options)
       const roots = new Set<string>()
+      const excluded = new Set(options?.excludeTenants)
       for (const f of files.values()) {
+        if (excluded.has(f.tenantId)) continue
         if (f.network === 'public' && (f.expiresAt === null || f.expiresAt > at) && contents.has(f.cid))
           roots.add(f.cid)
       }

@@ -83,7 +83,9 @@ export function memoryPinRequestRecords(requests = new Map<string, PinRequestRec
         r.state === 'retrieving' && r.leaseExpiresAt !== null && r.leaseExpiresAt.getTime() > now.getTime()
       const running = new Map<string, number>()
       const oldest = new Map<string, PinRequestRecord>()
+      const excluded = new Set(options?.excludeTenants)
       for (const r of requests.values()) {
+        if (excluded.has(r.tenantId)) continue
         if (live(r)) running.set(r.tenantId, (running.get(r.tenantId) ?? 0) + 1)
         else if (isOpen(r)) {
           const first = oldest.get(r.tenantId)

@@ -8,6 +8,7 @@ import {
   type VectorEmbedding,
   type VectorMatch,
   type VectorRecordStore,
+  vectorizedExceeded,
 } from '@pinfold/interface'
 import { copyFile, type MemoryState } from './memory-state.js'
 
@@ -51,6 +52,12 @@ export function memoryVectorRecords(state: MemoryState): VectorRecordStore {
       })
       const file = visibleFile(tenantId, network, fileId)
       if (!file) return undefined
+      const max = options?.maxVectorizedFiles
+      if (max !== undefined && !file.vectorized) {
+        let vectorized = 0
+        for (const f of files.values()) if (f.tenantId === tenantId && f.vectorized) vectorized += 1
+        if (vectorized + 1 > max) throw vectorizedExceeded(max)
+      }
       embedding ??= { embedderId: given.embedderId, dimensions: given.dimensions }
       const copies = vectors.map((vector) => Float32Array.from(vector))
       byFile.set(fileId, { file, vectors: copies, norms: copies.map(norm) })

@@ -135,14 +135,21 @@ async function listUnindexedContents(
   return rows.map(toContentRecord)
 }
 
-async function listPublicRoots(db: Queryable, after: string | undefined, limit: number, at: Date): Promise<string[]> {
+async function listPublicRoots(
+  db: Queryable,
+  after: string | undefined,
+  limit: number,
+  at: Date,
+  excludeTenants: readonly string[],
+): Promise<string[]> {
   const { rows } = await db.query(
     `select c.cid from contents c
      where ($1::text is null or c.cid > $1)
        and exists (select 1 from files f where f.cid = c.cid and f.network = 'public'
-                   and (f.expires_at is null or f.expires_at > $2::timestamptz))
+                   and (f.expires_at is null or f.expires_at > $2::timestamptz)
+                   and f.tenant_id <> all($4::text[]))
      order by c.cid limit $3`,
-    [after ?? null, at.toISOString(), limit],
+    [after ?? null, at.toISOString(), limit, excludeTenants],
   )
   return rows.map((row) => String(row.cid))
 }
@@ -178,7 +185,9 @@ export function postgresBlockRecords(client: SqlClient): BlockRecordStore {
     listUnindexedContents: (after, limit, options) =>
       guarded('listUnindexedContents', options, () => listUnindexedContents(client, after, limit)),
     listPublicRoots: (after, limit, at, options) =>
-      guarded('listPublicRoots', options, () => listPublicRoots(client, after, limit, at)),
+      guarded('listPublicRoots', options, () =>
+        listPublicRoots(client, after, limit, at, options?.excludeTenants ?? []),
+      ),
     deleteBlockLocations: (blobKey, options) =>
       guarded('deleteBlockLocations', options, () => deleteBlockLocations(client, blobKey)),
   }

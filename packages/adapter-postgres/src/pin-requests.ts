@@ -216,13 +216,14 @@ async function claimPinRequest(
   now: Date,
   leaseMs: number,
   maxRunningPerTenant: number | undefined,
+  excludeTenants: readonly string[] = [],
 ): Promise<PinRequestRecord | undefined> {
   return client.transaction(async (tx) => {
     await tx.query(`select pg_advisory_xact_lock(hashtext('pinfold_pin_claims'))`)
     const { rows } = await tx.query(
       `with open_requests as (
          select tenant_id, created_at, (state = 'retrieving' and lease_expires_at > $2::timestamptz) as running
-         from pin_requests where state in ('queued', 'retrieving')
+         from pin_requests where state in ('queued', 'retrieving') and tenant_id <> all($5::text[])
        ),
        tenants as (
          select tenant_id, count(*) filter (where running) as running, min(created_at) filter (where not running) as oldest
@@ -255,7 +256,7 @@ async function claimPinRequest(
          on conflict (tenant_id) do update set turn = excluded.turn
        )
        select * from claimed`,
-      [owner, now.toISOString(), leaseMs, maxRunningPerTenant ?? null],
+      [owner, now.toISOString(), leaseMs, maxRunningPerTenant ?? null, excludeTenants],
     )
     return rows[0] && toPinRequest(rows[0])
   })
@@ -353,7 +354,7 @@ export function postgresPinRequestRecords(client: SqlClient): PinRequestRecordSt
       ),
     claimPinRequest: (owner, now, leaseMs, options) =>
       guarded('claimPinRequest', options, () =>
-        claimPinRequest(client, owner, now, leaseMs, options?.maxRunningPerTenant),
+        claimPinRequest(client, owner, now, leaseMs, options?.maxRunningPerTenant, options?.excludeTenants),
       ),
     renewPinLease: (id, owner, until, options) =>
       guarded('renewPinLease', options, () => renewPinLease(client, id, owner, until)),

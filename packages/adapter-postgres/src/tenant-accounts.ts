@@ -4,6 +4,8 @@ import {
   type FileRecord,
   type KeptTenantUsage,
   PinfoldError,
+  type RequestCountIncrement,
+  type RequestCountTotals,
   type TenantAccountRecordStore,
   type TenantLimitOverrides,
 } from '@pinfold/interface'
@@ -175,6 +177,44 @@ async function setLimits(db: Queryable, tenantId: string, given: TenantLimitOver
   return stored
 }
 
+/**
+ * The increments in one statement (one upsert per tenant and window, each atomic), then the totals
+ * around `window` of every tenant named: two statements a flush, whatever the number of tenants.
+ */
+async function addRequestCounts(
+  db: Queryable,
+  increments: readonly RequestCountIncrement[],
+  window: number,
+): Promise<Map<string, RequestCountTotals>> {
+  const adding = increments.filter((i) => i.count > 0)
+  if (adding.length > 0) {
+    await db.query(
+      `insert into tenant_request_counts (tenant_id, window_start, count)
+       select * from unnest($1::text[], $2::bigint[], $3::bigint[])
+       on conflict (tenant_id, window_start) do update set count = tenant_request_counts.count + excluded.count`,
+      [adding.map((i) => i.tenantId), adding.map((i) => i.window), adding.map((i) => i.count)],
+    )
+  }
+  const tenants = [...new Set(increments.map((i) => i.tenantId))]
+  const totals = new Map<string, RequestCountTotals>(tenants.map((id) => [id, { current: 0, previous: 0 }]))
+  if (tenants.length === 0) return totals
+  const { rows } = await db.query(
+    `select tenant_id, window_start, count from tenant_request_counts
+     where tenant_id = any($1::text[]) and window_start in ($2::bigint, $2::bigint - 1)`,
+    [tenants, window],
+  )
+  for (const row of rows) {
+    const into = totals.get(String(row.tenant_id))!
+    if (Number(row.window_start) === window) into.current = Number(row.count)
+    else into.previous = Number(row.count)
+  }
+  return totals
+}
+
+async function dropRequestCountsBefore(db: Queryable, window: number): Promise<void> {
+  await db.query('delete from tenant_request_counts where window_start < $1::bigint', [window])
+}
+
 /** The record store's tenant accounts part over `client`, each call guarded (see `guarded`). */
 export function postgresTenantAccounts(client: SqlClient): TenantAccountRecordStore {
   return {
@@ -183,5 +223,9 @@ export function postgresTenantAccounts(client: SqlClient): TenantAccountRecordSt
       guarded('vectorizedFiles', options, () => vectorizedFiles(client, tenantId)),
     getLimits: (tenantId, options) => guarded('getLimits', options, () => getLimits(client, tenantId)),
     setLimits: (tenantId, limits, options) => guarded('setLimits', options, () => setLimits(client, tenantId, limits)),
+    addRequestCounts: (increments, window, options) =>
+      guarded('addRequestCounts', options, () => addRequestCounts(client, increments, window)),
+    dropRequestCountsBefore: (window, options) =>
+      guarded('dropRequestCountsBefore', options, () => dropRequestCountsBefore(client, window)),
   }
 }

@@ -1,5 +1,4 @@
 import {
-  type CallOptions,
   checkEmbedding,
   checkVector,
   embeddingMismatch,
@@ -13,6 +12,8 @@ import {
   type VectorMatch,
   type VectorQuery,
   type VectorRecordStore,
+  type VectorUpsertOptions,
+  vectorizedExceeded,
 } from '@pinfold/interface'
 import { guarded } from './errors.js'
 import { vectors as vectorsMigration } from './migrations/0006-vectors.js'
@@ -158,7 +159,7 @@ export function postgresVectorRecords(client: SqlClient, options: PostgresVector
     fileId: string,
     given: VectorEmbedding,
     vectors: readonly Float32Array[],
-    options?: CallOptions,
+    options?: VectorUpsertOptions,
   ): Promise<FileRecord | undefined> {
     checkEmbedding(given)
     vectors.forEach((vector, i) => {
@@ -174,15 +175,24 @@ export function postgresVectorRecords(client: SqlClient, options: PostgresVector
     return client.transaction(async (tx) => {
       // The file's row lock orders this against deleteFile (whose cascade then takes the vectors)
       // and against other upserts of the same file (each replaces the whole set).
-      const file = await tx.query('select id from files where id = $1 and tenant_id = $2 and network = $3 for update', [
-        fileId,
-        tenantId,
-        network,
-      ])
+      const file = await tx.query(
+        'select id, vectorized from files where id = $1 and tenant_id = $2 and network = $3 for update',
+        [fileId, tenantId, network],
+      )
       if (file.rows.length === 0) {
         const stored = await recordedEmbedding(tx)
         if (stored && !sameEmbedding(stored, given)) throw embeddingMismatch(stored, given)
         return undefined
+      }
+      const max = options?.maxVectorizedFiles
+      if (max !== undefined && file.rows[0]!.vectorized !== true) {
+        // the tenant's upserts of new files count one after the other (the lock lasts until commit),
+        // each seeing the files the earlier ones marked: a limit is never passed by a race
+        await tx.query(`select pg_advisory_xact_lock(hashtext('pinfold_vectorized'), hashtext($1))`, [tenantId])
+        const { rows } = await tx.query('select count(*)::bigint as n from files where tenant_id = $1 and vectorized', [
+          tenantId,
+        ])
+        if (Number(rows[0]!.n) + 1 > max) throw vectorizedExceeded(max)
       }
       await claimEmbedding(tx, ext, given)
       await tx.query('delete from file_vectors where file_id = $1', [fileId])

@@ -186,6 +186,19 @@ export function describeBlockRecords(name: string, create: () => Promise<RecordS
       expect(await store.blocks.listPublicRoots(undefined, 1, at(59))).toEqual([publicRoots[0]])
     })
 
+    it('listPublicRoots - roots only excluded tenants hold publicly are not listed; held by another too, they are', async () => {
+      const shared = await hold(blobKey(), { tenantId: OTHER_TENANT })
+      await hold(blobKey(), { tenantId: TENANT }, shared.content.cid)
+      const onlyHidden = await hold(blobKey(), { tenantId: OTHER_TENANT })
+      // held privately by a visible tenant: still not announced
+      await hold(blobKey(), { tenantId: TENANT, network: 'private' }, onlyHidden.content.cid)
+      const excludeTenants = [OTHER_TENANT]
+      expect(await store.blocks.listPublicRoots(undefined, 10, later, { excludeTenants })).toEqual([shared.content.cid])
+      expect(await store.blocks.listPublicRoots(undefined, 10, later, { excludeTenants: [] })).toEqual(
+        [shared.content.cid, onlyHidden.content.cid].sort(),
+      )
+    })
+
     it('listPublicRoots - a root held both privately and publicly is public; deleting the public file unlists it', async () => {
       const both = await hold(blobKey(), { network: 'private' })
       const { file } = await hold(blobKey(), { network: 'public' }, both.content.cid)

@@ -168,6 +168,25 @@ export function describePinRequestRecords(name: string, create: () => Promise<Re
       expect(await store.pinRequests.claimPinRequest('worker-3', at(11), LEASE_MS)).toBeUndefined()
     })
 
+    it("claimPinRequest - passes over excluded tenants' requests, an expired lease's too, and claims them once not excluded", async () => {
+      const held = newRequest({ tenantId: 'tenant-held', createdAt: at(1) })
+      const other = newRequest({ tenantId: 'tenant-b', createdAt: at(2) })
+      await store.pinRequests.createPinRequest(held)
+      await store.pinRequests.createPinRequest(other)
+      const excludeTenants = ['tenant-held', 'tenant-gone']
+      expect((await store.pinRequests.claimPinRequest('w', at(10), LEASE_MS, { excludeTenants }))?.id).toBe(other.id)
+      await store.pinRequests.finishPinRequest(other.id, 'w', { state: 'pinned', dagSize: 1 })
+      expect(await store.pinRequests.claimPinRequest('w', at(10), LEASE_MS, { excludeTenants })).toBeUndefined()
+      // claimed, then its lease ran out (its worker died): still passed over while excluded
+      expect((await store.pinRequests.claimPinRequest('w', at(10), LEASE_MS))?.id).toBe(held.id)
+      const expired = new Date(at(10).getTime() + LEASE_MS + 1)
+      expect(await store.pinRequests.claimPinRequest('w2', expired, LEASE_MS, { excludeTenants })).toBeUndefined()
+      expect(await store.pinRequests.getPinRequest('tenant-held', held.id)).toMatchObject({ attempts: 1 })
+      expect((await store.pinRequests.claimPinRequest('w2', expired, LEASE_MS, { excludeTenants: [] }))?.id).toBe(
+        held.id,
+      )
+    })
+
     it('claimPinRequest - of many concurrent claimers each request goes to exactly one', async () => {
       const requests = [0, 1, 2, 3, 4].map((i) => newRequest({ createdAt: at(i) }))
       for (const r of requests) await store.pinRequests.createPinRequest(r)

@@ -181,6 +181,43 @@ export function describeTenantAccounts(name: string, create: () => Promise<Recor
       expect(await store.accounts.getLimits(TENANT)).toEqual({})
     })
 
+    it('addRequestCounts - adds per tenant and window, answers this window and the one before, loses nothing to concurrency', async () => {
+      const W = 29_000_000
+      expect(await store.accounts.addRequestCounts([{ tenantId: TENANT, window: W, count: 0 }], W)).toEqual(
+        new Map([[TENANT, { current: 0, previous: 0 }]]),
+      )
+      await store.accounts.addRequestCounts([{ tenantId: TENANT, window: W - 1, count: 7 }], W - 1)
+      const totals = await store.accounts.addRequestCounts(
+        [
+          { tenantId: TENANT, window: W, count: 3 },
+          { tenantId: OTHER_TENANT, window: W, count: 5 },
+        ],
+        W,
+      )
+      expect(totals).toEqual(
+        new Map([
+          [TENANT, { current: 3, previous: 7 }],
+          [OTHER_TENANT, { current: 5, previous: 0 }],
+        ]),
+      )
+      // twenty processes flushing at once: every count lands
+      await Promise.all(
+        Array.from({ length: 20 }, () =>
+          store.accounts.addRequestCounts([{ tenantId: TENANT, window: W, count: 2 }], W),
+        ),
+      )
+      const read = await store.accounts.addRequestCounts([{ tenantId: TENANT, window: W + 1, count: 1 }], W + 1)
+      expect(read.get(TENANT)).toEqual({ current: 1, previous: 43 })
+
+      await store.accounts.dropRequestCountsBefore(W)
+      expect(
+        (await store.accounts.addRequestCounts([{ tenantId: TENANT, window: W, count: 0 }], W)).get(TENANT),
+      ).toEqual({
+        current: 43,
+        previous: 0,
+      })
+    })
+
     it('keptUsage - after random uploads, cross-tenant duplicates, deletes and expiries, equals a recount', async () => {
       const tenants = [TENANT, OTHER_TENANT, THIRD_TENANT] as const
       const random = seeded(20261128)

@@ -181,6 +181,38 @@ export function describeVectorRecords(name: string, create: () => Promise<Record
       })
 
       vectorTest(
+        'upsertFileVectors - maxVectorizedFiles: of 6 concurrent upserts at the limit less one exactly one is stored; a re-vectorize always fits',
+        async () => {
+          const limit = 3
+          const done = [await addFile(), await addFile()]
+          for (const file of done) await upsert(file, [axis(0)])
+          await upsert(await addFile({ tenantId: OTHER_TENANT }), [axis(1)]) // another tenant's count apart
+          const racing = await Promise.all([0, 1, 2, 3, 4, 5].map(() => addFile()))
+          const results = await Promise.allSettled(
+            racing.map((file) =>
+              store.vectors.upsertFileVectors(TENANT, 'private', file.id, EMBEDDER, [axis(2)], {
+                maxVectorizedFiles: limit,
+              }),
+            ),
+          )
+          expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1)
+          for (const refused of results.filter((r) => r.status === 'rejected')) {
+            expect(refused.reason).toMatchObject({
+              code: 'QUOTA_EXCEEDED',
+              message: `vectorized file limit reached: the account may vectorize ${limit} files`,
+            })
+          }
+          expect(await store.accounts.vectorizedFiles(TENANT)).toBe(limit)
+          // a file already vectorized takes no more room
+          const again = await store.vectors.upsertFileVectors(TENANT, 'private', done[0]!.id, EMBEDDER, [axis(3)], {
+            maxVectorizedFiles: limit,
+          })
+          expect(again?.vectorized).toBe(true)
+          await expectVectorCount(limit + 1)
+        },
+      )
+
+      vectorTest(
         'upsertFileVectors - a missing file or one of another tenant or network answers undefined',
         async () => {
           const mine = await addFile()

@@ -32,6 +32,7 @@ export { createUrlSigner, SIGNATURE_PARAM, type UrlSigner } from './auth/url-sig
 export type { KeyValueInput } from './common/api.js'
 export { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, type PageQuery } from './common/pagination.js'
 export { parseCid } from './common/parse-cid.js'
+export { createTokenBuckets, type TokenBucketRule } from './common/token-buckets.js'
 export { LIMITS } from './common/validate.js'
 export { indexKeyOf, PLACEHOLDER_ROOT } from './content/dag/car-blob.js'
 export { computeFileCid } from './content/unixfs/compute-cid.js'
@@ -80,6 +81,7 @@ export type * from './pins/api.js'
 export type * from './plugins/api.js'
 export { BUILT_IN_PLUGINS } from './plugins/plugins.js'
 export type * from './quotas/api.js'
+export { REQUEST_COUNT_FLUSH_MS } from './quotas/request-rate.js'
 export { gatewayMultiaddr, gatewayProviderId, TRANSPORT_IPFS_GATEWAY_HTTP } from './routing/http-provider.js'
 export {
   type CompletionStep,

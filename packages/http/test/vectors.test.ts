@@ -36,6 +36,27 @@ describe('vectors over HTTP', () => {
     expect(((await file.json()) as { data: { vectorized: boolean } }).data.vectorized).toBe(true)
   })
 
+  it('POST /v3/vectorize/files - racing at the vectorized-files limit less one: exactly one stores vectors', async () => {
+    const org = 'vector-quota'
+    const auth = await server.token({ org })
+    await server.service.quotas.setTenantLimits(org, { vectorizedFiles: 2 })
+    const { files } = await privateGroupWithTexts(server, [...DOCS, 'a fourth text', 'a fifth text'], auth)
+    expect((await vectorize(files[0]!.id, auth)).status).toBe(200)
+    const racing = await Promise.all(files.slice(1).map((file) => vectorize(file.id, auth)))
+    expect(racing.map((r) => r.status).sort()).toEqual([200, 403, 403, 403])
+    for (const refused of racing.filter((r) => r.status === 403)) {
+      expect(await refused.json()).toEqual({
+        error: 'vectorized file limit reached: the account may vectorize 2 files',
+      })
+    }
+    const limits = await server.api('/v3/data/limits', { auth })
+    expect(((await limits.json()) as { data: { usage: { vectorized_files: number } } }).data.usage).toMatchObject({
+      vectorized_files: 2,
+    })
+    // a file already vectorized is vectorized again at the limit
+    expect((await vectorize(files[0]!.id, auth)).status).toBe(200)
+  })
+
   it('POST /v3/vectorize/groups/query - returns the best matches first as {data: {count, matches}}', async () => {
     const { groupId, files } = await vectorizedGroup()
     const { status, body } = await queryGroup(server, groupId, { text: 'bicycle repair invoice' })

@@ -35,8 +35,9 @@ Usage:
 
   pinfold completion <shell>    print a completion script for bash, zsh or fish
 
-Client commands take --json (the answer as JSON on stdout) and exit 0 on success, 1 on a failure,
-2 on a usage mistake; errors are one line on stderr.
+Every command but completion takes --json (the answer as JSON on stdout; serve logs JSON lines
+anyway) and exits 0 on success, 1 on a failure, 2 on a usage mistake; errors are one line on
+stderr, with --json on serve, migrate, backup and restore a JSON one: {"error", "exit_code"}.
 
 Examples:
   pinfold serve                                     a server on :3000, data in ./.pinfold
@@ -47,7 +48,7 @@ Examples:
 Run \`pinfold <command> --help\` for a command's options.
 `
 
-const SERVE_USAGE = `Usage: pinfold serve [--config FILE]
+const SERVE_USAGE = `Usage: pinfold serve [--config FILE] [--json]
 
 Starts the server. Settings come from the environment (PORT, HOST, PINFOLD_DATA_DIR,
 PINFOLD_STORAGE, DATABASE_URL, PINFOLD_S3_*, PINFOLD_PUBLIC_URL, PINFOLD_LOG_LEVEL, …) and, under
@@ -57,6 +58,8 @@ docs/configuration.md lists the keys. An unknown key or a bad value stops the st
 Ctrl-C or SIGTERM stops it after the requests in flight; a second signal stops it at once.
 
 Before creating anything it checks that PORT is free and PINFOLD_DATA_DIR writable.
+Its log is JSON lines on stdout (the start line: {"message": "pinfold listening", "url", …}); with
+--json a failure to start is JSON too, one line on stderr: {"error": "…", "exit_code": 1}.
 
 Examples:
   pinfold serve                                     :3000 on 127.0.0.1, data in ./.pinfold
@@ -83,28 +86,42 @@ Examples:
   pinfold token --sub alice --org acme --scope "org:files:read" --expires-in 7d
 `
 
-const MIGRATE_USAGE = `Usage: pinfold migrate
+const MIGRATE_USAGE = `Usage: pinfold migrate [--json]
 
 Applies database migrations to DATABASE_URL, else to the embedded database in PINFOLD_DATA_DIR
-(stop \`pinfold serve\` first: one process per data directory).
+(stop \`pinfold serve\` first: one process per data directory). With --json it prints one object,
+{"target", "applied": [{"version", "name"}], "already_applied"}, and a failure as {"error", "exit_code"}
+on stderr.
 `
 
-const BACKUP_USAGE = `Usage: pinfold backup <dir>
+const BACKUP_USAGE = `Usage: pinfold backup <dir> [--json]
 
 Copies the embedded default of PINFOLD_DATA_DIR (the PGlite database, the blob files, the signing
 secret) into <dir>, which must not exist or be empty. Stop \`pinfold serve\` first: the embedded
 database belongs to one process. Blob files are hard links when <dir> is on the same filesystem.
 With DATABASE_URL or PINFOLD_S3_BUCKET, back those up instead (docs/deployment.md#backups).
+With --json it prints {"command", "from", "into", "files", "bytes", "hard_linked", "ms"}, and a
+failure as {"error", "exit_code"} on stderr.
 `
 
-const RESTORE_USAGE = `Usage: pinfold restore <dir>
+const RESTORE_USAGE = `Usage: pinfold restore <dir> [--json]
 
 Puts a backup made by \`pinfold backup\` into PINFOLD_DATA_DIR, which must hold no database, blobs
-or secret. Nothing changes unless the whole backup is there, counted against its manifest.
+or secret. Nothing changes unless the whole backup is there, counted against its manifest. --json
+as for backup.
 `
 
+/**
+ * `--json` on the server commands: their result is one JSON object on stdout (`serve` logs JSON
+ * lines already), and a failure one JSON line on stderr, `{"error", "exit_code"}`.
+ */
+const JSON_COMMANDS = new Set(['serve', 'migrate', 'backup', 'restore'])
+let jsonOutput = false
+
 async function main(argv: string[]): Promise<void> {
-  const [command, ...rest] = argv
+  const [command, ...given] = argv
+  jsonOutput = command !== undefined && JSON_COMMANDS.has(command) && given.includes('--json')
+  const rest = jsonOutput ? given.filter((arg) => arg !== '--json') : given
   const wantsHelp = rest.includes('--help') || rest.includes('-h')
   if (command === 'serve') return wantsHelp ? void process.stdout.write(SERVE_USAGE) : serve(rest)
   if (command === 'token') return wantsHelp ? void process.stdout.write(TOKEN_USAGE) : token(rest)
@@ -217,17 +234,27 @@ async function migrateCommand(args: string[]): Promise<void> {
   noArguments('migrate', args)
   const config = readConfig()
   if (!config.databaseUrl && config.storage === 'memory') {
-    process.stdout.write('PINFOLD_STORAGE=memory and no DATABASE_URL: there is no database to migrate\n')
+    const none = 'PINFOLD_STORAGE=memory and no DATABASE_URL: there is no database to migrate'
+    process.stdout.write(jsonOutput ? `${JSON.stringify({ target: null, applied: [], message: none })}\n` : `${none}\n`)
     return
   }
   const target = config.databaseUrl ? 'the PostgreSQL database of DATABASE_URL' : join(config.dataDir, 'db')
-  process.stdout.write(`Migrating ${target}\n`)
+  if (!jsonOutput) process.stdout.write(`Migrating ${target}\n`)
   const { runMigrations } = await import('./migrate-command.js')
-  const applied = await runMigrations(config, ({ version, name, state }) => {
+  const applied: { version: number; name: string }[] = []
+  let upToDate = 0
+  await runMigrations(config, ({ version, name, state }) => {
+    if (state === 'applied') applied.push({ version, name })
+    if (state === 'skipped') upToDate += 1
+    if (jsonOutput) return
     const label = `  ${String(version).padStart(4, '0')} ${name}`
     if (state === 'applying') process.stdout.write(`${label} … `)
     else process.stdout.write(state === 'applied' ? 'applied\n' : 'already applied\n')
   })
+  if (jsonOutput) {
+    process.stdout.write(`${JSON.stringify({ target, applied, already_applied: upToDate })}\n`)
+    return
+  }
   process.stdout.write(
     applied.length === 0 ? 'Up to date: nothing to apply\n' : `Applied ${applied.length} migration(s)\n`,
   )
@@ -246,11 +273,15 @@ async function backupCommand(command: 'backup' | 'restore', args: string[]): Pro
   const started = Date.now()
   const { files, bytes, linked } =
     command === 'backup' ? await backupDataDir(config, dir) : await restoreDataDir(config, dir)
+  const ms = Date.now() - started
+  if (jsonOutput) {
+    const [from, into] = command === 'backup' ? [config.dataDir, dir] : [dir, config.dataDir]
+    process.stdout.write(`${JSON.stringify({ command, from, into, files, bytes, hard_linked: linked, ms })}\n`)
+    return
+  }
   const what =
     command === 'backup' ? `Backed up ${config.dataDir} into ${dir}` : `Restored ${dir} into ${config.dataDir}`
-  process.stdout.write(
-    `${what}: ${files} files, ${bytes} bytes (${linked} blob files hard-linked) in ${Date.now() - started} ms\n`,
-  )
+  process.stdout.write(`${what}: ${files} files, ${bytes} bytes (${linked} blob files hard-linked) in ${ms} ms\n`)
 }
 
 async function token(args: string[]): Promise<void> {
@@ -327,6 +358,11 @@ function namingTheFile<T>(file: ConfigFileSettings, read: () => T): T {
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  process.stderr.write(`pinfold: ${describeError(error)}\n`)
-  process.exit(error instanceof CliError ? error.exitCode : 1)
+  const exitCode = error instanceof CliError ? error.exitCode : 1
+  process.stderr.write(
+    jsonOutput
+      ? `${JSON.stringify({ error: describeError(error), exit_code: exitCode })}\n`
+      : `pinfold: ${describeError(error)}\n`,
+  )
+  process.exit(exitCode)
 })

@@ -1,23 +1,27 @@
 import { execFile } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { cp, mkdtemp, readdir, readFile, rm, stat, unlink } from 'node:fs/promises'
+import type { AddressInfo } from 'node:net'
+import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
+import { MIGRATIONS } from '@pinfold/adapter-postgres'
 import { form } from '@pinfold/testing/test-api'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type ChildServer, exited, startChildServer } from './support/child-server.js'
 
 const cli = fileURLToPath(new URL('../src/cli.ts', import.meta.url))
 
-/** `pinfold backup|restore <dir>` in its own process, as an operator runs it. */
-async function pinfold(dataDir: string, ...args: string[]) {
+/** `pinfold backup|restore <dir>` (or `migrate`, `serve`) in its own process, as an operator runs it. */
+async function pinfold(dataDir: string | Record<string, string>, ...args: string[]) {
+  const env = typeof dataDir === 'string' ? { PINFOLD_DATA_DIR: dataDir } : dataDir
   try {
     const { stdout, stderr } = await promisify(execFile)(
       process.execPath,
       ['--import', 'tsx', '--conditions=source', cli, ...args],
-      { env: { ...process.env, PINFOLD_DATA_DIR: dataDir } },
+      { env: { ...process.env, ...env } },
     )
     return { code: 0, stdout, stderr }
   } catch (error) {
@@ -165,6 +169,49 @@ describe.skipIf(!DEFAULT_RUN)(
       await unlink(join(cut, 'pinfold-backup.json'))
       const unfinished = await pinfold(target, 'restore', cut)
       expect(unfinished.stderr).toMatch(/is not a complete pinfold backup: it has no pinfold-backup.json/)
+    })
+
+    it('--json - backup, migrate and serve answer one JSON object, and their failures one JSON line on stderr', async () => {
+      const blocker = createServer()
+      await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve))
+      const port = String((blocker.address() as AddressInfo).port)
+      try {
+        // one process at a time on the data directory (each locks it); serve meanwhile on another
+        const onData = async () => {
+          const backup = await pinfold(join(root, 'data'), 'backup', join(root, 'backup-json'), '--json')
+          const refused = await pinfold(join(root, 'data'), 'backup', join(root, 'backup-json'), '--json')
+          return { backup, refused, migrate: await pinfold(join(root, 'data'), 'migrate', '--json') }
+        }
+        const [{ backup, refused, migrate }, serve] = await Promise.all([
+          onData(),
+          pinfold({ PINFOLD_DATA_DIR: join(root, 'serve-json'), PORT: port }, 'serve', '--json'),
+        ])
+        expect(backup).toMatchObject({ code: 0, stderr: '' })
+        expect(JSON.parse(backup.stdout)).toEqual({
+          command: 'backup',
+          from: join(root, 'data'),
+          into: join(root, 'backup-json'),
+          files: expect.any(Number),
+          bytes: expect.any(Number),
+          hard_linked: expect.any(Number),
+          ms: expect.any(Number),
+        })
+        expect(refused).toMatchObject({ code: 1, stdout: '' })
+        expect(JSON.parse(refused.stderr)).toEqual({ error: expect.stringMatching(/is not empty/), exit_code: 1 })
+        // the server that made the database applied every migration: nothing left, each named as done
+        expect(migrate).toMatchObject({ code: 0, stderr: '' })
+        expect(JSON.parse(migrate.stdout)).toEqual({
+          target: join(root, 'data', 'db'),
+          applied: [],
+          already_applied: MIGRATIONS.length,
+        })
+        // a port in use: one JSON line naming PORT, before the data directory is made
+        expect(serve).toMatchObject({ code: 1, stdout: '' })
+        expect(JSON.parse(serve.stderr)).toEqual({ error: expect.stringContaining('PORT'), exit_code: 1 })
+        await expect(stat(join(root, 'serve-json'))).rejects.toMatchObject({ code: 'ENOENT' })
+      } finally {
+        blocker.close()
+      }
     })
 
     it('backup - usage errors, --help, and configurations whose data lives elsewhere, naming what to use instead', async () => {

@@ -127,7 +127,8 @@ export interface GatewayOperations {
   /**
    * The CID of every content some unexpired public file references, each once, in CID order, read
    * page by page as the caller iterates: what an IPFS node announces on the DHT. Private-only and
-   * expired contents are never listed.
+   * expired contents are never listed, nor contents only hidden tenants (suspended with their
+   * content hidden) hold publicly: their provider records lapse.
    */
   publicRoots(options?: CallOptions): AsyncIterable<string>
 }

@@ -121,9 +121,15 @@ export function createGatewayOperations(ctx: GatewaySettings): GatewayOperations
     },
 
     async *publicRoots(options) {
+      // a hidden tenant's content is not announced unless a visible tenant holds it publicly too,
+      // as the gateways, bitswap and the routing endpoint serve it (`findDag`)
+      const excludeTenants = await ctx.hiddenTenants(options)
       let after: string | undefined
       for (;;) {
-        const page = await ctx.records.blocks.listPublicRoots(after, PUBLIC_ROOTS_PAGE, ctx.clock.now(), options)
+        const page = await ctx.records.blocks.listPublicRoots(after, PUBLIC_ROOTS_PAGE, ctx.clock.now(), {
+          ...options,
+          excludeTenants,
+        })
         // a blocked root is no longer announced: its provider records lapse (withdrawn)
         yield* page.filter((cid) => !deny.lists.check({ namespace: 'ipfs', cid: parseCid(cid) }))
         if (page.length < PUBLIC_ROOTS_PAGE) return

@@ -85,8 +85,9 @@ export interface PinOperations {
 
   /**
    * Claims the next runnable request (queued, or abandoned by a worker whose lease ran out), tenants
-   * taking turns and none running more than `pinning.maxRunningPerTenant` at once, and runs its job
-   * to the end; false when there was none. When `signal` fires mid-job the request goes
+   * taking turns and none running more than `pinning.maxRunningPerTenant` at once, suspended tenants'
+   * passed over (they wait, queued, for a resume), and runs its job to the end; false when there
+   * was none. When `signal` fires mid-job the request goes
    * back to the queue. Rejects only when the store fails; the job's own failures end the request.
    */
   runNext(options?: CallOptions): Promise<boolean>

@@ -15,21 +15,25 @@ import { DIRECTORY_MIME_TYPE } from '../mime/allowed-mime-types.js'
 import { detectMimeType, SNIFF_BYTES } from '../mime/mime.js'
 import { admitFile } from '../quotas/admission.js'
 import type { ServiceContext } from '../service/context.js'
+import type { TenantOperations } from '../tenants/api.js'
 import { deletePinFile } from './delete-pin-file.js'
 import { DagFetchFailure, fetchDag } from './fetch-dag.js'
 import { type FetchedShape, fetchedShape } from './fetched-shape.js'
 
-/** What a pin job uses of the service. */
+/** What a pin job uses of the service, and the tenant registry's suspended tenants. */
 export type PinJobSettings = Pick<
   ServiceContext,
   'records' | 'blobs' | 'clock' | 'ids' | 'pinning' | 'blockFetchers' | 'quotaDefaults' | 'deny'
->
+> &
+  Pick<TenantOperations, 'suspendedTenants'>
 
 /** Why a job's own controller stopped it; anything else that aborts it is its caller shutting down. */
 export const STOP = {
   timedOut: Symbol('pin job timed out'),
   /** The request was deleted, or its lease was lost to another worker: neither is this job's to end. */
   gone: Symbol('pin request gone'),
+  /** Its tenant was suspended: the request goes back to the queue, where it waits for a resume. */
+  suspended: Symbol('tenant suspended'),
 } as const
 
 const DAG_CBOR_MIME_TYPE = 'application/vnd.ipld.dag-cbor'
@@ -40,7 +44,9 @@ const DAG_CBOR_MIME_TYPE = 'application/vnd.ipld.dag-cbor'
  * with the request's id, name, group and keyvalues on the public network, and the request is
  * finished `pinned`, or `failed` with its reason. `controller` stops it: with {@link STOP}
  * reasons from the job's own timers and deletions, or any other reason when the process shuts down,
- * in which case the request goes back to the queue. The lease is renewed while it runs.
+ * in which case the request goes back to the queue. The lease is renewed while it runs, and at
+ * each renewal a job whose tenant an operator suspended meanwhile stops and goes back to the queue
+ * (the claims pass it over until the tenant is resumed); one that gets to its file record first finishes.
  */
 export async function runPinJob(
   ctx: PinJobSettings,
@@ -56,6 +62,10 @@ export async function runPinJob(
     ctx.records.pinRequests.renewPinLease(request.id, owner, until).then(
       (held) => held || controller.abort(STOP.gone),
       () => {}, // a store hiccup: the next renewal tries again, the lease covers two more periods
+    )
+    ctx.suspendedTenants().then(
+      (suspended) => suspended.includes(request.tenantId) && controller.abort(STOP.suspended),
+      () => {}, // asked again at the next renewal
     )
   }, settings.leaseMs / 3)
   const finish = async (outcome: PinOutcome) => {
@@ -116,6 +126,10 @@ export async function runPinJob(
   } catch (error) {
     await discard(ctx, blobKey)
     if (signal.reason === STOP.gone) return
+    if (signal.reason === STOP.suspended) {
+      await ctx.records.pinRequests.releasePinRequest(request.id, owner).catch(() => {})
+      return
+    }
     if (signal.reason === STOP.timedOut) {
       await finish({ state: 'failed', failure: 'timed_out', reason: `not done within ${settings.jobTimeoutMs} ms` })
       return

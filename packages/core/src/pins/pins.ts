@@ -72,9 +72,12 @@ export function createPinOperations(ctx: PinOperationSettings): PinOperations {
 
     async runNext(options = {}) {
       const { signal } = options
+      // a suspended tenant's requests wait in the queue, untouched, until it is resumed
+      const excludeTenants = await ctx.suspendedTenants({ signal })
       const request = await ctx.records.pinRequests.claimPinRequest(owner, ctx.clock.now(), ctx.pinning.leaseMs, {
         signal,
         maxRunningPerTenant: ctx.pinning.maxRunningPerTenant,
+        excludeTenants,
       })
       if (!request) return false
       const controller = new AbortController()

@@ -28,6 +28,11 @@ export interface TenantOperations {
    * none of their content. Re-read at most every {@link TENANT_CACHE_MS}.
    */
   hiddenTenants(options?: CallOptions): Promise<readonly string[]>
+  /**
+   * Every suspended tenant (hidden or not): the pin workers start none of their queued jobs. Re-read
+   * at most every {@link TENANT_CACHE_MS}; a suspension made by this process applies at once.
+   */
+  suspendedTenants(options?: CallOptions): Promise<readonly string[]>
 }
 
 export interface TenantListQuery {

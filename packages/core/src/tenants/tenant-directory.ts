@@ -1,4 +1,4 @@
-import { PinfoldError, type TenantRecord, throwIfAborted } from '@pinfold/interface'
+import { type CallOptions, PinfoldError, type TenantRecord, throwIfAborted } from '@pinfold/interface'
 import type { ServiceContext } from '../service/context.js'
 import type { TenantOperations } from './api.js'
 
@@ -10,8 +10,8 @@ import type { TenantOperations } from './api.js'
 export const TENANT_CACHE_MS = 5_000
 /** Tenants remembered at once; the oldest read is forgotten first (and read again when it returns). */
 const CACHE_MAX = 10_000
-/** Hidden tenants read per page. */
-const HIDDEN_PAGE = 1000
+/** Tenants read per page when listing the hidden or suspended ones. */
+const LIST_PAGE = 1000
 
 export type TenantDirectorySettings = Pick<ServiceContext, 'records' | 'clock'>
 
@@ -29,8 +29,8 @@ export interface TenantDirectory extends TenantOperations {
 export function createTenantDirectory(ctx: TenantDirectorySettings): TenantDirectory {
   const known = new Map<string, { tenant: TenantRecord; until: number }>()
   const reading = new Map<string, Promise<TenantRecord>>()
-  let hidden: { ids: readonly string[]; until: number } | undefined
-  let hiddenReading: Promise<readonly string[]> | undefined
+  const hidden = tenantList(ctx, { hidden: true })
+  const suspended = tenantList(ctx, { suspended: true })
 
   function remember(tenant: TenantRecord): void {
     known.delete(tenant.id)
@@ -63,18 +63,6 @@ export function createTenantDirectory(ctx: TenantDirectorySettings): TenantDirec
     return work
   }
 
-  /** Shared by the gateway requests waiting for it, like `read`: no one request's signal aborts it. */
-  async function readHidden(): Promise<readonly string[]> {
-    const ids: string[] = []
-    for (let offset = 0; ; offset += HIDDEN_PAGE) {
-      const page = await ctx.records.tenants.listTenants({ hidden: true }, { offset, limit: HIDDEN_PAGE })
-      ids.push(...page.items.map((t) => t.id))
-      if (page.items.length < HIDDEN_PAGE) break
-    }
-    hidden = { ids, until: ctx.clock.now().getTime() + TENANT_CACHE_MS }
-    return ids
-  }
-
   return {
     async admit(actor, options) {
       throwIfAborted(options?.signal)
@@ -88,19 +76,48 @@ export function createTenantDirectory(ctx: TenantDirectorySettings): TenantDirec
       }
     },
 
-    async hiddenTenants(options) {
-      throwIfAborted(options?.signal)
-      if (hidden && hidden.until > ctx.clock.now().getTime()) return hidden.ids
-      hiddenReading ??= readHidden().finally(() => {
-        hiddenReading = undefined
-      })
-      return hiddenReading
-    },
+    hiddenTenants: hidden.read,
+    suspendedTenants: suspended.read,
 
     remember(tenant) {
       remember(tenant)
-      // the next gateway read asks the store again
-      hidden = undefined
+      // the next gateway read and the next pin claim ask the store again
+      hidden.forget()
+      suspended.forget()
+    },
+  }
+}
+
+/**
+ * The ids of the tenants `filter` matches, read at most every {@link TENANT_CACHE_MS}; callers
+ * waiting for one read share it, and no single caller's signal aborts it for the others.
+ */
+function tenantList(ctx: TenantDirectorySettings, filter: { hidden?: boolean; suspended?: boolean }) {
+  let cached: { ids: readonly string[]; until: number } | undefined
+  let reading: Promise<readonly string[]> | undefined
+
+  async function readAll(): Promise<readonly string[]> {
+    const ids: string[] = []
+    for (let offset = 0; ; offset += LIST_PAGE) {
+      const page = await ctx.records.tenants.listTenants(filter, { offset, limit: LIST_PAGE })
+      ids.push(...page.items.map((t) => t.id))
+      if (page.items.length < LIST_PAGE) break
+    }
+    cached = { ids, until: ctx.clock.now().getTime() + TENANT_CACHE_MS }
+    return ids
+  }
+
+  return {
+    async read(options?: CallOptions): Promise<readonly string[]> {
+      throwIfAborted(options?.signal)
+      if (cached && cached.until > ctx.clock.now().getTime()) return cached.ids
+      reading ??= readAll().finally(() => {
+        reading = undefined
+      })
+      return reading
+    },
+    forget() {
+      cached = undefined
     },
   }
 }

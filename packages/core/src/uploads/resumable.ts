@@ -17,6 +17,7 @@ import { SNIFF_BYTES } from '../mime/mime.js'
 import { admitFile } from '../quotas/admission.js'
 import type { ServiceContext } from '../service/context.js'
 import { meter } from '../streams/meter.js'
+import type { TenantOperations } from '../tenants/api.js'
 import type { UploadOperations } from './api.js'
 import { holdCompletionLease } from './completion-lease.js'
 import { sessionBlobKeys } from './session-blobs.js'
@@ -37,6 +38,8 @@ export interface ResumableUploadOperationSettings
     'records' | 'blobs' | 'clock' | 'ids' | 'maxUploadBytes' | 'resumable' | 'quotaDefaults'
   > {
   upload: FileUpload
+  /** The tenant registry's check: a suspended tenant's sessions are refused as its tokens are. */
+  admit: TenantOperations['admit']
 }
 
 /** How long a session lives after its creation or its last accepted PATCH. */
@@ -84,6 +87,8 @@ export function createResumableUploadOperations(
       timingSafeEqual(given, Buffer.from(session.tokenHash, 'hex')) &&
       session.expiresAt.getTime() > ctx.clock.now().getTime()
     if (!valid) throw notFound('upload')
+    // the session URL is a capability the tenant holds: refused, like its tokens, while it is suspended
+    await ctx.admit({ tenantId: session.tenantId, userId: session.userId }, options)
     return session
   }
 

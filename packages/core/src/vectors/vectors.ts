@@ -71,7 +71,7 @@ export function createVectorOperations(ctx: VectorSettings): VectorOperations {
         throw invalid('cannot vectorize a folder or CAR upload: vectorize the files inside it, uploaded on their own')
       }
       // before the costly part; re-vectorizing a file takes no more room
-      if (!file.vectorized) await admitVectorizedFile(ctx, actor.tenantId, options)
+      const maxVectorizedFiles = file.vectorized ? undefined : await admitVectorizedFile(ctx, actor.tenantId, options)
       // One byte past the cap tells the extractor the file was cut (it refuses a cut JSON or PDF).
       const bytes = await ctx.blobs.get(content.blobKey, {
         signal: options.signal,
@@ -92,7 +92,7 @@ export function createVectorOperations(ctx: VectorSettings): VectorOperations {
         file.id,
         embeddingOf(embedder),
         vectors,
-        options,
+        { ...options, maxVectorizedFiles },
       )
       if (!updated) throw notFound('file') // deleted while it was being read
       return updated

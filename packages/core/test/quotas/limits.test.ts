@@ -54,7 +54,7 @@ describe('quota limits', () => {
 })
 
 describe('requests per minute', () => {
-  it('takeRequest - a tenant’s budget per minute, refilled with time; a store that cannot answer limits nobody', async () => {
+  it('takeRequest - a tenant’s budget per minute, over a sliding window; a store that cannot answer limits nobody', async () => {
     let now = Date.parse('2026-01-01T00:00:00Z')
     const records = createMemoryRecordStore()
     const service = createFileService({ records, blobs: createMemoryBlobStore(), clock: { now: () => new Date(now) } })
@@ -62,13 +62,17 @@ describe('requests per minute', () => {
     await service.quotas.setTenantLimits('acme', { requestsPerMinute: 2 })
     await service.quotas.takeRequest(actor)
     await service.quotas.takeRequest(actor)
+    // both at the start of a minute: they weigh on the next minute until half of it has gone
     await expect(service.quotas.takeRequest(actor)).rejects.toMatchObject({
       code: 'RATE_LIMITED',
-      details: { retryAfterSeconds: 30 },
+      details: { retryAfterSeconds: 90 },
     })
     await service.quotas.takeRequest({ tenantId: 'other', userId: 'u' })
-    now += 30_000
+    now += 89_000
+    await expect(service.quotas.takeRequest(actor)).rejects.toMatchObject({ code: 'RATE_LIMITED' })
+    now += 1_000
     await service.quotas.takeRequest(actor)
+    await expect(service.quotas.takeRequest(actor)).rejects.toMatchObject({ code: 'RATE_LIMITED' })
     records.accounts.getLimits = async () => {
       throw new Error('database down')
     }

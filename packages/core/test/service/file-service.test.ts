@@ -140,6 +140,9 @@ describe('call options', () => {
     const domain = await service.domains.create(alice, 'files.example.com')
     txt.set('_service-verify.files.example.com', [[domain.verificationToken]])
     const session = await service.uploads.create(alice, { length: 10, options: {} })
+    // as her requests do: the registry's read of a tenant is shared by every request waiting for
+    // it, so no one caller's signal goes with it; once remembered, a session's calls read nothing
+    await service.tenants.admit(alice)
     const url = new URL(
       await service.downloadLinks.create(alice, { url: `/files/${file.cid}`, expires: 60 }, 'https://x'),
     )

@@ -10,6 +10,8 @@ function fakeStores() {
   const records = {
     // no limits set: creation reads them before any byte (quotas/admission.ts)
     accounts: { getLimits: async () => ({}) },
+    // every tenant active: a session's calls ask the registry whether its tenant is suspended
+    tenants: { getTenant: async (id: string) => ({ id, createdAt: new Date(0), origin: 'token', suspension: null }) },
     uploadSessions: {
       async createUploadSession(s: UploadSessionRecord) {
         sessions.set(s.id, structuredClone(s))

@@ -1,12 +1,9 @@
-import { type Actor, optionChecks, PinfoldError } from '@pinfold/core'
+import { type Actor, createTokenBuckets, PinfoldError, type TokenBucketRule } from '@pinfold/core'
 import { stripBasePath } from '../request-url.js'
 import type { Middleware } from './middleware.js'
 
 /** At most `limit` requests per `windowMs`, refilled continuously (a token bucket of `limit`). */
-export interface RateLimitRule {
-  limit: number
-  windowMs: number
-}
+export type RateLimitRule = TokenBucketRule
 
 export interface RateLimitOptions {
   /**
@@ -20,61 +17,11 @@ export interface RateLimitOptions {
   now?: (() => number) | undefined
 }
 
-interface Bucket {
-  tokens: number
-  updated: number
-}
-
-/** Buckets kept before idle (full) ones are dropped; bounds memory whatever keys clients invent. */
-const MAX_BUCKETS = 100_000
-
 /**
- * In-memory token buckets, one per key. Each process has its own: behind a load balancer with N
- * processes a client gets up to N times the budget (see SECURITY.md).
+ * In-memory token buckets per client address and per token holder (`createTokenBuckets`), in each
+ * process: behind a load balancer with N processes a client gets up to N times the budget (see
+ * SECURITY.md). A tenant's requests-per-minute quota is the one limit held across processes.
  */
-// the rules come in through createFetchHandler's `rateLimit` option
-const check = optionChecks('@pinfold/http', 'createFetchHandler')
-
-export function createBuckets(rule: RateLimitRule, now: () => number = Date.now, option = 'rateLimit') {
-  check.positiveInteger(`${option}.limit`, rule?.limit)
-  check.require(
-    `${option}.windowMs`,
-    rule.windowMs > 0,
-    `must be a positive number of milliseconds, got ${rule.windowMs}`,
-  )
-  const perMs = rule.limit / rule.windowMs
-  const buckets = new Map<string, Bucket>()
-
-  function prune(at: number) {
-    for (const [key, bucket] of buckets) {
-      if (bucket.tokens + (at - bucket.updated) * perMs >= rule.limit) buckets.delete(key)
-    }
-  }
-
-  return {
-    /** Takes one request from `key`'s budget; answers how many ms to wait when none is left. */
-    take(key: string): number | undefined {
-      const at = now()
-      let bucket = buckets.get(key)
-      if (!bucket) {
-        if (buckets.size >= MAX_BUCKETS) prune(at)
-        bucket = { tokens: rule.limit, updated: at }
-        buckets.set(key, bucket)
-      }
-      bucket.tokens = Math.min(rule.limit, bucket.tokens + (at - bucket.updated) * perMs)
-      bucket.updated = at
-      if (bucket.tokens >= 1) {
-        bucket.tokens -= 1
-        return undefined
-      }
-      return (1 - bucket.tokens) / perMs
-    },
-    get size() {
-      return buckets.size
-    },
-  }
-}
-
 export interface RateLimiter {
   /** Throws `RATE_LIMITED` (429 with `Retry-After`) when the address has no budget left. */
   checkAddress(address: string | undefined): void
@@ -84,8 +31,8 @@ export interface RateLimiter {
 
 export function createRateLimiter(options: RateLimitOptions | undefined): RateLimiter {
   const now = options?.now ?? Date.now
-  const perIp = options?.perIp ? createBuckets(options.perIp, now, 'rateLimit.perIp') : undefined
-  const perToken = options?.perToken ? createBuckets(options.perToken, now, 'rateLimit.perToken') : undefined
+  const perIp = options?.perIp ? createTokenBuckets(options.perIp, now, 'rateLimit.perIp') : undefined
+  const perToken = options?.perToken ? createTokenBuckets(options.perToken, now, 'rateLimit.perToken') : undefined
   const refuse = (waitMs: number, what: string) => {
     const seconds = Math.max(1, Math.ceil(waitMs / 1000))
     return new PinfoldError('RATE_LIMITED', `too many requests from this ${what}; retry in ${seconds} s`, {

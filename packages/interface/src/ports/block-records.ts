@@ -91,9 +91,16 @@ export interface BlockRecordStore {
   /**
    * Up to `limit` CIDs of contents that some file on the `public` network references and that has not
    * expired at `at`, in `cid` order strictly after `after`: the roots a node announces to the IPFS
-   * network (a content held only privately, or only by expired files, is never listed).
+   * network (a content held only privately, or only by expired files, is never listed). Files of
+   * tenants in `options.excludeTenants` (those whose content an operator hid) do not count: a root
+   * only they hold publicly is not listed, one another tenant holds publicly too still is.
    */
-  listPublicRoots(after: string | undefined, limit: number, at: Date, options?: CallOptions): Promise<string[]>
+  listPublicRoots(
+    after: string | undefined,
+    limit: number,
+    at: Date,
+    options?: CallOptions & { excludeTenants?: readonly string[] | undefined },
+  ): Promise<string[]>
 
   /** Removes every entry of a blob (a redundant or orphaned upload's). Idempotent. */
   deleteBlockLocations(blobKey: string, options?: CallOptions): Promise<void>

@@ -94,6 +94,11 @@ export interface PinClaimOptions extends CallOptions {
    * process; a tenant at the cap is passed over. Undefined: no cap.
    */
   maxRunningPerTenant?: number | undefined
+  /**
+   * Tenants whose requests are passed over, however long they have waited (tenants the operator
+   * suspended): their requests stay as they are and are claimed again once not excluded.
+   */
+  excludeTenants?: readonly string[] | undefined
 }
 
 /** How a worker ends the request it holds; a pinned one records its DAG's size. */

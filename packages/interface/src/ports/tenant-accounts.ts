@@ -67,6 +67,23 @@ export interface FileQuota {
   maxLogicalBytes?: number | undefined
 }
 
+/** Requests a process admitted for one tenant in one counting window, not yet added to the shared counter. */
+export interface RequestCountIncrement {
+  tenantId: string
+  /** The window the requests fell in: a whole number (minutes since the epoch, for a minute window). */
+  window: number
+  /** Requests to add; 0 only reads. */
+  count: number
+}
+
+/** A tenant's shared request counters around a window, as `addRequestCounts` answers them. */
+export interface RequestCountTotals {
+  /** Every process's requests in the window asked about. */
+  current: number
+  /** Every process's requests in the window before it. */
+  previous: number
+}
+
 export interface TenantAccountRecordStore {
   /**
    * The kept figures of a tenant (all zero for one never seen). They change in the same atomic step
@@ -83,4 +100,20 @@ export interface TenantAccountRecordStore {
 
   /** Replaces the tenant's overrides as a whole (`{}` clears them); returns what is stored. */
   setLimits(tenantId: string, limits: TenantLimitOverrides, options?: CallOptions): Promise<TenantLimitOverrides>
+
+  /**
+   * Adds each increment to its tenant's shared request counter of its window, then answers, for
+   * every tenant named in `increments`, the totals of window `window` and of the one before it
+   * (zero where nothing was counted). Each addition is atomic: of concurrent calls from any
+   * process, none loses another's counts. Processes call it about once a second with what they
+   * admitted since their last call (the requests-per-minute quota), never once per request.
+   */
+  addRequestCounts(
+    increments: readonly RequestCountIncrement[],
+    window: number,
+    options?: CallOptions,
+  ): Promise<Map<string, RequestCountTotals>>
+
+  /** Drops the counters of windows before `window` (they no longer decide anything). */
+  dropRequestCountsBefore(window: number, options?: CallOptions): Promise<void>
 }

@@ -44,6 +44,12 @@ export interface VectorMatch {
  * An adapter that cannot store vectors (PostgreSQL without pgvector) rejects every method with
  * `UNAVAILABLE` and a message saying what is missing.
  */
+/** How `upsertFileVectors` bounds a tenant's vectorized files. */
+export interface VectorUpsertOptions extends CallOptions {
+  /** Most files of the tenant that may be vectorized once this one is; undefined: no limit. */
+  maxVectorizedFiles?: number | undefined
+}
+
 export interface VectorRecordStore {
   /**
    * Replaces every vector of a file with `vectors` (passage order) and marks the file `vectorized`,
@@ -51,6 +57,10 @@ export interface VectorRecordStore {
    * idempotent and concurrent upserts of one file leave exactly one caller's set. Returns the
    * updated file, or `undefined` when the file does not exist for this tenant and network.
    * A file deleted concurrently either loses the race (→ `undefined`) or takes the vectors with it.
+   * With `maxVectorizedFiles`, a file not yet vectorized is refused (`QUOTA_EXCEEDED`, nothing
+   * stored) when its tenant already has that many vectorized files; the count is checked in the
+   * same atomic step as the write, so of concurrent upserts of a tenant's files with room for k
+   * more, exactly k succeed. Re-vectorizing a file already vectorized always fits.
    */
   upsertFileVectors(
     tenantId: string,
@@ -58,7 +68,7 @@ export interface VectorRecordStore {
     fileId: string,
     embedding: VectorEmbedding,
     vectors: readonly Float32Array[],
-    options?: CallOptions,
+    options?: VectorUpsertOptions,
   ): Promise<FileRecord | undefined>
 
   /**

@@ -50,3 +50,8 @@ export function checkVector(vector: Float32Array, dimensions: number, what = 've
   }
   if (!nonZero) throw new PinfoldError('INVALID_INPUT', `${what} is all zeros and has no direction`)
 }
+
+/** `upsertFileVectors`' refusal past `maxVectorizedFiles`, worded alike by every adapter. */
+export function vectorizedExceeded(max: number): PinfoldError {
+  return new PinfoldError('QUOTA_EXCEEDED', `vectorized file limit reached: the account may vectorize ${max} files`)
+}

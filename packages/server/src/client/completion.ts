@@ -2,9 +2,15 @@ import { CliError } from './cli-error.js'
 import { CLIENT_COMMANDS } from './client-commands.js'
 import { connectionOptions } from './command-kit.js'
 
-/** The server-side commands, which take no flags a shell could usefully offer beyond --help. */
-const SERVER_COMMANDS = ['serve', 'token', 'migrate', 'backup', 'restore', 'completion']
-const TOKEN_FLAGS = ['--sub', '--org', '--scope', '--expires-in']
+/** The server-side commands and their flags (cli.ts parses them), each with --help. */
+const SERVER_FLAGS: Record<string, string[]> = {
+  serve: ['--config', '--json'],
+  token: ['--sub', '--org', '--scope', '--expires-in', '--operator', '--json'],
+  migrate: ['--json'],
+  backup: ['--json'],
+  restore: ['--json'],
+  completion: [],
+}
 const SHELLS = ['bash', 'zsh', 'fish'] as const
 
 export const COMPLETION_USAGE = `Usage: pinfold completion <bash|zsh|fish>
@@ -20,8 +26,7 @@ Examples:
 /** Every command with its flags (long forms), from the same option tables the commands parse with. */
 function commandFlags(): Map<string, string[]> {
   const flags = new Map<string, string[]>()
-  for (const command of SERVER_COMMANDS)
-    flags.set(command, command === 'token' ? [...TOKEN_FLAGS, '--help'] : ['--help'])
+  for (const [command, list] of Object.entries(SERVER_FLAGS)) flags.set(command, [...list, '--help'])
   for (const [command, spec] of Object.entries(CLIENT_COMMANDS)) {
     flags.set(
       command,
