@@ -13,6 +13,7 @@ import { memoryTenantRecords } from './memory-tenants.js'
 import { memoryUploadSessionRecords } from './memory-upload-sessions.js'
 import { memoryUsageRecords } from './memory-usage.js'
 import { memoryVectorRecords } from './memory-vectors.js'
+import { memoryWebhookRecords } from './memory-webhooks.js'
 
 /**
  * Every record in Maps, assembled from one part per feature (`memory-<feature>.ts`); the parts that
@@ -38,5 +39,6 @@ export function createMemoryRecordStore(): RecordStore {
     totals: memoryDeploymentTotals(state, pinRequests),
     accounts: memoryTenantAccounts(state),
     tenants: memoryTenantRecords(),
+    webhooks: memoryWebhookRecords({ events: [] }),
   }
 }

@@ -13,6 +13,7 @@ import { postgresTenantRecords } from './tenants.js'
 import { postgresUploadSessionRecords } from './upload-sessions.js'
 import { postgresUsageRecords } from './usage.js'
 import { type PostgresVectorOptions, postgresVectorRecords } from './vectors.js'
+import { postgresWebhookRecords } from './webhooks.js'
 
 export interface PostgresRecordStoreOptions {
   /** From `fromPgPool(pool)` or `fromPGlite(db)`; the schema must be migrated (see `migrate`). */
@@ -50,5 +51,6 @@ export function createPostgresRecordStore({ client, vectors: vectorOptions }: Po
     totals: postgresDeploymentTotals(client),
     accounts: postgresTenantAccounts(client),
     tenants: postgresTenantRecords(client),
+    webhooks: postgresWebhookRecords(client),
   }
 }

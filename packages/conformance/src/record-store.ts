@@ -12,6 +12,7 @@ import { describeTenantRecords } from './tenant-records.js'
 import { describeUploadSessionRecords } from './upload-session-records.js'
 import { describeUsageRecords } from './usage-records.js'
 import { describeVectorRecords } from './vector-records.js'
+import { describeWebhookRecords } from './webhook-records.js'
 
 /** Bypasses the adapter to prove what really is (or is not) in the backend. */
 export interface RecordProbe {
@@ -51,4 +52,5 @@ export function describeRecordStore(name: string, create: () => Promise<RecordSt
   describeDeploymentTotals(name, create)
   describeTenantAccounts(name, create)
   describeTenantRecords(name, create)
+  describeWebhookRecords(name, create)
 }

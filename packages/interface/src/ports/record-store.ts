@@ -11,6 +11,7 @@ import type { TenantRecordStore } from './tenant-records.js'
 import type { UploadSessionRecordStore } from './upload-session-records.js'
 import type { UsageRecordStore } from './usage-records.js'
 import type { VectorRecordStore } from './vector-records.js'
+import type { WebhookRecordStore } from './webhook-records.js'
 
 /**
  * All metadata, one part per feature (`records.files.createFile`, `records.pinRequests.claimPinRequest`).
@@ -40,4 +41,6 @@ export interface RecordStore {
   readonly accounts: TenantAccountRecordStore
   /** The tenant registry, for the operator (`ports/tenant-records.ts`). */
   readonly tenants: TenantRecordStore
+  /** Webhook endpoints and their outbox (`ports/webhook-records.ts`). */
+  readonly webhooks: WebhookRecordStore
 }
