@@ -1,0 +1,34 @@
+import type { WebhookBackoff } from './backoff.js'
+
+/** Bounds and timings of webhook deliveries (`createFileService({ webhooks })`, defaults filled in). */
+export interface WebhookSettings {
+  /** One attempt (connect, send, answer) ends after this long, as a failure. */
+  timeoutMs: number
+  /** An answer's body is read to at most this many bytes (then dropped): a receiver cannot make us read more. */
+  maxResponseBytes: number
+  /** Attempts of one delivery before it is `failed` for good. */
+  maxAttempts: number
+  backoff: WebhookBackoff
+  /** How long a claim lasts; longer than `timeoutMs`, so a live attempt is never taken over. */
+  leaseMs: number
+  /** Deliveries of one owner (a tenant, or the operator) being sent at once, across every process. */
+  maxRunningPerTenant: number
+  /** Deliveries to one endpoint being sent at once, across every process: a hanging endpoint holds no more. */
+  maxRunningPerEndpoint: number
+  /** Endpoints one owner may register. */
+  maxEndpointsPerOwner: number
+  /** Events one fan-out takes from the journal. */
+  fanOutBatch: number
+}
+
+export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = {
+  timeoutMs: 10_000,
+  maxResponseBytes: 64 * 1024,
+  maxAttempts: 10,
+  backoff: { baseMs: 30_000, maxMs: 6 * 60 * 60_000 },
+  leaseMs: 60_000,
+  maxRunningPerTenant: 4,
+  maxRunningPerEndpoint: 1,
+  maxEndpointsPerOwner: 20,
+  fanOutBatch: 100,
+}
