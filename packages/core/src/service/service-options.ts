@@ -7,8 +7,8 @@ import { invalidatingRecords } from '../gateway/fact-changes.js'
 import { createGatewayReadCache, DEFAULT_GATEWAY_CACHE, type GatewayCacheSettings } from '../gateway/read-cache.js'
 import { checkPaymentSettings } from '../payments/payments.js'
 import { applyOverrides, UNLIMITED, validateOverrides } from '../quotas/limits.js'
-import type { PinSettings, ResumableUploadSettings, ServiceContext } from './context.js'
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../webhooks/settings.js'
+import type { PinSettings, ResumableUploadSettings, ServiceContext } from './context.js'
 import { resolveFeatures } from './features.js'
 import type { FileServiceOptions } from './file-service.js'
 
@@ -101,7 +101,10 @@ function checkWebhookSettings(check: OptionChecks, options: FileServiceOptions):
   return {
     timeoutMs,
     leaseMs,
-    maxResponseBytes: check.nonNegativeInteger('webhooks.maxResponseBytes', given.maxResponseBytes ?? d.maxResponseBytes),
+    maxResponseBytes: check.nonNegativeInteger(
+      'webhooks.maxResponseBytes',
+      given.maxResponseBytes ?? d.maxResponseBytes,
+    ),
     maxAttempts: check.positiveInteger('webhooks.maxAttempts', given.maxAttempts ?? d.maxAttempts),
     backoff: {
       baseMs,

@@ -62,7 +62,12 @@ export interface WebhookOperations {
   /** `NOT_FOUND` for an unknown id or another owner's. */
   get(owner: WebhookOwner, id: string, options?: CallOptions): Promise<WebhookEndpoint>
   /** Changes what is given (a new URL is checked as at creation); `NOT_FOUND`, `INVALID_INPUT`. */
-  update(owner: WebhookOwner, id: string, update: WebhookEndpointUpdate, options?: CallOptions): Promise<WebhookEndpoint>
+  update(
+    owner: WebhookOwner,
+    id: string,
+    update: WebhookEndpointUpdate,
+    options?: CallOptions,
+  ): Promise<WebhookEndpoint>
   /** Deletes the endpoint and its deliveries; `NOT_FOUND`. */
   remove(owner: WebhookOwner, id: string, options?: CallOptions): Promise<void>
   /** The endpoint's deliveries, newest first; `NOT_FOUND` for an unknown endpoint. */

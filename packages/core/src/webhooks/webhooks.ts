@@ -76,7 +76,8 @@ export function createWebhookOperations(settings: WebhookFeatureSettings): Webho
       const url = update?.url === undefined ? undefined : validateEndpointUrl(update.url)
       const eventTypes = update.eventTypes === undefined ? undefined : validateEventTypes(update.eventTypes)
       const description = update.description === undefined ? undefined : validateDescription(update.description)
-      if (update.enabled !== undefined && typeof update.enabled !== 'boolean') throw invalid('enabled must be a boolean')
+      if (update.enabled !== undefined && typeof update.enabled !== 'boolean')
+        throw invalid('enabled must be a boolean')
       await owned(who, id, options)
       if (url !== undefined) await checkReachable(url, t, options)
       const patch = { url, eventTypes, description, enabled: update.enabled }
