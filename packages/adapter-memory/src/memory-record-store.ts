@@ -2,7 +2,9 @@ import type { PinRequestRecord, RecordStore } from '@pinfold/interface'
 import { memoryTenantAccounts } from './memory-accounts.js'
 import { memoryApiKeyRecords } from './memory-api-keys.js'
 import { memoryBlockRecords } from './memory-blocks.js'
+import { memoryDenyRuleRecords } from './memory-deny-rules.js'
 import { memoryDeploymentTotals } from './memory-deployment-totals.js'
+import { memoryEventRecords } from './memory-events.js'
 import { memoryFileRecords } from './memory-files.js'
 import { memoryGatewayRecords } from './memory-gateway.js'
 import { memoryGroupRecords } from './memory-groups.js'
@@ -39,6 +41,8 @@ export function createMemoryRecordStore(): RecordStore {
     totals: memoryDeploymentTotals(state, pinRequests),
     accounts: memoryTenantAccounts(state),
     tenants: memoryTenantRecords(),
-    webhooks: memoryWebhookRecords({ events: [] }),
+    events: memoryEventRecords(state),
+    denyRules: memoryDenyRuleRecords(state),
+    webhooks: memoryWebhookRecords(state),
   }
 }

@@ -1,4 +1,5 @@
 import {
+  type EventRecord,
   PinfoldError,
   throwIfAborted,
   type WebhookDeliveryRecord,
@@ -8,9 +9,9 @@ import {
 } from '@pinfold/interface'
 import { paginate } from './memory-paging.js'
 
-/** The journal as the fan-out sees it: each event and whether it has been fanned out yet. */
+/** The journal as the fan-out sees it: each event, oldest first, and whether it has been fanned out yet. */
 export interface MemoryEventJournal {
-  events: Array<{ record: WebhookEvent; fannedOut: boolean }>
+  events: Array<{ record: EventRecord; fannedOut: boolean }>
 }
 
 /**
@@ -86,7 +87,7 @@ export function memoryWebhookRecords(journal: MemoryEventJournal): WebhookRecord
       // the journal is appended in seq order, so the first entries not fanned out are the oldest
       const taken = journal.events.filter((entry) => !entry.fannedOut).slice(0, limit)
       for (const entry of taken) {
-        const event = entry.record
+        const event = webhookEvent(entry.record)
         for (const endpoint of endpoints.values()) {
           const ownerMatches = endpoint.tenantId === null || endpoint.tenantId === event.tenantId
           if (!endpoint.enabled || !ownerMatches || !endpoint.eventTypes.includes(event.type)) continue
@@ -181,6 +182,20 @@ export function memoryWebhookRecords(journal: MemoryEventJournal): WebhookRecord
       delivery.leaseExpiresAt = null
       return true
     },
+  }
+}
+
+/** The event as the outbox keeps it: what a delivery carries, without the journal's own `seq`. */
+function webhookEvent(e: EventRecord): WebhookEvent {
+  return {
+    id: e.id,
+    type: e.type,
+    tenantId: e.tenantId,
+    at: e.at,
+    actor: { ...e.actor },
+    requestId: e.requestId,
+    target: { ...e.target },
+    data: e.data,
   }
 }
 

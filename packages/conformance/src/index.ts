@@ -19,6 +19,7 @@ export {
 } from './blob-store.js'
 export { collect, patternBytes } from './bytes.js'
 export { type ChangeFeedHarness, describeChangeFeed } from './change-feed.js'
+export { describeEventRecords, MALFORMED_EVENT, newEvent } from './event-records.js'
 export { describeImageTransformer, testPng } from './image-transformer.js'
 export { describePinRequestRecords } from './pin-request-records.js'
 export { describeRecordStore, type RecordProbe, type RecordStoreHarness } from './record-store.js'

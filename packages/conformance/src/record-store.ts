@@ -2,6 +2,7 @@ import type { RecordStore } from '@pinfold/interface'
 import { describeApiKeyRecords } from './api-key-records.js'
 import { describeBlockRecords } from './block-records.js'
 import { describeDeploymentTotals } from './deployment-totals.js'
+import { describeEventRecords } from './event-records.js'
 import { describeFileRecords } from './file-records.js'
 import { describeGatewayRecords } from './gateway-records.js'
 import { describeGroupRecords } from './group-records.js'
@@ -52,5 +53,6 @@ export function describeRecordStore(name: string, create: () => Promise<RecordSt
   describeDeploymentTotals(name, create)
   describeTenantAccounts(name, create)
   describeTenantRecords(name, create)
+  describeEventRecords(name, create)
   describeWebhookRecords(name, create)
 }

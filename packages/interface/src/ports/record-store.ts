@@ -1,6 +1,8 @@
 import type { ApiKeyRecordStore } from './api-key-records.js'
 import type { BlockRecordStore } from './block-records.js'
+import type { DenyRuleRecordStore } from './deny-rule-records.js'
 import type { DeploymentTotalsRecordStore } from './deployment-totals.js'
+import type { EventRecordStore } from './event-records.js'
 import type { FileRecordStore } from './file-records.js'
 import type { GatewayRecordStore } from './gateway-records.js'
 import type { GroupRecordStore } from './group-records.js'
@@ -41,6 +43,14 @@ export interface RecordStore {
   readonly accounts: TenantAccountRecordStore
   /** The tenant registry, for the operator (`ports/tenant-records.ts`). */
   readonly tenants: TenantRecordStore
+  /**
+   * The audit log (`ports/event-records.ts`). The one exception to "no contract spans two parts":
+   * every write of the other parts that takes `RecordedOptions` appends its events here in its own
+   * atomic step.
+   */
+  readonly events: EventRecordStore
+  /** The operator's deny rules (`ports/deny-rule-records.ts`). */
+  readonly denyRules: DenyRuleRecordStore
   /** Webhook endpoints and their outbox (`ports/webhook-records.ts`). */
   readonly webhooks: WebhookRecordStore
 }
