@@ -138,6 +138,74 @@ export function describeWebhookRecords(name: string, create: () => Promise<Recor
       expect((await store.webhooks.listWebhookDeliveries('tenant-b', endpoint.id, firstPage)).items).toEqual([])
     })
 
+    const event = (tenantId: string, type: string) => ({
+      tenantId,
+      type,
+      actor: { kind: 'key' as const, id: 'key-1' },
+      requestId: 'req-1',
+      target: { kind: 'file', id: randomUUID() },
+      data: { cid: 'bafy', size: 3 },
+    })
+
+    it("fanOutWebhookEvents - one pending delivery per enabled endpoint subscribed to the type: the tenant's and the operator's", async () => {
+      const mine = newWebhookEndpoint({ eventTypes: ['file.created'] })
+      const otherType = newWebhookEndpoint({ eventTypes: ['pin.failed'] })
+      const disabled = newWebhookEndpoint({ enabled: false, eventTypes: ['file.created'] })
+      const otherTenant = newWebhookEndpoint({ tenantId: 'tenant-b', eventTypes: ['file.created'] })
+      const operator = newWebhookEndpoint({ tenantId: null, eventTypes: ['file.created', 'pin.failed'] })
+      for (const e of [mine, otherType, disabled, otherTenant, operator]) await store.webhooks.createWebhookEndpoint(e)
+      const [created] = await store.events.appendEvents([event('tenant-a', 'file.created')])
+      expect(await store.webhooks.fanOutWebhookEvents(10, at(5))).toBe(1)
+      expect(await store.webhooks.fanOutWebhookEvents(10, at(6))).toBe(0)
+      const deliveriesOf = async (e: WebhookEndpointRecord) =>
+        (await store.webhooks.listWebhookDeliveries(e.tenantId, e.id, firstPage)).items
+      for (const e of [otherType, disabled, otherTenant]) expect(await deliveriesOf(e)).toEqual([])
+      for (const e of [mine, operator]) {
+        const [delivery, ...more] = await deliveriesOf(e)
+        expect(more).toEqual([])
+        expect(delivery).toMatchObject({
+          endpointId: e.id,
+          tenantId: e.tenantId,
+          status: 'pending',
+          attempts: 0,
+          nextAttemptAt: at(5),
+          createdAt: at(5),
+          event: {
+            id: created!.id,
+            type: 'file.created',
+            tenantId: 'tenant-a',
+            at: created!.at,
+            actor: { kind: 'key', id: 'key-1' },
+            requestId: 'req-1',
+            target: created!.target,
+            data: { cid: 'bafy', size: 3 },
+          },
+        })
+      }
+    })
+
+    it('fanOutWebhookEvents - concurrent fan-outs put each (endpoint, event) in the outbox exactly once', async () => {
+      const endpoints = [
+        newWebhookEndpoint({ eventTypes: ['file.created'] }),
+        newWebhookEndpoint({ eventTypes: ['file.created'] }),
+        newWebhookEndpoint({ tenantId: null, eventTypes: ['file.created'] }),
+      ]
+      for (const e of endpoints) await store.webhooks.createWebhookEndpoint(e)
+      const appended = await store.events.appendEvents(
+        Array.from({ length: 25 }, () => event('tenant-a', 'file.created')),
+      )
+      let taken = 0
+      for (let round = 0; round < 10 && taken < appended.length; round++) {
+        const counts = await Promise.all(Array.from({ length: 6 }, () => store.webhooks.fanOutWebhookEvents(4, at(1))))
+        taken += counts.reduce((a, b) => a + b, 0)
+      }
+      expect(taken).toBe(appended.length)
+      for (const e of endpoints) {
+        const { items } = await store.webhooks.listWebhookDeliveries(e.tenantId, e.id, firstPage)
+        expect(items.map((d) => d.event.id).sort()).toEqual(appended.map((a) => a.id).sort())
+      }
+    })
+
     it('claimWebhookDelivery - each due delivery goes to exactly one of concurrent claimers; a future one waits', async () => {
       const endpoint = newWebhookEndpoint()
       await store.webhooks.createWebhookEndpoint(endpoint)
