@@ -33,16 +33,16 @@ const RANGE_WORDS: Record<string, string> = {
 }
 
 /**
- * Why an address may not receive deliveries, or `undefined`. Only public unicast is allowed: every
+ * What an address is when it may not receive deliveries (`a loopback address`), or `undefined`. Only public unicast is allowed: every
  * other range ipaddr.js knows (loopback, private, link-local, CGNAT, multicast, reserved, the
  * IPv6 forms that embed an IPv4 address — mapped, NAT64, 6to4, Teredo — and the rest) may lead
  * into the operator's own networks.
  */
 export function addressRefusal(address: string): string | undefined {
-  if (!ipaddr.isValid(address)) return `${address} is not an IP address`
+  if (!ipaddr.isValid(address)) return 'not an IP address'
   const range = ipaddr.parse(address).range()
   if (range === 'unicast') return undefined
-  return `${address} is ${RANGE_WORDS[range] ?? `in the ${range} range`}`
+  return RANGE_WORDS[range] ?? `an address of the ${range} range`
 }
 
 /**
@@ -57,14 +57,14 @@ export function createWebhookTransport(options: WebhookTransportOptions = {}): W
   const lookup: HostLookup = options.lookup ?? ((name, how) => systemLookup(name, how))
   const refusal = (address: string) => (options.allowPrivate ? undefined : addressRefusal(address))
 
-  /** The addresses the URL's host stands for, or why there are none. */
-  async function resolve(url: URL): Promise<{ addresses: string[] } | { unresolved: string }> {
+  /** The addresses the URL's host stands for (`literal`: it is one), or why there are none. */
+  async function resolve(url: URL): Promise<{ addresses: string[]; literal: boolean } | { unresolved: string }> {
     const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname
-    if (ipaddr.isValid(host)) return { addresses: [host] }
+    if (ipaddr.isValid(host)) return { addresses: [host], literal: true }
     try {
       const found = await lookup(host, { all: true })
       if (found.length === 0) return { unresolved: `${host} resolves to no address` }
-      return { addresses: found.map((entry) => entry.address) }
+      return { addresses: found.map((entry) => entry.address), literal: false }
     } catch (error) {
       return { unresolved: `${host} does not resolve (${(error as { code?: string }).code ?? String(error)})` }
     }
@@ -78,8 +78,10 @@ export function createWebhookTransport(options: WebhookTransportOptions = {}): W
     const resolved = await resolve(url)
     if ('unresolved' in resolved) return { kind: 'unresolved', reason: resolved.unresolved }
     for (const address of resolved.addresses) {
-      const refused = refusal(address)
-      if (refused) return { kind: 'refused', reason: `${url.hostname} resolves to ${refused}` }
+      const what = refusal(address)
+      if (!what) continue
+      const reason = resolved.literal ? `${address} is ${what}` : `${url.hostname} resolves to ${address}, ${what}`
+      return { kind: 'refused', reason }
     }
     return { kind: 'allowed', addresses: resolved.addresses }
   }
