@@ -14,12 +14,14 @@ import { startWebhookReceiver } from './support/webhook-receiver.js'
 
 /** A resolver answering each name from `answers`, one answer per call (the last one repeats); counts calls. */
 function scriptedLookup(answers: string[][]): HostLookup & { calls: number } {
-  const lookup = (async () => {
-    const answer = answers[Math.min(lookup.calls, answers.length - 1)]!
-    lookup.calls++
-    return answer.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }))
-  }) as HostLookup & { calls: number }
-  lookup.calls = 0
+  const lookup = Object.assign(
+    async () => {
+      const answer = answers[Math.min(lookup.calls, answers.length - 1)]!
+      lookup.calls++
+      return answer.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }))
+    },
+    { calls: 0 },
+  )
   return lookup
 }
 
