@@ -33,11 +33,31 @@ export async function deliverNext(settings: DeliverySettings, options?: CallOpti
     signal: options?.signal,
   })
   if (!delivery) return false
+  let result: WebhookPostResult | undefined
+  try {
+    result = await attempt(settings, delivery, transport, options)
+  } catch (error) {
+    // stopped mid-attempt (the process is going): the delivery goes back, to be sent at once elsewhere
+    if (options?.signal?.aborted) await records.webhooks.releaseWebhookDelivery(delivery.id, owner)
+    throw error
+  }
+  // deleted since it was claimed: its deliveries went with it
+  if (!result) return true
+  await records.webhooks.finishWebhookAttempt(delivery.id, owner, outcomeOf(delivery, result, settings))
+  return true
+}
+
+/** Signs and posts the claimed delivery; `undefined` when its endpoint is gone. The network's failures are results; it throws when aborted or when the store fails (the lease then runs out). */
+async function attempt(
+  { records, clock, webhooks: bounds }: DeliverySettings,
+  delivery: WebhookDeliveryRecord,
+  transport: WebhookTransport,
+  options?: CallOptions,
+): Promise<WebhookPostResult | undefined> {
   const endpoint = await records.webhooks.getWebhookEndpoint(delivery.tenantId, delivery.endpointId, {
     signal: options?.signal,
   })
-  // deleted since it was claimed: its deliveries went with it
-  if (!endpoint) return true
+  if (!endpoint) return undefined
   const body = webhookBody(delivery.event)
   const sentAt = clock.now()
   const headers = {
@@ -47,21 +67,15 @@ export async function deliverNext(settings: DeliverySettings, options?: CallOpti
     'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
     'webhook-signature': new Webhook(endpoint.secret).sign(delivery.event.id, sentAt, body),
   }
-  let result: WebhookPostResult
   try {
-    result = await transport.post(
+    return await transport.post(
       { url: endpoint.url, headers, body, timeoutMs: bounds.timeoutMs, maxResponseBytes: bounds.maxResponseBytes },
       { signal: options?.signal },
     )
   } catch (error) {
-    if (options?.signal?.aborted) {
-      await records.webhooks.releaseWebhookDelivery(delivery.id, owner)
-      throw error
-    }
-    result = { kind: 'unreachable', reason: error instanceof Error ? error.message : String(error) }
+    if (options?.signal?.aborted) throw error
+    return { kind: 'unreachable', reason: error instanceof Error ? error.message : String(error) }
   }
-  await records.webhooks.finishWebhookAttempt(delivery.id, owner, outcomeOf(delivery, result, settings))
-  return true
 }
 
 function outcomeOf(

@@ -122,6 +122,31 @@ describe('webhook delivery', () => {
     })
   })
 
+  it('deliverNext - aborted mid-attempt (the process stops), it gives the delivery back, due at once, the attempt uncounted', async () => {
+    const records = createMemoryRecordStore()
+    const transport: WebhookTransport = {
+      check: async () => ({ kind: 'allowed' }),
+      post: (_request, options) =>
+        new Promise((_resolve, reject) => {
+          options?.signal?.addEventListener('abort', () => reject(options.signal!.reason), { once: true })
+        }),
+    }
+    const service = createFileService({ records, blobs: createMemoryBlobStore(), webhookTransport: transport })
+    const { endpoint } = await service.webhooks.create('acme', {
+      url: 'https://hooks.example.com/in',
+      eventTypes: ['file.created'],
+    })
+    await service.webhooks.test('acme', endpoint.id)
+    const stop = new AbortController()
+    const running = service.webhooks.deliverNext({ signal: stop.signal })
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    stop.abort(new Error('shutting down'))
+    await expect(running).rejects.toThrow('shutting down')
+    const { items } = await service.webhooks.deliveries('acme', endpoint.id, {})
+    expect(items[0]).toMatchObject({ status: 'pending', attempts: 0 })
+    expect(await records.webhooks.claimWebhookDelivery('next', new Date(), 60_000)).toMatchObject({ attempts: 1 })
+  })
+
   it('webhooks - without a transport every operation is UNAVAILABLE', async () => {
     const service = createFileService({ records: createMemoryRecordStore(), blobs: createMemoryBlobStore() })
     expect(service.features.webhooks).toBe(false)
