@@ -148,6 +148,7 @@ export async function startServer(
       maxRunningPerTenant: config.webhooks.maxRunningPerTenant,
       maxRunningPerEndpoint: config.webhooks.maxRunningPerEndpoint,
       maxEndpointsPerOwner: config.webhooks.maxEndpoints,
+      onAttempt: metrics?.webhookAttempt,
     },
   })
   let ipfs: RunningIpfsNode | undefined

@@ -22,6 +22,8 @@ import { type ReceivedWebhook, startWebhookReceiver } from './support/webhook-re
 interface Hooks {
   api: ApiClient
   stores: Awaited<ReturnType<typeof openStorage>>
+  /** The running server (a new one after each restart). */
+  running(): RunningServer
   /** Closes the server (its loops give back what they hold) and starts a new one on the same stores. */
   restart(env?: Record<string, string>): Promise<void>
   close(): Promise<void>
@@ -51,6 +53,7 @@ async function startHooks(storageKind: 'memory' | 'embedded' | 'postgres', env: 
   const hooks: Hooks = {
     api: (path, init) => apiClient(fetch, running.url, token, defaultToken)(path, init),
     stores,
+    running: () => running,
     async restart(overrides = {}) {
       await running.close()
       running = await startServer(readConfig({ ...base, ...env, ...overrides }), { stores })
@@ -119,7 +122,7 @@ describe('webhooks end to end', { timeout: 180_000 }, () => {
   it('delivery - a file upload reaches the endpoint signed (standardwebhooks verifies it), and the tenant sees the attempt', async () => {
     const receiver = await startWebhookReceiver()
     try {
-      const hooks = await startHooks('memory')
+      const hooks = await startHooks('memory', { PINFOLD_METRICS_TOKEN: 'metrics-operator-token-0123456789' })
       const endpoint = await register(hooks, receiver.url)
       expect(endpoint.secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/)
       const fileId = await upload(hooks, 'hello.txt')
@@ -147,6 +150,8 @@ describe('webhooks end to end', { timeout: 180_000 }, () => {
         last_error: null,
         next_attempt_at: null,
       })
+      const counted = await hooks.running().metrics!.registry.getSingleMetric('pinfold_webhook_attempts_total')!.get()
+      expect(counted.values).toEqual([expect.objectContaining({ labels: { result: 'delivered' }, value: 1 })])
     } finally {
       await receiver.close()
     }

@@ -43,7 +43,9 @@ export async function deliverNext(settings: DeliverySettings, options?: CallOpti
   }
   // deleted since it was claimed: its deliveries went with it
   if (!result) return true
-  await records.webhooks.finishWebhookAttempt(delivery.id, owner, outcomeOf(delivery, result, settings))
+  const outcome = outcomeOf(delivery, result, settings)
+  await records.webhooks.finishWebhookAttempt(delivery.id, owner, outcome)
+  bounds.onAttempt?.(result.kind === 'refused' ? 'refused' : outcome.status === 'pending' ? 'retried' : outcome.status)
   return true
 }
 

@@ -1,5 +1,11 @@
 import type { WebhookBackoff } from './backoff.js'
 
+/**
+ * What one attempt came to, for metrics: `delivered` (2xx), `retried` (another attempt is
+ * scheduled), `failed` (out of attempts), `refused` (the host resolved to a refused address).
+ */
+export type WebhookAttemptResult = 'delivered' | 'retried' | 'failed' | 'refused'
+
 /** Bounds and timings of webhook deliveries (`createFileService({ webhooks })`, defaults filled in). */
 export interface WebhookSettings {
   /** One attempt (connect, send, answer) ends after this long, as a failure. */
@@ -19,6 +25,8 @@ export interface WebhookSettings {
   maxEndpointsPerOwner: number
   /** Events one fan-out takes from the journal. */
   fanOutBatch: number
+  /** Told what each attempt came to (the server counts them). */
+  onAttempt?: ((result: WebhookAttemptResult) => void) | undefined
 }
 
 export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = {
