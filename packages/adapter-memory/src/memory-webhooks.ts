@@ -182,6 +182,16 @@ export function memoryWebhookRecords(journal: MemoryEventJournal): WebhookRecord
       delivery.leaseExpiresAt = null
       return true
     },
+
+    async pruneWebhookDeliveries(before, limit, options) {
+      throwIfAborted(options?.signal)
+      const ended = [...deliveries.values()]
+        .filter((d) => (d.status === 'delivered' || d.status === 'failed') && d.lastAttemptAt! < before)
+        .sort((a, b) => a.lastAttemptAt!.getTime() - b.lastAttemptAt!.getTime())
+        .slice(0, limit)
+      for (const d of ended) deliveries.delete(d.id)
+      return ended.length
+    },
   }
 }
 

@@ -276,6 +276,18 @@ async function release(db: Queryable, id: string, owner: string): Promise<boolea
   return rows.length === 1
 }
 
+async function prune(db: Queryable, before: Date, limit: number): Promise<number> {
+  const { rows } = await db.query(
+    `delete from webhook_deliveries where id in (
+       select id from webhook_deliveries
+       where status in ('delivered', 'failed') and last_attempt_at < $1::timestamptz
+       order by last_attempt_at limit $2
+     ) returning id`,
+    [before.toISOString(), limit],
+  )
+  return rows.length
+}
+
 function toEndpoint(row: Row): WebhookEndpointRecord {
   return {
     id: String(row.id),
@@ -338,5 +350,7 @@ export function postgresWebhookRecords(client: SqlClient): WebhookRecordStore {
       guarded('finishWebhookAttempt', options, () => finish(client, id, owner, outcome)),
     releaseWebhookDelivery: (id, owner, options) =>
       guarded('releaseWebhookDelivery', options, () => release(client, id, owner)),
+    pruneWebhookDeliveries: (before, limit, options) =>
+      guarded('pruneWebhookDeliveries', options, () => prune(client, before, limit)),
   }
 }

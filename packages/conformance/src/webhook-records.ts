@@ -273,6 +273,25 @@ export function describeWebhookRecords(name: string, create: () => Promise<Recor
       })
     })
 
+    it('pruneWebhookDeliveries - deletes ended deliveries attempted before the time, oldest first, at most limit', async () => {
+      const endpoint = newWebhookEndpoint()
+      await store.webhooks.createWebhookEndpoint(endpoint)
+      const ended = (status: 'delivered' | 'failed', second: number) =>
+        newDelivery(endpoint, { status, lastAttemptAt: at(second), nextAttemptAt: null, attempts: 1 })
+      const old1 = ended('delivered', 1)
+      const old2 = ended('failed', 2)
+      const old3 = ended('delivered', 3)
+      const recent = ended('delivered', 20)
+      const waiting = newDelivery(endpoint, { lastAttemptAt: at(1), attempts: 1, nextAttemptAt: at(30) })
+      for (const d of [old3, recent, old1, waiting, old2]) await store.webhooks.addWebhookDelivery(d)
+      expect(await store.webhooks.pruneWebhookDeliveries(at(10), 2)).toBe(2)
+      const left = async () =>
+        (await store.webhooks.listWebhookDeliveries('tenant-a', endpoint.id, firstPage)).items.map((d) => d.id).sort()
+      expect(await left()).toEqual([old3.id, recent.id, waiting.id].sort())
+      expect(await store.webhooks.pruneWebhookDeliveries(at(10), 100)).toBe(1)
+      expect(await left()).toEqual([recent.id, waiting.id].sort())
+    })
+
     it('claimWebhookDelivery - owners take turns, and an endpoint at its cap does not hold the others back', async () => {
       const slow = newWebhookEndpoint({ tenantId: 'tenant-a' })
       const other = newWebhookEndpoint({ tenantId: 'tenant-b' })

@@ -104,6 +104,8 @@ export interface ServerConfig {
     maxRunningPerEndpoint: number
     /** Endpoints one tenant (or the operator) may register. */
     maxEndpoints: number
+    /** How long ended deliveries stay listed; 0 keeps them. */
+    retentionMs: number
   }
   /** A request body sending no byte for this long is cut with a 408; 0 disables (`PINFOLD_BODY_IDLE_TIMEOUT_MS`). */
   bodyIdleTimeoutMs: number
@@ -404,6 +406,7 @@ function webhookSettings(env: NodeJS.ProcessEnv): ServerConfig['webhooks'] {
     ),
     maxRunningPerEndpoint: positiveInteger(env.PINFOLD_WEBHOOK_ENDPOINT_JOBS, 'PINFOLD_WEBHOOK_ENDPOINT_JOBS', 1),
     maxEndpoints: positiveInteger(env.PINFOLD_WEBHOOK_MAX_ENDPOINTS, 'PINFOLD_WEBHOOK_MAX_ENDPOINTS', 20),
+    retentionMs: integer(env.PINFOLD_WEBHOOK_RETENTION_MS, 'PINFOLD_WEBHOOK_RETENTION_MS', 30 * 86_400_000),
   }
 }
 

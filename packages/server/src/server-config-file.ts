@@ -109,6 +109,7 @@ export const SERVER_SETTINGS = [
   'PINFOLD_WEBHOOK_TENANT_JOBS',
   'PINFOLD_WEBHOOK_ENDPOINT_JOBS',
   'PINFOLD_WEBHOOK_MAX_ENDPOINTS',
+  'PINFOLD_WEBHOOK_RETENTION_MS',
 ] as const
 
 /** Settings named without the `PINFOLD_` prefix in the environment (as most servers name them). */

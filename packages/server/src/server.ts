@@ -148,6 +148,7 @@ export async function startServer(
       maxRunningPerTenant: config.webhooks.maxRunningPerTenant,
       maxRunningPerEndpoint: config.webhooks.maxRunningPerEndpoint,
       maxEndpointsPerOwner: config.webhooks.maxEndpoints,
+      retentionMs: config.webhooks.retentionMs,
       onAttempt: metrics?.webhookAttempt,
     },
   })

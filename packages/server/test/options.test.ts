@@ -124,6 +124,7 @@ describe('http-node options', () => {
       maxRunningPerTenant: 3,
       maxRunningPerEndpoint: 1,
       maxEndpoints: 20,
+      retentionMs: 2_592_000_000,
     })
     expect(readConfig({ PINFOLD_WEBHOOK_JOBS: '1' }).webhooks.maxRunningPerTenant).toBe(1)
     expect(readConfig({ PINFOLD_WEBHOOK_ALLOW_PRIVATE: 'true' }).webhooks.allowPrivate).toBe(true)

@@ -42,6 +42,7 @@ export const webhooks: Migration = {
       check ((status = 'delivering') = (lease_owner is not null))
     )`,
     'create index webhook_deliveries_list_idx on webhook_deliveries (endpoint_id, created_at, id)',
+    `create index webhook_deliveries_ended_idx on webhook_deliveries (last_attempt_at) where status in ('delivered', 'failed')`,
     `create index webhook_deliveries_due_idx on webhook_deliveries (next_attempt_at, id) where status in ('pending', 'delivering')`,
     `create table webhook_turns (
       owner text primary key,

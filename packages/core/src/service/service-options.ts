@@ -123,6 +123,7 @@ function checkWebhookSettings(check: OptionChecks, options: FileServiceOptions):
       given.maxEndpointsPerOwner ?? d.maxEndpointsPerOwner,
     ),
     fanOutBatch: check.integerBetween('webhooks.fanOutBatch', given.fanOutBatch ?? d.fanOutBatch, 1, 10_000),
+    retentionMs: check.nonNegativeInteger('webhooks.retentionMs', given.retentionMs ?? d.retentionMs),
     onAttempt: check.optionalFunction('webhooks.onAttempt', given.onAttempt),
   }
 }

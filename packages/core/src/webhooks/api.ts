@@ -90,4 +90,9 @@ export interface WebhookOperations {
    * when none was due. Aborting gives the claimed delivery back to the outbox.
    */
   deliverNext(options?: CallOptions): Promise<boolean>
+  /**
+   * Deletes ended deliveries (delivered, failed) last attempted more than `retentionMs` ago, in
+   * batches; returns how many went (0 when retention is off). Run by the server's sweeper.
+   */
+  prune(options?: CallOptions): Promise<number>
 }

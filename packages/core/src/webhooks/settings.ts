@@ -25,6 +25,8 @@ export interface WebhookSettings {
   maxEndpointsPerOwner: number
   /** Events one fan-out takes from the journal. */
   fanOutBatch: number
+  /** How long ended deliveries (delivered, failed) stay listed before `prune` deletes them; 0 keeps them. */
+  retentionMs: number
   /** Told what each attempt came to (the server counts them). */
   onAttempt?: ((result: WebhookAttemptResult) => void) | undefined
 }
@@ -39,4 +41,5 @@ export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = {
   maxRunningPerEndpoint: 1,
   maxEndpointsPerOwner: 20,
   fanOutBatch: 100,
+  retentionMs: 30 * 24 * 60 * 60_000,
 }

@@ -15,6 +15,9 @@ import { newWebhookSecret } from './secret.js'
 
 export type WebhookFeatureSettings = Pick<ServiceContext, 'records' | 'clock' | 'ids' | 'features' | 'webhooks'>
 
+/** Rows one prune statement deletes: short transactions, however large the backlog. */
+const PRUNE_BATCH = 1_000
+
 const notFound = () => new PinfoldError('NOT_FOUND', 'webhook endpoint not found')
 
 /** `FileService.webhooks` (see `api.ts`). */
@@ -131,6 +134,18 @@ export function createWebhookOperations(settings: WebhookFeatureSettings): Webho
     async fanOut(options) {
       transport()
       return records.webhooks.fanOutWebhookEvents(bounds.fanOutBatch, clock.now(), options)
+    },
+
+    async prune(options) {
+      transport()
+      if (bounds.retentionMs === 0) return 0
+      const before = new Date(clock.now().getTime() - bounds.retentionMs)
+      let pruned = 0
+      for (;;) {
+        const batch = await records.webhooks.pruneWebhookDeliveries(before, PRUNE_BATCH, options)
+        pruned += batch
+        if (batch < PRUNE_BATCH) return pruned
+      }
     },
 
     deliverNext: (options) => deliverNext({ records, clock, webhooks: bounds, owner, transport }, options),

@@ -147,6 +147,26 @@ describe('webhook delivery', () => {
     expect(await records.webhooks.claimWebhookDelivery('next', new Date(), 60_000)).toMatchObject({ attempts: 1 })
   })
 
+  it('prune - ended deliveries past the retention go; a pending one stays', async () => {
+    const { service, advance } = setup((n) =>
+      n === 1 ? { kind: 'answered', status: 204 } : { kind: 'answered', status: 500 },
+    )
+    const { endpoint } = await service.webhooks.create('acme', {
+      url: 'https://hooks.example.com/in',
+      eventTypes: ['file.created'],
+    })
+    await service.webhooks.test('acme', endpoint.id)
+    expect(await service.webhooks.deliverNext()).toBe(true)
+    await service.webhooks.test('acme', endpoint.id)
+    expect(await service.webhooks.deliverNext()).toBe(true)
+    const statuses = async () => (await service.webhooks.deliveries('acme', endpoint.id, {})).items.map((d) => d.status)
+    expect((await statuses()).sort()).toEqual(['delivered', 'pending'])
+    expect(await service.webhooks.prune()).toBe(0)
+    advance(30 * 24 * 60 * 60_000 + 1)
+    expect(await service.webhooks.prune()).toBe(1)
+    expect(await statuses()).toEqual(['pending'])
+  })
+
   it('webhooks - without a transport every operation is UNAVAILABLE', async () => {
     const service = createFileService({ records: createMemoryRecordStore(), blobs: createMemoryBlobStore() })
     expect(service.features.webhooks).toBe(false)

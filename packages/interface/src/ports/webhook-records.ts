@@ -198,4 +198,11 @@ export interface WebhookRecordStore {
    * does when it stops mid-send. False when it is gone or not leased to `owner`.
    */
   releaseWebhookDelivery(id: string, owner: string, options?: CallOptions): Promise<boolean>
+
+  /**
+   * Deletes up to `limit` ended deliveries (`delivered` or `failed`) whose last attempt was before
+   * `before`, oldest first (the outbox's retention); pending and running ones stay. Answers how
+   * many went.
+   */
+  pruneWebhookDeliveries(before: Date, limit: number, options?: CallOptions): Promise<number>
 }
