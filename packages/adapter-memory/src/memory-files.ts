@@ -23,6 +23,7 @@ export function memoryFileRecords(state: MemoryState): FileRecordStore {
         (f) => f.tenantId === file.tenantId && f.network === file.network && f.cid === file.cid,
       )
       state.accounting.checkQuota(file, options?.quota)
+      state.appendEvents(options?.events)
       const stored = contents.get(content.cid) ?? { ...content }
       contents.set(stored.cid, stored)
       const record: FileRecord = { ...file, keyvalues: { ...file.keyvalues }, vectorized: false }
@@ -50,6 +51,7 @@ export function memoryFileRecords(state: MemoryState): FileRecordStore {
       const file = visibleFile(tenantId, network, id)
       if (!file) return undefined
       if (patch.groupId !== undefined) requireGroup(tenantId, network, patch.groupId)
+      state.appendEvents(options?.events)
       if (patch.name !== undefined) file.name = patch.name
       if (patch.expiresAt !== undefined) file.expiresAt = patch.expiresAt
       if (patch.groupId !== undefined) file.groupId = patch.groupId
@@ -66,6 +68,7 @@ export function memoryFileRecords(state: MemoryState): FileRecordStore {
       throwIfAborted(options?.signal)
       const file = visibleFile(tenantId, network, id)
       if (!file) return undefined
+      state.appendEvents(options?.events)
       files.delete(id)
       const stillReferenced = [...files.values()].some((f) => f.cid === file.cid)
       const content = contents.get(file.cid)

@@ -2,7 +2,9 @@ import type { PinRequestRecord, RecordStore } from '@pinfold/interface'
 import { memoryTenantAccounts } from './memory-accounts.js'
 import { memoryApiKeyRecords } from './memory-api-keys.js'
 import { memoryBlockRecords } from './memory-blocks.js'
+import { memoryDenyRuleRecords } from './memory-deny-rules.js'
 import { memoryDeploymentTotals } from './memory-deployment-totals.js'
+import { memoryEventRecords } from './memory-events.js'
 import { memoryFileRecords } from './memory-files.js'
 import { memoryGatewayRecords } from './memory-gateway.js'
 import { memoryGroupRecords } from './memory-groups.js'
@@ -13,6 +15,7 @@ import { memoryTenantRecords } from './memory-tenants.js'
 import { memoryUploadSessionRecords } from './memory-upload-sessions.js'
 import { memoryUsageRecords } from './memory-usage.js'
 import { memoryVectorRecords } from './memory-vectors.js'
+import { memoryWebhookRecords } from './memory-webhooks.js'
 
 /**
  * Every record in Maps, assembled from one part per feature (`memory-<feature>.ts`); the parts that
@@ -38,5 +41,8 @@ export function createMemoryRecordStore(): RecordStore {
     totals: memoryDeploymentTotals(state, pinRequests),
     accounts: memoryTenantAccounts(state),
     tenants: memoryTenantRecords(),
+    events: memoryEventRecords(state),
+    denyRules: memoryDenyRuleRecords(state),
+    webhooks: memoryWebhookRecords(state),
   }
 }

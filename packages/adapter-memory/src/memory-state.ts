@@ -1,12 +1,15 @@
 import {
   type BlockLocation,
   type ContentRecord,
+  type EventRecord,
   type FileRecord,
   type GroupRecord,
   type Network,
+  type NewEvent,
   PinfoldError,
 } from '@pinfold/interface'
 import { createMemoryAccounting, type MemoryAccounting } from './memory-accounts.js'
+import { createMemoryEventLog, type StoredEvent } from './memory-events.js'
 
 /**
  * The records every part of the memory store may look at. Each part of the store (files, groups,
@@ -23,6 +26,14 @@ export interface MemoryState {
   blockHolders: Map<string, Set<string>>
   /** Per-tenant figures, changed with the file records they count. */
   accounting: MemoryAccounting
+  /** The audit log, oldest first; another part (the webhooks) may read and mark `fannedOut`. */
+  events: StoredEvent[]
+  /**
+   * Appends a write's events (`RecordedOptions.events`): called after the write's checks and before
+   * its first change, it throws (a malformed event) having appended nothing, and then the write
+   * changes nothing either.
+   */
+  appendEvents(events: readonly NewEvent[] | undefined): EventRecord[]
   /** Drops every block entry of a blob. */
   dropBlocks(blobKey: string): void
   visibleFile(tenantId: string, network: Network, id: string): FileRecord | undefined
@@ -45,6 +56,7 @@ export function createMemoryState(): MemoryState {
     const group = groups.get(id)
     return group && group.tenantId === tenantId && group.network === network ? group : undefined
   }
+  const log = createMemoryEventLog()
   return {
     files,
     contents,
@@ -52,6 +64,8 @@ export function createMemoryState(): MemoryState {
     blocks,
     blockHolders,
     accounting: createMemoryAccounting(),
+    events: log.events,
+    appendEvents: log.appendEvents,
     dropBlocks(blobKey) {
       for (const id of blocks.get(blobKey)?.keys() ?? []) {
         const holders = blockHolders.get(id)

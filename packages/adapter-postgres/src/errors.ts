@@ -43,6 +43,10 @@ export function toPinfoldError(err: unknown, action: string): PinfoldError {
   if (code === '23505') {
     return new PinfoldError('CONFLICT', 'already exists', { cause: err })
   }
+  if (code === '23514' && typeof constraint === 'string' && constraint.startsWith('events_')) {
+    // a malformed audit event: its write, and the change it rode with, are refused
+    return new PinfoldError('INVALID_INPUT', 'malformed event', { cause: err })
+  }
   if (code === '23503' && constraint === 'files_group_fk') {
     return new PinfoldError('NOT_FOUND', 'group not found', { cause: err })
   }

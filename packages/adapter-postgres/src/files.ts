@@ -1,6 +1,5 @@
 import type { FileRecordStore } from '@pinfold/interface'
 import {
-  type CallOptions,
   type ContentRecord,
   type CreatedFile,
   type CreateFileOptions,
@@ -13,9 +12,11 @@ import {
   notFound,
   type Page,
   type PageRequest,
+  type RecordedOptions,
   throwIfAborted,
 } from '@pinfold/interface'
 import { guarded } from './errors.js'
+import { appendEvents, withEvents } from './events.js'
 import { keyvalueConditionSql } from './keyvalue-conditions.js'
 import { keyset, toPage } from './paging.js'
 import type { Queryable, SqlClient } from './queryable.js'
@@ -34,7 +35,7 @@ async function createFile(
   client: SqlClient,
   file: NewFile,
   content: ContentRecord,
-  { signal, requireContent, quota }: CreateFileOptions = {},
+  { signal, requireContent, quota, events }: CreateFileOptions = {},
 ): Promise<CreatedFile> {
   if (file.groupId !== null && !isUuid(file.groupId)) throw notFound('group')
   return client.transaction(async (tx) => {
@@ -78,6 +79,7 @@ async function createFile(
     )
     const record = toFileRecord(inserted.rows[0]!)
     await accountFileAdded(tx, record, quota)
+    await appendEvents(tx, events)
     throwIfAborted(signal)
     return {
       file: record,
@@ -176,7 +178,7 @@ async function deleteFile(
   tenantId: string,
   network: Network,
   id: string,
-  { signal }: CallOptions = {},
+  { signal, events }: RecordedOptions = {},
 ): Promise<DeletedFile | undefined> {
   if (!isUuid(id)) return undefined
   return client.transaction(async (tx) => {
@@ -198,6 +200,7 @@ async function deleteFile(
     )
     const releasedContent = released.rows[0] && toContentRecord(released.rows[0])
     if (releasedContent) await tx.query('delete from blocks where blob_key = $1', [releasedContent.blobKey])
+    await appendEvents(tx, events)
     throwIfAborted(signal)
     return { file, releasedContent }
   })
@@ -223,7 +226,9 @@ export function postgresFileRecords(client: SqlClient): FileRecordStore {
     listFiles: (tenantId, network, filter, page, options) =>
       guarded('listFiles', options, () => listFiles(client, tenantId, network, filter, page)),
     updateFile: (tenantId, network, id, patch, options) =>
-      guarded('updateFile', options, () => updateFile(client, tenantId, network, id, patch)),
+      guarded('updateFile', options, () =>
+        withEvents(client, options?.events, (db) => updateFile(db, tenantId, network, id, patch), Boolean),
+      ),
     deleteFile: (tenantId, network, id, options) =>
       guarded('deleteFile', options, () => deleteFile(client, tenantId, network, id, options)),
     getContent: (cid, options) => guarded('getContent', options, () => getContent(client, cid)),

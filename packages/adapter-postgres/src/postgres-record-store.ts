@@ -1,7 +1,9 @@
 import { optionChecks, type RecordStore } from '@pinfold/interface'
 import { postgresApiKeyRecords } from './api-keys.js'
 import { postgresBlockRecords } from './blocks.js'
+import { postgresDenyRuleRecords } from './deny-rules.js'
 import { postgresDeploymentTotals } from './deployment-totals.js'
+import { postgresEventRecords } from './events.js'
 import { postgresFileRecords } from './files.js'
 import { postgresGatewayRecords } from './gateway.js'
 import { postgresGroupRecords } from './groups.js'
@@ -13,6 +15,7 @@ import { postgresTenantRecords } from './tenants.js'
 import { postgresUploadSessionRecords } from './upload-sessions.js'
 import { postgresUsageRecords } from './usage.js'
 import { type PostgresVectorOptions, postgresVectorRecords } from './vectors.js'
+import { postgresWebhookRecords } from './webhooks.js'
 
 export interface PostgresRecordStoreOptions {
   /** From `fromPgPool(pool)` or `fromPGlite(db)`; the schema must be migrated (see `migrate`). */
@@ -50,5 +53,8 @@ export function createPostgresRecordStore({ client, vectors: vectorOptions }: Po
     totals: postgresDeploymentTotals(client),
     accounts: postgresTenantAccounts(client),
     tenants: postgresTenantRecords(client),
+    events: postgresEventRecords(client),
+    denyRules: postgresDenyRuleRecords(client),
+    webhooks: postgresWebhookRecords(client),
   }
 }

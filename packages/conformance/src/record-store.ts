@@ -2,6 +2,7 @@ import type { RecordStore } from '@pinfold/interface'
 import { describeApiKeyRecords } from './api-key-records.js'
 import { describeBlockRecords } from './block-records.js'
 import { describeDeploymentTotals } from './deployment-totals.js'
+import { describeEventRecords } from './event-records.js'
 import { describeFileRecords } from './file-records.js'
 import { describeGatewayRecords } from './gateway-records.js'
 import { describeGroupRecords } from './group-records.js'
@@ -12,6 +13,7 @@ import { describeTenantRecords } from './tenant-records.js'
 import { describeUploadSessionRecords } from './upload-session-records.js'
 import { describeUsageRecords } from './usage-records.js'
 import { describeVectorRecords } from './vector-records.js'
+import { describeWebhookRecords } from './webhook-records.js'
 
 /** Bypasses the adapter to prove what really is (or is not) in the backend. */
 export interface RecordProbe {
@@ -51,4 +53,6 @@ export function describeRecordStore(name: string, create: () => Promise<RecordSt
   describeDeploymentTotals(name, create)
   describeTenantAccounts(name, create)
   describeTenantRecords(name, create)
+  describeEventRecords(name, create)
+  describeWebhookRecords(name, create)
 }

@@ -99,6 +99,11 @@ export type FetchHandler = (request: Request) => Promise<Response>
 
 const ANONYMOUS: TokenActor = { tenantId: '', userId: '', scopes: new Set() }
 
+/** The caller with the request's id, which the audit log's entries carry (the verified actor is cached, so a copy). */
+function withRequestId(actor: TokenActor, requestId: string | undefined): TokenActor {
+  return actor === ANONYMOUS || !requestId ? actor : { ...actor, requestId }
+}
+
 /** Where the admin API lives: invisible to everyone but an operator. */
 const ADMIN_PREFIX = '/admin/'
 
@@ -168,10 +173,12 @@ export function createFetchHandler(service: FileService, options: FetchHandlerOp
     if (match.route.auth === 'operator') {
       operator = await operatorOf(request)
       if (!operator) return notThere(request, url)
+      // the audit log's entries name the request that made them
+      operator = { ...operator, requestId: seen.requestId }
     }
     seen.route = match.route.gateway ? 'gateway' : match.route.path
     exchange.answerError = match.route.answerError
-    const actor = operator ? ANONYMOUS : await authenticate(request, match.route)
+    const actor = operator ? ANONYMOUS : withRequestId(await authenticate(request, match.route), seen.requestId)
     if (actor.tenantId) seen.tenant = actor.tenantId
     const input = await parseRequest(match.route, request, url, match.params)
     return match.route.handle(

@@ -24,6 +24,7 @@ import { swapRoutes } from './resources/swaps/routes.js'
 import { uploadRoutes } from './resources/uploads/routes.js'
 import { usageRoutes } from './resources/usage/routes.js'
 import { vectorRoutes } from './resources/vectors/routes.js'
+import { webhookRoutes } from './resources/webhooks/routes.js'
 import type { Route } from './router.js'
 
 /** Every route the server answers, mirroring the spec's endpoint list. */
@@ -53,5 +54,6 @@ export const routes: readonly Route[] = [
   ...healthRoutes,
   ...adminRoutes,
   ...denyRuleRoutes,
+  ...webhookRoutes,
   ...openApiRoutes,
 ]

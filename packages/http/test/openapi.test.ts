@@ -34,7 +34,18 @@ describe('openapi', () => {
   }
 
   beforeAll(async () => {
-    server = await startTestApi({ payTo: PAY_TO })
+    server = await startTestApi({
+      payTo: PAY_TO,
+      // what the routes answer is the subject here; the real transport (resolution, address checks,
+      // signed posts) is tested in packages/server/test/webhooks.test.ts
+      webhookTransport: {
+        check: async (url) =>
+          new URL(url).hostname === 'refused.example'
+            ? { kind: 'refused', reason: 'a loopback address' }
+            : { kind: 'allowed' },
+        post: async () => ({ kind: 'unreachable', reason: 'not sent in this test' }),
+      },
+    })
     const res = await server.fetch(`${server.url}/openapi.json`)
     expect(res.status).toBe(200)
     document = (await res.json()) as OpenApiDocument
@@ -607,6 +618,37 @@ describe('openapi', () => {
         `DELETE ${prefix}/pins/:requestid`,
         await server.api(`${prefix}/pins/${next.requestid}`, { method: 'DELETE' }),
       )
+    }
+  })
+
+  it('webhooks - the tenant and operator routes answer as documented (2xx, 4xx)', async () => {
+    const operator = await mintOperatorToken(TEST_SECRET, { sub: 'ops', expiresIn: 60 })
+    for (const [base, auth] of [
+      ['/v3/webhooks', undefined],
+      ['/admin/v1/webhooks', operator],
+    ] as const) {
+      const call = (path: string, init: RequestInit = {}) => server.api(`${base}${path}`, { ...init, auth })
+      const endpoint = { url: 'https://hooks.example.com/in', event_types: ['file.created'] }
+      const created = (await check(`POST ${base}`, await call('', { method: 'POST', ...json(endpoint) }))) as {
+        data: { id: string }
+      }
+      const { id } = created.data
+      await check(`POST ${base}`, await call('', { method: 'POST', ...json({ ...endpoint, event_types: ['nope'] }) }))
+      await check(`GET ${base}`, await call('?limit=1'))
+      await check(`GET ${base}`, await call('?limit=0'))
+      await check(`GET ${base}/:id`, await call(`/${id}`))
+      await check(`GET ${base}/:id`, await call('/nobody'))
+      await check(`PATCH ${base}/:id`, await call(`/${id}`, { method: 'PATCH', ...json({ enabled: false }) }))
+      await check(
+        `PATCH ${base}/:id`,
+        await call(`/${id}`, { method: 'PATCH', ...json({ url: 'https://refused.example/' }) }),
+      )
+      await check(`POST ${base}/:id/test`, await call(`/${id}/test`, { method: 'POST' }))
+      await check(`POST ${base}/:id/test`, await call('/nobody/test', { method: 'POST' }))
+      await check(`GET ${base}/:id/deliveries`, await call(`/${id}/deliveries`))
+      await check(`GET ${base}/:id/deliveries`, await call('/nobody/deliveries'))
+      await check(`DELETE ${base}/:id`, await call(`/${id}`, { method: 'DELETE' }))
+      await check(`DELETE ${base}/:id`, await call(`/${id}`, { method: 'DELETE' }))
     }
   })
 

@@ -21,6 +21,10 @@ export interface Actor {
   readonly tenantId: string
   /** The user inside the tenant, reported as `user_id` on uploads. */
   readonly userId: string
+  /** The API key the request was made with, when it was one: the audit log names it as the actor. */
+  readonly keyId?: string | undefined
+  /** The request being served (`X-Request-Id`): the audit log's entries carry it. */
+  readonly requestId?: string | undefined
 }
 
 export interface FileRecord {

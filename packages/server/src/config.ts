@@ -84,6 +84,29 @@ export interface ServerConfig {
     /** How long a claim lasts unrenewed: a crashed instance's job is taken over after it. */
     leaseMs: number
   }
+  /** Signed webhooks (`PINFOLD_WEBHOOK_*`): the delivery loops, the bounds of an attempt, retries, fairness. */
+  webhooks: {
+    /** Deliver to loopback, private, link-local… addresses too (a receiver on the operator's network). */
+    allowPrivate: boolean
+    /** How long an idle loop waits before asking the outbox again; 0 runs no webhook loop here. */
+    pollIntervalMs: number
+    /** Deliveries this instance sends at the same time. */
+    jobs: number
+    timeoutMs: number
+    maxResponseBytes: number
+    maxAttempts: number
+    retryBaseMs: number
+    retryMaxMs: number
+    leaseMs: number
+    /** Deliveries of one tenant (or the operator) being sent at once across the deployment. */
+    maxRunningPerTenant: number
+    /** Deliveries to one endpoint being sent at once across the deployment. */
+    maxRunningPerEndpoint: number
+    /** Endpoints one tenant (or the operator) may register. */
+    maxEndpoints: number
+    /** How long ended deliveries stay listed; 0 keeps them. */
+    retentionMs: number
+  }
   /** A request body sending no byte for this long is cut with a 408; 0 disables (`PINFOLD_BODY_IDLE_TIMEOUT_MS`). */
   bodyIdleTimeoutMs: number
   /** How long a shutdown waits for requests in flight (uploads) before cutting them (`PINFOLD_SHUTDOWN_TIMEOUT_MS`). */
@@ -226,6 +249,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       jobs: integer(env.PINFOLD_PIN_JOBS, 'PINFOLD_PIN_JOBS', 2),
       leaseMs: integer(env.PINFOLD_PIN_LEASE_MS, 'PINFOLD_PIN_LEASE_MS', 60_000),
     },
+    webhooks: webhookSettings(env),
     bodyIdleTimeoutMs: integer(
       env.PINFOLD_BODY_IDLE_TIMEOUT_MS,
       'PINFOLD_BODY_IDLE_TIMEOUT_MS',
@@ -359,6 +383,30 @@ function denylistSources(value: string | undefined): DenylistSource[] {
     return parseDenylistSources(value)
   } catch (error) {
     throw check.error('PINFOLD_DENYLISTS', (error as Error).message.replace(/^PINFOLD_DENYLISTS: /, ''))
+  }
+}
+
+function webhookSettings(env: NodeJS.ProcessEnv): ServerConfig['webhooks'] {
+  const jobs = integer(env.PINFOLD_WEBHOOK_JOBS, 'PINFOLD_WEBHOOK_JOBS', 4)
+  return {
+    allowPrivate: yesNo(env.PINFOLD_WEBHOOK_ALLOW_PRIVATE, 'PINFOLD_WEBHOOK_ALLOW_PRIVATE', false),
+    pollIntervalMs: integer(env.PINFOLD_WEBHOOK_POLL_MS, 'PINFOLD_WEBHOOK_POLL_MS', 1_000),
+    jobs,
+    timeoutMs: positiveInteger(env.PINFOLD_WEBHOOK_TIMEOUT_MS, 'PINFOLD_WEBHOOK_TIMEOUT_MS', 10_000),
+    maxResponseBytes: integer(env.PINFOLD_WEBHOOK_MAX_RESPONSE_BYTES, 'PINFOLD_WEBHOOK_MAX_RESPONSE_BYTES', 65_536),
+    maxAttempts: positiveInteger(env.PINFOLD_WEBHOOK_MAX_ATTEMPTS, 'PINFOLD_WEBHOOK_MAX_ATTEMPTS', 10),
+    retryBaseMs: positiveInteger(env.PINFOLD_WEBHOOK_RETRY_BASE_MS, 'PINFOLD_WEBHOOK_RETRY_BASE_MS', 30_000),
+    retryMaxMs: positiveInteger(env.PINFOLD_WEBHOOK_RETRY_MAX_MS, 'PINFOLD_WEBHOOK_RETRY_MAX_MS', 6 * 3_600_000),
+    leaseMs: positiveInteger(env.PINFOLD_WEBHOOK_LEASE_MS, 'PINFOLD_WEBHOOK_LEASE_MS', 60_000),
+    // one loop short of all of them, so another tenant's delivery always finds one free
+    maxRunningPerTenant: positiveInteger(
+      env.PINFOLD_WEBHOOK_TENANT_JOBS,
+      'PINFOLD_WEBHOOK_TENANT_JOBS',
+      Math.max(1, jobs - 1),
+    ),
+    maxRunningPerEndpoint: positiveInteger(env.PINFOLD_WEBHOOK_ENDPOINT_JOBS, 'PINFOLD_WEBHOOK_ENDPOINT_JOBS', 1),
+    maxEndpoints: positiveInteger(env.PINFOLD_WEBHOOK_MAX_ENDPOINTS, 'PINFOLD_WEBHOOK_MAX_ENDPOINTS', 20),
+    retentionMs: integer(env.PINFOLD_WEBHOOK_RETENTION_MS, 'PINFOLD_WEBHOOK_RETENTION_MS', 30 * 86_400_000),
   }
 }
 

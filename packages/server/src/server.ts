@@ -30,6 +30,8 @@ import { loadOrCreateSecret } from './secret.js'
 import { openStorage, type Storage } from './storage.js'
 import { startSweepers } from './sweepers.js'
 import { type RunningTracing, startOtlpTracing } from './tracing.js'
+import { createWebhookTransport } from './webhook-transport.js'
+import { startWebhookWorkers } from './webhook-workers.js'
 import { ensureWritableDataDir, writesDataDir } from './writable-data-dir.js'
 
 export interface RunningServer {
@@ -136,6 +138,19 @@ export async function startServer(
     },
     gatewayCache: { ...config.gatewayCache, changes: storage.changes },
     tracer: tracing?.tracer,
+    webhookTransport: createWebhookTransport({ allowPrivate: config.webhooks.allowPrivate }),
+    webhooks: {
+      timeoutMs: config.webhooks.timeoutMs,
+      maxResponseBytes: config.webhooks.maxResponseBytes,
+      maxAttempts: config.webhooks.maxAttempts,
+      backoff: { baseMs: config.webhooks.retryBaseMs, maxMs: config.webhooks.retryMaxMs },
+      leaseMs: config.webhooks.leaseMs,
+      maxRunningPerTenant: config.webhooks.maxRunningPerTenant,
+      maxRunningPerEndpoint: config.webhooks.maxRunningPerEndpoint,
+      maxEndpointsPerOwner: config.webhooks.maxEndpoints,
+      retentionMs: config.webhooks.retentionMs,
+      onAttempt: metrics?.webhookAttempt,
+    },
   })
   let ipfs: RunningIpfsNode | undefined
   try {
@@ -217,6 +232,7 @@ export async function startServer(
   }
   const stopSweepers = startSweepers(service, config.sweepers)
   const stopPinWorkers = startPinWorkers(service, config.pinning)
+  const stopWebhookWorkers = startWebhookWorkers(service, config.webhooks)
   const { port } = server.address() as AddressInfo
   const host = config.host.includes(':') ? `[${config.host}]` : config.host
   return {
@@ -240,6 +256,7 @@ export async function startServer(
       await closed
       // jobs in flight give their requests back to the queue before the stores close
       await stopPinWorkers()
+      await stopWebhookWorkers()
       // after the last request and job: the node reads blocks through the same stores
       await ipfs?.stop()
       // what the gateway served since the last flush, before the store closes

@@ -15,6 +15,8 @@ export interface SweeperOptions {
    * crash loses at most the counts of this interval (the server flushes them when it stops).
    */
   usageFlushIntervalMs?: number | undefined
+  /** How often ended webhook deliveries past their retention are deleted; default one hour, 0 disables. */
+  webhookPruneIntervalMs?: number | undefined
   onError?: ((task: string, error: unknown) => void) | undefined
 }
 
@@ -40,6 +42,11 @@ export function startSweepers(service: FileService, options: SweeperOptions = {}
       options.sessionIntervalMs ?? 60 * 60_000,
       () => service.uploads.sweepExpiredSessions(),
       (error) => onError('upload session sweep', error),
+    ),
+    every(
+      service.features.webhooks ? (options.webhookPruneIntervalMs ?? 60 * 60_000) : 0,
+      () => service.webhooks.prune(),
+      (error) => onError('webhook delivery prune', error),
     ),
     every(
       options.usageFlushIntervalMs ?? 5_000,

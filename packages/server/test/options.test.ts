@@ -38,6 +38,10 @@ const BAD_ENV: [string, NodeJS.ProcessEnv, string][] = [
   ['PINFOLD_DENYLISTS', { PINFOLD_DENYLISTS: '/a/x.deny,/b/x.deny' }, 'readConfig'],
   ['PINFOLD_DENYLIST_REFRESH_MS', { PINFOLD_DENYLIST_REFRESH_MS: '0' }, 'readConfig'],
   ['PINFOLD_DENYLIST_PRIVATE_READS', { PINFOLD_DENYLIST_PRIVATE_READS: 'no' }, 'readConfig'],
+  ['PINFOLD_WEBHOOK_ALLOW_PRIVATE', { PINFOLD_WEBHOOK_ALLOW_PRIVATE: 'yes' }, 'readConfig'],
+  ['PINFOLD_WEBHOOK_TIMEOUT_MS', { PINFOLD_WEBHOOK_TIMEOUT_MS: '0' }, 'readConfig'],
+  ['PINFOLD_WEBHOOK_JOBS', { PINFOLD_WEBHOOK_JOBS: '-1' }, 'readConfig'],
+  ['PINFOLD_WEBHOOK_ENDPOINT_JOBS', { PINFOLD_WEBHOOK_ENDPOINT_JOBS: 'all' }, 'readConfig'],
   ['PINFOLD_IMAGES', { PINFOLD_IMAGES: 'yes' }, 'readConfig'],
   ['PINFOLD_IMAGE_MAX_INPUT_PIXELS', { PINFOLD_IMAGE_MAX_INPUT_PIXELS: '0' }, 'readConfig'],
   ['PINFOLD_IMAGE_CONCURRENCY', { PINFOLD_IMAGE_CONCURRENCY: 'two' }, 'readConfig'],
@@ -104,6 +108,26 @@ describe('http-node options', () => {
     // a tenant runs one job fewer than the instance's workers, unless told otherwise
     expect(readConfig({ PINFOLD_PIN_JOBS: '6' }).pinning.maxRunningPerTenant).toBe(5)
     expect(readConfig({ PINFOLD_PIN_JOBS: '6', PINFOLD_PIN_TENANT_JOBS: '6' }).pinning.maxRunningPerTenant).toBe(6)
+  })
+
+  it('readConfig - PINFOLD_WEBHOOK_* defaults: public addresses only, one endpoint slot, a tenant one loop short of all', () => {
+    expect(readConfig({}).webhooks).toEqual({
+      allowPrivate: false,
+      pollIntervalMs: 1_000,
+      jobs: 4,
+      timeoutMs: 10_000,
+      maxResponseBytes: 65_536,
+      maxAttempts: 10,
+      retryBaseMs: 30_000,
+      retryMaxMs: 21_600_000,
+      leaseMs: 60_000,
+      maxRunningPerTenant: 3,
+      maxRunningPerEndpoint: 1,
+      maxEndpoints: 20,
+      retentionMs: 2_592_000_000,
+    })
+    expect(readConfig({ PINFOLD_WEBHOOK_JOBS: '1' }).webhooks.maxRunningPerTenant).toBe(1)
+    expect(readConfig({ PINFOLD_WEBHOOK_ALLOW_PRIVATE: 'true' }).webhooks.allowPrivate).toBe(true)
   })
 
   it('readConfig - PINFOLD_VECTOR_* reach the record store options; unset, the adapter defaults', () => {

@@ -89,6 +89,8 @@ export interface TestApiOptions
       | 'denylists'
       | 'denylistPrivateReads'
       | 'onContentBlocked'
+      | 'webhookTransport'
+      | 'webhooks'
     > {
   /** The origin requests are addressed to; default `TEST_ORIGIN`. */
   url?: string
@@ -153,6 +155,8 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
       denylists,
       denylistPrivateReads,
       onContentBlocked,
+      webhookTransport,
+      webhooks,
       ...handlerOptions
     } = options
     const service = createFileService({
@@ -178,6 +182,8 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
       denylists,
       denylistPrivateReads,
       onContentBlocked,
+      webhookTransport,
+      webhooks,
     })
     const handler = createFetchHandler(service, {
       // image optimisation on sharp, as `pinfold serve` has it unless PINFOLD_IMAGES=off

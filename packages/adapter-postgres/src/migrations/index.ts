@@ -19,6 +19,8 @@ import { apiKeyParents } from './0020-api-key-parents.js'
 import { pinningService } from './0021-pinning-service.js'
 import { tenantAccounts } from './0022-tenant-accounts.js'
 import { tenants } from './0023-tenants.js'
+import { events } from './0024-events.js'
+import { webhooks } from './0025-webhooks.js'
 import { requestCounts } from './0026-request-counts.js'
 
 /**
@@ -54,5 +56,7 @@ export const MIGRATIONS: readonly Migration[] = [
   pinningService,
   tenantAccounts,
   tenants,
+  events,
+  webhooks,
   requestCounts,
 ]

@@ -13,6 +13,8 @@ export const OPERATOR_SCOPE = 'pinfold:operator'
 export interface OperatorActor {
   /** The token's `sub`: who the operator is, for logs. */
   operatorId: string
+  /** The request being served, set by the HTTP layer: the audit log's entries carry it. */
+  requestId?: string | undefined
 }
 
 export interface OperatorTokenOptions {

@@ -2,8 +2,9 @@ import { invalid, notFound } from '@pinfold/interface'
 import { nextPageToken, resolvePage } from '../common/pagination.js'
 import { validateExpiry, validateKeyvaluePatch, validateName } from '../common/validate.js'
 import { deleteContentBlobs } from '../content/dag/car-blob.js'
+import { type EventFacts, fileFacts, tenantEvent } from '../events/new-event.js'
 import type { ServiceContext } from '../service/context.js'
-import type { FileOperations } from './api.js'
+import type { FileOperations, FileUpdate } from './api.js'
 import { validateFileFilter } from './list-filter.js'
 import type { FileUpload } from './upload.js'
 
@@ -49,14 +50,18 @@ export function createFileOperations(ctx: FileSettings): FileOperations {
           ...(update.keyvalues !== undefined && { keyvalues: validateKeyvaluePatch(update.keyvalues) }),
           ...(update.expiresAt !== undefined && { expiresAt: validateExpiry(update.expiresAt, ctx.clock.now()) }),
         },
-        options,
+        { ...options, events: [tenantEvent(actor, updateFacts(id, update))] },
       )
       if (!updated) throw notFound('file')
       return updated
     },
 
     async delete(actor, network, id, options) {
-      const deleted = await ctx.records.files.deleteFile(actor.tenantId, network, id, options)
+      // read first so the entry can name the CID a webhook acts on; a concurrent delete finds nothing
+      const file = await ctx.records.files.getFile(actor.tenantId, network, id, options)
+      if (!file) throw notFound('file')
+      const events = [tenantEvent(actor, fileFacts('file.deleted', file))]
+      const deleted = await ctx.records.files.deleteFile(actor.tenantId, network, id, { ...options, events })
       if (!deleted) throw notFound('file')
       // a pinned file's request (same id) goes with it: the Pinning Service API lists requests
       if (network === 'public')
@@ -64,6 +69,19 @@ export function createFileOperations(ctx: FileSettings): FileOperations {
       // the record is gone: releasing its bytes runs to its end (a failure leaves an orphan for the sweep)
       const released = deleted.releasedContent
       if (released) await deleteContentBlobs(ctx.blobs, released.blobKey)
+    },
+  }
+}
+
+/** Which fields an update set (the keyvalue keys it touched, not their values: they may be private). */
+function updateFacts(id: string, update: FileUpdate): EventFacts {
+  return {
+    type: 'file.updated',
+    target: { kind: 'file', id },
+    data: {
+      ...(update.name !== undefined && { name: update.name }),
+      ...(update.keyvalues !== undefined && { keyvalueKeys: Object.keys(update.keyvalues) }),
+      ...(update.expiresAt !== undefined && { expiresAt: update.expiresAt?.toISOString() ?? null }),
     },
   }
 }

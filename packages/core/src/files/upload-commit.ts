@@ -1,9 +1,10 @@
-import type { Actor, BlockLocation, CidVersion, CreatedFile, FileQuota, Network } from '@pinfold/interface'
+import type { Actor, BlockLocation, CidVersion, CreatedFile, FileQuota, Network, NewFile } from '@pinfold/interface'
 import { hasCode, throwIfAborted } from '@pinfold/interface'
 import { CID } from 'multiformats/cid'
 import type { Block } from '../content/dag/blocks.js'
 import { fileBlockLocations } from '../content/dag/file-blocks.js'
 import { importFileDag, sidecarLocations, writeFileDagIndex } from '../content/dag/file-dag-index.js'
+import { fileFacts, tenantEvent } from '../events/new-event.js'
 import type { ServiceContext } from '../service/context.js'
 import type { UploadOptions, UploadResult } from './api.js'
 import { discardStaged, type Staged } from './upload-staging.js'
@@ -38,23 +39,24 @@ export async function commitStaged(
     await indexBlocks(ctx, staged, cid, dag.innerNodes, signal)
     throwIfAborted(signal)
     // no signal from here: a commit aborted midway could have happened without its caller knowing
+    const file: NewFile = {
+      id: fileId ?? ctx.ids.recordId(),
+      tenantId: actor.tenantId,
+      userId: actor.userId,
+      network: options.network,
+      name: options.name,
+      cid,
+      size: staged.size,
+      numberOfFiles: staged.numberOfFiles,
+      mimeType: staged.mimeType,
+      groupId: options.groupId,
+      keyvalues: options.keyvalues,
+      createdAt: ctx.clock.now(),
+      expiresAt: options.expiresAt,
+    }
     const created = await ctx.records.files
       .createFile(
-        {
-          id: fileId ?? ctx.ids.recordId(),
-          tenantId: actor.tenantId,
-          userId: actor.userId,
-          network: options.network,
-          name: options.name,
-          cid,
-          size: staged.size,
-          numberOfFiles: staged.numberOfFiles,
-          mimeType: staged.mimeType,
-          groupId: options.groupId,
-          keyvalues: options.keyvalues,
-          createdAt: ctx.clock.now(),
-          expiresAt: options.expiresAt,
-        },
+        file,
         {
           cid,
           blobKey: staged.blobKey,
@@ -62,7 +64,7 @@ export async function commitStaged(
           kind: staged.kind,
           profile: staged.kind === 'file' ? options.cidVersion : null,
         },
-        { quota },
+        { quota, events: [tenantEvent(actor, fileFacts('file.created', file))] },
       )
       .catch((error: unknown) => recordedBefore(ctx, error, actor, options.network, fileId))
     if (created.content.blobKey !== staged.blobKey) {

@@ -11,6 +11,7 @@ import { CID } from 'multiformats/cid'
 import { blockLinks } from '../content/dag/blocks.js'
 import { createCarBlobWriter, deleteContentBlobs, readAll } from '../content/dag/car-blob.js'
 import { readBlock } from '../content/dag/read-block.js'
+import { fileFacts, systemEvent } from '../events/new-event.js'
 import { DIRECTORY_MIME_TYPE } from '../mime/allowed-mime-types.js'
 import { detectMimeType, SNIFF_BYTES } from '../mime/mime.js'
 import { admitFile } from '../quotas/admission.js'
@@ -267,7 +268,11 @@ async function createPinnedFile(
   try {
     // reused content is only referenced, never recreated: a file on a blob being deleted would be
     // listed while the gateway answers 404
-    const options = { requireContent: reused, quota }
+    const facts = fileFacts('file.created', file)
+    const events = [
+      systemEvent(file.tenantId, { ...facts, data: { ...facts.data, pinRequestId: request.id } }, 'pin-job'),
+    ]
+    const options = { requireContent: reused, quota, events }
     const created = await ctx.records.files.createFile(file, content, options).catch((error: unknown) => {
       if (!hasCode(error, 'NOT_FOUND') || file.groupId === null) throw error
       return ctx.records.files.createFile({ ...file, groupId: null }, content, options)

@@ -1,6 +1,7 @@
 import type { BlobStore, BlockFetcher, Clock, IdSource, RecordStore, TenantLimits } from '@pinfold/interface'
 import type { ContentPolicy } from '../denylist/content-policy.js'
 import type { GatewayReadCache } from '../gateway/read-cache.js'
+import type { WebhookSettings } from '../webhooks/settings.js'
 import type { ServiceFeatures } from './features.js'
 
 /** What every service operation may use. Built once by `createFileService`. */
@@ -28,6 +29,8 @@ export interface ServiceContext {
   quotaDefaults: TenantLimits
   /** The deny lists every read, pin and announcement is checked against (empty unless configured). */
   deny: ContentPolicy
+  /** Bounds and timings of webhook deliveries. */
+  webhooks: WebhookSettings
 }
 
 /** A step of a resumable upload's completion, in order (see `ResumableUploadSettings.checkpoint`). */

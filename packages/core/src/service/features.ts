@@ -1,4 +1,4 @@
-import type { Embedder, PaymentSettings, PaymentVerifier, TextExtractor } from '@pinfold/interface'
+import type { Embedder, PaymentSettings, PaymentVerifier, TextExtractor, WebhookTransport } from '@pinfold/interface'
 import { PinfoldError } from '@pinfold/interface'
 import type { Feature } from './file-service-api.js'
 
@@ -9,6 +9,7 @@ export interface FeaturePrerequisites {
   paymentSettings: PaymentSettings
   embedder: Embedder
   textExtractor: TextExtractor
+  webhookTransport: WebhookTransport
 }
 
 /** Each optional feature, how errors name it (with its verb), and the options it cannot work without. */
@@ -23,6 +24,8 @@ const FEATURES = {
   apiKeys: { label: 'API keys are', needs: ['signingSecret'] },
   // operator tokens are verified under a key derived from the secret
   operators: { label: 'the admin API is', needs: ['signingSecret'] },
+  // every delivery leaves through it, after its address check
+  webhooks: { label: 'webhooks are', needs: ['webhookTransport'] },
 } as const satisfies Record<Feature, { label: string; needs: readonly (keyof FeaturePrerequisites)[] }>
 
 /** What a feature's operations may use once `require` let them through. */
@@ -55,6 +58,7 @@ export function resolveFeatures(options: Partial<FeaturePrerequisites>): Service
     paymentSettings: options.paymentSettings,
     embedder: options.embedder,
     textExtractor: options.textExtractor,
+    webhookTransport: options.webhookTransport,
   }
   const present = (name: keyof FeaturePrerequisites) => given[name] !== undefined
   const missing = (feature: Feature) => FEATURES[feature].needs.filter((name) => !present(name))

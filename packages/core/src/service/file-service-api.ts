@@ -43,6 +43,7 @@ import type { TotalsOperations } from '../totals/api.js'
 import type { UploadOperations } from '../uploads/api.js'
 import type { UsageOperations } from '../usage/api.js'
 import type { VectorOperations } from '../vectors/api.js'
+import type { WebhookOperations } from '../webhooks/api.js'
 
 /**
  * The domain in one object: every operation the HTTP API offers, one member per feature, each
@@ -77,6 +78,8 @@ export interface FileService {
   admin: AdminOperations
   /** The deny lists in force: checks, and the operator's own rules (for the admin API). */
   denylist: DenylistOperations
+  /** Signed webhooks: endpoints of tenants and the operator, the outbox and its delivery. */
+  webhooks: WebhookOperations
   /** Which optional features are on, decided once at construction (see `FileServiceOptions`). */
   readonly features: Readonly<Record<Feature, boolean>>
 }
@@ -86,7 +89,8 @@ export interface FileService {
  * `downloadLinks` need `signingSecret`; `paymentInstructions` needs `paymentSettings`;
  * `paidRetrieval` needs `paymentSettings`, `payments` and `signingSecret`; `vectors` needs
  * `embedder` and `textExtractor`; `apiKeys` (issuing them and accepting their JWTs) needs
- * `signingSecret`; `operators` (the admin API: verifying operator tokens) needs `signingSecret`.
+ * `signingSecret`; `operators` (the admin API: verifying operator tokens) needs `signingSecret`; `webhooks` needs
+ * `webhookTransport`.
  */
 export type Feature =
   | 'signedUploads'
@@ -96,3 +100,4 @@ export type Feature =
   | 'vectors'
   | 'apiKeys'
   | 'operators'
+  | 'webhooks'

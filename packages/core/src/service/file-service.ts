@@ -11,6 +11,7 @@ import type {
   TenantLimits,
   TextExtractor,
   TxtResolver,
+  WebhookTransport,
 } from '@pinfold/interface'
 import { createApiKeyOperations } from '../api-keys/api-keys.js'
 import type { ContentBlockedEvent } from '../denylist/content-policy.js'
@@ -42,6 +43,8 @@ import { traced, tracedParts } from '../tracing/traced.js'
 import { createUploadOperations } from '../uploads/uploads.js'
 import { createUsageOperations } from '../usage/usage.js'
 import { createVectorOperations } from '../vectors/vectors.js'
+import type { WebhookSettings } from '../webhooks/settings.js'
+import { createWebhookOperations } from '../webhooks/webhooks.js'
 import type { PinSettings, ResumableUploadSettings, ServiceContext } from './context.js'
 import type { FileService } from './file-service-api.js'
 import { checkServiceOptions } from './service-options.js'
@@ -129,6 +132,13 @@ export interface FileServiceOptions {
   denylistPrivateReads?: boolean | undefined
   /** Told of every refusal (list, line, where): the server logs and counts them. */
   onContentBlocked?: ((event: ContentBlockedEvent) => void) | undefined
+  /**
+   * How webhook deliveries leave (resolve the host, check every address, connect to the checked
+   * one): `pinfold serve` passes one on node:http. Without it, webhooks are `UNAVAILABLE`.
+   */
+  webhookTransport?: WebhookTransport | undefined
+  /** Bounds of webhook deliveries: timeout, response cap, attempts, backoff, lease, fairness caps. */
+  webhooks?: Partial<WebhookSettings> | undefined
 }
 
 /**
@@ -189,6 +199,7 @@ function createOperations(ctx: ServiceContext, options: FileServiceOptions): Fil
     tenants: { admit: tenants.admit, hiddenTenants: tenants.hiddenTenants, suspendedTenants: tenants.suspendedTenants },
     admin: createAdminOperations({ ...ctx, directory: tenants, quotas }),
     denylist: createDenylistOperations(ctx),
+    webhooks: createWebhookOperations(ctx),
     features: ctx.features.enabled,
   }
 }

@@ -7,6 +7,7 @@ import { invalidatingRecords } from '../gateway/fact-changes.js'
 import { createGatewayReadCache, DEFAULT_GATEWAY_CACHE, type GatewayCacheSettings } from '../gateway/read-cache.js'
 import { checkPaymentSettings } from '../payments/payments.js'
 import { applyOverrides, UNLIMITED, validateOverrides } from '../quotas/limits.js'
+import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../webhooks/settings.js'
 import type { PinSettings, ResumableUploadSettings, ServiceContext } from './context.js'
 import { resolveFeatures } from './features.js'
 import type { FileServiceOptions } from './file-service.js'
@@ -80,6 +81,50 @@ export function checkServiceOptions(options: FileServiceOptions): ServiceContext
     gatewayCache,
     quotaDefaults: checkQuotaDefaults(options.quotas),
     deny: checkDenySettings(check, options),
+    webhooks: checkWebhookSettings(check, options),
+  }
+}
+
+function checkWebhookSettings(check: OptionChecks, options: FileServiceOptions): WebhookSettings {
+  const transport = options.webhookTransport
+  if (transport !== undefined) {
+    const methods = typeof transport?.check === 'function' && typeof transport.post === 'function'
+    check.require('webhookTransport', methods, 'must be a webhook transport (check and post)')
+  }
+  const given = options.webhooks ?? {}
+  const d = DEFAULT_WEBHOOK_SETTINGS
+  const timeoutMs = check.integerBetween('webhooks.timeoutMs', given.timeoutMs ?? d.timeoutMs, 100, 300_000)
+  const leaseMs = check.positiveInteger('webhooks.leaseMs', given.leaseMs ?? Math.max(d.leaseMs, 2 * timeoutMs))
+  // a lease shorter than an attempt would let a second worker send the same delivery while the first still waits
+  check.require('webhooks.leaseMs', leaseMs > timeoutMs, 'must be longer than webhooks.timeoutMs')
+  const baseMs = check.positiveInteger('webhooks.backoff.baseMs', given.backoff?.baseMs ?? d.backoff.baseMs)
+  return {
+    timeoutMs,
+    leaseMs,
+    maxResponseBytes: check.nonNegativeInteger(
+      'webhooks.maxResponseBytes',
+      given.maxResponseBytes ?? d.maxResponseBytes,
+    ),
+    maxAttempts: check.positiveInteger('webhooks.maxAttempts', given.maxAttempts ?? d.maxAttempts),
+    backoff: {
+      baseMs,
+      maxMs: check.positiveInteger('webhooks.backoff.maxMs', given.backoff?.maxMs ?? Math.max(baseMs, d.backoff.maxMs)),
+    },
+    maxRunningPerTenant: check.positiveInteger(
+      'webhooks.maxRunningPerTenant',
+      given.maxRunningPerTenant ?? d.maxRunningPerTenant,
+    ),
+    maxRunningPerEndpoint: check.positiveInteger(
+      'webhooks.maxRunningPerEndpoint',
+      given.maxRunningPerEndpoint ?? d.maxRunningPerEndpoint,
+    ),
+    maxEndpointsPerOwner: check.positiveInteger(
+      'webhooks.maxEndpointsPerOwner',
+      given.maxEndpointsPerOwner ?? d.maxEndpointsPerOwner,
+    ),
+    fanOutBatch: check.integerBetween('webhooks.fanOutBatch', given.fanOutBatch ?? d.fanOutBatch, 1, 10_000),
+    retentionMs: check.nonNegativeInteger('webhooks.retentionMs', given.retentionMs ?? d.retentionMs),
+    onAttempt: check.optionalFunction('webhooks.onAttempt', given.onAttempt),
   }
 }
 

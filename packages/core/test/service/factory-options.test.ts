@@ -13,6 +13,7 @@ import {
   type RecordStore,
   type TextExtractor,
   type TxtResolver,
+  type WebhookTransport,
 } from '../../src/index.js'
 
 const records = {} as RecordStore
@@ -49,6 +50,16 @@ const BAD_SERVICE_OPTIONS: [string, Partial<FileServiceOptions>][] = [
   ['gatewayPlugins', { gatewayPlugins: 'all' as unknown as GatewayPlugin[] }],
   ['resumableUploads.completionLeaseMs', { resumableUploads: { completionLeaseMs: 299 } }],
   ['resumableUploads.completionLeaseMs', { resumableUploads: { completionLeaseMs: 1.5 } }],
+  [
+    'webhookTransport',
+    { webhookTransport: { check: async () => ({ kind: 'allowed' }) } as unknown as WebhookTransport },
+  ],
+  ['webhooks.timeoutMs', { webhooks: { timeoutMs: 50 } }],
+  ['webhooks.leaseMs', { webhooks: { timeoutMs: 10_000, leaseMs: 10_000 } }],
+  ['webhooks.maxAttempts', { webhooks: { maxAttempts: 0 } }],
+  ['webhooks.backoff.baseMs', { webhooks: { backoff: { baseMs: 1.5, maxMs: 10 } } }],
+  ['webhooks.maxRunningPerEndpoint', { webhooks: { maxRunningPerEndpoint: 0 } }],
+  ['webhooks.fanOutBatch', { webhooks: { fanOutBatch: 100_000 } }],
   ['resumableUploads.checkpoint', { resumableUploads: { checkpoint: 'claimed' as unknown as () => Promise<void> } }],
   ['gatewayPlugins', { gatewayPlugins: [{ id: 1, name: 'p', description: '', image: 'icon.png', tags: [] }] }],
 ]

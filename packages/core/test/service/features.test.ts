@@ -124,6 +124,7 @@ describe('createFileService features', () => {
       vectors: false,
       apiKeys: false,
       operators: false,
+      webhooks: false,
     })
     expect(service({ signingSecret: SECRET, paymentSettings, embedder }).features).toEqual({
       signedUploads: true,
@@ -133,6 +134,7 @@ describe('createFileService features', () => {
       vectors: false,
       apiKeys: true,
       operators: true,
+      webhooks: false,
     })
     expect(service({ signingSecret: SECRET, paymentSettings, payments, embedder, textExtractor }).features).toEqual({
       signedUploads: true,
@@ -142,6 +144,7 @@ describe('createFileService features', () => {
       vectors: true,
       apiKeys: true,
       operators: true,
+      webhooks: false,
     })
   })
 

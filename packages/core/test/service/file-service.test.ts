@@ -65,6 +65,7 @@ describe('FileService', () => {
         'totals',
         'uploads',
         'vectors',
+        'webhooks',
       ].sort(),
     )
     const { features, uploads, domains, ...groups } = service

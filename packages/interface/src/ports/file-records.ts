@@ -1,5 +1,6 @@
 import type { CallOptions } from '../call-options.js'
 import type { ContentRecord, FileFilter, FilePatch, FileRecord, Network, NewFile, Page, PageRequest } from '../model.js'
+import type { RecordedOptions } from './event-records.js'
 import type { FileQuota } from './tenant-accounts.js'
 
 export interface CreatedFile {
@@ -13,7 +14,7 @@ export interface CreatedFile {
   content: ContentRecord
 }
 
-export interface CreateFileOptions extends CallOptions {
+export interface CreateFileOptions extends RecordedOptions {
   /** Only reference an existing content record, never store `content` (see `createFile`). */
   requireContent?: boolean | undefined
   /**
@@ -78,7 +79,7 @@ export interface FileRecordStore {
     network: Network,
     id: string,
     patch: FilePatch,
-    options?: CallOptions,
+    options?: RecordedOptions,
   ): Promise<FileRecord | undefined>
 
   /**
@@ -86,7 +87,12 @@ export interface FileRecordStore {
    * deleted in the same atomic step and returned as `releasedContent`; a concurrent `createFile` of
    * the same CID either sees the content before (and keeps it alive) or recreates it after.
    */
-  deleteFile(tenantId: string, network: Network, id: string, options?: CallOptions): Promise<DeletedFile | undefined>
+  deleteFile(
+    tenantId: string,
+    network: Network,
+    id: string,
+    options?: RecordedOptions,
+  ): Promise<DeletedFile | undefined>
 
   /** The content record of a CID, if any file references it. */
   getContent(cid: string, options?: CallOptions): Promise<ContentRecord | undefined>

@@ -1,6 +1,8 @@
 import type { ApiKeyRecordStore } from './api-key-records.js'
 import type { BlockRecordStore } from './block-records.js'
+import type { DenyRuleRecordStore } from './deny-rule-records.js'
 import type { DeploymentTotalsRecordStore } from './deployment-totals.js'
+import type { EventRecordStore } from './event-records.js'
 import type { FileRecordStore } from './file-records.js'
 import type { GatewayRecordStore } from './gateway-records.js'
 import type { GroupRecordStore } from './group-records.js'
@@ -11,6 +13,7 @@ import type { TenantRecordStore } from './tenant-records.js'
 import type { UploadSessionRecordStore } from './upload-session-records.js'
 import type { UsageRecordStore } from './usage-records.js'
 import type { VectorRecordStore } from './vector-records.js'
+import type { WebhookRecordStore } from './webhook-records.js'
 
 /**
  * All metadata, one part per feature (`records.files.createFile`, `records.pinRequests.claimPinRequest`).
@@ -40,4 +43,14 @@ export interface RecordStore {
   readonly accounts: TenantAccountRecordStore
   /** The tenant registry, for the operator (`ports/tenant-records.ts`). */
   readonly tenants: TenantRecordStore
+  /**
+   * The audit log (`ports/event-records.ts`). The one exception to "no contract spans two parts":
+   * every write of the other parts that takes `RecordedOptions` appends its events here in its own
+   * atomic step.
+   */
+  readonly events: EventRecordStore
+  /** The operator's deny rules (`ports/deny-rule-records.ts`). */
+  readonly denyRules: DenyRuleRecordStore
+  /** Webhook endpoints and their outbox (`ports/webhook-records.ts`). */
+  readonly webhooks: WebhookRecordStore
 }

@@ -5,6 +5,7 @@ import { watchIpfs } from './ipfs-metrics.js'
 import { watchPools } from './pool-metrics.js'
 import { type PgPoolStats, watchSql } from './sql-metrics.js'
 import { watchTotals } from './totals-metrics.js'
+import { watchWebhooks } from './webhook-metrics.js'
 
 export interface PrometheusMetricsOptions {
   /**
@@ -45,6 +46,8 @@ export interface PrometheusMetrics {
   readonly contentBlocked: ReturnType<typeof watchDenylists>['contentBlocked']
   /** Counts one malformed deny-list line, by list. */
   readonly malformedLine: ReturnType<typeof watchDenylists>['malformedLine']
+  /** Counts one webhook delivery attempt, by result. */
+  readonly webhookAttempt: ReturnType<typeof watchWebhooks>['webhookAttempt']
 }
 
 // Seconds. Requests and first bytes: milliseconds to a minute; uploads run to many minutes.
@@ -169,6 +172,7 @@ export function createPrometheusMetrics(options: PrometheusMetricsOptions = {}):
     ...watchIpfs(registers),
     ...watchTotals(registers, options.totalsMaxAgeMs ?? 60_000),
     ...watchDenylists(registers),
+    ...watchWebhooks(registers),
   }
 }
 

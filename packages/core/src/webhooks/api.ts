@@ -1,0 +1,98 @@
+/** `FileService.webhooks`: the contract (its operations are in `webhooks.ts`). */
+
+import type { CallOptions, WebhookDeliveryStatus, WebhookEndpointRecord } from '@pinfold/interface'
+import type { PageQuery } from '../common/pagination.js'
+
+/** Whose endpoints: a tenant's id, or `null` for the operator's own (which receive every tenant's events). */
+export type WebhookOwner = string | null
+
+/** An endpoint as it is shown: everything but its signing secret. */
+export type WebhookEndpoint = Omit<WebhookEndpointRecord, 'secret'>
+
+export interface WebhookEndpointInput {
+  /** `http:` or `https:`, no credentials; its host must not resolve to an address the operator refuses. */
+  url: string
+  /** At least one of `WEBHOOK_EVENT_TYPES`. */
+  eventTypes: string[]
+  description?: string | undefined
+}
+
+export interface WebhookEndpointUpdate {
+  url?: string | undefined
+  eventTypes?: string[] | undefined
+  description?: string | undefined
+  enabled?: boolean | undefined
+}
+
+export interface CreatedWebhookEndpoint {
+  endpoint: WebhookEndpoint
+  /** The signing secret (`whsec_…`): shown once, at creation. */
+  secret: string
+}
+
+/** One event's delivery to one endpoint, as its owner sees it. */
+export interface WebhookDelivery {
+  id: string
+  eventId: string
+  eventType: string
+  status: WebhookDeliveryStatus
+  attempts: number
+  lastStatusCode: number | null
+  lastError: string | null
+  lastAttemptAt: Date | null
+  nextAttemptAt: Date | null
+  createdAt: Date
+}
+
+export interface WebhookPage<T> {
+  items: T[]
+  /** The token of the next page, `""` on the last. */
+  nextPageToken: string
+}
+
+export interface WebhookOperations {
+  /**
+   * Registers an endpoint. `INVALID_INPUT` for a bad URL, scheme, event type or description, and
+   * for a host that resolves to an address the operator refuses (loopback, private, link-local…);
+   * `RATE_LIMITED` past the owner's endpoint cap; `UNAVAILABLE` without a webhook transport.
+   */
+  create(owner: WebhookOwner, input: WebhookEndpointInput, options?: CallOptions): Promise<CreatedWebhookEndpoint>
+  /** The owner's endpoints, newest first. */
+  list(owner: WebhookOwner, page: PageQuery, options?: CallOptions): Promise<WebhookPage<WebhookEndpoint>>
+  /** `NOT_FOUND` for an unknown id or another owner's. */
+  get(owner: WebhookOwner, id: string, options?: CallOptions): Promise<WebhookEndpoint>
+  /** Changes what is given (a new URL is checked as at creation); `NOT_FOUND`, `INVALID_INPUT`. */
+  update(
+    owner: WebhookOwner,
+    id: string,
+    update: WebhookEndpointUpdate,
+    options?: CallOptions,
+  ): Promise<WebhookEndpoint>
+  /** Deletes the endpoint and its deliveries; `NOT_FOUND`. */
+  remove(owner: WebhookOwner, id: string, options?: CallOptions): Promise<void>
+  /** The endpoint's deliveries, newest first; `NOT_FOUND` for an unknown endpoint. */
+  deliveries(
+    owner: WebhookOwner,
+    id: string,
+    page: PageQuery,
+    options?: CallOptions,
+  ): Promise<WebhookPage<WebhookDelivery>>
+  /** Queues a `webhook.test` event to the endpoint (sent by the workers like any other); `NOT_FOUND`. */
+  test(owner: WebhookOwner, id: string, options?: CallOptions): Promise<WebhookDelivery>
+  /**
+   * Moves events of the journal not yet fanned out into the outbox (one batch); returns how many
+   * it took. Run by the server's webhook loop.
+   */
+  fanOut(options?: CallOptions): Promise<number>
+  /**
+   * Claims the next due delivery (fairly across owners) and sends it once: signed, to the checked
+   * address, within the time and size bounds; records the answer and schedules the retry. False
+   * when none was due. Aborting gives the claimed delivery back to the outbox.
+   */
+  deliverNext(options?: CallOptions): Promise<boolean>
+  /**
+   * Deletes ended deliveries (delivered, failed) last attempted more than `retentionMs` ago, in
+   * batches; returns how many went (0 when retention is off). Run by the server's sweeper.
+   */
+  prune(options?: CallOptions): Promise<number>
+}

@@ -1,0 +1,178 @@
+import { createMemoryBlobStore, createMemoryRecordStore } from '@pinfold/adapter-memory'
+import { Webhook } from 'standardwebhooks'
+import { describe, expect, it } from 'vitest'
+import {
+  createFileService,
+  retryDelayMs,
+  type WebhookPost,
+  type WebhookPostResult,
+  type WebhookTransport,
+} from '../../src/index.js'
+
+/**
+ * deliverNext's decisions, with a transport that records what it is handed and answers as the
+ * test says, and a clock the test moves: the signature, the retry schedule, giving up, and what a
+ * refused address does. (Real HTTP and address checks: packages/server/test/webhooks*.test.ts.)
+ */
+
+function recordingTransport(answer: (attempt: number) => WebhookPostResult) {
+  const posts: WebhookPost[] = []
+  const transport: WebhookTransport = {
+    check: async () => ({ kind: 'allowed' }),
+    post: async (request) => {
+      posts.push(request)
+      return answer(posts.length)
+    },
+  }
+  return { transport, posts }
+}
+
+function setup(answer: (attempt: number) => WebhookPostResult, maxAttempts = 3) {
+  // from the real time: the verifying library accepts a timestamp within minutes of its own clock
+  let now = Date.now()
+  const { transport, posts } = recordingTransport(answer)
+  const service = createFileService({
+    records: createMemoryRecordStore(),
+    blobs: createMemoryBlobStore(),
+    clock: { now: () => new Date(now) },
+    webhookTransport: transport,
+    webhooks: { maxAttempts, backoff: { baseMs: 1_000, maxMs: 3_000 }, timeoutMs: 500, maxResponseBytes: 100 },
+  })
+  return {
+    service,
+    posts,
+    advance: (ms: number) => {
+      now += ms
+    },
+  }
+}
+
+describe('webhook delivery', () => {
+  it('retryDelayMs - doubles from the base, capped, with up to half of each step random', () => {
+    const backoff = { baseMs: 1_000, maxMs: 5_000 }
+    expect([1, 2, 3, 4, 5].map((n) => retryDelayMs(n, backoff, () => 0))).toEqual([500, 1_000, 2_000, 2_500, 2_500])
+    expect([1, 2, 3, 4, 5].map((n) => retryDelayMs(n, backoff, () => 1))).toEqual([1_000, 2_000, 4_000, 5_000, 5_000])
+  })
+
+  it('deliverNext - signs the body with the endpoint secret, the event id as webhook-id, within the bounds', async () => {
+    const { service, posts } = setup(() => ({ kind: 'answered', status: 200 }))
+    const { endpoint, secret } = await service.webhooks.create('acme', {
+      url: 'https://hooks.example.com/in',
+      eventTypes: ['file.created'],
+    })
+    const queued = await service.webhooks.test('acme', endpoint.id)
+    expect(await service.webhooks.deliverNext()).toBe(true)
+    const [post] = posts
+    expect(post).toMatchObject({ url: 'https://hooks.example.com/in', timeoutMs: 500, maxResponseBytes: 100 })
+    expect(post!.headers['webhook-id']).toBe(queued.eventId)
+    const verified = new Webhook(secret).verify(post!.body, post!.headers) as { type: string }
+    expect(verified.type).toBe('webhook.test')
+    const { items } = await service.webhooks.deliveries('acme', endpoint.id, {})
+    expect(items[0]).toMatchObject({ status: 'delivered', attempts: 1, lastStatusCode: 200, nextAttemptAt: null })
+  })
+
+  it('deliverNext - a failure is retried after the backoff, and after maxAttempts the delivery is failed', async () => {
+    const { service, posts, advance } = setup((n) =>
+      n === 2 ? { kind: 'unreachable', reason: 'ECONNREFUSED: connect' } : { kind: 'answered', status: 503 },
+    )
+    const { endpoint } = await service.webhooks.create('acme', {
+      url: 'https://hooks.example.com/in',
+      eventTypes: ['file.created'],
+    })
+    await service.webhooks.test('acme', endpoint.id)
+    const state = async () => (await service.webhooks.deliveries('acme', endpoint.id, {})).items[0]!
+    expect(await service.webhooks.deliverNext()).toBe(true)
+    expect(await state()).toMatchObject({ status: 'pending', attempts: 1, lastStatusCode: 503 })
+    // not due before its backoff (at least half of the 1 s step)
+    expect(await service.webhooks.deliverNext()).toBe(false)
+    advance(1_000)
+    expect(await service.webhooks.deliverNext()).toBe(true)
+    expect(await state()).toMatchObject({
+      status: 'pending',
+      attempts: 2,
+      lastStatusCode: null,
+      lastError: 'ECONNREFUSED: connect',
+    })
+    advance(2_000)
+    expect(await service.webhooks.deliverNext()).toBe(true)
+    expect(await state()).toMatchObject({ status: 'failed', attempts: 3, lastStatusCode: 503, nextAttemptAt: null })
+    advance(60_000)
+    expect(await service.webhooks.deliverNext()).toBe(false)
+    expect(posts).toHaveLength(3)
+    // every attempt carries the same webhook-id
+    expect(new Set(posts.map((p) => p.headers['webhook-id'])).size).toBe(1)
+  })
+
+  it('deliverNext - a refused address fails the delivery at once, its reason kept', async () => {
+    const { service } = setup(() => ({
+      kind: 'refused',
+      reason: 'hooks.example.com resolves to 10.0.0.1, a private address',
+    }))
+    const { endpoint } = await service.webhooks.create('acme', {
+      url: 'https://hooks.example.com/in',
+      eventTypes: ['file.created'],
+    })
+    await service.webhooks.test('acme', endpoint.id)
+    expect(await service.webhooks.deliverNext()).toBe(true)
+    const { items } = await service.webhooks.deliveries('acme', endpoint.id, {})
+    expect(items[0]).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+      lastError: 'hooks.example.com resolves to 10.0.0.1, a private address',
+    })
+  })
+
+  it('deliverNext - aborted mid-attempt (the process stops), it gives the delivery back, due at once, the attempt uncounted', async () => {
+    const records = createMemoryRecordStore()
+    const transport: WebhookTransport = {
+      check: async () => ({ kind: 'allowed' }),
+      post: (_request, options) =>
+        new Promise((_resolve, reject) => {
+          options?.signal?.addEventListener('abort', () => reject(options.signal!.reason), { once: true })
+        }),
+    }
+    const service = createFileService({ records, blobs: createMemoryBlobStore(), webhookTransport: transport })
+    const { endpoint } = await service.webhooks.create('acme', {
+      url: 'https://hooks.example.com/in',
+      eventTypes: ['file.created'],
+    })
+    await service.webhooks.test('acme', endpoint.id)
+    const stop = new AbortController()
+    const running = service.webhooks.deliverNext({ signal: stop.signal })
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    stop.abort(new Error('shutting down'))
+    await expect(running).rejects.toThrow('shutting down')
+    const { items } = await service.webhooks.deliveries('acme', endpoint.id, {})
+    expect(items[0]).toMatchObject({ status: 'pending', attempts: 0 })
+    expect(await records.webhooks.claimWebhookDelivery('next', new Date(), 60_000)).toMatchObject({ attempts: 1 })
+  })
+
+  it('prune - ended deliveries past the retention go; a pending one stays', async () => {
+    const { service, advance } = setup((n) =>
+      n === 1 ? { kind: 'answered', status: 204 } : { kind: 'answered', status: 500 },
+    )
+    const { endpoint } = await service.webhooks.create('acme', {
+      url: 'https://hooks.example.com/in',
+      eventTypes: ['file.created'],
+    })
+    await service.webhooks.test('acme', endpoint.id)
+    expect(await service.webhooks.deliverNext()).toBe(true)
+    await service.webhooks.test('acme', endpoint.id)
+    expect(await service.webhooks.deliverNext()).toBe(true)
+    const statuses = async () => (await service.webhooks.deliveries('acme', endpoint.id, {})).items.map((d) => d.status)
+    expect((await statuses()).sort()).toEqual(['delivered', 'pending'])
+    expect(await service.webhooks.prune()).toBe(0)
+    advance(30 * 24 * 60 * 60_000 + 1)
+    expect(await service.webhooks.prune()).toBe(1)
+    expect(await statuses()).toEqual(['pending'])
+  })
+
+  it('webhooks - without a transport every operation is UNAVAILABLE', async () => {
+    const service = createFileService({ records: createMemoryRecordStore(), blobs: createMemoryBlobStore() })
+    expect(service.features.webhooks).toBe(false)
+    await expect(
+      service.webhooks.create('acme', { url: 'https://hooks.example.com/in', eventTypes: ['file.created'] }),
+    ).rejects.toMatchObject({ code: 'UNAVAILABLE' })
+    await expect(service.webhooks.deliverNext()).rejects.toMatchObject({ code: 'UNAVAILABLE' })
+  })
+})

@@ -1,0 +1,163 @@
+import type { WebhookOwner } from '@pinfold/core'
+import { errorResponse, okData, okNull } from '../../openapi/responses.js'
+import { data } from '../../responses.js'
+import { defineRoute, type RequestContext } from '../../router.js'
+import {
+  CreatedWebhookEndpointObject,
+  deliveryToWire,
+  endpointToWire,
+  WebhookDeliveryList,
+  WebhookDeliveryObject,
+  WebhookEndpointCreate,
+  WebhookEndpointList,
+  WebhookEndpointObject,
+  WebhookEndpointPatch,
+  WebhookIdParams,
+  WebhookPageQuery,
+} from './wire.js'
+
+/**
+ * Signed webhooks: a tenant's endpoints under `/v3/webhooks` (its own events), the operator's
+ * under `/admin/v1/webhooks` (every tenant's events), the same operations on both. Each delivery
+ * is signed by the Standard Webhooks scheme with the endpoint's secret, shown once at creation.
+ */
+function webhookRoutesAt(
+  base: string,
+  auth: { read: 'org:read' | 'operator'; write: 'org:write' | 'operator' },
+  tags: string[],
+  ownerOf: (context: RequestContext) => WebhookOwner,
+) {
+  const byId = { params: WebhookIdParams }
+  return [
+    defineRoute({
+      method: 'POST',
+      path: base,
+      auth: auth.write,
+      summary: 'Register a webhook endpoint',
+      tags,
+      description:
+        'The answer holds the signing secret, shown only here. A URL whose host resolves to a loopback, private, link-local or other non-public address is a 400 (unless the operator allows them).',
+      request: { body: WebhookEndpointCreate },
+      responses: {
+        ...okData(CreatedWebhookEndpointObject, 'Registered', '201'),
+        '429': errorResponse('The owner has as many endpoints as it may register'),
+      },
+      async handle(context, { body }) {
+        const { endpoint, secret } = await context.service.webhooks.create(
+          ownerOf(context),
+          { url: body.url, eventTypes: body.event_types, description: body.description },
+          { signal: context.signal },
+        )
+        return data({ ...endpointToWire(endpoint), secret }, 201)
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: base,
+      auth: auth.read,
+      summary: 'Webhook endpoints',
+      tags,
+      description: 'Newest first.',
+      request: { query: WebhookPageQuery },
+      responses: okData(WebhookEndpointList),
+      async handle(context, { query }) {
+        const page = await context.service.webhooks.list(
+          ownerOf(context),
+          { limit: query.limit, pageToken: query.pageToken },
+          { signal: context.signal },
+        )
+        return data({ endpoints: page.items.map(endpointToWire), next_page_token: page.nextPageToken })
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: `${base}/:id`,
+      auth: auth.read,
+      summary: 'A webhook endpoint',
+      tags,
+      request: byId,
+      responses: okData(WebhookEndpointObject),
+      async handle(context, { params }) {
+        return data(
+          endpointToWire(await context.service.webhooks.get(ownerOf(context), params.id, { signal: context.signal })),
+        )
+      },
+    }),
+    defineRoute({
+      method: 'PATCH',
+      path: `${base}/:id`,
+      auth: auth.write,
+      summary: 'Change a webhook endpoint',
+      tags,
+      description: 'Fields not given stay. A new URL is checked as at registration.',
+      request: { ...byId, body: WebhookEndpointPatch },
+      responses: okData(WebhookEndpointObject),
+      async handle(context, { params, body }) {
+        const endpoint = await context.service.webhooks.update(
+          ownerOf(context),
+          params.id,
+          { url: body.url, eventTypes: body.event_types, description: body.description, enabled: body.enabled },
+          { signal: context.signal },
+        )
+        return data(endpointToWire(endpoint))
+      },
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: `${base}/:id`,
+      auth: auth.write,
+      summary: 'Delete a webhook endpoint',
+      tags,
+      description: 'Its queued deliveries are dropped with it.',
+      request: byId,
+      responses: okNull('Deleted'),
+      async handle(context, { params }) {
+        await context.service.webhooks.remove(ownerOf(context), params.id, { signal: context.signal })
+        return data(null)
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: `${base}/:id/deliveries`,
+      auth: auth.read,
+      summary: 'A webhook endpoint’s deliveries',
+      tags,
+      description: 'Newest first: each event sent to the endpoint, its status, attempts, last answer and next attempt.',
+      request: { ...byId, query: WebhookPageQuery },
+      responses: okData(WebhookDeliveryList),
+      async handle(context, { params, query }) {
+        const page = await context.service.webhooks.deliveries(
+          ownerOf(context),
+          params.id,
+          { limit: query.limit, pageToken: query.pageToken },
+          { signal: context.signal },
+        )
+        return data({ deliveries: page.items.map(deliveryToWire), next_page_token: page.nextPageToken })
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: `${base}/:id/test`,
+      auth: auth.write,
+      summary: 'Send a test event',
+      tags,
+      description: 'Queues a `webhook.test` event to the endpoint, delivered (and retried) like any other.',
+      request: byId,
+      responses: okData(WebhookDeliveryObject, 'Queued', '202'),
+      async handle(context, { params }) {
+        const delivery = await context.service.webhooks.test(ownerOf(context), params.id, { signal: context.signal })
+        return data(deliveryToWire(delivery), 202)
+      },
+    }),
+  ]
+}
+
+export const webhookRoutes = [
+  ...webhookRoutesAt(
+    '/v3/webhooks',
+    { read: 'org:read', write: 'org:write' },
+    ['Webhooks'],
+    ({ actor }) => actor.tenantId,
+  ),
+  ...webhookRoutesAt('/admin/v1/webhooks', { read: 'operator', write: 'operator' }, ['Admin'], () => null),
+]

@@ -1,0 +1,108 @@
+import { WEBHOOK_EVENT_TYPES, type WebhookDelivery, type WebhookEndpoint } from '@pinfold/core'
+import Type, { type Static } from 'typebox'
+import { DateTime, named, pageQuery } from '../../schema.js'
+
+const EventTypes = Type.Array(Type.String(), {
+  description: `Event types to receive: ${WEBHOOK_EVENT_TYPES.map((t) => `\`${t}\``).join(', ')}`,
+})
+
+export const WebhookEndpointObject = named(
+  'WebhookEndpoint',
+  Type.Object({
+    id: Type.String(),
+    url: Type.String({ format: 'uri' }),
+    event_types: EventTypes,
+    description: Type.String(),
+    enabled: Type.Boolean({ description: 'A disabled endpoint is sent no new events' }),
+    created_at: DateTime,
+    updated_at: DateTime,
+  }),
+)
+
+export const CreatedWebhookEndpointObject = Type.Intersect([
+  WebhookEndpointObject,
+  Type.Object({
+    secret: Type.String({
+      description:
+        'The Standard Webhooks signing secret (`whsec_…`), shown only now: verify each delivery with it (`webhook-id`, `webhook-timestamp`, `webhook-signature`)',
+    }),
+  }),
+])
+
+export const WebhookEndpointList = Type.Object({
+  endpoints: Type.Array(WebhookEndpointObject),
+  next_page_token: Type.String({ description: 'Empty on the last page' }),
+})
+
+export const WebhookEndpointCreate = Type.Object({
+  url: Type.String({
+    description: 'http or https; its host must resolve to public addresses (unless the operator allows others)',
+  }),
+  event_types: EventTypes,
+  description: Type.Optional(Type.String()),
+})
+
+export const WebhookEndpointPatch = Type.Object({
+  url: Type.Optional(Type.String()),
+  event_types: Type.Optional(EventTypes),
+  description: Type.Optional(Type.String()),
+  enabled: Type.Optional(Type.Boolean()),
+})
+
+export const WebhookDeliveryObject = named(
+  'WebhookDelivery',
+  Type.Object({
+    id: Type.String(),
+    event_id: Type.String({ description: 'The `webhook-id` of every attempt of this delivery' }),
+    event_type: Type.String(),
+    status: Type.Union([
+      Type.Literal('pending'),
+      Type.Literal('delivering'),
+      Type.Literal('delivered'),
+      Type.Literal('failed'),
+    ]),
+    attempts: Type.Integer({ minimum: 0 }),
+    last_status_code: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'The HTTP status of the last answer; null when none came (refused address, timeout)',
+    }),
+    last_error: Type.Union([Type.String(), Type.Null()]),
+    last_attempt_at: Type.Union([DateTime, Type.Null()]),
+    next_attempt_at: Type.Union([DateTime, Type.Null()], { description: 'When it is tried next; null once ended' }),
+    created_at: DateTime,
+  }),
+)
+
+export const WebhookDeliveryList = Type.Object({
+  deliveries: Type.Array(WebhookDeliveryObject),
+  next_page_token: Type.String({ description: 'Empty on the last page' }),
+})
+
+export const WebhookIdParams = { id: Type.String({ minLength: 1, maxLength: 200 }) }
+export const WebhookPageQuery = Type.Object(pageQuery)
+
+export function endpointToWire(e: WebhookEndpoint): Static<typeof WebhookEndpointObject> {
+  return {
+    id: e.id,
+    url: e.url,
+    event_types: e.eventTypes,
+    description: e.description,
+    enabled: e.enabled,
+    created_at: e.createdAt.toISOString(),
+    updated_at: e.updatedAt.toISOString(),
+  }
+}
+
+export function deliveryToWire(d: WebhookDelivery): Static<typeof WebhookDeliveryObject> {
+  return {
+    id: d.id,
+    event_id: d.eventId,
+    event_type: d.eventType,
+    status: d.status,
+    attempts: d.attempts,
+    last_status_code: d.lastStatusCode,
+    last_error: d.lastError,
+    last_attempt_at: d.lastAttemptAt?.toISOString() ?? null,
+    next_attempt_at: d.nextAttemptAt?.toISOString() ?? null,
+    created_at: d.createdAt.toISOString(),
+  }
+}
