@@ -12,6 +12,7 @@ import { nextPageToken, resolvePage } from '../common/pagination.js'
 import { validateName } from '../common/validate.js'
 import type { DownloadLinkOperations } from '../download-links/api.js'
 import { MAX_LINK_SECONDS } from '../download-links/download-links.js'
+import { systemEvent } from '../events/new-event.js'
 import type { ServiceContext } from '../service/context.js'
 import type { PaymentChoice, PaymentOperations, PaymentTermsInput, RetrievePrivateResult } from './api.js'
 
@@ -168,6 +169,19 @@ export function createPaymentOperations(ctx: PaymentOperationSettings): PaymentO
       // Not given the caller's signal: once the nonce is burned, settlement runs to its end.
       const settlement = await verifier.settle(payment, requirement)
       if (!settlement.success) return refuse(settlement.errorReason ?? 'settlement_failed')
+      // The settlement happened outside the store (on chain), so its entry has no transaction of
+      // ours to join: it is appended once the payment is taken, and a failure to append it does
+      // not withhold the link that was paid for.
+      const settled = systemEvent(
+        priced.instruction.tenantId,
+        {
+          type: 'payment.settled',
+          target: { kind: 'payment_instruction', id: priced.instruction.id },
+          data: { cid, payer: settlement.payer, network: settlement.network, transaction: settlement.transaction },
+        },
+        'x402',
+      )
+      await ctx.records.events.appendEvents([settled]).catch(() => {})
 
       // The instruction's tenant holds the CID (findPricedCid checked), so the link opens its file.
       const seller = { tenantId: priced.instruction.tenantId, userId: '' }

@@ -1,4 +1,12 @@
-import type { BlobStore, BlockFetcher, Clock, IdSource, RecordStore, TenantLimits } from '@pinfold/interface'
+import type {
+  BlobStore,
+  BlockFetcher,
+  ChangeFeed,
+  Clock,
+  IdSource,
+  RecordStore,
+  TenantLimits,
+} from '@pinfold/interface'
 import type { ContentPolicy } from '../denylist/content-policy.js'
 import type { GatewayReadCache } from '../gateway/read-cache.js'
 import type { ServiceFeatures } from './features.js'
@@ -28,6 +36,11 @@ export interface ServiceContext {
   quotaDefaults: TenantLimits
   /** The deny lists every read, pin and announcement is checked against (empty unless configured). */
   deny: ContentPolicy
+  /**
+   * Where instances sharing the record store announce changes to what they keep in memory
+   * (`gatewayCache.changes`): the read cache's facts, the operator's deny rules.
+   */
+  changes: ChangeFeed | undefined
 }
 
 /** A step of a resumable upload's completion, in order (see `ResumableUploadSettings.checkpoint`). */

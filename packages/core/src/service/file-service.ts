@@ -19,6 +19,8 @@ import { createDenylistOperations } from '../denylist/operator-rules.js'
 import { createDnslinkOperations } from '../dnslink/dnslink.js'
 import { createDomainOperations } from '../domains/domains.js'
 import { createDownloadLinkOperations } from '../download-links/download-links.js'
+import { createEventOperations } from '../events/events.js'
+import { recordingQuotaRefusals } from '../events/quota-reached.js'
 import { createExpiryOperations } from '../expiry/expiry.js'
 import { createFileOperations } from '../files/files.js'
 import { createFileUpload } from '../files/upload.js'
@@ -161,13 +163,15 @@ function createOperations(ctx: ServiceContext, options: FileServiceOptions): Fil
   const tenants = createTenantDirectory(ctx)
   const quotas = createQuotaOperations(ctx)
   const gateway = createGatewayOperations({ ...ctx, hiddenTenants: tenants.hiddenTenants })
+  // the operations a quota refuses: each refusal is recorded in the audit log (bounded)
+  const quotaRecorded = recordingQuotaRefusals(ctx)
   return {
-    files: createFileOperations({ ...ctx, upload }),
+    files: quotaRecorded(createFileOperations({ ...ctx, upload })),
     groups: createGroupOperations(ctx),
     gateway: { ...gateway, tar: (root, path, tarOptions) => tarArchive(gateway, root, path, tarOptions) },
     downloadLinks,
     swaps: createSwapOperations(ctx),
-    vectors: createVectorOperations(ctx),
+    vectors: quotaRecorded(createVectorOperations(ctx)),
     signatures: createSignatureOperations(ctx),
     plugins: createPluginOperations({ gatewayPlugins: options.gatewayPlugins }),
     expiry: createExpiryOperations(ctx),
@@ -179,16 +183,17 @@ function createOperations(ctx: ServiceContext, options: FileServiceOptions): Fil
     dnslink: createDnslinkOperations({ resolveTxt: options.resolveTxt, clock: ctx.clock }),
     payments: createPaymentOperations({ ...ctx, downloadLinks }),
     maintenance: createMaintenanceOperations(ctx),
-    uploads: createUploadOperations({ ...ctx, upload }),
+    uploads: quotaRecorded(createUploadOperations({ ...ctx, upload })),
     health: createHealthOperations(ctx),
     apiKeys: createApiKeyOperations(ctx),
     usage: createUsageOperations(ctx),
-    pins: createPinOperations(ctx),
+    pins: quotaRecorded(createPinOperations(ctx)),
     totals: createTotalsOperations(ctx),
     quotas,
     tenants: { admit: tenants.admit, hiddenTenants: tenants.hiddenTenants },
     admin: createAdminOperations({ ...ctx, directory: tenants, quotas }),
     denylist: createDenylistOperations(ctx),
+    events: createEventOperations(ctx),
     features: ctx.features.enabled,
   }
 }

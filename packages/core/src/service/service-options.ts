@@ -64,7 +64,8 @@ export function checkServiceOptions(options: FileServiceOptions): ServiceContext
     'must be an array of block fetchers (name and getBlock)',
   )
   const maxUploadBytes = check.nonNegativeInteger('maxUploadBytes', options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES)
-  const gatewayCache = createGatewayReadCache(checkGatewayCacheSettings(check, options.gatewayCache ?? {}))
+  const cacheSettings = checkGatewayCacheSettings(check, options.gatewayCache ?? {})
+  const gatewayCache = createGatewayReadCache(cacheSettings)
   return {
     // every operation writes through this store, so none can change a fact the cache keeps unseen
     records: invalidatingRecords(options.records, gatewayCache),
@@ -80,6 +81,7 @@ export function checkServiceOptions(options: FileServiceOptions): ServiceContext
     gatewayCache,
     quotaDefaults: checkQuotaDefaults(options.quotas),
     deny: checkDenySettings(check, options),
+    changes: cacheSettings.changes,
   }
 }
 

@@ -4,6 +4,7 @@
  */
 
 import type { CallOptions } from '../call-options.js'
+import type { RecordedOptions } from './event-records.js'
 
 /**
  * What one tenant stores. The rule for bytes under deduplication (docs/operations.md): a content
@@ -82,5 +83,5 @@ export interface TenantAccountRecordStore {
   getLimits(tenantId: string, options?: CallOptions): Promise<TenantLimitOverrides>
 
   /** Replaces the tenant's overrides as a whole (`{}` clears them); returns what is stored. */
-  setLimits(tenantId: string, limits: TenantLimitOverrides, options?: CallOptions): Promise<TenantLimitOverrides>
+  setLimits(tenantId: string, limits: TenantLimitOverrides, options?: RecordedOptions): Promise<TenantLimitOverrides>
 }
