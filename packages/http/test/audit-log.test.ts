@@ -182,6 +182,31 @@ describe('audit log over HTTP', () => {
     expect(own.map((e) => [e.tenant_id, e.type])).toEqual([[other, 'file.created']])
   })
 
+  it('limits set by the operator and the refusals they cause are recorded, the refusals once a minute', async () => {
+    const limited = `${tenant}-limited`
+    const token = await server.token({ org: limited })
+    expect((await upload(server, { bytes: 'the one file allowed' }, {}, token)).status).toBe(200)
+    const set = await server.api(`/admin/v1/tenants/${limited}/limits`, {
+      method: 'PUT',
+      body: JSON.stringify({ files: 1 }),
+      headers: { 'x-request-id': 'req-limits' },
+      auth: operator,
+    })
+    expect(set.status).toBe(200)
+    for (const bytes of ['refused once', 'refused twice']) {
+      const refused = await upload(server, { bytes }, {}, token)
+      expect(refused.status).toBe(403)
+    }
+    const log = (await events('?order=asc', token)).events
+    expect(log.map((e) => e.type)).toEqual(['file.created', 'tenant.limits_set', 'quota.reached'])
+    expect(log[1]).toMatchObject({
+      actor: { kind: 'operator', id: 'ops-alice' },
+      request_id: 'req-limits',
+      data: { limits: { files: 1 } },
+    })
+    expect(log[2]).toMatchObject({ actor: { kind: 'user', id: 'alice' }, data: { limit: 'file' } })
+  })
+
   it('the operator sees every tenant’s, its own actions included, and the deployment’s deny rules', async () => {
     const suspend = await server.api(`/admin/v1/tenants/${other}/suspend`, {
       method: 'POST',

@@ -25,7 +25,7 @@ function limitOf(message: string): string {
  */
 export function recordingQuotaRefusals(ctx: Pick<ServiceContext, 'records' | 'clock'>) {
   const lastRecorded = new Map<string, number>()
-  function record(actor: Actor, error: unknown): void {
+  async function record(actor: Actor, error: unknown): Promise<void> {
     if (!isPinfoldError(error)) return
     const limit = limitOf(error.message)
     const key = JSON.stringify([actor.tenantId, limit])
@@ -40,7 +40,8 @@ export function recordingQuotaRefusals(ctx: Pick<ServiceContext, 'records' | 'cl
       target: { kind: 'tenant', id: actor.tenantId },
       data: { limit, message: error.message },
     })
-    ctx.records.events.appendEvents([event]).catch(() => {})
+    // awaited, so the refusal's answer comes after its entry; a failure is not the caller's concern
+    await ctx.records.events.appendEvents([event]).catch(() => {})
   }
 
   return <T extends object>(operations: T): T =>
@@ -53,8 +54,8 @@ export function recordingQuotaRefusals(ctx: Pick<ServiceContext, 'records' | 'cl
               const result = operation.apply(operations, args)
               const actor = args[0] as Actor | undefined
               if (!(result instanceof Promise) || typeof actor?.tenantId !== 'string') return result
-              return result.catch((error: unknown) => {
-                if (hasCode(error, 'QUOTA_EXCEEDED')) record(actor, error)
+              return result.catch(async (error: unknown) => {
+                if (hasCode(error, 'QUOTA_EXCEEDED')) await record(actor, error)
                 throw error
               })
             },
