@@ -71,6 +71,25 @@ function recordedWrites(): RecordedWrite[] {
     description: null,
     createdAt: at(0),
   }
+  const pin = {
+    id: randomUUID(),
+    tenantId: TENANT,
+    userId: 'user-1',
+    cid: newCid(),
+    name: 'pinned.txt',
+    groupId: null,
+    keyvalues: {},
+    hostNodes: [],
+    state: 'queued' as const,
+    failure: null,
+    reason: null,
+    createdAt: at(0),
+    attempts: 0,
+    leaseOwner: null,
+    leaseExpiresAt: null,
+    replaces: null,
+    dagSize: null,
+  }
   const files = async (store: RecordStore) => {
     await store.files.createFile(file, contentFor(file))
     await store.files.createFile(other, contentFor(other))
@@ -173,6 +192,17 @@ function recordedWrites(): RecordedWrite[] {
       write: (s, events) =>
         s.tenants.setSuspension(tenant.id, { at: at(3), reason: 'unpaid', hideContent: false }, { events }),
       state: (s) => s.tenants.getTenant(tenant.id),
+    },
+    {
+      name: 'createPinRequest',
+      write: (s, events) => s.pinRequests.createPinRequest(pin, { events }),
+      state: (s) => s.pinRequests.getPinRequest(TENANT, pin.id),
+    },
+    {
+      name: 'deletePinRequest',
+      setup: (s) => s.pinRequests.createPinRequest(pin),
+      write: (s, events) => s.pinRequests.deletePinRequest(TENANT, pin.id, { events }),
+      state: (s) => s.pinRequests.getPinRequest(TENANT, pin.id),
     },
     {
       name: 'createPaymentInstruction',
