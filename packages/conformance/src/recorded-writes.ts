@@ -199,6 +199,16 @@ function recordedWrites(): RecordedWrite[] {
       state: (s) => s.pinRequests.getPinRequest(TENANT, pin.id),
     },
     {
+      name: 'finishPinRequest',
+      setup: async (s) => {
+        await s.pinRequests.createPinRequest(pin)
+        await s.pinRequests.claimPinRequest('worker-1', new Date(), 60_000)
+      },
+      write: (s, events) =>
+        s.pinRequests.finishPinRequest(pin.id, 'worker-1', { state: 'pinned', dagSize: 5 }, { events }),
+      state: (s) => s.pinRequests.getPinRequest(TENANT, pin.id),
+    },
+    {
       name: 'deletePinRequest',
       setup: (s) => s.pinRequests.createPinRequest(pin),
       write: (s, events) => s.pinRequests.deletePinRequest(TENANT, pin.id, { events }),
