@@ -118,6 +118,7 @@ export function memoryTenantAccounts(state: MemoryState): TenantAccountRecordSto
     async setLimits(tenantId, given, options) {
       throwIfAborted(options?.signal)
       const stored = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined))
+      state.appendEvents(options?.events)
       if (Object.keys(stored).length === 0) limits.delete(tenantId)
       else limits.set(tenantId, stored)
       return { ...stored }

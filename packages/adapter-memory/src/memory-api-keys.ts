@@ -1,4 +1,5 @@
 import { type ApiKeyRecord, type ApiKeyRecordStore, PinfoldError, throwIfAborted } from '@pinfold/interface'
+import type { MemoryState } from './memory-state.js'
 
 const copyKey = (key: ApiKeyRecord): ApiKeyRecord => ({
   ...key,
@@ -34,7 +35,7 @@ function usesLeftError(left: number): PinfoldError {
  * await: of concurrent uses exactly those with uses left are counted, a creation spends its
  * parent's uses in the step that checks them, and a revocation reaches every key created before it.
  */
-export function memoryApiKeyRecords(): ApiKeyRecordStore {
+export function memoryApiKeyRecords(state: MemoryState): ApiKeyRecordStore {
   const keys = new Map<string, ApiKeyRecord>()
   const tick = (options?: { signal?: AbortSignal | undefined }) => {
     throwIfAborted(options?.signal)
@@ -52,8 +53,9 @@ export function memoryApiKeyRecords(): ApiKeyRecordStore {
           throw new PinfoldError('FORBIDDEN', 'the key creating this key has been revoked')
         }
         const spent = parentSpends(parent, key)
+        state.appendEvents(options?.events)
         parent.uses += spent
-      }
+      } else state.appendEvents(options?.events)
       keys.set(key.id, copyKey(key))
       return copyKey(key)
     },
@@ -90,6 +92,8 @@ export function memoryApiKeyRecords(): ApiKeyRecordStore {
       await tick(options)
       const found = byPublicKey(key)
       if (!found || found.tenantId !== tenantId) return undefined
+      // revoking a revoked key changes nothing: nothing to record
+      if (!found.revoked) state.appendEvents(options?.events)
       // the tree below it, level by level (a key is created after its parent: no cycles)
       let level = [found]
       while (level.length > 0) {
@@ -108,6 +112,8 @@ export function memoryApiKeyRecords(): ApiKeyRecordStore {
     async revokeTenantApiKeys(tenantId, at, options) {
       await tick(options)
       let revoked = 0
+      const revoking = [...keys.values()].some((key) => key.tenantId === tenantId && !key.revoked)
+      if (revoking) state.appendEvents(options?.events)
       for (const key of keys.values()) {
         if (key.tenantId !== tenantId || key.revoked) continue
         key.revoked = true

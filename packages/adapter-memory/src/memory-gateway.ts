@@ -45,6 +45,7 @@ export function memoryGatewayRecords(state: MemoryState): GatewayRecordStore {
         at = currentSwap(swap.tenantId, swap.network, at)?.mappedCid
       }
       const previous = currentSwap(swap.tenantId, swap.network, swap.cid)
+      state.appendEvents(options?.events)
       if (previous) previous.current = false
       swaps.push({ ...swap, current: true })
       return { ...swap }
@@ -68,6 +69,7 @@ export function memoryGatewayRecords(state: MemoryState): GatewayRecordStore {
       await tick(options)
       const swap = currentSwap(tenantId, network, cid)
       if (!swap) return false
+      state.appendEvents(options?.events)
       swap.current = false
       return true
     },
@@ -76,6 +78,7 @@ export function memoryGatewayRecords(state: MemoryState): GatewayRecordStore {
       await tick(options)
       const key = scopeKey(signature.tenantId, signature.network, signature.cid)
       if (signatures.has(key)) throw new PinfoldError('CONFLICT', 'this CID already has a signature')
+      state.appendEvents(options?.events)
       signatures.set(key, { ...signature })
       return { ...signature }
     },
@@ -88,7 +91,10 @@ export function memoryGatewayRecords(state: MemoryState): GatewayRecordStore {
 
     async deleteSignature(tenantId, network, cid, options) {
       await tick(options)
-      return signatures.delete(scopeKey(tenantId, network, cid))
+      const key = scopeKey(tenantId, network, cid)
+      if (!signatures.has(key)) return false
+      state.appendEvents(options?.events)
+      return signatures.delete(key)
     },
 
     async createDomain(domain, options) {
@@ -101,6 +107,7 @@ export function memoryGatewayRecords(state: MemoryState): GatewayRecordStore {
       if (holders.some((d) => d.status === 'active' || d.tenantId === domain.tenantId)) {
         throw new PinfoldError('CONFLICT', `${domain.domain} is already registered`)
       }
+      state.appendEvents(options?.events)
       domains.set(domain.id, { ...domain })
       return { ...domain }
     },
@@ -136,6 +143,7 @@ export function memoryGatewayRecords(state: MemoryState): GatewayRecordStore {
         if ([...domains.values()].some((d) => d.domain === domain.domain && d.status === 'active')) {
           throw new PinfoldError('CONFLICT', `${domain.domain} is already active for another claim`)
         }
+        state.appendEvents(options?.events)
         domain.status = 'active'
         domain.verifiedAt = verifiedAt
         domain.expiresAt = null
@@ -147,6 +155,7 @@ export function memoryGatewayRecords(state: MemoryState): GatewayRecordStore {
       await tick(options)
       const domain = domains.get(id)
       if (!domain || domain.tenantId !== tenantId) return false
+      state.appendEvents(options?.events)
       return domains.delete(id)
     },
 

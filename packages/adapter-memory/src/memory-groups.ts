@@ -15,6 +15,7 @@ export function memoryGroupRecords(state: MemoryState): GroupRecordStore {
     async createGroup(group, options) {
       throwIfAborted(options?.signal)
       if (groups.has(group.id)) throw new PinfoldError('CONFLICT', `group id ${group.id} already exists`)
+      state.appendEvents(options?.events)
       groups.set(group.id, { ...group })
       return { ...group }
     },
@@ -37,6 +38,7 @@ export function memoryGroupRecords(state: MemoryState): GroupRecordStore {
       throwIfAborted(options?.signal)
       const group = visibleGroup(tenantId, network, id)
       if (!group) return undefined
+      state.appendEvents(options?.events)
       if (patch.name !== undefined) group.name = patch.name
       if (patch.isPublic !== undefined) group.isPublic = patch.isPublic
       return { ...group }
@@ -45,6 +47,7 @@ export function memoryGroupRecords(state: MemoryState): GroupRecordStore {
     async deleteGroup(tenantId, network, id, options) {
       throwIfAborted(options?.signal)
       if (!visibleGroup(tenantId, network, id)) return false
+      state.appendEvents(options?.events)
       groups.delete(id)
       for (const file of files.values()) if (file.groupId === id) file.groupId = null
       return true

@@ -45,6 +45,7 @@ export function memoryPaymentRecords(state: MemoryState): PaymentRecordStore {
       if (instructions.has(instruction.id)) {
         throw new PinfoldError('CONFLICT', `payment instruction id ${instruction.id} already exists`)
       }
+      state.appendEvents(options?.events)
       instructions.set(instruction.id, copyInstruction(instruction))
       return copyInstruction(instruction)
     },
@@ -73,6 +74,7 @@ export function memoryPaymentRecords(state: MemoryState): PaymentRecordStore {
       throwIfAborted(options?.signal)
       const instruction = visible(tenantId, id)
       if (!instruction) return undefined
+      state.appendEvents(options?.events)
       if (patch.name !== undefined) instruction.name = patch.name
       if (patch.description !== undefined) instruction.description = patch.description
       if (patch.paymentRequirements !== undefined) {
@@ -88,6 +90,7 @@ export function memoryPaymentRecords(state: MemoryState): PaymentRecordStore {
       if (cidsOf(id).length > 0) {
         throw new PinfoldError('CONFLICT', 'the payment instruction still has CIDs attached; remove them first')
       }
+      state.appendEvents(options?.events)
       instructions.delete(id)
       return true
     },
@@ -101,6 +104,7 @@ export function memoryPaymentRecords(state: MemoryState): PaymentRecordStore {
       if (existing) throw new PinfoldError('CONFLICT', `CID ${cid} is already attached to another payment instruction`)
       if (!holdsCid(tenantId, cid)) throw new PinfoldError('NOT_FOUND', `no file with CID ${cid} found`)
       const record = { tenantId, instructionId, cid, createdAt: attachedAt }
+      state.appendEvents(options?.events)
       attachments.set(key, record)
       return toCid(record)
     },
@@ -109,6 +113,7 @@ export function memoryPaymentRecords(state: MemoryState): PaymentRecordStore {
       throwIfAborted(options?.signal)
       const key = `${tenantId}\n${cid}`
       if (attachments.get(key)?.instructionId !== instructionId) return false
+      state.appendEvents(options?.events)
       attachments.delete(key)
       return true
     },

@@ -6,12 +6,16 @@ import {
   throwIfAborted,
 } from '@pinfold/interface'
 import { paginate } from './memory-paging.js'
+import type { MemoryState } from './memory-state.js'
 
 /**
  * The pin-by-CID queue in a Map of its own (shared only with the deployment totals, which read it);
  * each method's checks and writes run without an await between them.
  */
-export function memoryPinRequestRecords(requests = new Map<string, PinRequestRecord>()): PinRequestRecordStore {
+export function memoryPinRequestRecords(
+  state: MemoryState,
+  requests = new Map<string, PinRequestRecord>(),
+): PinRequestRecordStore {
   /** Each tenant's last turn: the value of `turns` when a claim last went to it. */
   const lastServed = new Map<string, number>()
   let turns = 0
@@ -37,6 +41,7 @@ export function memoryPinRequestRecords(requests = new Map<string, PinRequestRec
       throwIfAborted(options?.signal)
       if (requests.has(request.id)) throw new PinfoldError('CONFLICT', `pin request ${request.id} already exists`)
       checkCap(request.tenantId, options?.maxOpenPerTenant)
+      state.appendEvents(options?.events)
       requests.set(request.id, copy(request))
     },
 
@@ -46,6 +51,7 @@ export function memoryPinRequestRecords(requests = new Map<string, PinRequestRec
       if (!replaced || replaced.tenantId !== request.tenantId) return undefined
       if (requests.has(request.id)) throw new PinfoldError('CONFLICT', `pin request ${request.id} already exists`)
       checkCap(request.tenantId, options?.maxOpenPerTenant, replacedId)
+      state.appendEvents(options?.events)
       const replaces = replaced.state === 'pinned' ? replaced.id : replaced.replaces
       requests.delete(replacedId)
       requests.set(request.id, { ...copy(request), replaces })
@@ -120,6 +126,7 @@ export function memoryPinRequestRecords(requests = new Map<string, PinRequestRec
       throwIfAborted(options?.signal)
       const request = heldBy(id, owner)
       if (!request) return false
+      state.appendEvents(options?.events)
       request.state = outcome.state
       request.failure = outcome.state === 'failed' ? outcome.failure : null
       request.reason = outcome.state === 'failed' ? outcome.reason : null
@@ -144,6 +151,7 @@ export function memoryPinRequestRecords(requests = new Map<string, PinRequestRec
       const request = requests.get(id)
       if (!request || request.tenantId !== tenantId || (request.state === 'pinned' && !options?.pinned))
         return undefined
+      state.appendEvents(options?.events)
       requests.delete(id)
       return copy(request)
     },

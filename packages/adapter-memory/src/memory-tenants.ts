@@ -1,4 +1,5 @@
 import { type TenantRecord, type TenantRecordStore, throwIfAborted } from '@pinfold/interface'
+import type { MemoryState } from './memory-state.js'
 
 const copyTenant = (tenant: TenantRecord): TenantRecord => ({
   ...tenant,
@@ -6,7 +7,7 @@ const copyTenant = (tenant: TenantRecord): TenantRecord => ({
 })
 
 /** The tenant registry in a Map; each method checks and writes in one synchronous step. */
-export function memoryTenantRecords(): TenantRecordStore {
+export function memoryTenantRecords(state: MemoryState): TenantRecordStore {
   const tenants = new Map<string, TenantRecord>()
   const tick = (options?: { signal?: AbortSignal | undefined }) => {
     throwIfAborted(options?.signal)
@@ -17,6 +18,7 @@ export function memoryTenantRecords(): TenantRecordStore {
       await tick(options)
       const existing = tenants.get(tenant.id)
       if (existing) return { tenant: copyTenant(existing), created: false }
+      state.appendEvents(options?.events)
       tenants.set(tenant.id, copyTenant(tenant))
       return { tenant: copyTenant(tenant), created: true }
     },
@@ -42,6 +44,7 @@ export function memoryTenantRecords(): TenantRecordStore {
       await tick(options)
       const tenant = tenants.get(id)
       if (!tenant) return undefined
+      state.appendEvents(options?.events)
       tenant.suspension = suspension && { ...suspension }
       return copyTenant(tenant)
     },

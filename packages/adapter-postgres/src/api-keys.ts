@@ -1,6 +1,7 @@
 import type { ApiKeyRecordStore } from '@pinfold/interface'
-import { type ApiKeyFilter, type ApiKeyRecord, type ApiKeyUse, PinfoldError } from '@pinfold/interface'
+import { type ApiKeyFilter, type ApiKeyRecord, type ApiKeyUse, type NewEvent, PinfoldError } from '@pinfold/interface'
 import { guarded } from './errors.js'
+import { appendEvents } from './events.js'
 import type { Queryable, Row, SqlClient } from './queryable.js'
 import { toDate } from './rows.js'
 import { Params } from './sql.js'
@@ -34,12 +35,18 @@ function toApiKey(row: Row): ApiKeyRecord {
  * the parent's row) either waits for this key to be committed and then sees it, or ran first and
  * this update finds the parent revoked.
  */
-async function createApiKey(client: SqlClient, key: ApiKeyRecord): Promise<ApiKeyRecord> {
+async function createApiKey(
+  client: SqlClient,
+  key: ApiKeyRecord,
+  events: readonly NewEvent[] | undefined,
+): Promise<ApiKeyRecord> {
   const { parentId } = key
-  if (parentId === null) return insertApiKey(client, key)
+  if (parentId === null && !events?.length) return insertApiKey(client, key)
   return client.transaction(async (tx) => {
-    await spendParentUses(tx, key, parentId)
-    return insertApiKey(tx, key)
+    if (parentId !== null) await spendParentUses(tx, key, parentId)
+    const created = await insertApiKey(tx, key)
+    await appendEvents(tx, events)
+    return created
   })
 }
 
@@ -138,8 +145,15 @@ async function revokeApiKey(
   tenantId: string,
   key: string,
   at: Date,
+  events: readonly NewEvent[] | undefined,
 ): Promise<ApiKeyRecord | undefined> {
   return client.transaction(async (tx) => {
+    // revoking a revoked key changes nothing, so records nothing; the lock keeps that true till commit
+    const before = await tx.query('select revoked from api_keys where key = $1 and tenant_id = $2 for update', [
+      key,
+      tenantId,
+    ])
+    if (before.rows[0]?.revoked === false) await appendEvents(tx, events)
     const { rows } = await tx.query(
       `update api_keys set revoked = true, updated_at = case when revoked then updated_at else $3::timestamptz end
        where key = $1 and tenant_id = $2 returning ${COLUMNS}`,
@@ -165,7 +179,12 @@ async function revokeApiKey(
  * waited for that lock finishes, and the next statement (a new snapshot under READ COMMITTED)
  * sees it.
  */
-async function revokeTenantApiKeys(client: SqlClient, tenantId: string, at: Date): Promise<number> {
+async function revokeTenantApiKeys(
+  client: SqlClient,
+  tenantId: string,
+  at: Date,
+  events: readonly NewEvent[] | undefined,
+): Promise<number> {
   return client.transaction(async (tx) => {
     let revoked = 0
     for (;;) {
@@ -173,7 +192,10 @@ async function revokeTenantApiKeys(client: SqlClient, tenantId: string, at: Date
         'update api_keys set revoked = true, updated_at = $2::timestamptz where tenant_id = $1 and not revoked returning id',
         [tenantId, at.toISOString()],
       )
-      if (rows.length === 0) return revoked
+      if (rows.length === 0) {
+        if (revoked > 0) await appendEvents(tx, events)
+        return revoked
+      }
       revoked += rows.length
     }
   })
@@ -203,15 +225,15 @@ async function useApiKey(db: Queryable, tenantId: string, id: string): Promise<A
 /** The record store's apiKeys part over `client`, each call guarded (see `guarded`). */
 export function postgresApiKeyRecords(client: SqlClient): ApiKeyRecordStore {
   return {
-    createApiKey: (key, options) => guarded('createApiKey', options, () => createApiKey(client, key)),
+    createApiKey: (key, options) => guarded('createApiKey', options, () => createApiKey(client, key, options?.events)),
     getApiKey: (tenantId, id, options) => guarded('getApiKey', options, () => getApiKey(client, tenantId, id)),
     findApiKey: (key, options) => guarded('findApiKey', options, () => findApiKey(client, key)),
     listApiKeys: (tenantId, filter, page, options) =>
       guarded('listApiKeys', options, () => listApiKeys(client, tenantId, filter, page)),
     revokeApiKey: (tenantId, key, at, options) =>
-      guarded('revokeApiKey', options, () => revokeApiKey(client, tenantId, key, at)),
+      guarded('revokeApiKey', options, () => revokeApiKey(client, tenantId, key, at, options?.events)),
     revokeTenantApiKeys: (tenantId, at, options) =>
-      guarded('revokeTenantApiKeys', options, () => revokeTenantApiKeys(client, tenantId, at)),
+      guarded('revokeTenantApiKeys', options, () => revokeTenantApiKeys(client, tenantId, at, options?.events)),
     useApiKey: (tenantId, id, options) => guarded('useApiKey', options, () => useApiKey(client, tenantId, id)),
   }
 }

@@ -4,11 +4,13 @@ import type {
   FileRecord,
   GatewayRecordStore,
   Network,
+  NewEvent,
   SignatureRecord,
   SwapRecord,
 } from '@pinfold/interface'
 import { PinfoldError } from '@pinfold/interface'
 import { guarded } from './errors.js'
+import { appendEvents, withEvents } from './events.js'
 import type { Queryable, Row, SqlClient } from './queryable.js'
 import { FILE_COLUMNS, toDate, toFileRecord } from './rows.js'
 import { isUuid } from './sql.js'
@@ -56,7 +58,11 @@ function toDomain(row: Row): DomainRecord {
  * network, so two concurrent swaps that together would close a cycle are serialised: the second
  * sees the first's mapping and is refused.
  */
-async function putSwap(client: SqlClient, swap: SwapRecord): Promise<SwapRecord> {
+async function putSwap(
+  client: SqlClient,
+  swap: SwapRecord,
+  events: readonly NewEvent[] | undefined,
+): Promise<SwapRecord> {
   return client.transaction(async (tx) => {
     await tx.query(`select pg_advisory_xact_lock(hashtextextended('pinfold_swaps:' || $1 || ':' || $2, 0))`, [
       swap.tenantId,
@@ -82,6 +88,7 @@ async function putSwap(client: SqlClient, swap: SwapRecord): Promise<SwapRecord>
       `insert into swaps (${SWAP_COLUMNS}) values ($1, $2, $3, $4, $5::timestamptz) returning ${SWAP_COLUMNS}`,
       [swap.tenantId, swap.network, swap.cid, swap.mappedCid, swap.createdAt.toISOString()],
     )
+    await appendEvents(tx, events)
     return toSwap(inserted.rows[0]!)
   })
 }
@@ -159,7 +166,11 @@ async function deleteSignature(db: Queryable, tenantId: string, network: Network
  * of the name is active; the unique indexes settle races (one active claim per name, one claim
  * per tenant and name).
  */
-async function createDomain(client: SqlClient, domain: DomainRecord): Promise<DomainRecord> {
+async function createDomain(
+  client: SqlClient,
+  domain: DomainRecord,
+  events: readonly NewEvent[] | undefined,
+): Promise<DomainRecord> {
   return client.transaction(async (tx) => {
     await tx.query(
       `delete from gateway_domains
@@ -183,6 +194,7 @@ async function createDomain(client: SqlClient, domain: DomainRecord): Promise<Do
       ],
     )
     if (!rows[0]) throw new PinfoldError('CONFLICT', `${domain.domain} is already registered`)
+    await appendEvents(tx, events)
     return toDomain(rows[0])
   })
 }
@@ -252,25 +264,49 @@ async function listExpiredFiles(db: Queryable, now: Date, limit: number): Promis
 /** The record store's gateway part over `client`, each call guarded (see `guarded`). */
 export function postgresGatewayRecords(client: SqlClient): GatewayRecordStore {
   return {
-    putSwap: (swap, options) => guarded('putSwap', options, () => putSwap(client, swap)),
+    putSwap: (swap, options) => guarded('putSwap', options, () => putSwap(client, swap, options?.events)),
     getSwap: (tenantId, network, cid, options) =>
       guarded('getSwap', options, () => getSwap(client, tenantId, network, cid)),
     listSwapHistory: (tenantId, network, cid, options) =>
       guarded('listSwapHistory', options, () => listSwapHistory(client, tenantId, network, cid)),
     deleteSwap: (tenantId, network, cid, options) =>
-      guarded('deleteSwap', options, () => deleteSwap(client, tenantId, network, cid)),
-    addSignature: (signature, options) => guarded('addSignature', options, () => addSignature(client, signature)),
+      guarded('deleteSwap', options, () =>
+        withEvents(client, options?.events, (db) => deleteSwap(db, tenantId, network, cid), Boolean),
+      ),
+    addSignature: (signature, options) =>
+      guarded('addSignature', options, () =>
+        withEvents(
+          client,
+          options?.events,
+          (db) => addSignature(db, signature),
+          () => true,
+        ),
+      ),
     getSignature: (tenantId, network, cid, options) =>
       guarded('getSignature', options, () => getSignature(client, tenantId, network, cid)),
     deleteSignature: (tenantId, network, cid, options) =>
-      guarded('deleteSignature', options, () => deleteSignature(client, tenantId, network, cid)),
-    createDomain: (domain, options) => guarded('createDomain', options, () => createDomain(client, domain)),
+      guarded('deleteSignature', options, () =>
+        withEvents(client, options?.events, (db) => deleteSignature(db, tenantId, network, cid), Boolean),
+      ),
+    createDomain: (domain, options) =>
+      guarded('createDomain', options, () => createDomain(client, domain, options?.events)),
     getDomain: (tenantId, id, options) => guarded('getDomain', options, () => getDomain(client, tenantId, id)),
     listDomains: (tenantId, options) => guarded('listDomains', options, () => listDomains(client, tenantId)),
     findDomain: (domain, now, options) => guarded('findDomain', options, () => findDomain(client, domain, now)),
     activateDomain: (tenantId, id, verifiedAt, options) =>
-      guarded('activateDomain', options, () => activateDomain(client, tenantId, id, verifiedAt)),
-    deleteDomain: (tenantId, id, options) => guarded('deleteDomain', options, () => deleteDomain(client, tenantId, id)),
+      guarded('activateDomain', options, () =>
+        withEvents(
+          client,
+          options?.events,
+          (db) => activateDomain(db, tenantId, id, verifiedAt),
+          // activated by this call, not before: a domain activated twice keeps its first verification
+          (domain) => domain?.verifiedAt?.getTime() === verifiedAt.getTime(),
+        ),
+      ),
+    deleteDomain: (tenantId, id, options) =>
+      guarded('deleteDomain', options, () =>
+        withEvents(client, options?.events, (db) => deleteDomain(db, tenantId, id), Boolean),
+      ),
     listExpiredFiles: (now, limit, options) =>
       guarded('listExpiredFiles', options, () => listExpiredFiles(client, now, limit)),
   }

@@ -8,6 +8,7 @@ import type {
   PageRequest,
 } from '@pinfold/interface'
 import { guarded } from './errors.js'
+import { withEvents } from './events.js'
 import { keyset, toPage } from './paging.js'
 import type { Queryable, SqlClient } from './queryable.js'
 import { GROUP_COLUMNS, toGroupRecord } from './rows.js'
@@ -92,14 +93,26 @@ async function deleteGroup(db: Queryable, tenantId: string, network: Network, id
 /** The record store's groups part over `client`, each call guarded (see `guarded`). */
 export function postgresGroupRecords(client: SqlClient): GroupRecordStore {
   return {
-    createGroup: (group, options) => guarded('createGroup', options, () => createGroup(client, group)),
+    createGroup: (group, options) =>
+      guarded('createGroup', options, () =>
+        withEvents(
+          client,
+          options?.events,
+          (db) => createGroup(db, group),
+          () => true,
+        ),
+      ),
     getGroup: (tenantId, network, id, options) =>
       guarded('getGroup', options, () => getGroup(client, tenantId, network, id)),
     listGroups: (tenantId, network, filter, page, options) =>
       guarded('listGroups', options, () => listGroups(client, tenantId, network, filter, page)),
     updateGroup: (tenantId, network, id, patch, options) =>
-      guarded('updateGroup', options, () => updateGroup(client, tenantId, network, id, patch)),
+      guarded('updateGroup', options, () =>
+        withEvents(client, options?.events, (db) => updateGroup(db, tenantId, network, id, patch), Boolean),
+      ),
     deleteGroup: (tenantId, network, id, options) =>
-      guarded('deleteGroup', options, () => deleteGroup(client, tenantId, network, id)),
+      guarded('deleteGroup', options, () =>
+        withEvents(client, options?.events, (db) => deleteGroup(db, tenantId, network, id), Boolean),
+      ),
   }
 }

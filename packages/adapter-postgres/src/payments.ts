@@ -12,6 +12,7 @@ import {
   type PricedCid,
 } from '@pinfold/interface'
 import { guarded } from './errors.js'
+import { withEvents } from './events.js'
 import { keyset, toPage } from './paging.js'
 import type { Queryable, Row, SqlClient } from './queryable.js'
 import { toDate } from './rows.js'
@@ -259,19 +260,40 @@ export function postgresPaymentRecords(client: SqlClient): PaymentRecordStore {
   const claimNonce = createNonceClaimer(client)
   return {
     createPaymentInstruction: (instruction, options) =>
-      guarded('createPaymentInstruction', options, () => createPaymentInstruction(client, instruction)),
+      guarded('createPaymentInstruction', options, () =>
+        withEvents(
+          client,
+          options?.events,
+          (db) => createPaymentInstruction(db, instruction),
+          () => true,
+        ),
+      ),
     getPaymentInstruction: (tenantId, id, options) =>
       guarded('getPaymentInstruction', options, () => getPaymentInstruction(client, tenantId, id)),
     listPaymentInstructions: (tenantId, filter, page, options) =>
       guarded('listPaymentInstructions', options, () => listPaymentInstructions(client, tenantId, filter, page)),
     updatePaymentInstruction: (tenantId, id, patch, options) =>
-      guarded('updatePaymentInstruction', options, () => updatePaymentInstruction(client, tenantId, id, patch)),
+      guarded('updatePaymentInstruction', options, () =>
+        withEvents(client, options?.events, (db) => updatePaymentInstruction(db, tenantId, id, patch), Boolean),
+      ),
     deletePaymentInstruction: (tenantId, id, options) =>
-      guarded('deletePaymentInstruction', options, () => deletePaymentInstruction(client, tenantId, id)),
+      guarded('deletePaymentInstruction', options, () =>
+        withEvents(client, options?.events, (db) => deletePaymentInstruction(db, tenantId, id), Boolean),
+      ),
     attachPaymentCid: (tenantId, instructionId, cid, attachedAt, options) =>
-      guarded('attachPaymentCid', options, () => attachPaymentCid(client, tenantId, instructionId, cid, attachedAt)),
+      guarded('attachPaymentCid', options, () =>
+        withEvents(
+          client,
+          options?.events,
+          (db) => attachPaymentCid(db, tenantId, instructionId, cid, attachedAt),
+          // attached by this call: attaching again answers the earlier attachment, and records nothing
+          (attached) => attached.createdAt.getTime() === attachedAt.getTime(),
+        ),
+      ),
     detachPaymentCid: (tenantId, instructionId, cid, options) =>
-      guarded('detachPaymentCid', options, () => detachPaymentCid(client, tenantId, instructionId, cid)),
+      guarded('detachPaymentCid', options, () =>
+        withEvents(client, options?.events, (db) => detachPaymentCid(db, tenantId, instructionId, cid), Boolean),
+      ),
     listPaymentCids: (tenantId, instructionId, page, options) =>
       guarded('listPaymentCids', options, () => listPaymentCids(client, tenantId, instructionId, page)),
     findPricedCid: (cid, options) => guarded('findPricedCid', options, () => findPricedCid(client, cid)),

@@ -1,5 +1,6 @@
 import type {
   KeyValues,
+  NewEvent,
   Page,
   PageRequest,
   PinFailure,
@@ -11,6 +12,7 @@ import type {
 } from '@pinfold/interface'
 import { PinfoldError } from '@pinfold/interface'
 import { guarded } from './errors.js'
+import { appendEvents, withEvents } from './events.js'
 import { keyset, toPage } from './paging.js'
 import type { Queryable, Row, SqlClient } from './queryable.js'
 import { toDate } from './rows.js'
@@ -27,11 +29,13 @@ async function createPinRequest(
   client: SqlClient,
   r: PinRequestRecord,
   maxOpenPerTenant: number | undefined,
+  events: readonly NewEvent[] | undefined,
 ): Promise<void> {
-  if (maxOpenPerTenant === undefined) return insertPinRequest(client, r)
+  if (maxOpenPerTenant === undefined && !events?.length) return insertPinRequest(client, r)
   await client.transaction(async (tx) => {
     await checkCap(tx, r.tenantId, maxOpenPerTenant)
     await insertPinRequest(tx, r)
+    await appendEvents(tx, events)
   })
 }
 
@@ -58,6 +62,7 @@ async function replacePinRequest(
   replacedId: string,
   r: PinRequestRecord,
   maxOpenPerTenant: number | undefined,
+  events: readonly NewEvent[] | undefined,
 ): Promise<PinRequestRecord | undefined> {
   if (!isUuid(replacedId)) return undefined
   return client.transaction(async (tx) => {
@@ -69,6 +74,7 @@ async function replacePinRequest(
     const replaced = toPinRequest(rows[0])
     await checkCap(tx, r.tenantId, maxOpenPerTenant)
     await insertPinRequest(tx, { ...r, replaces: replaced.state === 'pinned' ? replaced.id : replaced.replaces })
+    await appendEvents(tx, events)
     return replaced
   })
 }
@@ -339,7 +345,9 @@ function toPinRequest(row: Row): PinRequestRecord {
 export function postgresPinRequestRecords(client: SqlClient): PinRequestRecordStore {
   return {
     createPinRequest: (request, options) =>
-      guarded('createPinRequest', options, () => createPinRequest(client, request, options?.maxOpenPerTenant)),
+      guarded('createPinRequest', options, () =>
+        createPinRequest(client, request, options?.maxOpenPerTenant, options?.events),
+      ),
     getPinRequest: (tenantId, id, options) =>
       guarded('getPinRequest', options, () => getPinRequest(client, tenantId, id)),
     listPinRequests: (tenantId, filter, page, options) =>
@@ -350,7 +358,7 @@ export function postgresPinRequestRecords(client: SqlClient): PinRequestRecordSt
       guarded('countPinRequests', options, () => countPinRequests(client, tenantId, filter)),
     replacePinRequest: (replacedId, request, options) =>
       guarded('replacePinRequest', options, () =>
-        replacePinRequest(client, replacedId, request, options?.maxOpenPerTenant),
+        replacePinRequest(client, replacedId, request, options?.maxOpenPerTenant, options?.events),
       ),
     claimPinRequest: (owner, now, leaseMs, options) =>
       guarded('claimPinRequest', options, () =>
@@ -359,10 +367,19 @@ export function postgresPinRequestRecords(client: SqlClient): PinRequestRecordSt
     renewPinLease: (id, owner, until, options) =>
       guarded('renewPinLease', options, () => renewPinLease(client, id, owner, until)),
     finishPinRequest: (id, owner, outcome, options) =>
-      guarded('finishPinRequest', options, () => finishPinRequest(client, id, owner, outcome)),
+      guarded('finishPinRequest', options, () =>
+        withEvents(client, options?.events, (db) => finishPinRequest(db, id, owner, outcome), Boolean),
+      ),
     releasePinRequest: (id, owner, options) =>
       guarded('releasePinRequest', options, () => releasePinRequest(client, id, owner)),
     deletePinRequest: (tenantId, id, options) =>
-      guarded('deletePinRequest', options, () => deletePinRequest(client, tenantId, id, options?.pinned === true)),
+      guarded('deletePinRequest', options, () =>
+        withEvents(
+          client,
+          options?.events,
+          (db) => deletePinRequest(db, tenantId, id, options?.pinned === true),
+          Boolean,
+        ),
+      ),
   }
 }

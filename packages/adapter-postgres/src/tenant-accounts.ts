@@ -10,6 +10,7 @@ import {
   type TenantLimitOverrides,
 } from '@pinfold/interface'
 import { guarded } from './errors.js'
+import { withEvents } from './events.js'
 import type { Queryable, SqlClient } from './queryable.js'
 
 /*
@@ -222,7 +223,15 @@ export function postgresTenantAccounts(client: SqlClient): TenantAccountRecordSt
     vectorizedFiles: (tenantId, options) =>
       guarded('vectorizedFiles', options, () => vectorizedFiles(client, tenantId)),
     getLimits: (tenantId, options) => guarded('getLimits', options, () => getLimits(client, tenantId)),
-    setLimits: (tenantId, limits, options) => guarded('setLimits', options, () => setLimits(client, tenantId, limits)),
+    setLimits: (tenantId, limits, options) =>
+      guarded('setLimits', options, () =>
+        withEvents(
+          client,
+          options?.events,
+          (db) => setLimits(db, tenantId, limits),
+          () => true,
+        ),
+      ),
     addRequestCounts: (increments, window, options) =>
       guarded('addRequestCounts', options, () => addRequestCounts(client, increments, window)),
     dropRequestCountsBefore: (window, options) =>

@@ -1,5 +1,6 @@
 import type { TenantFilter, TenantRecord, TenantRecordStore, TenantSuspension } from '@pinfold/interface'
 import { guarded } from './errors.js'
+import { withEvents } from './events.js'
 import type { Queryable, Row, SqlClient } from './queryable.js'
 import { toDate } from './rows.js'
 import { containsIgnoringCase, Params } from './sql.js'
@@ -82,10 +83,20 @@ async function setSuspension(
 /** The record store's tenants part over `client`, each call guarded (see `guarded`). */
 export function postgresTenantRecords(client: SqlClient): TenantRecordStore {
   return {
-    registerTenant: (tenant, options) => guarded('registerTenant', options, () => registerTenant(client, tenant)),
+    registerTenant: (tenant, options) =>
+      guarded('registerTenant', options, () =>
+        withEvents(
+          client,
+          options?.events,
+          (db) => registerTenant(db, tenant),
+          (result) => result.created,
+        ),
+      ),
     getTenant: (id, options) => guarded('getTenant', options, () => getTenant(client, id)),
     listTenants: (filter, page, options) => guarded('listTenants', options, () => listTenants(client, filter, page)),
     setSuspension: (id, suspension, options) =>
-      guarded('setSuspension', options, () => setSuspension(client, id, suspension)),
+      guarded('setSuspension', options, () =>
+        withEvents(client, options?.events, (db) => setSuspension(db, id, suspension), Boolean),
+      ),
   }
 }

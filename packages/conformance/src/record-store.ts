@@ -8,6 +8,7 @@ import { describeGatewayRecords } from './gateway-records.js'
 import { describeGroupRecords } from './group-records.js'
 import { describePaymentRecords } from './payment-records.js'
 import { describePinRequestRecords } from './pin-request-records.js'
+import { describeRecordedWrites } from './recorded-writes.js'
 import { describeTenantAccounts } from './tenant-accounts.js'
 import { describeTenantRecords } from './tenant-records.js'
 import { describeUploadSessionRecords } from './upload-session-records.js'
@@ -55,4 +56,5 @@ export function describeRecordStore(name: string, create: () => Promise<RecordSt
   describeTenantRecords(name, create)
   describeEventRecords(name, create)
   describeWebhookRecords(name, create)
+  describeRecordedWrites(name, create)
 }

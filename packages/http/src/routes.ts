@@ -1,6 +1,7 @@
 import { gatewayRoutes } from './gateway/routes.js'
 import { openApiRoutes } from './openapi/routes.js'
 import { adminRoutes } from './resources/admin/routes.js'
+import { auditRoutes } from './resources/audit/routes.js'
 import { authRoutes } from './resources/auth/routes.js'
 import { denyRuleRoutes } from './resources/deny-rules/routes.js'
 import { domainRoutes } from './resources/domains/routes.js'
@@ -55,5 +56,6 @@ export const routes: readonly Route[] = [
   ...adminRoutes,
   ...denyRuleRoutes,
   ...webhookRoutes,
+  ...auditRoutes,
   ...openApiRoutes,
 ]

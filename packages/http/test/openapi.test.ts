@@ -170,6 +170,10 @@ describe('openapi', () => {
     const ruleId = ((await denied.json()) as { data: { id: string } }).data.id
     await check('DELETE /admin/v1/deny-rules/:ruleId', await admin(`/deny-rules/${ruleId}`, { method: 'DELETE' }))
     await check('DELETE /admin/v1/deny-rules/:ruleId', await admin(`/deny-rules/${ruleId}`, { method: 'DELETE' }))
+    await check('GET /admin/v1/events', await admin('/events?type=deny_rule.added,deny_rule.removed&limit=5'))
+    await check('GET /admin/v1/events', await admin('/events?type=Not%20A%20Type'))
+    await check('GET /v3/audit/events', await server.api('/v3/audit/events?order=asc&limit=2'))
+    await check('GET /v3/audit/events', await server.api('/v3/audit/events?from=yesterday'))
   })
 
   it('health - /healthz and /readyz answer as documented', async () => {

@@ -49,7 +49,13 @@ export interface ServerConfig {
    * Housekeeping periods; 0 disables (`PINFOLD_EXPIRY_SWEEP_MS`, `PINFOLD_ORPHAN_SWEEP_MS`), and how
    * often gateway usage is written (`PINFOLD_USAGE_FLUSH_MS`: what a crash may lose).
    */
-  sweepers: { expiryIntervalMs: number; orphanIntervalMs: number; usageFlushIntervalMs: number }
+  sweepers: {
+    expiryIntervalMs: number
+    orphanIntervalMs: number
+    usageFlushIntervalMs: number
+    /** Days the audit log keeps an event (`PINFOLD_AUDIT_RETENTION_DAYS`); 0 keeps every event. */
+    auditRetentionDays: number
+  }
   /**
    * Deny lists (`PINFOLD_DENYLISTS`, `PINFOLD_DENYLIST_*`): files and HTTP subscriptions in the
    * compact denylist format, how often each kind is re-read, and whether tenants' own reads of
@@ -224,6 +230,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       expiryIntervalMs: integer(env.PINFOLD_EXPIRY_SWEEP_MS, 'PINFOLD_EXPIRY_SWEEP_MS', 60_000),
       orphanIntervalMs: integer(env.PINFOLD_ORPHAN_SWEEP_MS, 'PINFOLD_ORPHAN_SWEEP_MS', 3_600_000),
       usageFlushIntervalMs: integer(env.PINFOLD_USAGE_FLUSH_MS, 'PINFOLD_USAGE_FLUSH_MS', 5_000),
+      auditRetentionDays: integer(env.PINFOLD_AUDIT_RETENTION_DAYS, 'PINFOLD_AUDIT_RETENTION_DAYS', 365),
     },
     denylists: {
       sources: denylistSources(env.PINFOLD_DENYLISTS),

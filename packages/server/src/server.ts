@@ -192,6 +192,8 @@ export async function startServer(
           basePath: handlerOptions.basePath,
         })
       : site
+  // the operator's deny rules (kept in the record store) apply from the first request
+  await service.denylist.load()
   await indexStoredBlocks(service)
   const requests = drainable(
     createNodeHandler(handler, { bodyIdleTimeoutMs: config.bodyIdleTimeoutMs, trustProxy: config.trustProxy }),

@@ -17,14 +17,23 @@ export interface SweeperOptions {
   usageFlushIntervalMs?: number | undefined
   /** How often ended webhook deliveries past their retention are deleted; default one hour, 0 disables. */
   webhookPruneIntervalMs?: number | undefined
+  /**
+   * Days the audit log keeps an event; older ones are deleted hourly (whether or not the webhooks
+   * have fanned them out). Default 365; 0 keeps every event.
+   */
+  auditRetentionDays?: number | undefined
+  /** How often the audit log's retention runs; default one hour. */
+  auditIntervalMs?: number | undefined
   onError?: ((task: string, error: unknown) => void) | undefined
 }
 
 /**
- * Runs the service's housekeeping on timers: expired files, abandoned tus uploads, orphan blobs and
- * the gateway usage counts. One run of each task at a time; a failing run is reported and the next
+ * Runs the service's housekeeping on timers: expired files, abandoned tus uploads, orphan blobs,
+ * the gateway usage counts and the audit log's retention. One run of each task at a time; a failing run is reported and the next
  * runs on schedule. The timers do not keep the process alive. Returns a function that stops them.
  */
+const DAY_MS = 24 * 60 * 60_000
+
 export function startSweepers(service: FileService, options: SweeperOptions = {}): () => void {
   const onError = options.onError ?? ((task, error) => console.error(`pinfold: ${task} failed`, error))
   const stops = [
@@ -47,6 +56,11 @@ export function startSweepers(service: FileService, options: SweeperOptions = {}
       service.features.webhooks ? (options.webhookPruneIntervalMs ?? 60 * 60_000) : 0,
       () => service.webhooks.prune(),
       (error) => onError('webhook delivery prune', error),
+    ),
+    every(
+      (options.auditRetentionDays ?? 365) > 0 ? (options.auditIntervalMs ?? 60 * 60_000) : 0,
+      () => service.events.prune(new Date(Date.now() - (options.auditRetentionDays ?? 365) * DAY_MS)),
+      (error) => onError('audit log retention', error),
     ),
     every(
       options.usageFlushIntervalMs ?? 5_000,

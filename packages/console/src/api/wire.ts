@@ -130,6 +130,34 @@ export interface Schemas {
     createdAt: string
     updatedAt: string
   }
+  AuditEvent: {
+    /** A UUID */
+    id: string
+    /** Increases with every event the deployment records */
+    seq: number
+    tenant_id: string
+    /** Dotted lowercase: `file.created`, `key.revoked`, `tenant.suspended`, … */
+    type: string
+    actor: {
+      kind: 'user' | 'key' | 'operator' | 'system'
+      /** The token’s user, the API key’s id, the operator, or the component */
+      id: string
+    }
+    /** The `X-Request-Id` of the request that made the change; null for changes no request made */
+    request_id: string | null
+    target: {
+      kind: string
+      id: string
+    }
+    /** A few facts about the change (CID, name, size) */
+    data: Record<string, unknown>
+    at: string
+  }
+  AuditEventPage: {
+    events: Schemas['AuditEvent'][]
+    /** Empty on the last page */
+    next_page_token: string
+  }
   CreatedApiKey: {
     /** A bearer token of the key */
     JWT: string

@@ -5,6 +5,7 @@ import { scopesOfPermissions } from '../auth/key-permissions.js'
 import { allows, type Scope } from '../auth/scopes.js'
 import type { TokenActor } from '../auth/tokens.js'
 import { validateName } from '../common/validate.js'
+import { tenantEvent } from '../events/new-event.js'
 import type { ServiceContext } from '../service/context.js'
 import type { ApiKeyInfo, ApiKeyListQuery, ApiKeyOperations } from './api.js'
 
@@ -67,13 +68,21 @@ export function createApiKeyOperations(ctx: ApiKeySettings): ApiKeyOperations {
       if (withheld) throw new PinfoldError('FORBIDDEN', `a key cannot grant ${withheld}: this token lacks it`)
       const secret = randomBytes(32).toString('hex')
       const now = ctx.clock.now()
+      const id = ctx.ids.recordId()
+      const publicKey = randomBytes(10).toString('hex')
+      // the key's id and public half name it; its secret never reaches the log
+      const event = tenantEvent(actor, {
+        type: 'key.created',
+        target: { kind: 'key', id },
+        data: { key: publicKey, name, scopes, maxUses },
+      })
       const key = await ctx.records.apiKeys.createApiKey(
         {
-          id: ctx.ids.recordId(),
+          id,
           tenantId: actor.tenantId,
           userId: actor.userId,
           name,
-          key: randomBytes(10).toString('hex'),
+          key: publicKey,
           secretHash: hashSecret(secret),
           scopes,
           permissions: structuredClone(input.permissions) as Record<string, unknown>,
@@ -85,7 +94,7 @@ export function createApiKeyOperations(ctx: ApiKeySettings): ApiKeyOperations {
           createdAt: now,
           updatedAt: now,
         },
-        options,
+        { ...options, events: [event] },
       )
       const jwt = await sign.mint({ tenantId: key.tenantId, userId: key.userId, keyId: key.id, scopes }, now)
       return { key: info(key), secret, jwt }
@@ -105,7 +114,17 @@ export function createApiKeyOperations(ctx: ApiKeySettings): ApiKeyOperations {
     },
 
     async revoke(actor, key, options) {
-      const revoked = await ctx.records.apiKeys.revokeApiKey(actor.tenantId, key, ctx.clock.now(), options)
+      const found = await ctx.records.apiKeys.findApiKey(key, options)
+      if (!found || found.tenantId !== actor.tenantId) throw notFound('API key')
+      const event = tenantEvent(actor, {
+        type: 'key.revoked',
+        target: { kind: 'key', id: found.id },
+        data: { key: found.key, name: found.name },
+      })
+      const revoked = await ctx.records.apiKeys.revokeApiKey(actor.tenantId, key, ctx.clock.now(), {
+        ...options,
+        events: [event],
+      })
       if (!revoked) throw notFound('API key')
       // the keys it created were revoked with it, and any of them may be trusted here
       trusted.clear()

@@ -1,5 +1,6 @@
 /** `FileService.denylist`: the contract (its operations are in `operator-rules.ts`). */
 import type { CallOptions } from '@pinfold/interface'
+import type { OperatorActor } from '../auth/operator-tokens.js'
 import type { RefusalSite } from './content-policy.js'
 import type { DenyMatch } from './denylists.js'
 import type { DenyQuery } from './query.js'
@@ -17,6 +18,11 @@ export interface OperatorRule {
 /** The operator's own list: after every configured list, so its rules (and `!` exceptions) win. */
 export const OPERATOR_LIST = 'operator'
 
+/** The options of the operator's writes: who made the change, for the audit log. */
+export interface OperatorCallOptions extends CallOptions {
+  operator?: OperatorActor | undefined
+}
+
 export interface DenylistOperations {
   /**
    * The rule that refuses this CID (and path) or IPNS name right now, if any: a few lookups in
@@ -30,12 +36,18 @@ export interface DenylistOperations {
    */
   enforce(query: DenyQuery, site: RefusalSite, options?: CallOptions): void
   /**
-   * Adds a rule to the operator's list; it applies to the next request. A line that is not a rule
-   * (or more than one line) is `INVALID_INPUT` saying why, and changes nothing.
+   * Adds a rule to the operator's list, stored in the record store with its audit entry; it applies
+   * to the next request here and, once the change feed's notice arrives, on every other instance. A
+   * line that is not a rule (or more than one line) is `INVALID_INPUT` saying why, and changes nothing.
    */
-  addRule(rule: string, options?: CallOptions): Promise<OperatorRule>
+  addRule(rule: string, options?: OperatorCallOptions): Promise<OperatorRule>
   /** The operator's rules, oldest first. */
   listRules(options?: CallOptions): Promise<OperatorRule[]>
   /** Removes one (`NOT_FOUND` when there is none by that id); what it blocked is served again. */
-  removeRule(id: string, options?: CallOptions): Promise<void>
+  removeRule(id: string, options?: OperatorCallOptions): Promise<void>
+  /**
+   * Loads the operator's rules from the record store (the service starts loading them when it is
+   * made; a server awaits this before it serves, so the first request already applies them).
+   */
+  load(options?: CallOptions): Promise<void>
 }

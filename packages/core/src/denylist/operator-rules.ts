@@ -1,29 +1,66 @@
-import { invalid, notFound, throwIfAborted } from '@pinfold/interface'
+import {
+  type CallOptions,
+  DEPLOYMENT_TENANT_ID,
+  type DenyRuleRecord,
+  invalid,
+  notFound,
+  throwIfAborted,
+} from '@pinfold/interface'
+import { operatorEvent } from '../events/new-event.js'
 import type { ServiceContext } from '../service/context.js'
 import { type DenylistOperations, OPERATOR_LIST, type OperatorRule } from './api.js'
 import { ListIndex } from './list-index.js'
 import { parseRuleLine } from './parse-rule.js'
 
-export type DenylistSettings = Pick<ServiceContext, 'deny' | 'clock' | 'ids'>
+export type DenylistSettings = Pick<ServiceContext, 'deny' | 'clock' | 'ids' | 'records' | 'changes'>
 
 /**
- * The operator's rules, kept in this process: they apply at once and are lost on restart (lists
- * that must outlive a restart are files or subscriptions). Each rule's line is its sequence
- * number, never reused, so "later wins" holds and a refusal names the same line for its lifetime.
+ * The operator's rules, kept in the record store (`records.denyRules`) so they outlive a restart
+ * and every instance on the store applies them: each instance holds them in memory for matching
+ * (a check is a synchronous lookup) and reloads them whole when the change feed says `deny-rules`
+ * (another instance added or removed one) or may have lost a notice. Each rule's line is the store's
+ * sequence number, never reused, so "later wins" holds and a refusal names the same line for its
+ * lifetime. Each add and remove is in the audit log, in the same transaction.
  */
 export function createDenylistOperations(ctx: DenylistSettings): DenylistOperations {
-  const rules: OperatorRule[] = []
-  let sequence = 0
+  let rules: OperatorRule[] = []
+  // reloads may overlap (a notice arrives while one runs): only a later one replaces an earlier one
+  let started = 0
+  let installed = 0
 
-  function rebuild(): void {
+  function install(records: readonly DenyRuleRecord[], ticket: number): void {
+    if (ticket < installed) return
+    installed = ticket
     const index = new ListIndex(OPERATOR_LIST)
-    for (const rule of rules) index.add(parseRuleLine(rule.rule)!, rule.line)
+    for (const record of records) {
+      // stored rules were checked when added; one this version cannot read is left out, not fatal
+      const parsed = safeParse(record.rule)
+      if (parsed) index.add(parsed, record.line)
+    }
+    rules = records.map(toOperatorRule)
     ctx.deny.lists.replace(index)
   }
+
+  async function reload(options?: CallOptions): Promise<void> {
+    const ticket = ++started
+    install(await ctx.records.denyRules.listDenyRules(options), ticket)
+  }
+
+  const announce = () => ctx.changes?.publish('deny-rules').catch(() => {})
+  ctx.changes?.subscribe((change) => {
+    // a failed reload keeps the rules this instance has; the next notice (or restart) tries again
+    if (change === 'deny-rules' || change === 'lost') reload().catch(() => {})
+  })
+  const loaded = reload().catch(() => {})
 
   return {
     check: (query) => ctx.deny.lists.check(query),
     enforce: (query, site) => ctx.deny.enforce(query, site),
+
+    async load(options) {
+      await loaded
+      await reload(options)
+    },
 
     async addRule(text, options) {
       throwIfAborted(options?.signal)
@@ -35,28 +72,50 @@ export function createDenylistOperations(ctx: DenylistSettings): DenylistOperati
         throw invalid(`not a deny rule: ${(error as Error).message}`)
       }
       if (!parsed) throw invalid('not a deny rule: the line is empty or a comment')
-      const rule: OperatorRule = {
-        id: ctx.ids.recordId(),
-        rule: text.trim(),
-        line: ++sequence,
-        createdAt: ctx.clock.now().toISOString(),
-      }
-      rules.push(rule)
-      ctx.deny.lists.list(OPERATOR_LIST).add(parsed, rule.line)
-      return { ...rule }
+      const id = ctx.ids.recordId()
+      const rule = text.trim()
+      const event = operatorEvent(options?.operator, DEPLOYMENT_TENANT_ID, {
+        type: 'deny_rule.added',
+        target: { kind: 'deny_rule', id },
+        data: { rule },
+      })
+      const stored = await ctx.records.denyRules.addDenyRule(
+        { id, rule, createdAt: ctx.clock.now() },
+        { signal: options?.signal, events: [event] },
+      )
+      await reload()
+      await announce()
+      return toOperatorRule(stored)
     },
 
     async listRules(options) {
       throwIfAborted(options?.signal)
-      return rules.map((rule) => ({ ...rule }))
+      return (await ctx.records.denyRules.listDenyRules(options)).map(toOperatorRule)
     },
 
     async removeRule(id, options) {
       throwIfAborted(options?.signal)
-      const at = rules.findIndex((rule) => rule.id === id)
-      if (at < 0) throw notFound('deny rule')
-      rules.splice(at, 1)
-      rebuild()
+      const event = operatorEvent(options?.operator, DEPLOYMENT_TENANT_ID, {
+        type: 'deny_rule.removed',
+        target: { kind: 'deny_rule', id },
+        data: { rule: rules.find((rule) => rule.id === id)?.rule ?? null },
+      })
+      const removed = await ctx.records.denyRules.removeDenyRule(id, { signal: options?.signal, events: [event] })
+      if (!removed) throw notFound('deny rule')
+      await reload()
+      await announce()
     },
+  }
+}
+
+function toOperatorRule(record: DenyRuleRecord): OperatorRule {
+  return { id: record.id, rule: record.rule, line: record.line, createdAt: record.createdAt.toISOString() }
+}
+
+function safeParse(rule: string): ReturnType<typeof parseRuleLine> {
+  try {
+    return parseRuleLine(rule)
+  } catch {
+    return undefined
   }
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { DomainRecord, TxtResolver } from '@pinfold/interface'
 import { invalid, notFound, PinfoldError } from '@pinfold/interface'
+import { tenantEvent } from '../events/new-event.js'
 import type { ServiceContext } from '../service/context.js'
 import type { DomainOperations } from './api.js'
 
@@ -120,12 +121,22 @@ export function createDomainOperations(ctx: DomainSettings): DomainOperations {
             verificationToken: `pinfold-verify=${randomBytes(18).toString('base64url')}`,
             expiresAt: new Date(now.getTime() + PENDING_DOMAIN_TTL_MS),
           }
-      return conflictAs(`${name} is already registered`, () => ctx.records.gateway.createDomain(record, options))
+      const event = tenantEvent(actor, {
+        type: 'domain.created',
+        target: { kind: 'domain', id: record.id },
+        data: { domain: name, status: record.status },
+      })
+      return conflictAs(`${name} is already registered`, () =>
+        ctx.records.gateway.createDomain(record, { ...options, events: [event] }),
+      )
     },
     get: mustGet,
     list: (actor, options) => ctx.records.gateway.listDomains(actor.tenantId, options),
     async remove(actor, id, options) {
-      if (!(await ctx.records.gateway.deleteDomain(actor.tenantId, id, options))) throw notFound('domain')
+      const event = tenantEvent(actor, { type: 'domain.deleted', target: { kind: 'domain', id } })
+      if (!(await ctx.records.gateway.deleteDomain(actor.tenantId, id, { ...options, events: [event] }))) {
+        throw notFound('domain')
+      }
     },
 
     async verify(actor, id, options) {
@@ -151,7 +162,16 @@ export function createDomainOperations(ctx: DomainSettings): DomainOperations {
       }
       if (!records.some((chunks) => chunks.join('') === domain.verificationToken)) return domain
       const activated = await conflictAs(`${domain.domain} was verified by another account`, () =>
-        ctx.records.gateway.activateDomain(actor.tenantId, id, now, options),
+        ctx.records.gateway.activateDomain(actor.tenantId, id, now, {
+          ...options,
+          events: [
+            tenantEvent(actor, {
+              type: 'domain.verified',
+              target: { kind: 'domain', id },
+              data: { domain: domain.domain },
+            }),
+          ],
+        }),
       )
       return activated ?? domain
     },

@@ -1,4 +1,4 @@
-import type { Actor, EventActor, FileRecord, NewEvent } from '@pinfold/interface'
+import type { Actor, EventActor, FileRecord, NewEvent, PinRequestRecord } from '@pinfold/interface'
 
 /**
  * How core builds the audit log's entries: each write names what it changed and these fill in who
@@ -58,6 +58,15 @@ export function systemEvent(tenantId: string, facts: EventFacts, component: stri
     target: facts.target,
     data: facts.data ?? {},
   }
+}
+
+/** The facts a pin request's events carry (`pin.queued`, `pin.pinned`, `pin.failed`, `pin.removed`). */
+export function pinFacts(
+  type: string,
+  request: Pick<PinRequestRecord, 'id' | 'cid' | 'name'>,
+  data: Record<string, unknown> = {},
+): EventFacts {
+  return { type, target: { kind: 'pin', id: request.id }, data: { cid: request.cid, name: request.name, ...data } }
 }
 
 /** The facts a file's events carry: enough for a webhook to act on, nothing the tenant did not give. */

@@ -1,4 +1,5 @@
 import { deleteContentBlobs } from '../content/dag/car-blob.js'
+import { fileFacts, systemEvent } from '../events/new-event.js'
 import type { ServiceContext } from '../service/context.js'
 import type { ExpiryOperations } from './api.js'
 
@@ -15,7 +16,9 @@ export function createExpiryOperations(ctx: ExpirySettings): ExpiryOperations {
         const expired = await ctx.records.gateway.listExpiredFiles(now, BATCH, options)
         let progressed = false
         for (const file of expired) {
-          const gone = await ctx.records.files.deleteFile(file.tenantId, file.network, file.id, options)
+          const facts = fileFacts('file.deleted', file)
+          const events = [systemEvent(file.tenantId, { ...facts, data: { ...facts.data, expired: true } }, 'expiry')]
+          const gone = await ctx.records.files.deleteFile(file.tenantId, file.network, file.id, { ...options, events })
           if (!gone) continue
           progressed = true
           deleted++

@@ -1,10 +1,4 @@
-import {
-  type BlockLocation,
-  type ChangeFeed,
-  FACT_CHANGES,
-  type FactChange,
-  type LocatedBlock,
-} from '@pinfold/interface'
+import type { BlockLocation, ChangeFeed, FactChange, LocatedBlock } from '@pinfold/interface'
 import { LRUCache } from 'lru-cache'
 
 /**
@@ -58,6 +52,10 @@ export const DEFAULT_GATEWAY_CACHE: Omit<GatewayCacheSettings, 'changes'> = {
   maxItemBytes: 64 * 1024,
 }
 
+/** The changes this cache keeps facts of (the feed carries others, which it ignores). */
+const CACHED_FACTS = ['served', 'swaps'] as const
+type CachedFact = (typeof CACHED_FACTS)[number]
+
 /** Estimated bytes of one fact entry: its key, a content record and a location, with object overhead. */
 const FACT_BYTES = 512
 /** The share of the memory given to facts; the rest holds bytes. */
@@ -81,9 +79,9 @@ export function createGatewayReadCache(settings: GatewayCacheSettings): GatewayR
     sizeCalculation: (value, key) => key.length + ('byteLength' in value ? value.byteLength : 64),
   })
   // generations: a fill that started before an invalidation of its kind does not store
-  const generations: Record<FactChange, number> = { served: 0, swaps: 0 }
+  const generations: Record<CachedFact, number> = { served: 0, swaps: 0 }
   const dropLocal = (change: FactChange | 'lost') => {
-    for (const kind of change === 'lost' ? FACT_CHANGES : [change]) {
+    for (const kind of change === 'lost' ? CACHED_FACTS : CACHED_FACTS.filter((fact) => fact === change)) {
       generations[kind]++
       facts[kind].clear()
     }

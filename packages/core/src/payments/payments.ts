@@ -1,4 +1,6 @@
 import type {
+  Actor,
+  NewEvent,
   OptionChecks,
   PaymentInstructionPatch,
   PaymentInstructionRecord,
@@ -12,6 +14,7 @@ import { nextPageToken, resolvePage } from '../common/pagination.js'
 import { validateName } from '../common/validate.js'
 import type { DownloadLinkOperations } from '../download-links/api.js'
 import { MAX_LINK_SECONDS } from '../download-links/download-links.js'
+import { systemEvent, tenantEvent } from '../events/new-event.js'
 import type { ServiceContext } from '../service/context.js'
 import type { PaymentChoice, PaymentOperations, PaymentTermsInput, RetrievePrivateResult } from './api.js'
 
@@ -60,17 +63,19 @@ export function createPaymentOperations(ctx: PaymentOperationSettings): PaymentO
     async create(actor, input, options) {
       const config = settings()
       const requirements = input.paymentRequirements === undefined ? [{}] : requirementList(input.paymentRequirements)
+      const id = ctx.ids.recordId()
+      const name = validateName(input.name)
       return ctx.records.payments.createPaymentInstruction(
         {
-          id: ctx.ids.recordId(),
+          id,
           tenantId: actor.tenantId,
           version: 1,
           paymentRequirements: requirements.map((terms, i) => validateTerms(terms, config, i)),
-          name: validateName(input.name),
+          name,
           description: validateDescription(input.description) ?? null,
           createdAt: ctx.clock.now(),
         },
-        options,
+        { ...options, events: [instructionEvent(actor, 'payment_instruction.created', id, { name })] },
       )
     },
 
@@ -100,13 +105,18 @@ export function createPaymentOperations(ctx: PaymentOperationSettings): PaymentO
           validateTerms(terms, config, i),
         )
       }
-      const updated = await ctx.records.payments.updatePaymentInstruction(actor.tenantId, id, patch, options)
+      const events = [instructionEvent(actor, 'payment_instruction.updated', id, { fields: Object.keys(patch) })]
+      const updated = await ctx.records.payments.updatePaymentInstruction(actor.tenantId, id, patch, {
+        ...options,
+        events,
+      })
       if (!updated) throw notFound('payment instruction')
       return updated
     },
 
     async delete(actor, id, options) {
-      if (!(await ctx.records.payments.deletePaymentInstruction(actor.tenantId, id, options))) {
+      const events = [instructionEvent(actor, 'payment_instruction.deleted', id)]
+      if (!(await ctx.records.payments.deletePaymentInstruction(actor.tenantId, id, { ...options, events }))) {
         throw notFound('payment instruction')
       }
     },
@@ -120,12 +130,15 @@ export function createPaymentOperations(ctx: PaymentOperationSettings): PaymentO
     },
 
     async addCid(actor, id, cid, options) {
-      return ctx.records.payments.attachPaymentCid(actor.tenantId, id, validateCid(cid), ctx.clock.now(), options)
+      const checked = validateCid(cid)
+      const events = [instructionEvent(actor, 'payment_instruction.cid_added', id, { cid: checked })]
+      return ctx.records.payments.attachPaymentCid(actor.tenantId, id, checked, ctx.clock.now(), { ...options, events })
     },
 
     async removeCid(actor, id, cid, options) {
       await mustGet(actor, id, options)
-      if (!(await ctx.records.payments.detachPaymentCid(actor.tenantId, id, cid, options))) {
+      const events = [instructionEvent(actor, 'payment_instruction.cid_removed', id, { cid })]
+      if (!(await ctx.records.payments.detachPaymentCid(actor.tenantId, id, cid, { ...options, events }))) {
         throw notFound('CID on this payment instruction')
       }
     },
@@ -168,6 +181,19 @@ export function createPaymentOperations(ctx: PaymentOperationSettings): PaymentO
       // Not given the caller's signal: once the nonce is burned, settlement runs to its end.
       const settlement = await verifier.settle(payment, requirement)
       if (!settlement.success) return refuse(settlement.errorReason ?? 'settlement_failed')
+      // The settlement happened outside the store (on chain), so its entry has no transaction of
+      // ours to join: it is appended once the payment is taken, and a failure to append it does
+      // not withhold the link that was paid for.
+      const settled = systemEvent(
+        priced.instruction.tenantId,
+        {
+          type: 'payment.settled',
+          target: { kind: 'payment_instruction', id: priced.instruction.id },
+          data: { cid, payer: settlement.payer, network: settlement.network, transaction: settlement.transaction },
+        },
+        'x402',
+      )
+      await ctx.records.events.appendEvents([settled]).catch(() => {})
 
       // The instruction's tenant holds the CID (findPricedCid checked), so the link opens its file.
       const seller = { tenantId: priced.instruction.tenantId, userId: '' }
@@ -310,4 +336,9 @@ function validateCid(cid: string): string {
 function expiryOf(validBefore: string): Date {
   const seconds = BigInt(validBefore)
   return new Date(Number(seconds > MAX_EXPIRY_SECONDS ? MAX_EXPIRY_SECONDS : seconds) * 1000)
+}
+
+/** A change to one of the tenant's payment instructions, for the audit log. */
+function instructionEvent(actor: Actor, type: string, id: string, data: Record<string, unknown> = {}): NewEvent {
+  return tenantEvent(actor, { type, target: { kind: 'payment_instruction', id }, data })
 }

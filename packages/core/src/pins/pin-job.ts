@@ -11,7 +11,7 @@ import { CID } from 'multiformats/cid'
 import { blockLinks } from '../content/dag/blocks.js'
 import { createCarBlobWriter, deleteContentBlobs, readAll } from '../content/dag/car-blob.js'
 import { readBlock } from '../content/dag/read-block.js'
-import { fileFacts, systemEvent } from '../events/new-event.js'
+import { fileFacts, pinFacts, systemEvent } from '../events/new-event.js'
 import { DIRECTORY_MIME_TYPE } from '../mime/allowed-mime-types.js'
 import { detectMimeType, SNIFF_BYTES } from '../mime/mime.js'
 import { admitFile } from '../quotas/admission.js'
@@ -72,7 +72,13 @@ export async function runPinJob(
   const finish = async (outcome: PinOutcome) => {
     // a replacement ends its original either way: its file was kept only until now
     if (request.replaces) await deletePinFile(ctx, request.tenantId, request.replaces)
-    return ctx.records.pinRequests.finishPinRequest(request.id, owner, outcome)
+    const facts =
+      outcome.state === 'pinned'
+        ? pinFacts('pin.pinned', request, { dagSize: outcome.dagSize })
+        : pinFacts('pin.failed', request, { failure: outcome.failure, reason: outcome.reason })
+    return ctx.records.pinRequests.finishPinRequest(request.id, owner, outcome, {
+      events: [systemEvent(request.tenantId, facts, 'pin-job')],
+    })
   }
   let blobKey: string | undefined
   try {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { hasCode, notFound } from '@pinfold/interface'
 import { nextPageToken, resolvePage } from '../common/pagination.js'
+import { pinFacts, tenantEvent } from '../events/new-event.js'
 import { admitPin } from './admit-pin.js'
 import type { PinOperations } from './api.js'
 import { deletePinFile } from './delete-pin-file.js'
@@ -35,7 +36,8 @@ export function createPinOperations(ctx: PinOperationSettings): PinOperations {
       }
       const cap = await admitPin(ctx, actor.tenantId, options)
       try {
-        await ctx.records.pinRequests.createPinRequest(request, { ...options, maxOpenPerTenant: cap })
+        const events = [tenantEvent(actor, pinFacts('pin.queued', request))]
+        await ctx.records.pinRequests.createPinRequest(request, { ...options, maxOpenPerTenant: cap, events })
       } catch (error) {
         if (!hasCode(error, 'RATE_LIMITED')) throw error
         throw pinQueueFull(cap, error)
@@ -61,11 +63,15 @@ export function createPinOperations(ctx: PinOperationSettings): PinOperations {
     replace: (actor, id, input, options) => replacePin(jobs, actor, id, input, options),
 
     async remove(actor, id, options) {
-      const deleted = await ctx.records.pinRequests.deletePinRequest(actor.tenantId, id, options)
+      const event = tenantEvent(actor, { type: 'pin.removed', target: { kind: 'pin', id } })
+      const deleted = await ctx.records.pinRequests.deletePinRequest(actor.tenantId, id, {
+        ...options,
+        events: [event],
+      })
       if (!deleted) throw notFound('pin request')
       jobs.stop(id)
       // it was to replace a pinned file: removing the replacement removes what it replaced
-      if (deleted.replaces) await deletePinFile(ctx, actor.tenantId, deleted.replaces, options)
+      if (deleted.replaces) await deletePinFile(ctx, actor.tenantId, deleted.replaces, options, actor)
     },
 
     unpin: (actor, id, options) => unpin(jobs, actor, id, options),

@@ -1,5 +1,6 @@
 import type { Actor, CallOptions, PinRequestRecord } from '@pinfold/interface'
 import { hasCode, notFound } from '@pinfold/interface'
+import { pinFacts, tenantEvent } from '../events/new-event.js'
 import { admitPin } from './admit-pin.js'
 import type { PinInput } from './api.js'
 import type { PinJobs } from './jobs.js'
@@ -25,7 +26,12 @@ export async function replacePin(
   const cap = await admitPin(ctx, actor.tenantId, options)
   let replaced: PinRequestRecord | undefined
   try {
-    replaced = await ctx.records.pinRequests.replacePinRequest(id, request, { ...options, maxOpenPerTenant: cap })
+    const events = [tenantEvent(actor, pinFacts('pin.queued', request, { replaces: id }))]
+    replaced = await ctx.records.pinRequests.replacePinRequest(id, request, {
+      ...options,
+      maxOpenPerTenant: cap,
+      events,
+    })
   } catch (error) {
     if (!hasCode(error, 'RATE_LIMITED')) throw error
     throw pinQueueFull(cap, error)

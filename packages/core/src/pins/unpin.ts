@@ -1,5 +1,6 @@
 import type { Actor, CallOptions } from '@pinfold/interface'
 import { notFound } from '@pinfold/interface'
+import { pinFacts, tenantEvent } from '../events/new-event.js'
 import { deletePinFile } from './delete-pin-file.js'
 import type { PinJobs } from './jobs.js'
 
@@ -13,11 +14,17 @@ export async function unpin(jobs: PinJobs, actor: Actor, id: string, options?: C
   const { ctx } = jobs
   const request = await ctx.records.pinRequests.getPinRequest(actor.tenantId, id, options)
   if (!request) throw notFound('pin request')
-  if (request.state === 'pinned') await deletePinFile(ctx, actor.tenantId, id, options)
-  const deleted = await ctx.records.pinRequests.deletePinRequest(actor.tenantId, id, { ...options, pinned: true })
+  if (request.state === 'pinned') await deletePinFile(ctx, actor.tenantId, id, options, actor)
+  const events = [tenantEvent(actor, pinFacts('pin.removed', request))]
+  const deleted = await ctx.records.pinRequests.deletePinRequest(actor.tenantId, id, {
+    ...options,
+    pinned: true,
+    events,
+  })
   if (!deleted) throw notFound('pin request')
   jobs.stop(id)
   // pinned between the read and the delete: its file is made by now (the job makes it, then finishes)
-  if (deleted.state === 'pinned' && request.state !== 'pinned') await deletePinFile(ctx, actor.tenantId, id, options)
-  if (deleted.replaces) await deletePinFile(ctx, actor.tenantId, deleted.replaces, options)
+  if (deleted.state === 'pinned' && request.state !== 'pinned')
+    await deletePinFile(ctx, actor.tenantId, id, options, actor)
+  if (deleted.replaces) await deletePinFile(ctx, actor.tenantId, deleted.replaces, options, actor)
 }

@@ -1,6 +1,13 @@
 /** `FileService.quotas`: the contract (its operations are in the other files of this folder). */
 
-import type { Actor, CallOptions, TenantLimitOverrides, TenantLimits, TenantUsage } from '@pinfold/interface'
+import type {
+  Actor,
+  CallOptions,
+  RecordedOptions,
+  TenantLimitOverrides,
+  TenantLimits,
+  TenantUsage,
+} from '@pinfold/interface'
 
 /** A tenant's limits as they apply, the operator's overrides among them, and its use. */
 export interface TenantAccount {
@@ -21,7 +28,7 @@ export interface QuotaOperations {
    * Replaces a tenant's overrides (for the operator's admin API): each a non-negative integer, or
    * `null` for no limit; an absent one takes the default. `INVALID_INPUT` for anything else.
    */
-  setTenantLimits(tenantId: string, overrides: TenantLimitOverrides, options?: CallOptions): Promise<TenantAccount>
+  setTenantLimits(tenantId: string, overrides: TenantLimitOverrides, options?: RecordedOptions): Promise<TenantAccount>
   /**
    * Takes one request from the tenant's per-minute budget (`requestsPerMinute`); `RATE_LIMITED`
    * with `retryAfterSeconds` when none is left. Limits are read at most every few seconds per tenant.

@@ -1,4 +1,12 @@
-import type { BlobStore, BlockFetcher, Clock, IdSource, RecordStore, TenantLimits } from '@pinfold/interface'
+import type {
+  BlobStore,
+  BlockFetcher,
+  ChangeFeed,
+  Clock,
+  IdSource,
+  RecordStore,
+  TenantLimits,
+} from '@pinfold/interface'
 import type { ContentPolicy } from '../denylist/content-policy.js'
 import type { GatewayReadCache } from '../gateway/read-cache.js'
 import type { WebhookSettings } from '../webhooks/settings.js'
@@ -31,6 +39,11 @@ export interface ServiceContext {
   deny: ContentPolicy
   /** Bounds and timings of webhook deliveries. */
   webhooks: WebhookSettings
+  /**
+   * Where instances sharing the record store announce changes to what they keep in memory
+   * (`gatewayCache.changes`): the read cache's facts, the operator's deny rules.
+   */
+  changes: ChangeFeed | undefined
 }
 
 /** A step of a resumable upload's completion, in order (see `ResumableUploadSettings.checkpoint`). */

@@ -26,6 +26,7 @@ import type { DenylistOperations } from '../denylist/api.js'
 import type { DnslinkOperations } from '../dnslink/api.js'
 import type { DomainOperations } from '../domains/api.js'
 import type { DownloadLinkOperations } from '../download-links/api.js'
+import type { EventOperations } from '../events/api.js'
 import type { ExpiryOperations } from '../expiry/api.js'
 import type { FileOperations } from '../files/api.js'
 import type { GatewayOperations, GatewayTarOperation } from '../gateway/api.js'
@@ -80,6 +81,8 @@ export interface FileService {
   denylist: DenylistOperations
   /** Signed webhooks: endpoints of tenants and the operator, the outbox and its delivery. */
   webhooks: WebhookOperations
+  /** The audit log: each tenant's own events, every tenant's for the operator, the retention's pruning. */
+  events: EventOperations
   /** Which optional features are on, decided once at construction (see `FileServiceOptions`). */
   readonly features: Readonly<Record<Feature, boolean>>
 }

@@ -20,6 +20,8 @@ import { createDenylistOperations } from '../denylist/operator-rules.js'
 import { createDnslinkOperations } from '../dnslink/dnslink.js'
 import { createDomainOperations } from '../domains/domains.js'
 import { createDownloadLinkOperations } from '../download-links/download-links.js'
+import { createEventOperations } from '../events/events.js'
+import { recordingQuotaRefusals } from '../events/quota-reached.js'
 import { createExpiryOperations } from '../expiry/expiry.js'
 import { createFileOperations } from '../files/files.js'
 import { createFileUpload } from '../files/upload.js'
@@ -171,13 +173,15 @@ function createOperations(ctx: ServiceContext, options: FileServiceOptions): Fil
   const tenants = createTenantDirectory(ctx)
   const quotas = createQuotaOperations(ctx)
   const gateway = createGatewayOperations({ ...ctx, hiddenTenants: tenants.hiddenTenants })
+  // the operations a quota refuses: each refusal is recorded in the audit log (bounded)
+  const quotaRecorded = recordingQuotaRefusals(ctx)
   return {
-    files: createFileOperations({ ...ctx, upload }),
+    files: quotaRecorded(createFileOperations({ ...ctx, upload })),
     groups: createGroupOperations(ctx),
     gateway: { ...gateway, tar: (root, path, tarOptions) => tarArchive(gateway, root, path, tarOptions) },
     downloadLinks,
     swaps: createSwapOperations(ctx),
-    vectors: createVectorOperations(ctx),
+    vectors: quotaRecorded(createVectorOperations(ctx)),
     signatures: createSignatureOperations(ctx),
     plugins: createPluginOperations({ gatewayPlugins: options.gatewayPlugins }),
     expiry: createExpiryOperations(ctx),
@@ -189,17 +193,18 @@ function createOperations(ctx: ServiceContext, options: FileServiceOptions): Fil
     dnslink: createDnslinkOperations({ resolveTxt: options.resolveTxt, clock: ctx.clock }),
     payments: createPaymentOperations({ ...ctx, downloadLinks }),
     maintenance: createMaintenanceOperations(ctx),
-    uploads: createUploadOperations({ ...ctx, upload, admit: tenants.admit }),
+    uploads: quotaRecorded(createUploadOperations({ ...ctx, upload, admit: tenants.admit })),
     health: createHealthOperations(ctx),
     apiKeys: createApiKeyOperations(ctx),
     usage: createUsageOperations(ctx),
-    pins: createPinOperations({ ...ctx, suspendedTenants: tenants.suspendedTenants }),
+    pins: quotaRecorded(createPinOperations({ ...ctx, suspendedTenants: tenants.suspendedTenants })),
     totals: createTotalsOperations(ctx),
     quotas,
     tenants: { admit: tenants.admit, hiddenTenants: tenants.hiddenTenants, suspendedTenants: tenants.suspendedTenants },
     admin: createAdminOperations({ ...ctx, directory: tenants, quotas }),
     denylist: createDenylistOperations(ctx),
     webhooks: createWebhookOperations(ctx),
+    events: createEventOperations(ctx),
     features: ctx.features.enabled,
   }
 }

@@ -65,7 +65,8 @@ export function checkServiceOptions(options: FileServiceOptions): ServiceContext
     'must be an array of block fetchers (name and getBlock)',
   )
   const maxUploadBytes = check.nonNegativeInteger('maxUploadBytes', options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES)
-  const gatewayCache = createGatewayReadCache(checkGatewayCacheSettings(check, options.gatewayCache ?? {}))
+  const cacheSettings = checkGatewayCacheSettings(check, options.gatewayCache ?? {})
+  const gatewayCache = createGatewayReadCache(cacheSettings)
   return {
     // every operation writes through this store, so none can change a fact the cache keeps unseen
     records: invalidatingRecords(options.records, gatewayCache),
@@ -82,6 +83,7 @@ export function checkServiceOptions(options: FileServiceOptions): ServiceContext
     quotaDefaults: checkQuotaDefaults(options.quotas),
     deny: checkDenySettings(check, options),
     webhooks: checkWebhookSettings(check, options),
+    changes: cacheSettings.changes,
   }
 }
 

@@ -1,6 +1,7 @@
 import type { SignatureRecord } from '@pinfold/interface'
 import { invalid, notFound } from '@pinfold/interface'
 import { heldCids } from '../common/held-cids.js'
+import { tenantEvent } from '../events/new-event.js'
 import type { ServiceContext } from '../service/context.js'
 import type { SignatureOperations } from './api.js'
 
@@ -58,7 +59,12 @@ export function createSignatureOperations(ctx: SignatureSettings): SignatureOper
         address,
         createdAt: ctx.clock.now(),
       }
-      return ctx.records.gateway.addSignature(record, options)
+      const event = tenantEvent(actor, {
+        type: 'signature.added',
+        target: { kind: 'signature', id: file.cid },
+        data: { cid: file.cid, address, network },
+      })
+      return ctx.records.gateway.addSignature(record, { ...options, events: [event] })
     },
 
     async get(actor, network, cidText, options) {
@@ -70,7 +76,14 @@ export function createSignatureOperations(ctx: SignatureSettings): SignatureOper
 
     async remove(actor, network, cidText, options) {
       const spelling = await held.spelling(actor.tenantId, network, cidText, options)
-      if (!(await ctx.records.gateway.deleteSignature(actor.tenantId, network, spelling, options))) {
+      const event = tenantEvent(actor, {
+        type: 'signature.removed',
+        target: { kind: 'signature', id: spelling },
+        data: { cid: spelling, network },
+      })
+      if (
+        !(await ctx.records.gateway.deleteSignature(actor.tenantId, network, spelling, { ...options, events: [event] }))
+      ) {
         throw notFound('signature')
       }
     },

@@ -1,5 +1,6 @@
 import { invalid, notFound } from '@pinfold/interface'
 import { heldCids } from '../common/held-cids.js'
+import { tenantEvent } from '../events/new-event.js'
 import type { ServiceContext } from '../service/context.js'
 import type { SwapOperations } from './api.js'
 
@@ -35,7 +36,16 @@ export function createSwapOperations(ctx: SwapSettings): SwapOperations {
           mappedCid: target.cid,
           createdAt: ctx.clock.now(),
         },
-        options,
+        {
+          ...options,
+          events: [
+            tenantEvent(actor, {
+              type: 'swap.added',
+              target: { kind: 'swap', id: original.cid },
+              data: { cid: original.cid, swapCid: target.cid, network },
+            }),
+          ],
+        },
       )
     },
 
@@ -48,7 +58,14 @@ export function createSwapOperations(ctx: SwapSettings): SwapOperations {
 
     async remove(actor, network, cid, options) {
       const spelling = await held.spelling(actor.tenantId, network, cid, options)
-      if (!(await ctx.records.gateway.deleteSwap(actor.tenantId, network, spelling, options))) throw notFound('swap')
+      const event = tenantEvent(actor, {
+        type: 'swap.removed',
+        target: { kind: 'swap', id: spelling },
+        data: { cid: spelling, network },
+      })
+      if (!(await ctx.records.gateway.deleteSwap(actor.tenantId, network, spelling, { ...options, events: [event] }))) {
+        throw notFound('swap')
+      }
     },
   }
 }

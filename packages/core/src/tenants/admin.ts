@@ -10,6 +10,7 @@ import {
 } from '@pinfold/interface'
 import { createOperatorTokens } from '../auth/operator-tokens.js'
 import { decodePageToken, nextPageToken } from '../common/pagination.js'
+import { operatorEvent } from '../events/new-event.js'
 import type { QuotaOperations } from '../quotas/api.js'
 import { applyOverrides } from '../quotas/limits.js'
 import type { ServiceContext } from '../service/context.js'
@@ -96,23 +97,29 @@ export function createAdminOperations(ctx: AdminSettings): AdminOperations {
       return { ...tenant, usage, pins, apiKeys: { total: keys.total, active: active.total }, account }
     },
 
-    async setLimits(_operator, tenantId, overrides, options) {
+    async setLimits(operator, tenantId, overrides, options) {
       const tenant = await existing(tenantId, options)
-      return ctx.quotas.setTenantLimits(tenant.id, overrides, options)
+      const event = operatorEvent(operator, tenant.id, {
+        type: 'tenant.limits_set',
+        target: { kind: 'tenant', id: tenant.id },
+        data: { limits: overrides },
+      })
+      return ctx.quotas.setTenantLimits(tenant.id, overrides, { ...options, events: [event] })
     },
 
-    async createTenant(_operator, tenantId, options) {
+    async createTenant(operator, tenantId, options) {
       const id = checkTenantId(tenantId)
+      const event = operatorEvent(operator, id, { type: 'tenant.created', target: { kind: 'tenant', id } })
       const { tenant, created } = await ctx.records.tenants.registerTenant(
         { id, createdAt: ctx.clock.now(), origin: 'admin', suspension: null },
-        options,
+        { ...options, events: [event] },
       )
       if (!created) throw conflict(`tenant ${id} exists already`)
       ctx.directory.remember(tenant)
       return tenant
     },
 
-    async suspend(_operator, tenantId, input, options) {
+    async suspend(operator, tenantId, input, options) {
       const reason = typeof input?.reason === 'string' ? input.reason.trim() : ''
       if (reason === '' || reason.length > MAX_REASON_CHARS) {
         throw invalid(`reason must be a non-empty text of at most ${MAX_REASON_CHARS} characters`)
@@ -120,23 +127,35 @@ export function createAdminOperations(ctx: AdminSettings): AdminOperations {
       if (typeof input.hideContent !== 'boolean') throw invalid('hideContent must be true or false')
       const id = (await existing(tenantId, options)).id
       const suspension = { at: ctx.clock.now(), reason, hideContent: input.hideContent }
-      const tenant = await ctx.records.tenants.setSuspension(id, suspension, options)
+      const event = operatorEvent(operator, id, {
+        type: 'tenant.suspended',
+        target: { kind: 'tenant', id },
+        data: { reason, hideContent: input.hideContent },
+      })
+      const tenant = await ctx.records.tenants.setSuspension(id, suspension, { ...options, events: [event] })
       if (!tenant) throw notFound('tenant')
       ctx.directory.remember(tenant)
       return tenant
     },
 
-    async resume(_operator, tenantId, options) {
+    async resume(operator, tenantId, options) {
       const id = (await existing(tenantId, options)).id
-      const tenant = await ctx.records.tenants.setSuspension(id, null, options)
+      const event = operatorEvent(operator, id, { type: 'tenant.resumed', target: { kind: 'tenant', id } })
+      const tenant = await ctx.records.tenants.setSuspension(id, null, { ...options, events: [event] })
       if (!tenant) throw notFound('tenant')
       ctx.directory.remember(tenant)
       return tenant
     },
 
-    async revokeApiKeys(_operator, tenantId, options) {
+    async revokeApiKeys(operator, tenantId, options) {
       const id = (await existing(tenantId, options)).id
-      return ctx.records.apiKeys.revokeTenantApiKeys(id, ctx.clock.now(), options)
+      // one entry for the sweep: the keys are the tenant's, each listed there as revoked
+      const event = operatorEvent(operator, id, {
+        type: 'key.revoked',
+        target: { kind: 'tenant', id },
+        data: { all: true },
+      })
+      return ctx.records.apiKeys.revokeTenantApiKeys(id, ctx.clock.now(), { ...options, events: [event] })
     },
 
     async pinQueue(_operator, query, options) {

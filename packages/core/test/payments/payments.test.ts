@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type {
   BlobStore,
+  NewEvent,
   PaymentInstructionRecord,
   PaymentPayload,
   PaymentRequirement,
@@ -61,6 +62,12 @@ function setup(verifier: Partial<PaymentVerifier>, options: { secret?: boolean; 
         if (claims.has(key)) return 'duplicate' as const
         claims.add(key)
         return 'claimed' as const
+      },
+    },
+    events: {
+      appendEvents: async (events: NewEvent[]) => {
+        for (const event of events) log.push(`event ${event.type} ${event.tenantId} ${event.data.cid}`)
+        return []
       },
     },
     blocks: {
@@ -137,7 +144,13 @@ describe('payments.retrievePrivate', () => {
     expect(result.url).toMatch(
       /^https:\/\/files\.example\.com\/files\/bafkreifzjut3te2nhyekklss27nh3k72ysco7y32koao5eei66wof36n5e\?.*X-Signature=/,
     )
-    expect(log).toEqual(['verify', `claim ${PAYMENT.authorization.from.toLowerCase()} 0x${'ab'.repeat(32)}`, 'settle'])
+    expect(log).toEqual([
+      'verify',
+      `claim ${PAYMENT.authorization.from.toLowerCase()} 0x${'ab'.repeat(32)}`,
+      'settle',
+      // the seller's audit log records the settled payment
+      `event payment.settled ${INSTRUCTION.tenantId} bafkreifzjut3te2nhyekklss27nh3k72ysco7y32koao5eei66wof36n5e`,
+    ])
   })
 
   it('retrievePrivate - a refused verification claims nothing, so the payment stays usable', async () => {

@@ -48,6 +48,7 @@ describe('FileService', () => {
         'dnslink',
         'domains',
         'downloadLinks',
+        'events',
         'expiry',
         'features',
         'files',

@@ -7,6 +7,7 @@
  */
 
 import type { CallOptions } from '../call-options.js'
+import type { RecordedOptions } from './event-records.js'
 
 export interface ApiKeyRecord {
   /** Opaque id chosen by core; the key's JWT carries it. */
@@ -72,7 +73,7 @@ export interface ApiKeyRecordStore {
    * its uses left succeed; a creation racing the parent's revocation either fails or creates a
    * key that the revocation revokes too.
    */
-  createApiKey(key: ApiKeyRecord, options?: CallOptions): Promise<ApiKeyRecord>
+  createApiKey(key: ApiKeyRecord, options?: RecordedOptions): Promise<ApiKeyRecord>
 
   /** Tenant-scoped lookup by id. */
   getApiKey(tenantId: string, id: string, options?: CallOptions): Promise<ApiKeyRecord | undefined>
@@ -98,14 +99,14 @@ export interface ApiKeyRecordStore {
    * `undefined` when the tenant has no such key. Revoking twice keeps it revoked (and its first
    * `updatedAt`). No key created under any of them, however concurrently, is left unrevoked.
    */
-  revokeApiKey(tenantId: string, key: string, at: Date, options?: CallOptions): Promise<ApiKeyRecord | undefined>
+  revokeApiKey(tenantId: string, key: string, at: Date, options?: RecordedOptions): Promise<ApiKeyRecord | undefined>
 
   /**
    * Revokes every key of the tenant in one atomic step (setting `updatedAt` of each it revokes; keys
    * revoked already keep theirs) and answers how many it revoked. A child key created concurrently
    * fails (its parent is revoked) or is revoked with the rest.
    */
-  revokeTenantApiKeys(tenantId: string, at: Date, options?: CallOptions): Promise<number>
+  revokeTenantApiKeys(tenantId: string, at: Date, options?: RecordedOptions): Promise<number>
 
   /**
    * One use of a key, decided atomically: a revoked key is `revoked`; a key whose `uses` reached

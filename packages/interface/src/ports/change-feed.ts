@@ -1,11 +1,13 @@
 import type { CallOptions } from '../call-options.js'
 
 /**
- * What changed in the facts the gateway's read cache keeps (core `gateway/read-cache.ts`):
+ * What changed in the facts instances keep in memory:
  * - `served`: which public content is served (a file deleted, its expiry changed);
- * - `swaps`: where a tenant's swaps send a CID (a swap put or removed, a file added or removed).
+ * - `swaps`: where a tenant's swaps send a CID (a swap put or removed, a file added or removed);
+ *   both kept by the gateway's read cache (core `gateway/read-cache.ts`);
+ * - `deny-rules`: the operator's deny rules (core `denylist/operator-rules.ts` reloads them).
  */
-export const FACT_CHANGES = ['served', 'swaps'] as const
+export const FACT_CHANGES = ['served', 'swaps', 'deny-rules'] as const
 export type FactChange = (typeof FACT_CHANGES)[number]
 
 /**

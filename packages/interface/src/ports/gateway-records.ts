@@ -1,5 +1,6 @@
 import type { CallOptions } from '../call-options.js'
 import type { FileRecord, Network } from '../model.js'
+import type { RecordedOptions } from './event-records.js'
 
 /**
  * Records behind the gateway and the operations that change what it serves: which CIDs are
@@ -59,7 +60,7 @@ export interface GatewayRecordStore {
    * including `cid === mappedCid`); decided atomically, so of two concurrent swaps that together
    * would form a cycle at most one succeeds.
    */
-  putSwap(swap: SwapRecord, options?: CallOptions): Promise<SwapRecord>
+  putSwap(swap: SwapRecord, options?: RecordedOptions): Promise<SwapRecord>
 
   /** The current mapping of a CID for this tenant and network. */
   getSwap(tenantId: string, network: Network, cid: string, options?: CallOptions): Promise<SwapRecord | undefined>
@@ -68,12 +69,12 @@ export interface GatewayRecordStore {
   listSwapHistory(tenantId: string, network: Network, cid: string, options?: CallOptions): Promise<SwapRecord[]>
 
   /** Removes the current mapping (its history stays). False when there was none. */
-  deleteSwap(tenantId: string, network: Network, cid: string, options?: CallOptions): Promise<boolean>
+  deleteSwap(tenantId: string, network: Network, cid: string, options?: RecordedOptions): Promise<boolean>
 
   // --- signatures ----------------------------------------------------------------------------
 
   /** Stores a signature; `CONFLICT` when the CID is already signed for this tenant and network. */
-  addSignature(signature: SignatureRecord, options?: CallOptions): Promise<SignatureRecord>
+  addSignature(signature: SignatureRecord, options?: RecordedOptions): Promise<SignatureRecord>
 
   getSignature(
     tenantId: string,
@@ -83,7 +84,7 @@ export interface GatewayRecordStore {
   ): Promise<SignatureRecord | undefined>
 
   /** False when there was none. */
-  deleteSignature(tenantId: string, network: Network, cid: string, options?: CallOptions): Promise<boolean>
+  deleteSignature(tenantId: string, network: Network, cid: string, options?: RecordedOptions): Promise<boolean>
 
   // --- custom domains ------------------------------------------------------------------------
 
@@ -95,7 +96,7 @@ export interface GatewayRecordStore {
    * removed first. Of concurrent registrations of one name by one tenant, exactly one succeeds; of
    * concurrent `active` registrations of one name by any tenants, exactly one succeeds.
    */
-  createDomain(domain: DomainRecord, options?: CallOptions): Promise<DomainRecord>
+  createDomain(domain: DomainRecord, options?: RecordedOptions): Promise<DomainRecord>
 
   /** Tenant-scoped lookup by id. */
   getDomain(tenantId: string, id: string, options?: CallOptions): Promise<DomainRecord | undefined>
@@ -119,10 +120,10 @@ export interface GatewayRecordStore {
     tenantId: string,
     id: string,
     verifiedAt: Date,
-    options?: CallOptions,
+    options?: RecordedOptions,
   ): Promise<DomainRecord | undefined>
 
-  deleteDomain(tenantId: string, id: string, options?: CallOptions): Promise<boolean>
+  deleteDomain(tenantId: string, id: string, options?: RecordedOptions): Promise<boolean>
 
   // --- expiry --------------------------------------------------------------------------------
 

@@ -6,6 +6,7 @@
 
 import type { CallOptions } from '../call-options.js'
 import type { Page, PageRequest } from '../model.js'
+import type { RecordedOptions } from './event-records.js'
 
 /**
  * One way to pay, as the tenant configured it. `amount` is in the token's atomic units (USDC has 6
@@ -66,7 +67,7 @@ export interface PaymentRecordStore {
   /** Stores a new instruction (version as given, normally 1); reusing an id is a `CONFLICT`. */
   createPaymentInstruction(
     instruction: PaymentInstructionRecord,
-    options?: CallOptions,
+    options?: RecordedOptions,
   ): Promise<PaymentInstructionRecord>
 
   getPaymentInstruction(
@@ -91,7 +92,7 @@ export interface PaymentRecordStore {
     tenantId: string,
     id: string,
     patch: PaymentInstructionPatch,
-    options?: CallOptions,
+    options?: RecordedOptions,
   ): Promise<PaymentInstructionRecord | undefined>
 
   /**
@@ -99,7 +100,7 @@ export interface PaymentRecordStore {
    * deletes nothing; this is atomic with `attachPaymentCid`: a concurrent attach either lands first
    * (and the delete refuses) or fails with `NOT_FOUND` after the delete.
    */
-  deletePaymentInstruction(tenantId: string, id: string, options?: CallOptions): Promise<boolean>
+  deletePaymentInstruction(tenantId: string, id: string, options?: RecordedOptions): Promise<boolean>
 
   /**
    * Attaches a CID to an instruction of the tenant. Idempotent: attaching it again returns the
@@ -114,11 +115,11 @@ export interface PaymentRecordStore {
     instructionId: string,
     cid: string,
     attachedAt: Date,
-    options?: CallOptions,
+    options?: RecordedOptions,
   ): Promise<PaymentCidRecord>
 
   /** Removes an attachment; `false` when the CID was not attached to this tenant's instruction. */
-  detachPaymentCid(tenantId: string, instructionId: string, cid: string, options?: CallOptions): Promise<boolean>
+  detachPaymentCid(tenantId: string, instructionId: string, cid: string, options?: RecordedOptions): Promise<boolean>
 
   /**
    * The CIDs of one instruction, a keyset page ordered by `(createdAt, cid)`; the cursor's `id` is

@@ -1,5 +1,6 @@
 import type { CallOptions } from '../call-options.js'
 import type { KeyValues, Page, PageRequest } from '../model.js'
+import type { RecordedOptions } from './event-records.js'
 
 /**
  * Where a pin-by-CID request stands:
@@ -79,7 +80,7 @@ export interface PinRequestFilter {
 }
 
 /** How `createPinRequest` bounds one tenant's share of the queue. */
-export interface PinCreateOptions extends CallOptions {
+export interface PinCreateOptions extends RecordedOptions {
   /**
    * Most requests one tenant may have `queued` or `retrieving` at once, the new one included;
    * undefined: no cap. Over it the request is refused with `RATE_LIMITED`.
@@ -105,7 +106,7 @@ export interface PinClaimOptions extends CallOptions {
 export type PinOutcome = { state: 'pinned'; dagSize: number } | { state: 'failed'; failure: PinFailure; reason: string }
 
 /** How `deletePinRequest` treats a pinned request. */
-export interface PinDeleteOptions extends CallOptions {
+export interface PinDeleteOptions extends RecordedOptions {
   /**
    * Delete a `pinned` request too (its file is being deleted, or has been); by default a pinned
    * request is kept, as its file is managed as a file.
@@ -198,7 +199,7 @@ export interface PinRequestRecordStore {
    * Ends the request `owner` holds: `pinned`, or `failed` with its failure and reason; the lease is
    * cleared. False (and nothing changes) when it is gone or not leased to `owner`.
    */
-  finishPinRequest(id: string, owner: string, outcome: PinOutcome, options?: CallOptions): Promise<boolean>
+  finishPinRequest(id: string, owner: string, outcome: PinOutcome, options?: RecordedOptions): Promise<boolean>
 
   /**
    * Gives a held request back to the queue (`queued`, no lease) so another worker takes it at once,

@@ -4,6 +4,7 @@
  */
 
 import type { CallOptions } from '../call-options.js'
+import type { RecordedOptions } from './event-records.js'
 
 /**
  * What one tenant stores. The rule for bytes under deduplication (docs/operations.md): a content
@@ -99,7 +100,7 @@ export interface TenantAccountRecordStore {
   getLimits(tenantId: string, options?: CallOptions): Promise<TenantLimitOverrides>
 
   /** Replaces the tenant's overrides as a whole (`{}` clears them); returns what is stored. */
-  setLimits(tenantId: string, limits: TenantLimitOverrides, options?: CallOptions): Promise<TenantLimitOverrides>
+  setLimits(tenantId: string, limits: TenantLimitOverrides, options?: RecordedOptions): Promise<TenantLimitOverrides>
 
   /**
    * Adds each increment to its tenant's shared request counter of its window, then answers, for

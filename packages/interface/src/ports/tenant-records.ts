@@ -7,6 +7,7 @@
  */
 
 import type { CallOptions } from '../call-options.js'
+import type { RecordedOptions } from './event-records.js'
 
 /** How a tenant became known: its first authenticated request (`token`) or the admin API (`admin`). */
 export type TenantOrigin = 'token' | 'admin'
@@ -44,7 +45,7 @@ export interface TenantRecordStore {
    * whether this call created it. Of concurrent registrations of one id exactly one creates it,
    * and an existing tenant (its origin, its suspension) is never changed.
    */
-  registerTenant(tenant: TenantRecord, options?: CallOptions): Promise<{ tenant: TenantRecord; created: boolean }>
+  registerTenant(tenant: TenantRecord, options?: RecordedOptions): Promise<{ tenant: TenantRecord; created: boolean }>
 
   getTenant(id: string, options?: CallOptions): Promise<TenantRecord | undefined>
 
@@ -65,6 +66,6 @@ export interface TenantRecordStore {
   setSuspension(
     id: string,
     suspension: TenantSuspension | null,
-    options?: CallOptions,
+    options?: RecordedOptions,
   ): Promise<TenantRecord | undefined>
 }

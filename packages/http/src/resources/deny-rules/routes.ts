@@ -7,8 +7,9 @@ const tags = ['Admin']
 
 /**
  * The operator's own deny list (after every configured list, so its rules and `!` exceptions win),
- * part of the admin API: invisible (404) to anyone without an operator token. Rules live in the
- * serving process (configured lists, `PINFOLD_DENYLISTS`, are the durable and shared way).
+ * part of the admin API: invisible (404) to anyone without an operator token. Rules are kept in the
+ * record store (they outlive a restart and apply on every instance sharing it), each change in the
+ * audit log.
  */
 export const denyRuleRoutes = [
   defineRoute({
@@ -32,8 +33,8 @@ export const denyRuleRoutes = [
       'It applies from the next request on every gateway, CAR, bitswap answer, routing answer and pin. A line that is not one valid rule is a 400 naming why.',
     request: { body: DenyRuleCreate },
     responses: okData(DenyRule, 'Added', '201'),
-    async handle({ service, signal }, { body }) {
-      return data(ruleToWire(await service.denylist.addRule(body.rule, { signal })), 201)
+    async handle({ service, signal, operator }, { body }) {
+      return data(ruleToWire(await service.denylist.addRule(body.rule, { signal, operator })), 201)
     },
   }),
   defineRoute({
@@ -45,8 +46,8 @@ export const denyRuleRoutes = [
     description: 'What it refused is served again from the next request (unless another rule refuses it).',
     request: { params: { ruleId: DenyRuleIdParam } },
     responses: okNull('Removed'),
-    async handle({ service, signal }, { params }) {
-      await service.denylist.removeRule(params.ruleId, { signal })
+    async handle({ service, signal, operator }, { params }) {
+      await service.denylist.removeRule(params.ruleId, { signal, operator })
       return data(null)
     },
   }),
