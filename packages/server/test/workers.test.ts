@@ -15,10 +15,9 @@ const METRICS_TOKEN = 'workers-metrics-token-0123456789'
 
 const storages: [string, () => Promise<Record<string, string>>][] = [
   ['embedded (PGlite owned by the primary)', async () => ({})],
-  ...(process.env.TEST_DATABASE_URL
-    ? ([['PostgreSQL', async () => ({ DATABASE_URL: await freshSchema(process.env.TEST_DATABASE_URL!) })]] as const)
-    : []),
 ]
+const testDatabase = process.env.TEST_DATABASE_URL
+if (testDatabase) storages.push(['PostgreSQL', async () => ({ DATABASE_URL: await freshSchema(testDatabase) })])
 
 /**
  * `pinfold serve --workers 2`, one server per storage: what only a cluster of real processes has
