@@ -117,8 +117,8 @@ async function startNginx(dir: string, workers: number): Promise<{ url: string; 
   }
 }
 
-async function freshSchema(url: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const schema = `bench_workers_${process.pid}`
+async function freshSchema(url: string, name: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const schema = `bench_workers_${process.pid}_${name}`
   const admin = new pg.Client({ connectionString: url })
   await admin.connect()
   await admin.query(`drop schema if exists ${schema} cascade`)
@@ -140,7 +140,8 @@ async function startPinfold(storage: string, workers: number) {
   let drop = async () => {}
   if (storage === 'memory') env.PINFOLD_STORAGE = 'memory'
   if (storage === 'postgres') {
-    const database = await freshSchema(DATABASE_URL!)
+    // one schema per server: they all run until the end
+    const database = await freshSchema(DATABASE_URL!, String(workers))
     env.DATABASE_URL = database.url
     drop = database.drop
   }
