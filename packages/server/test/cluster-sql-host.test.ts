@@ -37,6 +37,12 @@ describe('cluster SQL host (the embedded database shared by workers)', () => {
     expect((await waiting).rows).toEqual([{ n: 1 }])
     await expect(host.query('select 1', undefined, orphan)).rejects.toThrow('the transaction is over')
     expect(await values()).toEqual(['kept'])
+
+    // worker 3 dies with its BEGIN still on the way: the transaction, once started, is let go at once
+    const late = host.begin(3)
+    host.workerGone(3)
+    await expect(late).rejects.toThrow('the worker is gone')
+    expect((await host.query('select count(*)::int as n from t', undefined, undefined)).rows).toEqual([{ n: 1 }])
   })
 
   it('errors - a failed COMMIT reaches the worker with its SQLSTATE, as the record store maps it', async () => {

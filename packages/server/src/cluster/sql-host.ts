@@ -19,6 +19,8 @@ const ROLLBACK = Symbol('rollback')
  */
 export function createSqlHost(db: SqlClient) {
   const open = new Map<number, OpenTransaction>()
+  // workers that exited: a BEGIN of theirs still on its way must not hold the database for ever
+  const gone = new Set<number>()
   // what COMMIT (or ROLLBACK) came to, for the `end` request that asked for it
   const outcomes = new Map<number, (error: unknown) => void>()
   let nextTx = 1
@@ -43,6 +45,11 @@ export function createSqlHost(db: SqlClient) {
           (tx) =>
             new Promise<void>((commit, rollback) => {
               started = true
+              if (gone.has(owner)) {
+                rollback(ROLLBACK)
+                reject(new Error('the worker is gone'))
+                return
+              }
               open.set(id, {
                 owner,
                 tx,
@@ -76,6 +83,7 @@ export function createSqlHost(db: SqlClient) {
 
     /** Rolls back what a worker that exited left open. */
     workerGone(owner: number): void {
+      gone.add(owner)
       for (const held of [...open.values()]) if (held.owner === owner) held.finish(false)
     },
   }
