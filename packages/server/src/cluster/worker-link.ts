@@ -60,7 +60,8 @@ export function workerRole(slot: number, embedded: boolean): WorkerRole {
       try {
         result = await work({ query: query(tx) })
       } catch (error) {
-        await ask({ kind: 'end', tx, commit: false })
+        // the work's own failure is what the caller needs, not a failed rollback's
+        await ask({ kind: 'end', tx, commit: false }).catch(() => {})
         throw error
       }
       await ask({ kind: 'end', tx, commit: true })
