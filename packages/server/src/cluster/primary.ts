@@ -113,9 +113,10 @@ export async function startCluster(config: ServerConfig, log: Log): Promise<Runn
         return
       }
       log('error', 'worker exited: starting another', { worker: slot, code, signal })
+      // not unref'd: when every worker died at once, this timer is what keeps the primary alive
       setTimeout(() => {
         if (!stopping) fork(slot)
-      }, RESTART_DELAY_MS).unref()
+      }, RESTART_DELAY_MS)
     })
   }
 
