@@ -7,8 +7,9 @@
  *   from disk with 1 and N worker processes (skipped when no nginx binary is installed);
  * - upload throughput: one 64 MiB multipart upload alone, and 2N of them at once, at 1 and N workers.
  * Rates are autocannon's (10 connections, keep-alive, in this process: on a small machine the load
- * generator takes a core of its own), in alternating rounds; server CPU per request is the whole
- * process tree's (primary and workers) from /proc.
+ * generator takes a core of its own): the baselines in alternating rounds, then each Pinfold server
+ * alone (one up at a time, as in gateway-small.ts); server CPU per request is the whole process
+ * tree's (primary and workers) from /proc.
  *
  * BENCH_WORKERS (default the cores), BENCH_WORKERS_SECONDS (default 4) per target over 2 rounds,
  * BENCH_WORKERS_STORAGES (default `memory,embedded,postgres`), BENCH_WORKERS_UPLOAD_MIB (default 64).
@@ -190,6 +191,25 @@ await mkdir(join(nginxDir, 'empty'), { recursive: true })
 const targets: Target[] = []
 const stops: (() => Promise<void>)[] = []
 const uploads: string[] = []
+const runs = new Map<string, (LoadFigures & { cpuMicros: number })[]>()
+
+/** A 1 s warm-up each, then `ROUNDS` alternating rounds over `measured`. */
+async function measure(measured: Target[]): Promise<void> {
+  for (const target of measured) {
+    runs.set(target.name, [])
+    await drive({ ...target, seconds: 1, connections: CONNECTIONS })
+  }
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const target of measured) {
+      const before = treeCpuSeconds(target.pid)
+      const figures = await drive({ ...target, seconds: SECONDS / ROUNDS, connections: CONNECTIONS })
+      if (figures.failures > 0) throw new Error(`${target.name}: ${figures.failures} failed requests`)
+      const cpuMicros = ((treeCpuSeconds(target.pid) - before) * 1e6) / Math.max(1, figures.requests)
+      runs.get(target.name)!.push({ ...figures, cpuMicros })
+    }
+  }
+}
+
 try {
   const bare = await startBenchServer('bare-file-server.mjs')
   stops.push(bare.stop)
@@ -209,34 +229,32 @@ try {
       })
     }
   }
+  await measure(targets)
+  // one Pinfold server up at a time (idle ones cost memory and cache, and their log lines the load generator)
   for (const storage of STORAGES) {
     if (storage === 'postgres' && !DATABASE_URL) continue
     // memory stores live in one process: `--workers` above 1 is refused there
     for (const workers of storage === 'memory' ? [1] : [1, WORKERS]) {
       const { server, stop } = await startPinfold(storage, workers)
-      stops.push(stop)
-      const { cid } = await upload(server, token, small)
-      targets.push({
-        name: `Pinfold ${storage}, --workers ${workers}`,
-        url: `${server.url}/ipfs/${cid}`,
-        pid: server.pid,
-      })
-      if (storage !== 'memory') {
-        const alone = await uploadRate(server, token, big, 1)
-        const many = await uploadRate(server, token, big, 2 * WORKERS)
-        uploads.push(`| ${storage} | ${workers} | ${alone.toFixed(0)} | ${many.toFixed(0)} (${2 * WORKERS} at once) |`)
+      try {
+        const { cid } = await upload(server, token, small)
+        const target = {
+          name: `Pinfold ${storage}, --workers ${workers}`,
+          url: `${server.url}/ipfs/${cid}`,
+          pid: server.pid,
+        }
+        targets.push(target)
+        await measure([target])
+        if (storage !== 'memory') {
+          const alone = await uploadRate(server, token, big, 1)
+          const many = await uploadRate(server, token, big, 2 * WORKERS)
+          uploads.push(
+            `| ${storage} | ${workers} | ${alone.toFixed(0)} | ${many.toFixed(0)} (${2 * WORKERS} at once) |`,
+          )
+        }
+      } finally {
+        await stop()
       }
-    }
-  }
-  for (const target of targets) await drive({ ...target, seconds: 1, connections: CONNECTIONS }) // warm-up
-  const runs = new Map<string, (LoadFigures & { cpuMicros: number })[]>(targets.map((t) => [t.name, []]))
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const target of targets) {
-      const before = treeCpuSeconds(target.pid)
-      const figures = await drive({ ...target, seconds: SECONDS / ROUNDS, connections: CONNECTIONS })
-      if (figures.failures > 0) throw new Error(`${target.name}: ${figures.failures} failed requests`)
-      const cpuMicros = ((treeCpuSeconds(target.pid) - before) * 1e6) / Math.max(1, figures.requests)
-      runs.get(target.name)!.push({ ...figures, cpuMicros })
     }
   }
   const mean = (name: string, pick: (run: LoadFigures & { cpuMicros: number }) => number) =>
@@ -246,7 +264,7 @@ try {
   const nginxRate = nginxN && mean(nginxN.name, (r) => r.requestsPerSecond)
   console.log(
     [
-      `1 KiB \`GET /ipfs/{cid}\`, ${CONNECTIONS} connections, keep-alive, ${SECONDS} s per target in ${ROUNDS} alternating rounds after a 1 s warm-up; N = ${WORKERS}; load average ${loadavg()[0]!.toFixed(1)} at the end. CPU per request: the server's whole process tree.`,
+      `1 KiB \`GET /ipfs/{cid}\`, ${CONNECTIONS} connections, keep-alive, ${SECONDS} s per target in ${ROUNDS} rounds after a 1 s warm-up (the baselines alternating, then each Pinfold server alone, one up at a time); N = ${WORKERS}; load average ${loadavg()[0]!.toFixed(1)} at the end. CPU per request: the server's whole process tree.`,
       '',
       `| server | req/s | p99 ms | ÷ bare file server | ÷ nginx (${WORKERS} workers) | CPU µs/request |`,
       '|---|---|---|---|---|---|',
