@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -23,7 +23,7 @@ if (testDatabase) storages.push(['PostgreSQL', async () => ({ DATABASE_URL: awai
  * `pinfold serve --workers 2`, one server per storage: what only a cluster of real processes has
  * (one port shared, a worker killed and started again, SIGTERM through the primary).
  */
-describe.each(storages)('pinfold serve --workers 2 on %s', { timeout: 120_000 }, (_, database) => {
+describe.each(storages)('pinfold serve --workers 2 on %s', { timeout: 120_000 }, (storage, database) => {
   let dataDir: string
   let server: ChildServer
   let token: string
@@ -110,6 +110,13 @@ describe.each(storages)('pinfold serve --workers 2 on %s', { timeout: 120_000 },
     // (the primary's relay, or PostgreSQL's NOTIFY, which is asynchronous: a short wait there)
     const gone = async () => (await fromBothWorkers(`/ipfs/${file.cid}`)).every((answer) => answer.status === 404)
     await waitFor('both workers to answer 404', async () => ((await gone()) ? true : undefined), 2_000)
+  })
+
+  it('the data directory stays locked to one process: the primary, which owns the embedded database', async () => {
+    const lock = await readFile(join(dataDir, 'pinfold.lock'), 'utf8').catch(() => undefined)
+    if (storage.startsWith('embedded')) expect(Number(lock)).toBe(server.child.pid)
+    // on PostgreSQL nothing of the data directory needs one owner
+    else expect(lock).toBeUndefined()
   })
 
   it('background jobs run in one worker; /metrics sums the workers', async () => {
