@@ -36,7 +36,15 @@ export async function startCliServer(
   const [command, ...args] = [...wrap, process.execPath, ...execArgv, 'packages/server/dist/cli.js', 'serve']
   const child = spawn(command!, args, {
     cwd: root,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', PINFOLD_AUTH_SECRET: BENCH_SECRET, ...env },
+    // one process unless the benchmark asks for workers: the figures before `--workers` were one
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      PINFOLD_AUTH_SECRET: BENCH_SECRET,
+      PINFOLD_WORKERS: '1',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let stderr = ''

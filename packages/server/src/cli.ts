@@ -1,19 +1,23 @@
 #!/usr/bin/env node
+import cluster from 'node:cluster'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { mintOperatorToken, mintToken, SCOPES } from '@pinfold/core'
+import type { RequestLogEntry } from '@pinfold/http'
 import { batchedLines } from './batched-lines.js'
 import { CliError } from './client/cli-error.js'
 import { CLIENT_COMMANDS } from './client/client-commands.js'
 import { COMPLETION_USAGE, completionScript } from './client/completion.js'
 import { parseDuration } from './client/format.js'
 import { describeError, runClientCommand } from './client/run-command.js'
+import { WORKER_SLOT_VARIABLE } from './cluster/messages.js'
 import { readConfig } from './config.js'
 import { writeDevToken } from './dev-token.js'
 import { watchLaunchers } from './launcher-watch.js'
 import { type LogLevel, logs, parseLogLevel } from './log-level.js'
 import { preflight } from './preflight.js'
 import { loadOrCreateSecret } from './secret.js'
+import type { RunningServer } from './server.js'
 import { type ConfigFileSettings, readServerConfigFile, withConfigFile } from './server-config-file.js'
 
 const USAGE = `pinfold — self-hosted IPFS file storage speaking Pinata's v3 API
@@ -48,7 +52,7 @@ Examples:
 Run \`pinfold <command> --help\` for a command's options.
 `
 
-const SERVE_USAGE = `Usage: pinfold serve [--config FILE] [--json]
+const SERVE_USAGE = `Usage: pinfold serve [--config FILE] [--workers N] [--json]
 
 Starts the server. Settings come from the environment (PORT, HOST, PINFOLD_DATA_DIR,
 PINFOLD_STORAGE, DATABASE_URL, PINFOLD_S3_*, PINFOLD_PUBLIC_URL, PINFOLD_LOG_LEVEL, …) and, under
@@ -56,6 +60,9 @@ it, from a TOML config file: --config FILE, else PINFOLD_SERVER_CONFIG. In the f
 named in lower case without PINFOLD_ (data_dir = "/var/lib/pinfold", [s3] bucket = "files");
 docs/configuration.md lists the keys. An unknown key or a bad value stops the start with a message.
 Ctrl-C or SIGTERM stops it after the requests in flight; a second signal stops it at once.
+
+--workers N (PINFOLD_WORKERS) runs N processes on the one port, default one per core with
+DATABASE_URL and 1 otherwise (PINFOLD_STORAGE=memory allows only 1); a worker that dies is started again. Log lines carry the worker's number.
 
 Before creating anything it checks that PORT is free and PINFOLD_DATA_DIR writable.
 Its log is JSON lines on stdout (the start line: {"message": "pinfold listening", "url", …}); with
@@ -161,33 +168,26 @@ function noArguments(command: string, args: string[]): void {
 }
 
 async function serve(args: string[]): Promise<void> {
-  let configPath: string | undefined
+  let values: { config?: string | undefined; workers?: string | undefined }
   try {
-    configPath = parseArgs({ args, options: { config: { type: 'string' } } }).values.config
+    ;({ values } = parseArgs({ args, options: { config: { type: 'string' }, workers: { type: 'string' } } }))
   } catch (error) {
     throw new CliError(`${(error as Error).message}\nRun \`pinfold serve --help\` for its options.`, 2)
   }
-  configPath ??= process.env.PINFOLD_SERVER_CONFIG || undefined
+  const configPath = values.config ?? (process.env.PINFOLD_SERVER_CONFIG || undefined)
   const file: ConfigFileSettings = configPath ? await readServerConfigFile(configPath) : { env: {}, origin: {} }
   const env = withConfigFile(file, process.env)
+  if (values.workers !== undefined) env.PINFOLD_WORKERS = values.workers
   const { config, level } = namingTheFile(file, () => ({
     config: readConfig(env),
     level: parseLogLevel(env.PINFOLD_LOG_LEVEL),
   }))
   logLevel = level
+  if (cluster.isWorker) return serveAsWorker(config, level)
   // before the server's modules load and before anything is created: a taken port or an unusable
   // data directory is one message within a second, not a listen error after a database was made
   await preflight(config)
-  const [{ startServer }, { jsonLinesLogger }] = await Promise.all([import('./server.js'), import('@pinfold/http')])
-  // request lines are written once per event-loop turn; whatever is pending goes out on exit
-  const requestLines = batchedLines((text) => process.stdout.write(text))
-  process.once('exit', requestLines.flush)
-  const requests = jsonLinesLogger(requestLines.write)
-  const running = await startServer(config, {
-    // no URL: its query may hold a signature; the request log line names the route
-    onError: (error, request) => log('error', 'request failed', { method: request.method, error: String(error) }),
-    logger: { info: (entry) => logs(level, 'info') && requests.info(entry), error: requests.error },
-  })
+  const running = config.workers > 1 ? await startWorkers(config) : await startAlone(config, level)
   let stopping = false
   const stop = () => {
     // a second signal does not wait for uploads in flight
@@ -213,13 +213,7 @@ async function serve(args: string[]): Promise<void> {
     log('info', 'the command that started pinfold exited', { pid: launcher.pid })
     if (!stopping) stop()
   })
-  const ipfs = running.ipfs?.peer()
-  log('info', 'pinfold listening', {
-    url: running.url,
-    console: `${running.url}/console/`,
-    storage: running.storage,
-    ...(ipfs && { ipfs: { peer_id: ipfs.peerId, addrs: ipfs.addrs, dht: ipfs.dht?.mode ?? 'off' } }),
-  })
+  log('info', 'pinfold listening', running.listening)
   // only with the data directory's own secret: a configured secret or JWKS means a real deployment
   if (!config.authSecret && !config.jwksUrl) {
     const devToken = await writeDevToken(config.dataDir, running.secret, config.jwtMaxLifetimeSeconds)
@@ -227,6 +221,84 @@ async function serve(args: string[]): Promise<void> {
       path: devToken.path,
       expires_at: devToken.expiresAt.toISOString(),
     })
+  }
+}
+
+/** One process answers, as `--workers 1` (and every test's child server) runs. */
+async function startAlone(config: ReturnType<typeof readConfig>, level: LogLevel) {
+  const { startServer } = await import('./server.js')
+  const running = await startServer(config, await serverLogging(level))
+  return { listening: listeningFields(running), secret: running.secret, close: () => running.close() }
+}
+
+/** `--workers N`: this process supervises N workers and, on the embedded default, owns the database. */
+async function startWorkers(config: ReturnType<typeof readConfig>) {
+  const { startCluster } = await import('./cluster/primary.js')
+  return startCluster(config, log)
+}
+
+/**
+ * A worker of `--workers N`. The primary stops it with SIGTERM (which drains it as one process
+ * drains); Ctrl-C in a terminal signals every process of the group, so a repeated signal changes
+ * nothing here: the primary, signalled twice, is what stops everything at once.
+ */
+async function serveAsWorker(config: ReturnType<typeof readConfig>, level: LogLevel): Promise<void> {
+  workerSlot = Number(process.env[WORKER_SLOT_VARIABLE])
+  const [{ startServer }, { workerRole }] = await Promise.all([
+    import('./server.js'),
+    import('./cluster/worker-link.js'),
+  ])
+  const worker = workerRole(workerSlot, !config.databaseUrl && config.storage === 'embedded')
+  const running = await startServer(config, { ...(await serverLogging(level)), worker })
+  let stopping = false
+  const stop = () => {
+    if (stopping) return
+    stopping = true
+    void running.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        log('error', 'shutdown failed', { error: String(error) })
+        process.exit(1)
+      },
+    )
+  }
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
+  if (worker.runsJobs) {
+    const jobs = ['expiry sweep', 'orphan blob sweep', 'upload session sweep']
+    if (config.pinning.pollIntervalMs > 0 && config.pinning.jobs > 0) jobs.push('pin jobs')
+    if (config.ipfs) jobs.push('ipfs node')
+    log('info', 'background jobs run in this worker', { jobs })
+  }
+  worker.listening(listeningFields(running))
+}
+
+/** The request log (JSON lines on stdout, with the worker's number in a cluster) and the error log. */
+async function serverLogging(level: LogLevel) {
+  const { jsonLinesLogger } = await import('@pinfold/http')
+  // request lines are written once per event-loop turn; whatever is pending goes out on exit
+  const requestLines = batchedLines((text) => process.stdout.write(text))
+  process.once('exit', requestLines.flush)
+  const requests = jsonLinesLogger(requestLines.write)
+  const tagged = <T extends object>(entry: T) => (workerSlot === undefined ? entry : { ...entry, worker: workerSlot })
+  return {
+    // no URL: its query may hold a signature; the request log line names the route
+    onError: (error: unknown, request: Request) =>
+      log('error', 'request failed', { method: request.method, error: String(error) }),
+    logger: {
+      info: (entry: RequestLogEntry) => logs(level, 'info') && requests.info(tagged(entry)),
+      error: (entry: RequestLogEntry) => requests.error(tagged(entry)),
+    },
+  }
+}
+
+function listeningFields(running: RunningServer): Record<string, unknown> {
+  const ipfs = running.ipfs?.peer()
+  return {
+    url: running.url,
+    console: `${running.url}/console/`,
+    storage: running.storage,
+    ...(ipfs && { ipfs: { peer_id: ipfs.peerId, addrs: ipfs.addrs, dht: ipfs.dht?.mode ?? 'off' } }),
   }
 }
 
@@ -340,10 +412,13 @@ async function operatorToken(args: string[], values: { sub: string; 'expires-in'
 
 /** `PINFOLD_LOG_LEVEL`, once `serve` has read it. */
 let logLevel: LogLevel = 'info'
+/** In a worker of `--workers N`, its number, on each of its log lines. */
+let workerSlot: number | undefined
 
 function log(level: LogLevel, message: string, fields: Record<string, unknown>): void {
   if (!logs(logLevel, level)) return
-  process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), level, message, ...fields })}\n`)
+  const worker = workerSlot === undefined ? {} : { worker: workerSlot }
+  process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), level, message, ...worker, ...fields })}\n`)
 }
 
 /** A setting's error names the file's key when the file set it: that is where it is fixed. */

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { DEFAULT_COMPLETION_LEASE_MS, optionChecks, type TenantLimits } from '@pinfold/core'
 import type { RateLimitOptions } from '@pinfold/http'
 import { DEFAULT_BODY_IDLE_TIMEOUT_MS } from '@pinfold/http-node'
@@ -12,6 +13,12 @@ export interface ServerConfig {
   host: string
   dataDir: string
   storage: 'embedded' | 'memory'
+  /**
+   * Processes serving the one port (`PINFOLD_WORKERS`, `pinfold serve --workers N`); default the
+   * machine's cores with `DATABASE_URL`, else 1 (opt in on the embedded default; memory stores live
+   * in one process and allow only 1).
+   */
+  workers: number
   /**
    * The gateway's read cache: `PINFOLD_GATEWAY_CACHE_MB` of memory (default 64; 0 turns it off),
    * `PINFOLD_GATEWAY_CACHE_TTL_MS` the longest a changeable fact is kept (default 60 000: how long
@@ -195,6 +202,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     host: env.HOST || '127.0.0.1',
     dataDir: env.PINFOLD_DATA_DIR || './.pinfold',
     storage,
+    workers: workers(env, storage),
     gatewayCache: {
       maxBytes: integer(env.PINFOLD_GATEWAY_CACHE_MB, 'PINFOLD_GATEWAY_CACHE_MB', 64) * 1024 * 1024,
       ttlMs: positiveInteger(env.PINFOLD_GATEWAY_CACHE_TTL_MS, 'PINFOLD_GATEWAY_CACHE_TTL_MS', 60_000),
@@ -289,6 +297,25 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       forcePathStyle: env.PINFOLD_S3_FORCE_PATH_STYLE === 'true' || env.PINFOLD_S3_FORCE_PATH_STYLE === '1',
     },
   }
+}
+
+/**
+ * Memory stores belong to one process; more than one worker needs records and blobs they share.
+ * One per core by default only on a PostgreSQL server, where workers are independent instances; on
+ * the embedded default every worker's statements run on the one PGlite the primary owns, and two
+ * workers there measured more CPU per request than one (bench/README.md, "Every core"): opt in.
+ */
+function workers(env: NodeJS.ProcessEnv, storage: ServerConfig['storage']): number {
+  const shared = storage === 'embedded' || (Boolean(env.DATABASE_URL) && Boolean(env.PINFOLD_S3_BUCKET))
+  const fallback = shared && env.DATABASE_URL ? availableParallelism() : 1
+  const count = positiveInteger(env.PINFOLD_WORKERS, 'PINFOLD_WORKERS', fallback)
+  if (count > 1 && !shared) {
+    throw check.error(
+      'PINFOLD_WORKERS',
+      `is ${count}, but PINFOLD_STORAGE=memory keeps records or blobs in one process: use 1, or the embedded default, or DATABASE_URL with PINFOLD_S3_BUCKET`,
+    )
+  }
+  return count
 }
 
 const list = (value: string | undefined) =>

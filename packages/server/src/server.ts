@@ -14,6 +14,7 @@ import { answerClientErrors, createNodeHandler, drainable } from '@pinfold/http-
 import { createExtractionPool } from '@pinfold/text-extract'
 import { createRemoteJWKSet } from 'jose'
 import { blockSources } from './block-sources.js'
+import type { WorkerRole } from './cluster/worker-link.js'
 import { completionHaltFromEnv } from './completion-halt.js'
 import type { ServerConfig } from './config.js'
 import { API_REFERENCE_SCRIPT, withConsole } from './console-site.js'
@@ -28,7 +29,7 @@ import { startPinWorkers } from './pin-workers.js'
 import { portError } from './preflight.js'
 import { loadOrCreateSecret } from './secret.js'
 import { openStorage, type Storage } from './storage.js'
-import { startSweepers } from './sweepers.js'
+import { type SweeperOptions, startSweepers } from './sweepers.js'
 import { type RunningTracing, startOtlpTracing } from './tracing.js'
 import { createWebhookTransport } from './webhook-transport.js'
 import { startWebhookWorkers } from './webhook-workers.js'
@@ -68,9 +69,13 @@ export async function startServer(
     metrics?: PrometheusMetrics | undefined
     /** Tracing to report to instead of the OTLP exporter `config.otlpTracesUrl` names (tests: in memory). */
     tracing?: RunningTracing | undefined
+    /** This process is a worker of `pinfold serve --workers N` (`cluster/primary.ts`). */
+    worker?: WorkerRole | undefined
   } = {},
 ): Promise<RunningServer> {
-  const { stores, metrics: givenMetrics, tracing: givenTracing, ...handlerOptions } = extra
+  const { stores, metrics: givenMetrics, tracing: givenTracing, worker, ...handlerOptions } = extra
+  // alone, or the one worker of a cluster that runs them: the jobs that must run once
+  const runsJobs = worker?.runsJobs ?? true
   const tracing = givenTracing ?? (config.otlpTracesUrl ? startOtlpTracing(config.otlpTracesUrl) : undefined)
   const metricsOn = config.metrics.token !== undefined || config.metrics.listen !== undefined
   const metrics = metricsOn
@@ -80,11 +85,11 @@ export async function startServer(
   if (writesDataDir(config, stores !== undefined)) await ensureWritableDataDir(config.dataDir)
   // first, as it may refuse this Node.js; its fetcher exists before the service (pin jobs fetch
   // through it), the node itself starts once the service does (it serves the service's blocks)
-  const preparedIpfs = config.ipfs && prepareIpfsNode(config.ipfs, config.dataDir, ipfsWarning)
+  const preparedIpfs = config.ipfs && runsJobs ? prepareIpfsNode(config.ipfs, config.dataDir, ipfsWarning) : undefined
   const secret = config.authSecret ?? (await loadOrCreateSecret(config.dataDir))
   const storage: Storage = stores
     ? { ...stores, description: 'stores given to startServer', close: async () => {} }
-    : await openStorage(config, metrics)
+    : await openStorage(config, metrics, worker?.embedded)
   const extraction = createExtractionPool()
   const denylists = await startDenylistSources(config.denylists.sources, {
     fileCheckMs: config.denylists.fileCheckMs,
@@ -184,17 +189,18 @@ export async function startServer(
     apiHostname: config.publicUrl === undefined ? undefined : new URL(config.publicUrl).hostname,
   })
   // on the API's address only behind the operator token; without one, only on an address of its own
+  if (metrics && worker) await reportToPrimary(metrics)
   const handler =
     metrics && config.metrics.token !== undefined
       ? withMetricsRoute(site, {
-          registry: metrics.registry,
+          registry: worker?.clusterMetrics ?? metrics.registry,
           token: config.metrics.token,
           basePath: handlerOptions.basePath,
         })
       : site
   // the operator's deny rules (kept in the record store) apply from the first request
   await service.denylist.load()
-  await indexStoredBlocks(service)
+  if (runsJobs) await indexStoredBlocks(service)
   const requests = drainable(
     createNodeHandler(handler, { bodyIdleTimeoutMs: config.bodyIdleTimeoutMs, trustProxy: config.trustProxy }),
   )
@@ -220,7 +226,8 @@ export async function startServer(
   }
   let metricsListener: Awaited<ReturnType<typeof startMetricsListener>> | undefined
   try {
-    if (metrics && config.metrics.listen) {
+    // a cluster's primary listens for the whole cluster
+    if (metrics && config.metrics.listen && !worker) {
       metricsListener = await startMetricsListener(config.metrics.listen, {
         registry: metrics.registry,
         token: config.metrics.token,
@@ -232,9 +239,9 @@ export async function startServer(
     await Promise.all([storage.close(), extraction.close()])
     throw error
   }
-  const stopSweepers = startSweepers(service, config.sweepers)
-  const stopPinWorkers = startPinWorkers(service, config.pinning)
-  const stopWebhookWorkers = startWebhookWorkers(service, config.webhooks)
+  const stopSweepers = startSweepers(service, runsJobs ? config.sweepers : usageFlushOnly(config.sweepers))
+  const stopPinWorkers = startPinWorkers(service, runsJobs ? config.pinning : { ...config.pinning, jobs: 0 })
+  const stopWebhookWorkers = startWebhookWorkers(service, runsJobs ? config.webhooks : { ...config.webhooks, jobs: 0 })
   const { port } = server.address() as AddressInfo
   const host = config.host.includes(':') ? `[${config.host}]` : config.host
   return {
@@ -268,6 +275,29 @@ export async function startServer(
       await tracing?.close().catch((error) => console.error('pinfold: exporting the last spans failed', error))
     },
   }
+}
+
+/**
+ * The sweeps of a worker that does not run the background jobs: only the flush of the gateway
+ * usage it counted itself (counts are added to the stored ones, so each worker flushes its own).
+ */
+function usageFlushOnly(sweepers: ServerConfig['sweepers']): SweeperOptions {
+  return {
+    expiryIntervalMs: 0,
+    orphanIntervalMs: 0,
+    sessionIntervalMs: 0,
+    webhookPruneIntervalMs: 0,
+    auditRetentionDays: 0,
+    usageFlushIntervalMs: sweepers.usageFlushIntervalMs,
+  }
+}
+
+/** A worker's registry answers the primary's `AggregatorRegistry`, which sums the workers' metrics. */
+async function reportToPrimary(metrics: PrometheusMetrics): Promise<void> {
+  const { AggregatorRegistry } = await import('prom-client')
+  // constructing one is what makes prom-client answer the primary's requests in a worker
+  new AggregatorRegistry()
+  AggregatorRegistry.setRegistries([metrics.registry])
 }
 
 /**

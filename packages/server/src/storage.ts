@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import { createMemoryBlobStore, createMemoryRecordStore } from '@pinfold/adapter-memory'
+import type { SqlClient } from '@pinfold/adapter-postgres'
 import type { BlobStore, ChangeFeed, RecordStore } from '@pinfold/core'
 import type { ServerConfig } from './config.js'
 import { lockDataDir } from './data-dir-lock.js'
@@ -32,22 +33,37 @@ export interface Storage {
  * Drivers are imported only when configured: an app that embeds the HTTP layer does not load the
  * AWS SDK, pg or PGlite's WebAssembly unless it uses them.
  */
-export async function openStorage(config: ServerConfig, watch?: SqlWatch): Promise<Storage> {
+export async function openStorage(
+  config: ServerConfig,
+  watch?: SqlWatch,
+  /** The embedded database as a worker of `--workers N` reaches it: through the primary, which owns it. */
+  owned?: { sql: SqlClient; changes: ChangeFeed } | undefined,
+): Promise<Storage> {
   const closers: (() => Promise<void>)[] = []
   const close = async () => {
     for (const closer of closers.reverse()) await closer().catch(() => {})
   }
   try {
-    if (!config.databaseUrl && config.storage !== 'memory') {
+    if (!config.databaseUrl && config.storage !== 'memory' && !owned) {
       const lock = await lockDataDir(config.dataDir)
       closers.push(lock.release)
     }
-    const records = await openRecords(config, closers, watch)
+    const records = owned ? await ownedRecords(config, owned, watch) : await openRecords(config, closers, watch)
     const blobs = await openBlobs(config, closers)
     return { ...records, blobs: blobs.store, description: `${records.description}, ${blobs.description}`, close }
   } catch (error) {
     await close()
     throw error
+  }
+}
+
+/** The primary locked, opened and migrated the database; statements go to it, notices through it. */
+async function ownedRecords(config: ServerConfig, owned: { sql: SqlClient; changes: ChangeFeed }, watch: SqlWatch) {
+  const { createPostgresRecordStore } = await import('@pinfold/adapter-postgres')
+  return {
+    records: createPostgresRecordStore({ client: watch ? watch.sql(owned.sql) : owned.sql, vectors: config.vectors }),
+    changes: owned.changes,
+    description: `records in ${join(config.dataDir, 'db')} (through the primary process)`,
   }
 }
 

@@ -16,4 +16,16 @@ describe('batched log lines', () => {
     await new Promise((resolve) => setImmediate(resolve))
     expect(writes).toHaveLength(2) // the scheduled flush found nothing left
   })
+
+  it('write - a turn of many lines goes out in writes of at most 4 KiB cut at line ends (a pipe writes those whole)', async () => {
+    const writes: string[] = []
+    const lines = batchedLines((text) => writes.push(text))
+    const line = `${'x'.repeat(99)}\n`
+    for (let i = 0; i < 100; i++) lines.write(line)
+    lines.write(`${'y'.repeat(5000)}\n`)
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(writes.join('')).toBe(`${line.repeat(100)}${'y'.repeat(5000)}\n`)
+    expect(writes.slice(0, -1).every((text) => text.length <= 4096 && text.endsWith('\n'))).toBe(true)
+    expect(writes.at(-1)).toBe(`${'y'.repeat(5000)}\n`)
+  })
 })

@@ -170,6 +170,33 @@ describe('gateway read cache - PINFOLD_GATEWAY_CACHE_MB, PINFOLD_GATEWAY_CACHE_T
   })
 })
 
+describe('workers - PINFOLD_WORKERS', () => {
+  it('readConfig - the cores on a PostgreSQL server, 1 on the embedded default and on memory stores, where more is refused at start-up', async () => {
+    const { readConfig } = await import('../src/config.js')
+    const { availableParallelism } = await import('node:os')
+    expect(readConfig({}).workers).toBe(1)
+    expect(readConfig({ DATABASE_URL: 'postgres://x/y' }).workers).toBe(availableParallelism())
+    expect(readConfig({ PINFOLD_WORKERS: '2' }).workers).toBe(2)
+    expect(readConfig({ PINFOLD_WORKERS: '3' }).workers).toBe(3)
+    expect(readConfig({ PINFOLD_STORAGE: 'memory' }).workers).toBe(1)
+    expect(readConfig({ PINFOLD_STORAGE: 'memory', PINFOLD_WORKERS: '1' }).workers).toBe(1)
+    // records in PostgreSQL but blobs in this process's memory: still not shared
+    expect(() =>
+      readConfig({ PINFOLD_STORAGE: 'memory', DATABASE_URL: 'postgres://x/y', PINFOLD_WORKERS: '2' }),
+    ).toThrow(/`PINFOLD_WORKERS` is 2, but PINFOLD_STORAGE=memory keeps records or blobs in one process/)
+    expect(
+      readConfig({
+        PINFOLD_STORAGE: 'memory',
+        DATABASE_URL: 'postgres://x/y',
+        PINFOLD_S3_BUCKET: 'b',
+        PINFOLD_WORKERS: '2',
+      }).workers,
+    ).toBe(2)
+    for (const bad of ['0', '-1', '1.5', 'all'])
+      expect(() => readConfig({ PINFOLD_WORKERS: bad })).toThrow(/PINFOLD_WORKERS/)
+  })
+})
+
 describe('default limits - PINFOLD_QUOTA_*', () => {
   it('readConfig - no limit by default, a non-negative integer when set, anything else refused at start-up', async () => {
     const { readConfig } = await import('../src/config.js')

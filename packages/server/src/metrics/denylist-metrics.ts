@@ -16,6 +16,8 @@ export function watchDenylists(registers: Registry[]) {
     help: 'Rules in force, by deny list (its last good version when a read failed).',
     labelNames: ['list'] as const,
     registers,
+    // each worker of a cluster reads the same lists: their figure once
+    aggregator: 'max',
     collect() {
       this.reset()
       for (const list of watched?.lists ?? []) this.set({ list: list.name }, list.rules)
@@ -26,6 +28,8 @@ export function watchDenylists(registers: Registry[]) {
     help: '1 when the last read of a deny list failed (its last good version stays in force), else 0.',
     labelNames: ['list'] as const,
     registers,
+    // each worker of a cluster reads the same lists: their figure once
+    aggregator: 'max',
     collect() {
       this.reset()
       for (const list of watched?.lists ?? []) {

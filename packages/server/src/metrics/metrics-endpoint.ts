@@ -5,9 +5,15 @@ import type { FetchHandler } from '@pinfold/http'
 import { createNodeHandler } from '@pinfold/http-node'
 import type { Registry } from 'prom-client'
 
+/**
+ * What `/metrics` answers with: a prom-client registry, or (in a worker of `--workers N`) the
+ * cluster's metrics summed by the primary process.
+ */
+export type MetricsSource = Pick<Registry, 'metrics'> & { contentType: string }
+
 /** Where `/metrics` is served, and who may read it. */
 export interface MetricsEndpointOptions {
-  registry: Registry
+  registry: MetricsSource
   /** An operator's bearer token the scrape must carry; undefined: anyone who reaches the address. */
   token: string | undefined
 }

@@ -61,6 +61,8 @@ export function watchTotals(registers: Registry[], maxAgeMs: number) {
       name,
       help: `${help} Read at most every ${maxAgeMs / 1000} s.`,
       registers,
+      // every worker of a cluster reads the same database: its figure once, not once per worker
+      aggregator: 'max',
       async collect() {
         const totals = await stored?.()
         if (totals) this.set(totals[field])
@@ -72,6 +74,7 @@ export function watchTotals(registers: Registry[], maxAgeMs: number) {
     help: 'Pin-by-CID requests by state: queued and retrieving (the queue), pinned and failed (job outcomes kept).',
     labelNames: ['state'] as const,
     registers,
+    aggregator: 'max',
     async collect() {
       for (const { state, count } of (await pinStates?.()) ?? []) this.set({ state }, count)
     },
@@ -81,6 +84,7 @@ export function watchTotals(registers: Registry[], maxAgeMs: number) {
     help: 'Age of the oldest pin-by-CID request in each state (since it was queued); absent when the state has none.',
     labelNames: ['state'] as const,
     registers,
+    aggregator: 'max',
     async collect() {
       this.reset()
       const now = Date.now()

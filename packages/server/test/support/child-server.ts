@@ -3,6 +3,13 @@ import { existsSync } from 'node:fs'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 
+/**
+ * Every `pinfold` process a test starts runs as one process (`--workers 1`, as `pinfold serve` ran
+ * before it had workers) unless the test asks for more: N processes per server would multiply the
+ * start-up cost of the process tests on a small machine, and their subject is not the cluster.
+ */
+process.env.PINFOLD_WORKERS ??= '1'
+
 const source = fileURLToPath(new URL('../../src/cli.ts', import.meta.url))
 const built = fileURLToPath(new URL('../../dist/cli.js', import.meta.url))
 
