@@ -31,6 +31,7 @@ const PROCESSES = [
   'packages/server/test/resumable-completion-crash.test.ts',
   'packages/server/test/start-command.test.ts',
   'packages/server/test/token-command.test.ts',
+  'packages/server/test/workers.test.ts',
 ]
 
 /**
