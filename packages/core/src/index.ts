@@ -16,7 +16,8 @@
 // Embedders get the domain's types and errors from the same import (as `helia` re-exports `@helia/interface`).
 export * from '@pinfold/interface'
 export type * from './api-keys/api.js'
-export { API_KEY_CACHE_MS, API_KEY_PAGE_SIZE } from './api-keys/api-keys.js'
+export { API_KEY_PAGE_SIZE } from './api-keys/api-keys.js'
+export { API_KEY_CACHE_MS } from './api-keys/trusted-keys.js'
 export { API_KEY_CLAIM } from './auth/api-key-tokens.js'
 export {
   createOperatorTokens,

@@ -8,17 +8,12 @@ import { validateName } from '../common/validate.js'
 import { tenantEvent } from '../events/new-event.js'
 import type { ServiceContext } from '../service/context.js'
 import type { ApiKeyInfo, ApiKeyListQuery, ApiKeyOperations } from './api.js'
+import type { TrustedKeys } from './trusted-keys.js'
 
 /** What the API key operations use of the service. */
-export type ApiKeySettings = Pick<ServiceContext, 'records' | 'ids' | 'clock' | 'features'>
-
-/**
- * How long this process trusts what it last read of an unlimited key: a revocation made through
- * another server takes effect here within this. Keys with `maxUses` are checked (and counted) in
- * the record store on every use.
- */
-export const API_KEY_CACHE_MS = 5_000
-const CACHE_MAX = 1024
+export type ApiKeySettings = Pick<ServiceContext, 'records' | 'ids' | 'clock' | 'features'> & {
+  trustedKeys: TrustedKeys
+}
 
 /** Keys per page of a listing (the SDK pages by `offset` until a page comes back empty). */
 export const API_KEY_PAGE_SIZE = 100
@@ -36,22 +31,17 @@ const info = ({ secretHash: _, ...key }: ApiKeyRecord): ApiKeyInfo => key
  */
 export function createApiKeyOperations(ctx: ApiKeySettings): ApiKeyOperations {
   const tokens = ctx.features.derive('apiKeys', ({ signingSecret }) => createApiKeyTokens(signingSecret))
-  const trusted = new Map<string, { key: ApiKeyRecord; until: number }>()
 
   /** Decides one use of a key: counted (limited keys) or read (unlimited, at most every few seconds). */
   async function admit(tenantId: string, keyId: string, options?: CallOptions): Promise<TokenActor> {
     const now = ctx.clock.now().getTime()
-    const cached = trusted.get(keyId)
-    if (cached && cached.until > now && cached.key.tenantId === tenantId) return actorOf(cached.key)
-    trusted.delete(keyId)
+    const cached = ctx.trustedKeys.get(keyId, tenantId, now)
+    if (cached) return actorOf(cached)
     const use = await ctx.records.apiKeys.useApiKey(tenantId, keyId, options)
     if (use.outcome === 'missing') throw new PinfoldError('UNAUTHENTICATED', 'this API key does not exist')
     if (use.outcome === 'revoked') throw new PinfoldError('UNAUTHENTICATED', 'this API key has been revoked')
     if (use.outcome === 'exhausted') throw new PinfoldError('UNAUTHENTICATED', 'this API key has no uses left')
-    if (use.key.maxUses === null) {
-      if (trusted.size >= CACHE_MAX) trusted.delete(trusted.keys().next().value!)
-      trusted.set(keyId, { key: use.key, until: now + API_KEY_CACHE_MS })
-    }
+    if (use.key.maxUses === null) ctx.trustedKeys.trust(use.key, now)
     return actorOf(use.key)
   }
 
@@ -126,8 +116,7 @@ export function createApiKeyOperations(ctx: ApiKeySettings): ApiKeyOperations {
         events: [event],
       })
       if (!revoked) throw notFound('API key')
-      // the keys it created were revoked with it, and any of them may be trusted here
-      trusted.clear()
+      ctx.trustedKeys.revoked()
       return info(revoked)
     },
 

@@ -14,6 +14,7 @@ import type {
   WebhookTransport,
 } from '@pinfold/interface'
 import { createApiKeyOperations } from '../api-keys/api-keys.js'
+import { createTrustedKeys } from '../api-keys/trusted-keys.js'
 import type { ContentBlockedEvent } from '../denylist/content-policy.js'
 import type { Denylists } from '../denylist/denylists.js'
 import { createDenylistOperations } from '../denylist/operator-rules.js'
@@ -172,6 +173,7 @@ function createOperations(ctx: ServiceContext, options: FileServiceOptions): Fil
   const downloadLinks = createDownloadLinkOperations(ctx)
   const tenants = createTenantDirectory(ctx)
   const quotas = createQuotaOperations(ctx)
+  const trustedKeys = createTrustedKeys(ctx.changes)
   const gateway = createGatewayOperations({ ...ctx, hiddenTenants: tenants.hiddenTenants })
   // the operations a quota refuses: each refusal is recorded in the audit log (bounded)
   const quotaRecorded = recordingQuotaRefusals(ctx)
@@ -195,13 +197,13 @@ function createOperations(ctx: ServiceContext, options: FileServiceOptions): Fil
     maintenance: createMaintenanceOperations(ctx),
     uploads: quotaRecorded(createUploadOperations({ ...ctx, upload, admit: tenants.admit })),
     health: createHealthOperations(ctx),
-    apiKeys: createApiKeyOperations(ctx),
+    apiKeys: createApiKeyOperations({ ...ctx, trustedKeys }),
     usage: createUsageOperations(ctx),
     pins: quotaRecorded(createPinOperations({ ...ctx, suspendedTenants: tenants.suspendedTenants })),
     totals: createTotalsOperations(ctx),
     quotas,
     tenants: { admit: tenants.admit, hiddenTenants: tenants.hiddenTenants, suspendedTenants: tenants.suspendedTenants },
-    admin: createAdminOperations({ ...ctx, directory: tenants, quotas }),
+    admin: createAdminOperations({ ...ctx, directory: tenants, quotas, trustedKeys }),
     denylist: createDenylistOperations(ctx),
     webhooks: createWebhookOperations(ctx),
     events: createEventOperations(ctx),

@@ -8,6 +8,7 @@ import {
   type TenantRecord,
   type TenantUsage,
 } from '@pinfold/interface'
+import type { TrustedKeys } from '../api-keys/trusted-keys.js'
 import { createOperatorTokens } from '../auth/operator-tokens.js'
 import { decodePageToken, nextPageToken } from '../common/pagination.js'
 import { operatorEvent } from '../events/new-event.js'
@@ -27,6 +28,8 @@ const MAX_REASON_CHARS = 500
 
 export type AdminSettings = Pick<ServiceContext, 'records' | 'clock' | 'features' | 'quotaDefaults'> & {
   directory: TenantDirectory
+  /** Forgotten when the operator revokes a tenant's keys, so the revocation applies at once. */
+  trustedKeys: TrustedKeys
   /** Each tenant's limits and use: the admin API reads and sets them through the quota feature. */
   quotas: QuotaOperations
 }
@@ -155,7 +158,12 @@ export function createAdminOperations(ctx: AdminSettings): AdminOperations {
         target: { kind: 'tenant', id },
         data: { all: true },
       })
-      return ctx.records.apiKeys.revokeTenantApiKeys(id, ctx.clock.now(), { ...options, events: [event] })
+      const revoked = await ctx.records.apiKeys.revokeTenantApiKeys(id, ctx.clock.now(), {
+        ...options,
+        events: [event],
+      })
+      ctx.trustedKeys.revoked()
+      return revoked
     },
 
     async pinQueue(_operator, query, options) {

@@ -5,9 +5,10 @@ import type { CallOptions } from '../call-options.js'
  * - `served`: which public content is served (a file deleted, its expiry changed);
  * - `swaps`: where a tenant's swaps send a CID (a swap put or removed, a file added or removed);
  *   both kept by the gateway's read cache (core `gateway/read-cache.ts`);
- * - `deny-rules`: the operator's deny rules (core `denylist/operator-rules.ts` reloads them).
+ * - `deny-rules`: the operator's deny rules (core `denylist/operator-rules.ts` reloads them);
+ * - `api-keys`: a key was revoked (core `api-keys/trusted-keys.ts` forgets the keys it trusted).
  */
-export const FACT_CHANGES = ['served', 'swaps', 'deny-rules'] as const
+export const FACT_CHANGES = ['served', 'swaps', 'deny-rules', 'api-keys'] as const
 export type FactChange = (typeof FACT_CHANGES)[number]
 
 /**
