@@ -22,10 +22,12 @@ import type { WebhookRecordStore } from './webhook-records.js'
  *
  * An adapter builds each part in a file of its own and assembles the store one line per part; a new
  * feature adds its part here, one conformance suite, and one line in each adapter's assembly. The
- * parts share one database (a file's content, blocks and vectors refer to each other), but no
- * contract spans two parts: each method is atomic on its own. An operation that did span parts (a
- * transaction across features, or a lifecycle such as migrate or close) would belong here at the top
- * level beside the parts, not inside one of them; today there is none (adapters migrate and close
+ * parts share one database (a file's content, blocks and vectors refer to each other), and each
+ * method is atomic on its own. Two contracts reach across parts, both about the audit log: a write
+ * given `events` (`RecordedOptions`) appends them to `events` in its own transaction, and the
+ * webhooks part's fan-out turns `events` entries into deliveries in one. Any other operation that
+ * spanned parts (a transaction across features, or a lifecycle such as migrate or close) would
+ * belong here at the top level beside the parts; today there is none (adapters migrate and close
  * their connection outside the port).
  */
 export interface RecordStore {
