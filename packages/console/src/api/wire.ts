@@ -685,4 +685,30 @@ export interface Schemas {
       score: number
     }[]
   }
+  WebhookDelivery: {
+    id: string
+    /** The `webhook-id` of every attempt of this delivery */
+    event_id: string
+    event_type: string
+    status: 'pending' | 'delivering' | 'delivered' | 'failed'
+    attempts: number
+    /** The HTTP status of the last answer; null when none came (refused address, timeout) */
+    last_status_code: number | null
+    last_error: string | null
+    last_attempt_at: string | null
+    /** When it is tried next; null once ended */
+    next_attempt_at: string | null
+    created_at: string
+  }
+  WebhookEndpoint: {
+    id: string
+    url: string
+    /** Event types to receive: `file.created`, `file.deleted`, `file.updated`, `pin.queued`, `pin.pinned`, `pin.failed`, `key.revoked`, `quota.reached`, `content.blocked` */
+    event_types: string[]
+    description: string
+    /** A disabled endpoint is sent no new events */
+    enabled: boolean
+    created_at: string
+    updated_at: string
+  }
 }
