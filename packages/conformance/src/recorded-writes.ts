@@ -269,6 +269,6 @@ export function describeRecordedWrites(name: string, create: () => Promise<Recor
       }
       const { items } = await store.events.listEvents({ tenantId: TENANT }, { limit: 100, order: 'asc' })
       expect(items.map((e) => e.target.id)).toEqual(names)
-    })
+    }, 120_000) // 22 writes, each with its own records: ~7 s on PGlite alone, several times that beside other suites
   })
 }

@@ -4,6 +4,7 @@ import { startGatewayApi } from '@pinfold/testing/gateway'
 import { PAY_TO } from '@pinfold/testing/payments'
 import { form, startTestApi, TEST_SECRET, type TestApi } from '@pinfold/testing/test-api'
 import { privateGroupWithTexts, startVectorApi } from '@pinfold/testing/vectors'
+import { routesOnlyWebhookTransport } from '@pinfold/testing/webhooks'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type OpenApiDocument, openApiPath, operationId, routes } from '../src/index.js'
@@ -36,15 +37,7 @@ describe('openapi', () => {
   beforeAll(async () => {
     server = await startTestApi({
       payTo: PAY_TO,
-      // what the routes answer is the subject here; the real transport (resolution, address checks,
-      // signed posts) is tested in packages/server/test/webhooks.test.ts
-      webhookTransport: {
-        check: async (url) =>
-          new URL(url).hostname === 'refused.example'
-            ? { kind: 'refused', reason: 'a loopback address' }
-            : { kind: 'allowed' },
-        post: async () => ({ kind: 'unreachable', reason: 'not sent in this test' }),
-      },
+      webhookTransport: routesOnlyWebhookTransport,
     })
     const res = await server.fetch(`${server.url}/openapi.json`)
     expect(res.status).toBe(200)

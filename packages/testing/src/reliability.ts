@@ -133,6 +133,8 @@ export interface Seeds {
   pinRequestId: string
   /** The public key (`pinata_api_key`) of an API key: what `PUT /v3/pinata/keys/:key` revokes. */
   apiKey: string
+  /** A webhook endpoint, where the server was given a webhook transport (else webhooks answer 503). */
+  webhookId: string | undefined
 }
 
 /** Uploads and creates one of each resource for `org`, so fuzzed requests can hit real ids. */
@@ -185,7 +187,15 @@ export async function seed(server: ApiTarget, org = 'acme', salt = ''): Promise<
   })
   if (keyRes.status !== 200) throw new Error(`seed /v3/pinata/keys: ${keyRes.status} ${await keyRes.text()}`)
   const apiKey = ((await keyRes.json()) as { pinata_api_key: string }).pinata_api_key
+  const hookRes = await server.api('/v3/webhooks', {
+    method: 'POST',
+    auth,
+    body: JSON.stringify({ url: `https://hooks.example/${org}`, event_types: ['file.created'] }),
+  })
+  const hook = hookRes.status === 503 ? undefined : ((await hookRes.json()) as { data?: { id?: string } }).data
+  if (hookRes.status !== 503 && !hook?.id) throw new Error(`seed /v3/webhooks: ${hookRes.status}`)
   return {
+    webhookId: hook?.id,
     publicFile,
     privateFile,
     apiKey,

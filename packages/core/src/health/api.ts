@@ -11,7 +11,7 @@ export interface HealthReport {
   /** Each store's state; never the error, which may carry connection details. */
   checks: { records: HealthState; blobs: HealthState }
   /**
-   * Each deny list in force (present when there is one): its rules, and `stale` when its last
+   * Each deny list in force (holding a rule, or failing to be read; present when there is one): its rules, and `stale` when its last
    * read failed (the last good version stays in force; readiness does not fail for it).
    */
   denylists?: { list: string; rules: number; state: 'ok' | 'stale' }[]

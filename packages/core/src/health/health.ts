@@ -26,11 +26,14 @@ export function createHealthOperations(ctx: HealthSettings): HealthOperations {
         probe(() => ctx.blobs.head(PROBE_BLOB, { signal })),
       ])
       const lists = ctx.deny.lists
-      const denylists = lists.lists.map((list) => ({
-        list: list.name,
-        rules: list.rules,
-        state: lists.failure(list.name) === undefined ? ('ok' as const) : ('stale' as const),
-      }))
+      // a list in force holds a rule (the operator's is there, empty, on every server) or failed to read
+      const denylists = lists.lists
+        .map((list) => ({
+          list: list.name,
+          rules: list.rules,
+          state: lists.failure(list.name) === undefined ? ('ok' as const) : ('stale' as const),
+        }))
+        .filter((list) => list.rules > 0 || list.state === 'stale')
       return {
         ok: records === 'ok' && blobs === 'ok',
         checks: { records, blobs },

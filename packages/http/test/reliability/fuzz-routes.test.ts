@@ -10,6 +10,7 @@ import {
   startFakeEmbeddings,
 } from '@pinfold/testing/reliability'
 import { startTestApi, type TestApi } from '@pinfold/testing/test-api'
+import { routesOnlyWebhookTransport } from '@pinfold/testing/webhooks'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { routes } from '../../src/index.js'
@@ -38,6 +39,7 @@ beforeAll(async () => {
   embeddings = await startFakeEmbeddings()
   server = await startTestApi({
     payTo: PAY_TO,
+    webhookTransport: routesOnlyWebhookTransport,
     // the embedder `pinfold serve` builds from PINFOLD_EMBEDDINGS_URL / _MODEL / _DIMENSIONS
     embedder: embedderFromEnv({
       PINFOLD_EMBEDDINGS_URL: embeddings.url,

@@ -1,6 +1,7 @@
 import { mintOperatorToken, mintToken, OPERATOR_SCOPE, SCOPES } from '@pinfold/core'
 import { type Seeds, seed, snapshot } from '@pinfold/testing/reliability'
 import { startTestApi, TEST_SECRET, type TestApi, upload } from '@pinfold/testing/test-api'
+import { routesOnlyWebhookTransport } from '@pinfold/testing/webhooks'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Route } from '../../src/index.js'
 import { routes } from '../../src/index.js'
@@ -21,7 +22,7 @@ let tokenA: string
 let tokenB: string
 
 beforeAll(async () => {
-  server = await startTestApi({ payTo: PAY_TO })
+  server = await startTestApi({ payTo: PAY_TO, webhookTransport: routesOnlyWebhookTransport })
   a = await seed(server, 'acme')
   b = await seed(server, 'globex')
   tokenA = await server.token({ org: 'acme' })
@@ -48,6 +49,7 @@ const MISSING: Seeds = {
   domainId: NO_ID,
   pinRequestId: NO_ID,
   apiKey: 'f00dfacef00dfacef00d',
+  webhookId: NO_ID,
 }
 
 /** A's identifiers that must never appear in an answer to B. */
@@ -60,6 +62,7 @@ const secretsOf = (s: Seeds) => [
   s.domainId,
   s.pinRequestId,
   s.apiKey,
+  s.webhookId!,
 ]
 
 /** The path with A's resource for each parameter, chosen by the route's family. */
@@ -76,6 +79,7 @@ function pathFor(route: Route, s: Seeds, network: 'public' | 'private'): string 
         if (family === 'groups') return s.groupId
         if (family === 'gateways') return s.domainId
         if (family === 'x402') return s.instructionId
+        if (family === 'webhooks') return s.webhookId!
         if (route.path.includes('/pin_by_cid/')) return s.pinRequestId
         return file.id
       case 'fileId':
@@ -247,8 +251,10 @@ describe('isolation matrix - the admin API is invisible to tenants', () => {
     const operator = await mintOperatorToken(TEST_SECRET, { sub: 'ops', expiresIn: 60 })
     const before = await snapshot(server, ['acme', 'globex'])
     for (const route of adminRoutes) {
-      // the route's own method, and another (a 405 would tell the path exists)
-      for (const method of [route.method, route.method === 'GET' ? 'DELETE' : 'PUT']) {
+      // the route's own method, and one no admin route of this path has (a 405 would tell the path exists)
+      const declared = adminRoutes.filter((other) => other.path === route.path).map((other) => other.method)
+      const undeclared = ['PUT', 'DELETE', 'PATCH', 'POST', 'GET'].find((m) => !declared.includes(m))!
+      for (const method of [route.method, undeclared]) {
         const path = pathOf(route.path)
         const body = method === 'GET' ? undefined : JSON.stringify({ id: 'x', reason: 'x', hide_content: true })
         for (const [who, auth] of Object.entries(credentials)) {
