@@ -253,7 +253,7 @@ describe('isolation matrix - the admin API is invisible to tenants', () => {
     for (const route of adminRoutes) {
       // the route's own method, and one no admin route of this path has (a 405 would tell the path exists)
       const declared = adminRoutes.filter((other) => other.path === route.path).map((other) => other.method)
-      const undeclared = ['PUT', 'DELETE', 'PATCH', 'POST', 'GET'].find((m) => !declared.includes(m))!
+      const undeclared = (['PUT', 'DELETE', 'PATCH', 'POST', 'GET'] as const).find((m) => !declared.includes(m))!
       for (const method of [route.method, undeclared]) {
         const path = pathOf(route.path)
         const body = method === 'GET' ? undefined : JSON.stringify({ id: 'x', reason: 'x', hide_content: true })
