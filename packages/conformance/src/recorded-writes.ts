@@ -202,7 +202,10 @@ function recordedWrites(): RecordedWrite[] {
       name: 'finishPinRequest',
       setup: async (s) => {
         await s.pinRequests.createPinRequest(pin)
-        await s.pinRequests.claimPinRequest('worker-1', new Date(), 60_000)
+        // claims go oldest first across the store: earlier writes' queued requests come before ours
+        for (let i = 0; i < 10; i++) {
+          if ((await s.pinRequests.claimPinRequest('worker-1', new Date(), 60_000))?.id === pin.id) break
+        }
       },
       write: (s, events) =>
         s.pinRequests.finishPinRequest(pin.id, 'worker-1', { state: 'pinned', dagSize: 5 }, { events }),
@@ -260,7 +263,7 @@ export function describeRecordedWrites(name: string, create: () => Promise<Recor
       for (const write of names.map((_, i) => recordedWrites()[i]!)) {
         await write.setup?.(store)
         const before = await write.state(store)
-        await expect(write.write(store, [MALFORMED_EVENT(write.name)]), write.name).rejects.toMatchObject({
+        await expect(write.write(store, [MALFORMED_EVENT(write.name)])).rejects.toMatchObject({
           code: 'INVALID_INPUT',
         })
         expect(await write.state(store), write.name).toEqual(before)
