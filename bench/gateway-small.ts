@@ -22,10 +22,10 @@ import { basename, join } from 'node:path'
 import { pbBlock, publicCarForm, rawBlock } from '@pinfold/testing/dag-builders'
 import { carBytes } from '@pinfold/testing/uploads'
 import { UnixFS } from 'ipfs-unixfs'
-import pg from 'pg'
 import { benchFile, WORK_DIR } from './lib/bench-file.js'
 import { BENCH_SECRET, benchToken, type CliServer, startCliServer } from './lib/cli-server.js'
 import { hotSpots } from './lib/cpu-profile.js'
+import { freshSchema } from './lib/fresh-schema.js'
 import { drive, type LoadFigures } from './lib/load.js'
 import { cpuSeconds, startBenchServer } from './lib/process.js'
 
@@ -113,24 +113,6 @@ async function timeToEnd(url: string): Promise<{ seconds: number; bytes: number;
   return { seconds: (performance.now() - started) / 1000, bytes, status, cut }
 }
 
-/** A schema of its own on `url`'s database (a role that may not create databases can still run this). */
-async function freshSchema(url: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const schema = `bench_small_${process.pid}`
-  const admin = new pg.Client({ connectionString: url })
-  await admin.connect()
-  await admin.query(`drop schema if exists ${schema} cascade`)
-  await admin.query(`create schema ${schema}`)
-  const withSchema = new URL(url)
-  withSchema.searchParams.set('options', `-c search_path=${schema}`)
-  return {
-    url: withSchema.href,
-    async drop() {
-      await admin.query(`drop schema if exists ${schema} cascade`)
-      await admin.end()
-    },
-  }
-}
-
 async function startPinfold(
   storage: string,
   dataDir: string,
@@ -143,7 +125,7 @@ async function startPinfold(
   let drop = async () => {}
   if (storage === 'memory') env.PINFOLD_STORAGE = 'memory'
   if (storage === 'postgres') {
-    const database = await freshSchema(DATABASE_URL!)
+    const database = await freshSchema(DATABASE_URL!, 'small')
     env.DATABASE_URL = database.url
     drop = database.drop
   }

@@ -20,9 +20,9 @@ import { chmod, copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises
 import { createServer } from 'node:net'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
-import pg from 'pg'
 import { benchFile } from './lib/bench-file.js'
 import { benchToken, type CliServer, startCliServer } from './lib/cli-server.js'
+import { freshSchema } from './lib/fresh-schema.js'
 import { drive, type LoadFigures } from './lib/load.js'
 import { cpuSeconds, startBenchServer } from './lib/process.js'
 
@@ -118,23 +118,6 @@ async function startNginx(dir: string, workers: number): Promise<{ url: string; 
   }
 }
 
-async function freshSchema(url: string, name: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const schema = `bench_workers_${process.pid}_${name}`
-  const admin = new pg.Client({ connectionString: url })
-  await admin.connect()
-  await admin.query(`drop schema if exists ${schema} cascade`)
-  await admin.query(`create schema ${schema}`)
-  const withSchema = new URL(url)
-  withSchema.searchParams.set('options', `-c search_path=${schema}`)
-  return {
-    url: withSchema.href,
-    async drop() {
-      await admin.query(`drop schema if exists ${schema} cascade`)
-      await admin.end()
-    },
-  }
-}
-
 async function startPinfold(storage: string, workers: number) {
   const dataDir = await mkdtemp(join(tmpdir(), 'pinfold-bench-workers-'))
   const env: Record<string, string> = { PINFOLD_DATA_DIR: dataDir, PINFOLD_WORKERS: String(workers) }
@@ -142,7 +125,7 @@ async function startPinfold(storage: string, workers: number) {
   if (storage === 'memory') env.PINFOLD_STORAGE = 'memory'
   if (storage === 'postgres') {
     // one schema per server: they all run until the end
-    const database = await freshSchema(DATABASE_URL!, String(workers))
+    const database = await freshSchema(DATABASE_URL!, `workers_${workers}`)
     env.DATABASE_URL = database.url
     drop = database.drop
   }
