@@ -3,6 +3,7 @@ import { type Api, messageOf } from '../api/client'
 import { gatewayUrl, moveToGroup, signedLink } from '../api/file-actions'
 import type { FileItem, Group, Network } from '../api/types'
 import { CopyButton } from './common'
+import { GroupSelect } from './GroupSelect'
 import './fileui.css'
 
 interface Outcome {
@@ -114,17 +115,7 @@ export function BulkActions({
             </button>
           )}
           <div className="actions">
-            <label>
-              Move selected to
-              <select value={target} onChange={(e) => setTarget(e.target.value)}>
-                <option value="">No group</option>
-                {groups.map((group) => (
-                  <option key={group.id} value={group.id}>
-                    {group.name}
-                  </option>
-                ))}
-              </select>
-            </label>
+            <GroupSelect label="Move selected to" groups={groups} value={target} onChange={setTarget} />
             <button type="button" onClick={move} disabled={busy}>
               Move selected
             </button>

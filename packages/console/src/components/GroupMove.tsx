@@ -3,6 +3,7 @@ import type { Api } from '../api/client'
 import { moveToGroup } from '../api/file-actions'
 import type { FileItem, Group, Network } from '../api/types'
 import { ErrorNote, Status } from './common'
+import { GroupSelect } from './GroupSelect'
 
 /** One file into a group (out of the one it was in) or out of any group. */
 export function GroupMove({
@@ -37,17 +38,7 @@ export function GroupMove({
   return (
     <form onSubmit={submit} className="block" aria-labelledby="group-move-title">
       <h4 id="group-move-title">Group</h4>
-      <label>
-        Move to group
-        <select value={target} onChange={(e) => setTarget(e.target.value)}>
-          <option value="">No group</option>
-          {groups.map((group) => (
-            <option key={group.id} value={group.id}>
-              {group.name}
-            </option>
-          ))}
-        </select>
-      </label>
+      <GroupSelect label="Move to group" groups={groups} value={target} onChange={setTarget} />
       <button type="submit" disabled={target === (file.group_id ?? '')}>
         Move
       </button>
