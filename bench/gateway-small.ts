@@ -147,7 +147,7 @@ try {
   // the bare JSON handler holds the same record the API answers (seeded below from the API's answer)
   for (const storage of STORAGES) {
     if (storage === 'postgres' && !DATABASE_URL) {
-      sections.push(`### PostgreSQL\n\nskipped: set BENCH_DATABASE_URL or TEST_DATABASE_URL`)
+      sections.push(`#### PostgreSQL\n\nskipped: set BENCH_DATABASE_URL or TEST_DATABASE_URL`)
       continue
     }
     const dataDir = await mkdtemp(join(tmpdir(), 'pinfold-bench-small-'))
@@ -244,7 +244,7 @@ try {
     })
     sections.push(
       [
-        `### ${storage}`,
+        `#### ${storage}`,
         '',
         '| target | req/s | p99 ms | req/s ÷ its baseline | server CPU µs/request | baseline CPU ÷ this |',
         '|---|---|---|---|---|---|',
