@@ -9,19 +9,21 @@ const REMEMBERED = 10_000
 
 /**
  * The facts of a `content.blocked` event: the CID a deny rule refused, and the rule (its list and
- * line) that refused it. `target` is the CID (the rule names content, not a file); `data` adds
- * where it was refused and, for a pin, which request.
+ * line; an operator rule being added has no line yet and is named by its id) that refused it.
+ * `target` is the CID (the rule names content, not a file); `data` adds where it was refused
+ * (`rule`: an operator rule added over content already held) and, for a pin, which request.
  */
 export function contentBlockedFacts(
   cid: string,
-  rule: { list: string; line: number },
-  site: RefusalSite | 'upload',
+  rule: { list: string; line?: number | undefined },
+  site: RefusalSite | 'upload' | 'rule',
   data: Record<string, unknown> = {},
 ): EventFacts {
+  const line = rule.line === undefined ? {} : { line: rule.line }
   return {
     type: 'content.blocked',
     target: { kind: 'cid', id: cid },
-    data: { cid, list: rule.list, line: rule.line, site, ...data },
+    data: { cid, list: rule.list, ...line, site, ...data },
   }
 }
 

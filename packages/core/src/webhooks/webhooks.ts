@@ -167,14 +167,9 @@ export function createWebhookOperations(settings: WebhookFeatureSettings): Webho
   }
 }
 
-/** Everything but the secrets; a previous secret past its grace period is not shown as pending. */
-function shown({
-  secret: _,
-  previousSecret,
-  previousSecretExpiresAt,
-  ...endpoint
-}: WebhookEndpointRecord): WebhookEndpoint {
-  return { ...endpoint, previousSecretExpiresAt: previousSecret === null ? null : previousSecretExpiresAt }
+/** Everything but the secrets (the end of the last rotation's grace period stays: it is no secret). */
+function shown({ secret: _, previousSecret: __, ...endpoint }: WebhookEndpointRecord): WebhookEndpoint {
+  return endpoint
 }
 
 function shownDelivery(d: WebhookDeliveryRecord): WebhookDelivery {

@@ -27,7 +27,7 @@ export const WebhookEndpointObject = named(
     }),
     previous_secret_expires_at: Type.Union([DateTime, Type.Null()], {
       description:
-        'After a secret rotation: until when deliveries are signed by the replaced secret too (two signatures in `webhook-signature`); null when none is pending',
+        'The end of the last secret rotation’s grace period: until then deliveries are signed by the replaced secret too (two signatures in `webhook-signature`); null before any rotation',
     }),
     created_at: DateTime,
     updated_at: DateTime,
