@@ -66,6 +66,24 @@ export function memoryBlockRecords(state: MemoryState): BlockRecordStore {
       return held[0] && copyFile(held[0])
     },
 
+    async listRootHolders(multihash, limit, options) {
+      await tick(options)
+      const id = key(multihash)
+      return [...files.values()]
+        .filter((f) => {
+          const content = contents.get(f.cid)
+          return content !== undefined && blocks.get(content.blobKey)?.get(id)?.isRoot === true
+        })
+        .sort(
+          (a, b) =>
+            (a.tenantId < b.tenantId ? -1 : a.tenantId > b.tenantId ? 1 : 0) ||
+            a.createdAt.getTime() - b.createdAt.getTime() ||
+            (a.id < b.id ? -1 : 1),
+        )
+        .slice(0, limit)
+        .map(copyFile)
+    },
+
     async getBlockLocation(blobKey, multihash, options) {
       await tick(options)
       const location = blocks.get(blobKey)?.get(key(multihash))

@@ -141,6 +141,7 @@ export function memoryPinRequestRecords(
       const request = heldBy(id, owner)
       if (!request) return false
       request.state = 'queued'
+      if (!options?.attempted) request.attempts -= 1
       request.leaseOwner = null
       request.leaseExpiresAt = null
       return true

@@ -58,6 +58,7 @@ export function memoryVectorRecords(state: MemoryState): VectorRecordStore {
         for (const f of files.values()) if (f.tenantId === tenantId && f.vectorized) vectorized += 1
         if (vectorized + 1 > max) throw vectorizedExceeded(max)
       }
+      state.appendEvents(options?.events)
       embedding ??= { embedderId: given.embedderId, dimensions: given.dimensions }
       const copies = vectors.map((vector) => Float32Array.from(vector))
       byFile.set(fileId, { file, vectors: copies, norms: copies.map(norm) })
@@ -69,6 +70,7 @@ export function memoryVectorRecords(state: MemoryState): VectorRecordStore {
       throwIfAborted(options?.signal)
       const file = visibleFile(tenantId, network, fileId)
       if (!file) return undefined
+      state.appendEvents(options?.events)
       byFile.delete(fileId)
       file.vectorized = false
       return copyFile(file)

@@ -1,5 +1,6 @@
 import {
   type EventRecord,
+  type NewEvent,
   PinfoldError,
   throwIfAborted,
   type WebhookDeliveryRecord,
@@ -9,9 +10,14 @@ import {
 } from '@pinfold/interface'
 import { paginate } from './memory-paging.js'
 
-/** The journal as the fan-out sees it: each event, oldest first, and whether it has been fanned out yet. */
+/**
+ * The journal as the webhooks see it: each event, oldest first, and whether it has been fanned out
+ * yet (for the fan-out); and how a recorded write of theirs appends its events (it throws having
+ * appended nothing for a malformed one).
+ */
 export interface MemoryEventJournal {
   events: Array<{ record: EventRecord; fannedOut: boolean }>
+  appendEvents(events: readonly NewEvent[] | undefined): unknown
 }
 
 /**
@@ -69,7 +75,12 @@ export function memoryWebhookRecords(journal: MemoryEventJournal): WebhookRecord
       if (patch.url !== undefined) endpoint.url = patch.url
       if (patch.eventTypes !== undefined) endpoint.eventTypes = [...patch.eventTypes]
       if (patch.description !== undefined) endpoint.description = patch.description
-      if (patch.enabled !== undefined) endpoint.enabled = patch.enabled
+      if (patch.enabled !== undefined && patch.enabled !== endpoint.enabled) {
+        endpoint.enabled = patch.enabled
+        endpoint.disabledAt = patch.enabled ? null : new Date(updatedAt)
+        endpoint.disabledReason = patch.enabled ? null : (patch.disabledReason ?? 'disabled by its owner')
+        if (patch.enabled) endpoint.failingSince = null
+      }
       endpoint.updatedAt = new Date(updatedAt)
       return copy(endpoint)
     },
@@ -134,8 +145,9 @@ export function memoryWebhookRecords(journal: MemoryEventJournal): WebhookRecord
       const running = (d: WebhookDeliveryRecord) => runningByOwner.get(ownerOf(d)) ?? 0
       const served = (d: WebhookDeliveryRecord) => lastServed.get(ownerOf(d)) ?? 0
       const due = (d: WebhookDeliveryRecord) =>
-        (d.status === 'pending' && (d.nextAttemptAt?.getTime() ?? 0) <= at) ||
-        (d.status === 'delivering' && (d.leaseExpiresAt?.getTime() ?? 0) <= at)
+        endpoints.get(d.endpointId)?.enabled === true &&
+        ((d.status === 'pending' && (d.nextAttemptAt?.getTime() ?? 0) <= at) ||
+          (d.status === 'delivering' && (d.leaseExpiresAt?.getTime() ?? 0) <= at))
       const byDue = (a: WebhookDeliveryRecord, b: WebhookDeliveryRecord) =>
         (a.nextAttemptAt?.getTime() ?? 0) - (b.nextAttemptAt?.getTime() ?? 0) ||
         (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
@@ -169,7 +181,36 @@ export function memoryWebhookRecords(journal: MemoryEventJournal): WebhookRecord
       delivery.nextAttemptAt = outcome.status === 'pending' ? new Date(outcome.nextAttemptAt) : null
       delivery.leaseOwner = null
       delivery.leaseExpiresAt = null
+      const endpoint = endpoints.get(delivery.endpointId)
+      if (endpoint) {
+        endpoint.failingSince = outcome.status === 'delivered' ? null : (endpoint.failingSince ?? new Date(outcome.at))
+      }
       return true
+    },
+
+    async disableFailingWebhookEndpoint(id, disable, options) {
+      throwIfAborted(options?.signal)
+      const endpoint = endpoints.get(id)
+      if (!endpoint?.enabled || !endpoint.failingSince || endpoint.failingSince > disable.failingBefore) {
+        return undefined
+      }
+      journal.appendEvents(options?.events)
+      endpoint.enabled = false
+      endpoint.disabledAt = new Date(disable.at)
+      endpoint.disabledReason = disable.reason
+      endpoint.updatedAt = new Date(disable.at)
+      return copy(endpoint)
+    },
+
+    async rotateWebhookSecret(tenantId, id, secret, previousExpiresAt, updatedAt, options) {
+      throwIfAborted(options?.signal)
+      const endpoint = owned(tenantId, id)
+      if (!endpoint) return undefined
+      endpoint.previousSecret = endpoint.secret
+      endpoint.previousSecretExpiresAt = new Date(previousExpiresAt)
+      endpoint.secret = secret
+      endpoint.updatedAt = new Date(updatedAt)
+      return copy(endpoint)
     },
 
     async releaseWebhookDelivery(id, owner, options) {

@@ -108,6 +108,22 @@ async function findHeldFile(
   return rows[0] && toFileRecord(rows[0])
 }
 
+async function listRootHolders(db: Queryable, multihash: Uint8Array, limit: number): Promise<FileRecord[]> {
+  const { rows } = await db.query(
+    `select ${FILE_COLUMNS.split(', ')
+      .map((column) => `f.${column}`)
+      .join(', ')}
+     from blocks b
+     join contents c on c.blob_key = b.blob_key
+     join files f on f.cid = c.cid
+     where b.multihash = decode($1, 'hex') and b.is_root
+     order by f.tenant_id, f.created_at, f.id
+     limit $2`,
+    [hex(multihash), limit],
+  )
+  return rows.map(toFileRecord)
+}
+
 async function getBlockLocation(
   db: Queryable,
   blobKey: string,
@@ -180,6 +196,8 @@ export function postgresBlockRecords(client: SqlClient): BlockRecordStore {
       guarded('findPublicBlock', options, () => findPublicBlock(client, multihash, at, tenantId, excludeTenants)),
     findHeldFile: (tenantId, network, multihash, at, options) =>
       guarded('findHeldFile', options, () => findHeldFile(client, tenantId, network, multihash, at)),
+    listRootHolders: (multihash, limit, options) =>
+      guarded('listRootHolders', options, () => listRootHolders(client, multihash, limit)),
     getBlockLocation: (blobKey, multihash, options) =>
       guarded('getBlockLocation', options, () => getBlockLocation(client, blobKey, multihash)),
     listUnindexedContents: (after, limit, options) =>

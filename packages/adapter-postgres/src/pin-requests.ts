@@ -296,10 +296,13 @@ async function finishPinRequest(db: Queryable, id: string, owner: string, outcom
   return rows.length === 1
 }
 
-async function releasePinRequest(db: Queryable, id: string, owner: string): Promise<boolean> {
+async function releasePinRequest(db: Queryable, id: string, owner: string, attempted: boolean): Promise<boolean> {
   const { rows } = await db.query(
-    `update pin_requests set state = 'queued', lease_owner = null, lease_expires_at = null where ${HELD} returning id`,
-    [id, owner],
+    `update pin_requests
+     set state = 'queued', lease_owner = null, lease_expires_at = null,
+         attempts = case when $3::boolean then attempts else attempts - 1 end
+     where ${HELD} returning id`,
+    [id, owner, attempted],
   )
   return rows.length === 1
 }
@@ -371,7 +374,7 @@ export function postgresPinRequestRecords(client: SqlClient): PinRequestRecordSt
         withEvents(client, options?.events, (db) => finishPinRequest(db, id, owner, outcome), Boolean),
       ),
     releasePinRequest: (id, owner, options) =>
-      guarded('releasePinRequest', options, () => releasePinRequest(client, id, owner)),
+      guarded('releasePinRequest', options, () => releasePinRequest(client, id, owner, options?.attempted === true)),
     deletePinRequest: (tenantId, id, options) =>
       guarded('deletePinRequest', options, () =>
         withEvents(

@@ -4,6 +4,7 @@ import {
   embeddingMismatch,
   type FileRecord,
   type Network,
+  type NewEvent,
   optionChecks,
   PinfoldError,
   sameEmbedding,
@@ -16,6 +17,7 @@ import {
   vectorizedExceeded,
 } from '@pinfold/interface'
 import { guarded } from './errors.js'
+import { appendEvents } from './events.js'
 import { vectors as vectorsMigration } from './migrations/0006-vectors.js'
 import type { Queryable, SqlClient } from './queryable.js'
 import { FILE_COLUMNS, toFileRecord } from './rows.js'
@@ -206,12 +208,18 @@ export function postgresVectorRecords(client: SqlClient, options: PostgresVector
       const { rows } = await tx.query(`update files set vectorized = true where id = $1 returning ${FILE_COLUMNS}`, [
         fileId,
       ])
+      await appendEvents(tx, options?.events)
       throwIfAborted(options?.signal)
       return toFileRecord(rows[0]!)
     })
   }
 
-  async function deleteFileVectors(tenantId: string, network: Network, fileId: string) {
+  async function deleteFileVectors(
+    tenantId: string,
+    network: Network,
+    fileId: string,
+    events: readonly NewEvent[] | undefined,
+  ) {
     await ready()
     if (!isUuid(fileId)) return undefined
     return client.transaction(async (tx) => {
@@ -221,6 +229,7 @@ export function postgresVectorRecords(client: SqlClient, options: PostgresVector
       )
       if (rows.length === 0) return undefined
       await tx.query('delete from file_vectors where file_id = $1', [fileId])
+      await appendEvents(tx, events)
       return toFileRecord(rows[0]!)
     })
   }
@@ -327,7 +336,7 @@ export function postgresVectorRecords(client: SqlClient, options: PostgresVector
         upsertFileVectors(tenantId, network, fileId, embedding, passageVectors, options),
       ),
     deleteFileVectors: (tenantId, network, fileId, options) =>
-      guarded('deleteFileVectors', options, () => deleteFileVectors(tenantId, network, fileId)),
+      guarded('deleteFileVectors', options, () => deleteFileVectors(tenantId, network, fileId, options?.events)),
     queryVectors: (query, embedding, options) => guarded('queryVectors', options, () => queryVectors(query, embedding)),
     getVectorEmbedding: (options) =>
       guarded('getVectorEmbedding', options, async () => {

@@ -4,6 +4,7 @@ import type {
   WebhookAttemptOutcome,
   WebhookDeliveryRecord,
   WebhookDeliveryStatus,
+  WebhookEndpointDisable,
   WebhookEndpointPatch,
   WebhookEndpointRecord,
   WebhookEvent,
@@ -11,12 +12,14 @@ import type {
 } from '@pinfold/interface'
 import { PinfoldError } from '@pinfold/interface'
 import { guarded } from './errors.js'
+import { withEvents } from './events.js'
 import { keyset, toPage } from './paging.js'
 import type { Queryable, Row, SqlClient } from './queryable.js'
 import { toDate } from './rows.js'
 import { isUuid, Params } from './sql.js'
 
-const ENDPOINT_COLUMNS = 'id, tenant_id, url, event_types, description, secret, enabled, created_at, updated_at'
+const ENDPOINT_COLUMNS =
+  'id, tenant_id, url, event_types, description, secret, enabled, created_at, updated_at, disabled_at, disabled_reason, failing_since, previous_secret, previous_secret_expires_at'
 const DELIVERY_COLUMNS =
   'id, endpoint_id, tenant_id, event, status, attempts, next_attempt_at, last_attempt_at, last_status_code, last_error, lease_owner, lease_expires_at, created_at'
 /** `tenant_id is not distinct from $n`: the operator's rows (null) match null, a tenant's its id. */
@@ -36,7 +39,8 @@ async function createEndpoint(client: SqlClient, e: WebhookEndpointRecord, cap: 
     }
     await tx.query(
       `insert into webhook_endpoints (${ENDPOINT_COLUMNS})
-       values ($1, $2, $3, $4::text[], $5, $6, $7, $8::timestamptz, $9::timestamptz)`,
+       values ($1, $2, $3, $4::text[], $5, $6, $7, $8::timestamptz, $9::timestamptz, $10::timestamptz, $11,
+               $12::timestamptz, $13, $14::timestamptz)`,
       [
         e.id,
         e.tenantId,
@@ -47,6 +51,11 @@ async function createEndpoint(client: SqlClient, e: WebhookEndpointRecord, cap: 
         e.enabled,
         e.createdAt.toISOString(),
         e.updatedAt.toISOString(),
+        e.disabledAt?.toISOString() ?? null,
+        e.disabledReason,
+        e.failingSince?.toISOString() ?? null,
+        e.previousSecret,
+        e.previousSecretExpiresAt?.toISOString() ?? null,
       ],
     )
   })
@@ -81,10 +90,14 @@ async function updateEndpoint(
   updatedAt: Date,
 ) {
   if (!isUuid(id)) return undefined
+  // the state columns read the row as it was (SQL's set clauses all see the old values)
   const { rows } = await db.query(
     `update webhook_endpoints
      set url = coalesce($3, url), event_types = coalesce($4::text[], event_types),
-         description = coalesce($5, description), enabled = coalesce($6, enabled), updated_at = $7::timestamptz
+         description = coalesce($5, description), enabled = coalesce($6, enabled), updated_at = $7::timestamptz,
+         disabled_at = case when $6 is null or $6 = enabled then disabled_at when $6 then null else $7::timestamptz end,
+         disabled_reason = case when $6 is null or $6 = enabled then disabled_reason when $6 then null else $8 end,
+         failing_since = case when $6 and not enabled then null else failing_since end
      where id = $1 and ${OWNER('$2')} returning ${ENDPOINT_COLUMNS}`,
     [
       id,
@@ -94,6 +107,7 @@ async function updateEndpoint(
       patch.description ?? null,
       patch.enabled ?? null,
       updatedAt.toISOString(),
+      patch.disabledReason ?? 'disabled by its owner',
     ],
   )
   return rows[0] && toEndpoint(rows[0])
@@ -197,11 +211,12 @@ async function claim(
     await tx.query(`select pg_advisory_xact_lock(hashtext('pinfold_webhook_claims'))`)
     const { rows } = await tx.query(
       `with open as (
-         select id, endpoint_id, coalesce(tenant_id, '') as owner, next_attempt_at,
-                (status = 'delivering' and lease_expires_at > $2::timestamptz) as running,
-                ((status = 'pending' and next_attempt_at <= $2::timestamptz)
-                  or (status = 'delivering' and lease_expires_at <= $2::timestamptz)) as due
-         from webhook_deliveries where status in ('pending', 'delivering')
+         select d.id, d.endpoint_id, coalesce(d.tenant_id, '') as owner, d.next_attempt_at,
+                (d.status = 'delivering' and d.lease_expires_at > $2::timestamptz) as running,
+                e.enabled and ((d.status = 'pending' and d.next_attempt_at <= $2::timestamptz)
+                  or (d.status = 'delivering' and d.lease_expires_at <= $2::timestamptz)) as due
+         from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id
+         where d.status in ('pending', 'delivering')
        ),
        endpoint_running as (select endpoint_id, count(*) as n from open where running group by endpoint_id),
        owner_running as (select owner, count(*) as n from open where running group by owner),
@@ -245,13 +260,22 @@ async function claim(
 
 const HELD = `id = $1 and status = 'delivering' and lease_owner = $2`
 
+/** One statement: the attempt is recorded and its endpoint's failing streak kept, or neither. */
 async function finish(db: Queryable, id: string, owner: string, outcome: WebhookAttemptOutcome): Promise<boolean> {
   if (!isUuid(id)) return false
   const { rows } = await db.query(
-    `update webhook_deliveries
-     set status = $3, last_attempt_at = $4::timestamptz, last_status_code = $5, last_error = $6,
-         next_attempt_at = $7::timestamptz, lease_owner = null, lease_expires_at = null
-     where ${HELD} returning id`,
+    `with finished as (
+       update webhook_deliveries
+       set status = $3, last_attempt_at = $4::timestamptz, last_status_code = $5, last_error = $6,
+           next_attempt_at = $7::timestamptz, lease_owner = null, lease_expires_at = null
+       where ${HELD} returning id, endpoint_id
+     ),
+     streak as (
+       update webhook_endpoints
+       set failing_since = case when $3 = 'delivered' then null else coalesce(failing_since, $4::timestamptz) end
+       where id = (select endpoint_id from finished)
+     )
+     select id from finished`,
     [
       id,
       owner,
@@ -263,6 +287,35 @@ async function finish(db: Queryable, id: string, owner: string, outcome: Webhook
     ],
   )
   return rows.length === 1
+}
+
+async function disableFailing(db: Queryable, id: string, disable: WebhookEndpointDisable) {
+  if (!isUuid(id)) return undefined
+  const { rows } = await db.query(
+    `update webhook_endpoints
+     set enabled = false, disabled_at = $3::timestamptz, disabled_reason = $4, updated_at = $3::timestamptz
+     where id = $1 and enabled and failing_since <= $2::timestamptz returning ${ENDPOINT_COLUMNS}`,
+    [id, disable.failingBefore.toISOString(), disable.at.toISOString(), disable.reason],
+  )
+  return rows[0] && toEndpoint(rows[0])
+}
+
+async function rotateSecret(
+  db: Queryable,
+  tenantId: string | null,
+  id: string,
+  secret: string,
+  previousExpiresAt: Date,
+  updatedAt: Date,
+) {
+  if (!isUuid(id)) return undefined
+  const { rows } = await db.query(
+    `update webhook_endpoints
+     set previous_secret = secret, previous_secret_expires_at = $4::timestamptz, secret = $3, updated_at = $5::timestamptz
+     where id = $1 and ${OWNER('$2')} returning ${ENDPOINT_COLUMNS}`,
+    [id, tenantId, secret, previousExpiresAt.toISOString(), updatedAt.toISOString()],
+  )
+  return rows[0] && toEndpoint(rows[0])
 }
 
 async function release(db: Queryable, id: string, owner: string): Promise<boolean> {
@@ -296,7 +349,12 @@ function toEndpoint(row: Row): WebhookEndpointRecord {
     eventTypes: (row.event_types as unknown[]).map(String),
     description: String(row.description),
     secret: String(row.secret),
+    previousSecret: row.previous_secret === null ? null : String(row.previous_secret),
+    previousSecretExpiresAt: dateOrNull(row.previous_secret_expires_at),
     enabled: Boolean(row.enabled),
+    disabledAt: dateOrNull(row.disabled_at),
+    disabledReason: row.disabled_reason === null ? null : String(row.disabled_reason),
+    failingSince: dateOrNull(row.failing_since),
     createdAt: toDate(row.created_at),
     updatedAt: toDate(row.updated_at),
   }
@@ -348,6 +406,14 @@ export function postgresWebhookRecords(client: SqlClient): WebhookRecordStore {
       ),
     finishWebhookAttempt: (id, owner, outcome, options) =>
       guarded('finishWebhookAttempt', options, () => finish(client, id, owner, outcome)),
+    disableFailingWebhookEndpoint: (id, disable, options) =>
+      guarded('disableFailingWebhookEndpoint', options, () =>
+        withEvents(client, options?.events, (db) => disableFailing(db, id, disable), Boolean),
+      ),
+    rotateWebhookSecret: (tenantId, id, secret, previousExpiresAt, updatedAt, options) =>
+      guarded('rotateWebhookSecret', options, () =>
+        rotateSecret(client, tenantId, id, secret, previousExpiresAt, updatedAt),
+      ),
     releaseWebhookDelivery: (id, owner, options) =>
       guarded('releaseWebhookDelivery', options, () => release(client, id, owner)),
     pruneWebhookDeliveries: (before, limit, options) =>

@@ -164,6 +164,25 @@ export function describeBlockRecords(name: string, create: () => Promise<RecordS
       expect(await store.blocks.findHeldFile(TENANT, 'public', multihash('expiring-root'), at(60))).toBeUndefined()
     })
 
+    it('listRootHolders - every tenant’s files, either network, whose content has the block as its root', async () => {
+      const key = blobKey()
+      await store.blocks.putBlockLocations(key, [location('holders-root', { isRoot: true }), location('holders-inner')])
+      const mine = await hold(key, { createdAt: at(2) })
+      const minePrivate = await hold(key, { createdAt: at(1), network: 'private' }, mine.file.cid)
+      const theirs = await hold(key, { tenantId: OTHER_TENANT, createdAt: at(0) }, mine.file.cid)
+      await hold(blobKey(), {})
+      const ids = (files: { id: string }[]) => files.map((f) => f.id)
+      const byTenant = [TENANT, OTHER_TENANT].sort()
+      const expected = byTenant.flatMap((t) => (t === TENANT ? [minePrivate.file.id, mine.file.id] : [theirs.file.id]))
+      expect(ids(await store.blocks.listRootHolders(multihash('holders-root'), 10))).toEqual(expected)
+      expect(ids(await store.blocks.listRootHolders(multihash('holders-root'), 1))).toEqual(expected.slice(0, 1))
+      expect(await store.blocks.listRootHolders(multihash('holders-inner'), 10)).toEqual([])
+      expect(await store.blocks.listRootHolders(multihash('nobody'), 10)).toEqual([])
+      expect(
+        (await store.blocks.listRootHolders(multihash('holders-root'), 10)).find((f) => f.id === mine.file.id),
+      ).toEqual(mine.file)
+    })
+
     it('deleteBlockLocations - removes every entry of a blob and is idempotent', async () => {
       const key = blobKey()
       await store.blocks.putBlockLocations(key, [location('x'), location('y')])

@@ -356,16 +356,25 @@ export function describePinRequestRecords(name: string, create: () => Promise<Re
       )
     })
 
-    it('releasePinRequest - puts a held request back in the queue for the next claimer', async () => {
+    it('releasePinRequest - puts a held request back in the queue for the next claimer, its attempt uncounted', async () => {
       const request = newRequest()
       await store.pinRequests.createPinRequest(request)
       await store.pinRequests.claimPinRequest('stopping', at(10), LEASE_MS)
       expect(await store.pinRequests.releasePinRequest(request.id, 'stopping')).toBe(true)
-      expect(await store.pinRequests.getPinRequest('tenant-a', request.id)).toEqual({ ...request, attempts: 1 })
+      expect(await store.pinRequests.getPinRequest('tenant-a', request.id)).toEqual({ ...request, attempts: 0 })
       expect(await store.pinRequests.claimPinRequest('next', at(11), LEASE_MS)).toMatchObject({
         id: request.id,
-        attempts: 2,
+        attempts: 1,
       })
+    })
+
+    it('releasePinRequest - with attempted, the attempt stays counted', async () => {
+      const request = newRequest()
+      await store.pinRequests.createPinRequest(request)
+      await store.pinRequests.claimPinRequest('failing', at(10), LEASE_MS)
+      expect(await store.pinRequests.releasePinRequest(request.id, 'failing', { attempted: true })).toBe(true)
+      expect(await store.pinRequests.getPinRequest('tenant-a', request.id)).toEqual({ ...request, attempts: 1 })
+      expect(await store.pinRequests.claimPinRequest('next', at(11), LEASE_MS)).toMatchObject({ attempts: 2 })
     })
 
     it('deletePinRequest - removes a queued, running or failed request; its worker learns it at renew or finish', async () => {

@@ -17,7 +17,7 @@ interface RecordedWrite {
   state(store: RecordStore): Promise<unknown>
 }
 
-function recordedWrites(): RecordedWrite[] {
+function recordedWrites(vectors: boolean): RecordedWrite[] {
   const group = newGroup()
   const file = fileBuilder()()
   const other = fileBuilder()({ cid: newCid() })
@@ -94,7 +94,27 @@ function recordedWrites(): RecordedWrite[] {
     await store.files.createFile(file, contentFor(file))
     await store.files.createFile(other, contentFor(other))
   }
+  const embedding = { embedderId: 'conformance-2d', dimensions: 2 }
+  const vectorWrites: RecordedWrite[] = [
+    {
+      name: 'upsertFileVectors',
+      setup: files,
+      write: (s, events) =>
+        s.vectors.upsertFileVectors(TENANT, 'public', file.id, embedding, [new Float32Array([1, 0])], { events }),
+      state: (s) => s.files.getFile(TENANT, 'public', file.id),
+    },
+    {
+      name: 'deleteFileVectors',
+      setup: async (s) => {
+        await files(s)
+        await s.vectors.upsertFileVectors(TENANT, 'public', file.id, embedding, [new Float32Array([0, 1])])
+      },
+      write: (s, events) => s.vectors.deleteFileVectors(TENANT, 'public', file.id, { events }),
+      state: (s) => s.files.getFile(TENANT, 'public', file.id),
+    },
+  ]
   return [
+    ...(vectors ? vectorWrites : []),
     {
       name: 'createGroup',
       write: (s, events) => s.groups.createGroup(group, { events }),
@@ -258,9 +278,10 @@ export function describeRecordedWrites(name: string, create: () => Promise<Recor
     })
 
     it('every recorded write: a malformed event changes nothing, a good one is appended with the change', async () => {
-      const names = recordedWrites().map((w) => w.name)
+      const vectors = h.capabilities?.vectors === true
+      const names = recordedWrites(vectors).map((w) => w.name)
       // fresh records for each write (every call makes new ids), so one's setup never meets another's
-      for (const write of names.map((_, i) => recordedWrites()[i]!)) {
+      for (const write of names.map((_, i) => recordedWrites(vectors)[i]!)) {
         await write.setup?.(store)
         const before = await write.state(store)
         await expect(write.write(store, [MALFORMED_EVENT(write.name)])).rejects.toMatchObject({
@@ -272,6 +293,6 @@ export function describeRecordedWrites(name: string, create: () => Promise<Recor
       }
       const { items } = await store.events.listEvents({ tenantId: TENANT }, { limit: 100, order: 'asc' })
       expect(items.map((e) => e.target.id)).toEqual(names)
-    }, 120_000) // 22 writes, each with its own records: ~7 s on PGlite alone, several times that beside other suites
+    }, 120_000) // 24 writes, each with its own records: ~7 s on PGlite alone, several times that beside other suites
   })
 }

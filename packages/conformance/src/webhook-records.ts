@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { PageRequest, RecordStore, WebhookDeliveryRecord, WebhookEndpointRecord } from '@pinfold/interface'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { MALFORMED_EVENT, newEvent } from './event-records.js'
 import type { RecordStoreHarness } from './record-store.js'
 
 const at = (second: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, second))
@@ -15,7 +16,12 @@ export function newWebhookEndpoint(fields: Partial<WebhookEndpointRecord> = {}):
     eventTypes: ['file.created', 'file.deleted'],
     description: 'ci',
     secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    previousSecret: null,
+    previousSecretExpiresAt: null,
     enabled: true,
+    disabledAt: null,
+    disabledReason: null,
+    failingSince: null,
     createdAt: at(0),
     updatedAt: at(0),
     ...fields,
@@ -110,7 +116,14 @@ export function describeWebhookRecords(name: string, create: () => Promise<Recor
         { enabled: false, eventTypes: ['pin.failed'] },
         at(5),
       )
-      expect(updated).toEqual({ ...endpoint, enabled: false, eventTypes: ['pin.failed'], updatedAt: at(5) })
+      expect(updated).toEqual({
+        ...endpoint,
+        enabled: false,
+        disabledAt: at(5),
+        disabledReason: 'disabled by its owner',
+        eventTypes: ['pin.failed'],
+        updatedAt: at(5),
+      })
       expect(await store.webhooks.deleteWebhookEndpoint('tenant-b', endpoint.id)).toBe(false)
       expect(await store.webhooks.deleteWebhookEndpoint('tenant-a', endpoint.id)).toBe(true)
       expect(await store.webhooks.getWebhookEndpoint('tenant-a', endpoint.id)).toBeUndefined()
@@ -313,6 +326,112 @@ export function describeWebhookRecords(name: string, create: () => Promise<Recor
         maxRunningPerTenant: 1,
       })
       expect(tenantCapped).toBeUndefined()
+    })
+
+    it('updateWebhookEndpoint - disabling records when and why; enabling clears them and the failing streak', async () => {
+      const endpoint = newWebhookEndpoint({ failingSince: at(1) })
+      await store.webhooks.createWebhookEndpoint(endpoint)
+      const off = { enabled: false, disabledReason: 'paused for maintenance' }
+      expect(await store.webhooks.updateWebhookEndpoint('tenant-a', endpoint.id, off, at(5))).toMatchObject({
+        enabled: false,
+        disabledAt: at(5),
+        disabledReason: 'paused for maintenance',
+        failingSince: at(1),
+      })
+      // disabling again keeps the first time and reason
+      expect(
+        await store.webhooks.updateWebhookEndpoint('tenant-a', endpoint.id, { enabled: false }, at(6)),
+      ).toMatchObject({ disabledAt: at(5), disabledReason: 'paused for maintenance', updatedAt: at(6) })
+      expect(
+        await store.webhooks.updateWebhookEndpoint('tenant-a', endpoint.id, { enabled: true }, at(7)),
+      ).toMatchObject({ enabled: true, disabledAt: null, disabledReason: null, failingSince: null })
+    })
+
+    it("finishWebhookAttempt - keeps the endpoint's failing streak: from its first failure until a delivery", async () => {
+      const endpoint = newWebhookEndpoint()
+      await store.webhooks.createWebhookEndpoint(endpoint)
+      for (let i = 0; i < 3; i++) await store.webhooks.addWebhookDelivery(newDelivery(endpoint))
+      const failingSince = async () => (await store.webhooks.getWebhookEndpoint('tenant-a', endpoint.id))?.failingSince
+      const attempt = async (second: number, outcome: 'failed' | 'pending' | 'delivered') => {
+        const held = (await store.webhooks.claimWebhookDelivery('w', at(second), LEASE_MS))!
+        const result =
+          outcome === 'delivered'
+            ? ({ status: 'delivered', statusCode: 200, at: at(second) } as const)
+            : outcome === 'failed'
+              ? ({ status: 'failed', statusCode: 500, error: 'HTTP 500', at: at(second) } as const)
+              : ({
+                  status: 'pending',
+                  statusCode: null,
+                  error: 'timeout',
+                  at: at(second),
+                  nextAttemptAt: at(90),
+                } as const)
+        expect(await store.webhooks.finishWebhookAttempt(held.id, 'w', result)).toBe(true)
+      }
+      await attempt(10, 'pending')
+      expect(await failingSince()).toEqual(at(10))
+      await attempt(11, 'failed')
+      expect(await failingSince()).toEqual(at(10))
+      await attempt(12, 'delivered')
+      expect(await failingSince()).toBeNull()
+    })
+
+    it('disableFailingWebhookEndpoint - only one failing since the cutoff, once, with its events; its deliveries then wait', async () => {
+      const endpoint = newWebhookEndpoint({ failingSince: at(10) })
+      const healthy = newWebhookEndpoint()
+      for (const e of [endpoint, healthy]) await store.webhooks.createWebhookEndpoint(e)
+      await store.webhooks.addWebhookDelivery(newDelivery(endpoint))
+      const disable = (failingBefore: Date) => ({ failingBefore, at: at(50), reason: 'failing for 5 days' })
+      expect(await store.webhooks.disableFailingWebhookEndpoint(endpoint.id, disable(at(9)))).toBeUndefined()
+      expect(await store.webhooks.disableFailingWebhookEndpoint(healthy.id, disable(at(40)))).toBeUndefined()
+      await expect(
+        store.webhooks.disableFailingWebhookEndpoint(endpoint.id, disable(at(40)), {
+          events: [MALFORMED_EVENT('webhook')],
+        }),
+      ).rejects.toMatchObject({ code: 'INVALID_INPUT' })
+      expect((await store.webhooks.getWebhookEndpoint('tenant-a', endpoint.id))?.enabled).toBe(true)
+      const results = await Promise.all(
+        Array.from({ length: 4 }, () =>
+          store.webhooks.disableFailingWebhookEndpoint(endpoint.id, disable(at(40)), {
+            events: [newEvent('endpoint.disabled', endpoint.id)],
+          }),
+        ),
+      )
+      const disabled = results.filter((r) => r !== undefined)
+      expect(disabled).toEqual([
+        { ...endpoint, enabled: false, disabledAt: at(50), disabledReason: 'failing for 5 days', updatedAt: at(50) },
+      ])
+      const { items } = await store.events.listEvents({ types: ['endpoint.disabled'] }, { limit: 10, order: 'asc' })
+      expect(items.map((e) => e.target.id)).toEqual([endpoint.id])
+      // its queued delivery is not attempted while it is disabled, and is once it is enabled again
+      expect(await store.webhooks.claimWebhookDelivery('w', at(60), LEASE_MS)).toBeUndefined()
+      await store.webhooks.updateWebhookEndpoint('tenant-a', endpoint.id, { enabled: true }, at(61))
+      expect(await store.webhooks.claimWebhookDelivery('w', at(62), LEASE_MS)).toMatchObject({
+        endpointId: endpoint.id,
+      })
+    })
+
+    it('rotateWebhookSecret - the new secret signs, the replaced one is kept until the time given; owner-scoped', async () => {
+      const endpoint = newWebhookEndpoint()
+      await store.webhooks.createWebhookEndpoint(endpoint)
+      const next = 'whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD'
+      expect(await store.webhooks.rotateWebhookSecret('tenant-b', endpoint.id, next, at(99), at(9))).toBeUndefined()
+      expect(await store.webhooks.rotateWebhookSecret('tenant-a', 'not-an-id', next, at(99), at(9))).toBeUndefined()
+      const rotated = await store.webhooks.rotateWebhookSecret('tenant-a', endpoint.id, next, at(99), at(9))
+      expect(rotated).toEqual({
+        ...endpoint,
+        secret: next,
+        previousSecret: endpoint.secret,
+        previousSecretExpiresAt: at(99),
+        updatedAt: at(9),
+      })
+      const third = 'whsec_3mVfx7UyN9cjQaYPd0rWm6Ks2oTzLgHe'
+      expect(await store.webhooks.rotateWebhookSecret('tenant-a', endpoint.id, third, at(120), at(10))).toMatchObject({
+        secret: third,
+        previousSecret: next,
+        previousSecretExpiresAt: at(120),
+      })
+      expect(await store.webhooks.getWebhookEndpoint('tenant-a', endpoint.id)).toMatchObject({ secret: third })
     })
   })
 }

@@ -638,6 +638,8 @@ describe('openapi', () => {
       )
       await check(`POST ${base}/:id/test`, await call(`/${id}/test`, { method: 'POST' }))
       await check(`POST ${base}/:id/test`, await call('/nobody/test', { method: 'POST' }))
+      await check(`POST ${base}/:id/rotate-secret`, await call(`/${id}/rotate-secret`, { method: 'POST' }))
+      await check(`POST ${base}/:id/rotate-secret`, await call('/nobody/rotate-secret', { method: 'POST' }))
       await check(`GET ${base}/:id/deliveries`, await call(`/${id}/deliveries`))
       await check(`GET ${base}/:id/deliveries`, await call('/nobody/deliveries'))
       await check(`DELETE ${base}/:id`, await call(`/${id}`, { method: 'DELETE' }))

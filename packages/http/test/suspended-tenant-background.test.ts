@@ -102,15 +102,16 @@ describe('a suspended tenant does nothing in the background', () => {
     const running = server.service.pins.runNext()
     await expect.poll(() => fetched.includes(job.cid)).toBe(true)
     await suspend()
-    // the job ends (it is not left holding a worker) and its request goes back, unfinished
+    // the job ends (it is not left holding a worker) and its request goes back, unfinished, the
+    // attempt its claim counted given back (a stopped job did not fail)
     expect(await running).toBe(true)
-    expect(await pinRequest(job.id)).toMatchObject({ state: 'queued', leaseOwner: null, failure: null })
+    expect(await pinRequest(job.id)).toMatchObject({ state: 'queued', leaseOwner: null, failure: null, attempts: 0 })
     expect(await server.service.pins.runNext()).toBe(false)
 
     await resume()
     release()
     expect(await server.service.pins.runNext()).toBe(true)
-    expect(await pinRequest(job.id)).toMatchObject({ state: 'pinned' })
+    expect(await pinRequest(job.id)).toMatchObject({ state: 'pinned', attempts: 1 })
   })
 
   it('tus - an open session refuses PATCH and HEAD with the suspension while it lasts, and continues after', async () => {

@@ -31,8 +31,9 @@ export const ERROR_CODES = [
   'RATE_LIMITED',
   /**
    * The content is refused by a deny list the operator applies (phishing, malware, a legal
-   * takedown). `details` names the `list` and `line` of the rule and the `status` its hints ask
-   * for (410 Gone unless the rule says otherwise, e.g. 451).
+   * takedown). `details` names the `list` and `line` of the rule, the `status` its hints ask
+   * for (410 Gone unless the rule says otherwise, e.g. 451), and the `target` (CID or `/ipns/` name)
+   * and `path` refused.
    */
   'BLOCKED',
   /** A client stopped sending its request body (no byte for longer than the server waits). */

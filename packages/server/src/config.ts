@@ -119,6 +119,10 @@ export interface ServerConfig {
     maxEndpoints: number
     /** How long ended deliveries stay listed; 0 keeps them. */
     retentionMs: number
+    /** An endpoint every attempt to which failed for this long is disabled; 0 never. */
+    disableAfterMs: number
+    /** How long a rotated-out secret still signs beside the new one. */
+    secretGraceMs: number
   }
   /** A request body sending no byte for this long is cut with a 408; 0 disables (`PINFOLD_BODY_IDLE_TIMEOUT_MS`). */
   bodyIdleTimeoutMs: number
@@ -441,6 +445,8 @@ function webhookSettings(env: NodeJS.ProcessEnv): ServerConfig['webhooks'] {
     maxRunningPerEndpoint: positiveInteger(env.PINFOLD_WEBHOOK_ENDPOINT_JOBS, 'PINFOLD_WEBHOOK_ENDPOINT_JOBS', 1),
     maxEndpoints: positiveInteger(env.PINFOLD_WEBHOOK_MAX_ENDPOINTS, 'PINFOLD_WEBHOOK_MAX_ENDPOINTS', 20),
     retentionMs: integer(env.PINFOLD_WEBHOOK_RETENTION_MS, 'PINFOLD_WEBHOOK_RETENTION_MS', 30 * 86_400_000),
+    disableAfterMs: integer(env.PINFOLD_WEBHOOK_DISABLE_AFTER_MS, 'PINFOLD_WEBHOOK_DISABLE_AFTER_MS', 5 * 86_400_000),
+    secretGraceMs: integer(env.PINFOLD_WEBHOOK_SECRET_GRACE_MS, 'PINFOLD_WEBHOOK_SECRET_GRACE_MS', 86_400_000),
   }
 }
 

@@ -112,6 +112,8 @@ export const SERVER_SETTINGS = [
   'PINFOLD_WEBHOOK_ENDPOINT_JOBS',
   'PINFOLD_WEBHOOK_MAX_ENDPOINTS',
   'PINFOLD_WEBHOOK_RETENTION_MS',
+  'PINFOLD_WEBHOOK_DISABLE_AFTER_MS',
+  'PINFOLD_WEBHOOK_SECRET_GRACE_MS',
 ] as const
 
 /** Settings named without the `PINFOLD_` prefix in the environment (as most servers name them). */

@@ -154,6 +154,8 @@ export async function startServer(
       maxRunningPerEndpoint: config.webhooks.maxRunningPerEndpoint,
       maxEndpointsPerOwner: config.webhooks.maxEndpoints,
       retentionMs: config.webhooks.retentionMs,
+      disableAfterMs: config.webhooks.disableAfterMs,
+      secretGraceMs: config.webhooks.secretGraceMs,
       onAttempt: metrics?.webhookAttempt,
     },
   })

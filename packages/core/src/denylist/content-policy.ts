@@ -48,7 +48,7 @@ export function createContentPolicy(
     report({ ...match, site, target, path })
     const what = path === '' ? target : `${target}/${path}`
     return new PinfoldError('BLOCKED', `${what} is blocked by the operator's deny list (${match.list}:${match.line})`, {
-      details: { status: match.status, list: match.list, line: match.line },
+      details: { status: match.status, list: match.list, line: match.line, target, path },
     })
   }
   return {

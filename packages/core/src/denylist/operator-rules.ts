@@ -9,6 +9,7 @@ import {
 import { operatorEvent } from '../events/new-event.js'
 import type { ServiceContext } from '../service/context.js'
 import { type DenylistOperations, OPERATOR_LIST, type OperatorRule } from './api.js'
+import { blockedHolderEvents } from './blocked-holders.js'
 import { ListIndex } from './list-index.js'
 import { parseRuleLine } from './parse-rule.js'
 
@@ -79,9 +80,11 @@ export function createDenylistOperations(ctx: DenylistSettings): DenylistOperati
         target: { kind: 'deny_rule', id },
         data: { rule },
       })
+      // the tenants whose stored content it blocks are told in the same transaction
+      const blocked = await blockedHolderEvents(ctx, parsed, id, options?.operator, options?.signal)
       const stored = await ctx.records.denyRules.addDenyRule(
         { id, rule, createdAt: ctx.clock.now() },
-        { signal: options?.signal, events: [event] },
+        { signal: options?.signal, events: [event, ...blocked] },
       )
       await reload()
       await announce()

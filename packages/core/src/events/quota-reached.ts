@@ -1,6 +1,7 @@
 import { type Actor, hasCode, isPinfoldError } from '@pinfold/interface'
 import type { ServiceContext } from '../service/context.js'
 import { tenantEvent } from './new-event.js'
+import { onTenantRejection } from './on-rejection.js'
 
 /**
  * How often one tenant's refusals for one limit are recorded, per process. A client looping on a
@@ -45,20 +46,7 @@ export function recordingQuotaRefusals(ctx: Pick<ServiceContext, 'records' | 'cl
   }
 
   return <T extends object>(operations: T): T =>
-    Object.fromEntries(
-      Object.entries(operations).map(([name, operation]) => [
-        name,
-        typeof operation !== 'function'
-          ? operation
-          : (...args: unknown[]) => {
-              const result = operation.apply(operations, args)
-              const actor = args[0] as Actor | undefined
-              if (!(result instanceof Promise) || typeof actor?.tenantId !== 'string') return result
-              return result.catch(async (error: unknown) => {
-                if (hasCode(error, 'QUOTA_EXCEEDED')) await record(actor, error)
-                throw error
-              })
-            },
-      ]),
-    ) as T
+    onTenantRejection(operations, async (actor, error) => {
+      if (hasCode(error, 'QUOTA_EXCEEDED')) await record(actor, error)
+    })
 }

@@ -1,9 +1,19 @@
-import type { Actor, BlockLocation, CidVersion, CreatedFile, FileQuota, Network, NewFile } from '@pinfold/interface'
+import type {
+  Actor,
+  BlockLocation,
+  CidVersion,
+  CreatedFile,
+  FileQuota,
+  Network,
+  NewEvent,
+  NewFile,
+} from '@pinfold/interface'
 import { hasCode, throwIfAborted } from '@pinfold/interface'
 import { CID } from 'multiformats/cid'
 import type { Block } from '../content/dag/blocks.js'
 import { fileBlockLocations } from '../content/dag/file-blocks.js'
 import { importFileDag, sidecarLocations, writeFileDagIndex } from '../content/dag/file-dag-index.js'
+import { contentBlockedFacts } from '../events/content-blocked.js'
 import { fileFacts, tenantEvent } from '../events/new-event.js'
 import type { ServiceContext } from '../service/context.js'
 import type { UploadOptions, UploadResult } from './api.js'
@@ -16,7 +26,7 @@ import { discardStaged, type Staged } from './upload-staging.js'
  */
 
 /** What committing uses of the service. */
-export type CommitSettings = Pick<ServiceContext, 'blobs' | 'records' | 'ids' | 'clock'>
+export type CommitSettings = Pick<ServiceContext, 'blobs' | 'records' | 'ids' | 'clock' | 'deny'>
 
 /**
  * Records the staged content, under `fileId` when given (else a new id), keeping the tenant within
@@ -64,7 +74,7 @@ export async function commitStaged(
           kind: staged.kind,
           profile: staged.kind === 'file' ? options.cidVersion : null,
         },
-        { quota, events: [tenantEvent(actor, fileFacts('file.created', file))] },
+        { quota, events: [tenantEvent(actor, fileFacts('file.created', file)), ...blockedOnArrival(ctx, actor, file)] },
       )
       .catch((error: unknown) => recordedBefore(ctx, error, actor, options.network, fileId))
     if (created.content.blobKey !== staged.blobKey) {
@@ -77,6 +87,20 @@ export async function commitStaged(
     if (!(cid && (await blobIsReferenced(ctx, cid, staged.blobKey)))) await discardStaged(ctx, staged)
     throw error
   }
+}
+
+/**
+ * Uploads are accepted whatever their CID (it is known only once the bytes are hashed) and never
+ * served publicly while a rule blocks them; the tenant is told at once, in the upload's own
+ * transaction, with a `content.blocked` entry naming the file and the rule. Only the root is
+ * asked (a lookup in memory); a blocked block inside is found when it is read.
+ */
+function blockedOnArrival(ctx: CommitSettings, actor: Actor, file: NewFile): NewEvent[] {
+  const match = ctx.deny.lists.check({ namespace: 'ipfs', cid: CID.parse(file.cid) })
+  if (!match) return []
+  return [
+    tenantEvent(actor, contentBlockedFacts(file.cid, match, 'upload', { fileId: file.id, network: file.network })),
+  ]
 }
 
 /** The content's CID under the requested profile, and (for files) its DAG's inner nodes. */

@@ -21,8 +21,9 @@ export class DagFetchFailure extends Error {
   constructor(
     readonly failure: PinFailure,
     message: string,
+    options?: { cause?: unknown },
   ) {
-    super(message)
+    super(message, options)
     this.name = 'DagFetchFailure'
   }
 }
@@ -95,7 +96,7 @@ export async function fetchDag(
     if (problem) throw new DagFetchFailure('invalid_object', `block ${cid} ${problem}`)
     const blocked = options.refusal?.(cid)
     // nothing of a DAG with a blocked block is kept: the whole pin fails, saying which rule
-    if (blocked) throw new DagFetchFailure('invalid_object', blocked.message)
+    if (blocked) throw new DagFetchFailure('invalid_object', blocked.message, { cause: blocked })
     const misses: string[] = []
     let refused: string | undefined
     for (const fetcher of fetchers) {

@@ -3,6 +3,7 @@ import type {
   ContentRecord,
   FileQuota,
   LocatedBlock,
+  NewEvent,
   PinOutcome,
   PinRequestRecord,
 } from '@pinfold/interface'
@@ -11,6 +12,7 @@ import { CID } from 'multiformats/cid'
 import { blockLinks } from '../content/dag/blocks.js'
 import { createCarBlobWriter, deleteContentBlobs, readAll } from '../content/dag/car-blob.js'
 import { readBlock } from '../content/dag/read-block.js'
+import { blockedBy, contentBlockedFacts } from '../events/content-blocked.js'
 import { fileFacts, pinFacts, systemEvent } from '../events/new-event.js'
 import { DIRECTORY_MIME_TYPE } from '../mime/allowed-mime-types.js'
 import { detectMimeType, SNIFF_BYTES } from '../mime/mime.js'
@@ -69,7 +71,7 @@ export async function runPinJob(
       () => {}, // asked again at the next renewal
     )
   }, settings.leaseMs / 3)
-  const finish = async (outcome: PinOutcome) => {
+  const finish = async (outcome: PinOutcome, more: NewEvent[] = []) => {
     // a replacement ends its original either way: its file was kept only until now
     if (request.replaces) await deletePinFile(ctx, request.tenantId, request.replaces)
     const facts =
@@ -77,7 +79,7 @@ export async function runPinJob(
         ? pinFacts('pin.pinned', request, { dagSize: outcome.dagSize })
         : pinFacts('pin.failed', request, { failure: outcome.failure, reason: outcome.reason })
     return ctx.records.pinRequests.finishPinRequest(request.id, owner, outcome, {
-      events: [systemEvent(request.tenantId, facts, 'pin-job')],
+      events: [systemEvent(request.tenantId, facts, 'pin-job'), ...more],
     })
   }
   let blobKey: string | undefined
@@ -142,7 +144,18 @@ export async function runPinJob(
       return
     }
     if (error instanceof DagFetchFailure) {
-      await finish({ state: 'failed', failure: error.failure, reason: error.message })
+      // a block of the DAG is on a deny list: the tenant is told which, with the failure
+      const blocked = blockedBy(error.cause)
+      const more = blocked
+        ? [
+            systemEvent(
+              request.tenantId,
+              contentBlockedFacts(blocked.cid, blocked, 'pin', { pinRequestId: request.id, root: request.cid }),
+              'pin-job',
+            ),
+          ]
+        : []
+      await finish({ state: 'failed', failure: error.failure, reason: error.message }, more)
       return
     }
     if (hasCode(error, 'QUOTA_EXCEEDED') || hasCode(error, 'PAYLOAD_TOO_LARGE')) {
@@ -150,8 +163,9 @@ export async function runPinJob(
       await finish({ state: 'failed', failure: 'too_large', reason: (error as Error).message })
       return
     }
-    // shutting down, or a store failed: the request goes back to the queue for the next claimer
-    await ctx.records.pinRequests.releasePinRequest(request.id, owner).catch(() => {})
+    // shutting down (stopped, not failed: uncounted), or a store failed (counted, so a request that
+    // keeps failing is given up after maxAttempts): back to the queue for the next claimer
+    await ctx.records.pinRequests.releasePinRequest(request.id, owner, { attempted: !signal.aborted }).catch(() => {})
     if (!signal.aborted) throw error
   } finally {
     clearTimeout(timeout)

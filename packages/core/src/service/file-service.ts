@@ -21,6 +21,7 @@ import { createDenylistOperations } from '../denylist/operator-rules.js'
 import { createDnslinkOperations } from '../dnslink/dnslink.js'
 import { createDomainOperations } from '../domains/domains.js'
 import { createDownloadLinkOperations } from '../download-links/download-links.js'
+import { recordingBlockedIngest } from '../events/content-blocked.js'
 import { createEventOperations } from '../events/events.js'
 import { recordingQuotaRefusals } from '../events/quota-reached.js'
 import { createExpiryOperations } from '../expiry/expiry.js'
@@ -177,6 +178,8 @@ function createOperations(ctx: ServiceContext, options: FileServiceOptions): Fil
   const gateway = createGatewayOperations({ ...ctx, hiddenTenants: tenants.hiddenTenants })
   // the operations a quota refuses: each refusal is recorded in the audit log (bounded)
   const quotaRecorded = recordingQuotaRefusals(ctx)
+  // a pin of a blocked CID is refused, and recorded as content.blocked for the tenant that asked
+  const blockedRecorded = recordingBlockedIngest(ctx, 'pin')
   return {
     files: quotaRecorded(createFileOperations({ ...ctx, upload })),
     groups: createGroupOperations(ctx),
@@ -199,7 +202,7 @@ function createOperations(ctx: ServiceContext, options: FileServiceOptions): Fil
     health: createHealthOperations(ctx),
     apiKeys: createApiKeyOperations({ ...ctx, trustedKeys }),
     usage: createUsageOperations(ctx),
-    pins: quotaRecorded(createPinOperations({ ...ctx, suspendedTenants: tenants.suspendedTenants })),
+    pins: blockedRecorded(quotaRecorded(createPinOperations({ ...ctx, suspendedTenants: tenants.suspendedTenants }))),
     totals: createTotalsOperations(ctx),
     quotas,
     tenants: { admit: tenants.admit, hiddenTenants: tenants.hiddenTenants, suspendedTenants: tenants.suspendedTenants },

@@ -126,6 +126,8 @@ function checkWebhookSettings(check: OptionChecks, options: FileServiceOptions):
     ),
     fanOutBatch: check.integerBetween('webhooks.fanOutBatch', given.fanOutBatch ?? d.fanOutBatch, 1, 10_000),
     retentionMs: check.nonNegativeInteger('webhooks.retentionMs', given.retentionMs ?? d.retentionMs),
+    disableAfterMs: check.nonNegativeInteger('webhooks.disableAfterMs', given.disableAfterMs ?? d.disableAfterMs),
+    secretGraceMs: check.nonNegativeInteger('webhooks.secretGraceMs', given.secretGraceMs ?? d.secretGraceMs),
     onAttempt: check.optionalFunction('webhooks.onAttempt', given.onAttempt),
   }
 }

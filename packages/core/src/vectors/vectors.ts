@@ -1,11 +1,18 @@
 import type { Actor, CallOptions, Embedder, FileRecord, Network, VectorEmbedding } from '@pinfold/interface'
 import { invalid, MAX_VECTOR_QUERY_LIMIT, notFound, PinfoldError, throwIfAborted } from '@pinfold/interface'
+import { type EventFacts, fileFacts, tenantEvent } from '../events/new-event.js'
 import { admitVectorizedFile } from '../quotas/vectorized.js'
 import type { ServiceContext } from '../service/context.js'
 import type { VectorOperations } from './api.js'
 
 /** What the vector operations use of the service. */
 export type VectorSettings = Pick<ServiceContext, 'records' | 'blobs' | 'features' | 'quotaDefaults'>
+
+/** A vector change's entry: the file it concerns, as `fileFacts` names one, and what was embedded. */
+function vectorFacts(type: string, file: FileRecord, data: Record<string, unknown> = {}): EventFacts {
+  const facts = fileFacts(type, file)
+  return { ...facts, data: { cid: file.cid, name: file.name, ...data } }
+}
 
 /** Vectors are a feature of private files (as at Pinata): files and groups are looked up there. */
 const NETWORK: Network = 'private'
@@ -92,15 +99,29 @@ export function createVectorOperations(ctx: VectorSettings): VectorOperations {
         file.id,
         embeddingOf(embedder),
         vectors,
-        { ...options, maxVectorizedFiles },
+        {
+          ...options,
+          maxVectorizedFiles,
+          events: [
+            tenantEvent(
+              actor,
+              vectorFacts('file.vectorized', file, { passages: vectors.length, embedder: embedder.id }),
+            ),
+          ],
+        },
       )
       if (!updated) throw notFound('file') // deleted while it was being read
       return updated
     },
 
     async deleteVectors(actor, fileId, options = {}) {
-      await privateFile(actor, fileId, options)
-      const updated = await ctx.records.vectors.deleteFileVectors(actor.tenantId, NETWORK, fileId, options)
+      const file = await privateFile(actor, fileId, options)
+      // removing vectors a file does not have changes nothing, and records nothing
+      const events = file.vectorized ? [tenantEvent(actor, vectorFacts('file.vectors_deleted', file))] : []
+      const updated = await ctx.records.vectors.deleteFileVectors(actor.tenantId, NETWORK, fileId, {
+        ...options,
+        events,
+      })
       if (!updated) throw notFound('file')
       return updated
     },

@@ -6,8 +6,11 @@ import type { PageQuery } from '../common/pagination.js'
 /** Whose endpoints: a tenant's id, or `null` for the operator's own (which receive every tenant's events). */
 export type WebhookOwner = string | null
 
-/** An endpoint as it is shown: everything but its signing secret. */
-export type WebhookEndpoint = Omit<WebhookEndpointRecord, 'secret'>
+/**
+ * An endpoint as it is shown: everything but its signing secrets (`previousSecretExpiresAt` says
+ * until when a rotated-out secret still signs).
+ */
+export type WebhookEndpoint = Omit<WebhookEndpointRecord, 'secret' | 'previousSecret'>
 
 export interface WebhookEndpointInput {
   /** `http:` or `https:`, no credentials; its host must not resolve to an address the operator refuses. */
@@ -26,7 +29,7 @@ export interface WebhookEndpointUpdate {
 
 export interface CreatedWebhookEndpoint {
   endpoint: WebhookEndpoint
-  /** The signing secret (`whsec_…`): shown once, at creation. */
+  /** The signing secret (`whsec_…`): shown once, at creation or rotation. */
   secret: string
 }
 
@@ -61,13 +64,23 @@ export interface WebhookOperations {
   list(owner: WebhookOwner, page: PageQuery, options?: CallOptions): Promise<WebhookPage<WebhookEndpoint>>
   /** `NOT_FOUND` for an unknown id or another owner's. */
   get(owner: WebhookOwner, id: string, options?: CallOptions): Promise<WebhookEndpoint>
-  /** Changes what is given (a new URL is checked as at creation); `NOT_FOUND`, `INVALID_INPUT`. */
+  /**
+   * Changes what is given (a new URL is checked as at creation); `NOT_FOUND`, `INVALID_INPUT`.
+   * `enabled: true` re-enables an endpoint disabled by its owner or for failing (its queued
+   * deliveries are sent again, its failing streak starts over); `enabled: false` disables it.
+   */
   update(
     owner: WebhookOwner,
     id: string,
     update: WebhookEndpointUpdate,
     options?: CallOptions,
   ): Promise<WebhookEndpoint>
+  /**
+   * Gives the endpoint a new signing secret, shown once in the answer. For `secretGraceMs` the
+   * old one still signs too (each delivery carries both signatures), so a receiver can switch
+   * without a delivery failing verification. `NOT_FOUND`.
+   */
+  rotateSecret(owner: WebhookOwner, id: string, options?: CallOptions): Promise<CreatedWebhookEndpoint>
   /** Deletes the endpoint and its deliveries; `NOT_FOUND`. */
   remove(owner: WebhookOwner, id: string, options?: CallOptions): Promise<void>
   /** The endpoint's deliveries, newest first; `NOT_FOUND` for an unknown endpoint. */
@@ -77,7 +90,10 @@ export interface WebhookOperations {
     page: PageQuery,
     options?: CallOptions,
   ): Promise<WebhookPage<WebhookDelivery>>
-  /** Queues a `webhook.test` event to the endpoint (sent by the workers like any other); `NOT_FOUND`. */
+  /**
+   * Queues a `webhook.test` event to the endpoint (sent by the workers like any other; to a
+   * disabled endpoint once it is enabled again); `NOT_FOUND`.
+   */
   test(owner: WebhookOwner, id: string, options?: CallOptions): Promise<WebhookDelivery>
   /**
    * Moves events of the journal not yet fanned out into the outbox (one batch); returns how many
@@ -85,9 +101,11 @@ export interface WebhookOperations {
    */
   fanOut(options?: CallOptions): Promise<number>
   /**
-   * Claims the next due delivery (fairly across owners) and sends it once: signed, to the checked
-   * address, within the time and size bounds; records the answer and schedules the retry. False
-   * when none was due. Aborting gives the claimed delivery back to the outbox.
+   * Claims the next due delivery of an enabled endpoint (fairly across owners) and sends it once:
+   * signed, to the checked address, within the time and size bounds; records the answer and
+   * schedules the retry. An endpoint whose attempts have all failed for `disableAfterMs` is
+   * disabled (`endpoint.disabled` in the audit log). False when none was due. Aborting gives the
+   * claimed delivery back to the outbox.
    */
   deliverNext(options?: CallOptions): Promise<boolean>
   /**

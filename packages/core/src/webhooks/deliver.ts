@@ -1,11 +1,14 @@
-import type {
-  CallOptions,
-  WebhookAttemptOutcome,
-  WebhookDeliveryRecord,
-  WebhookPostResult,
-  WebhookTransport,
+import {
+  type CallOptions,
+  DEPLOYMENT_TENANT_ID,
+  type WebhookAttemptOutcome,
+  type WebhookDeliveryRecord,
+  type WebhookEndpointRecord,
+  type WebhookPostResult,
+  type WebhookTransport,
 } from '@pinfold/interface'
 import { Webhook } from 'standardwebhooks'
+import { systemEvent } from '../events/new-event.js'
 import type { ServiceContext } from '../service/context.js'
 import { retryDelayMs } from './backoff.js'
 import { webhookBody } from './payload.js'
@@ -33,20 +36,75 @@ export async function deliverNext(settings: DeliverySettings, options?: CallOpti
     signal: options?.signal,
   })
   if (!delivery) return false
-  let result: WebhookPostResult | undefined
+  let sent: { endpoint: WebhookEndpointRecord; result: WebhookPostResult } | undefined
   try {
-    result = await attempt(settings, delivery, transport, options)
+    sent = await attempt(settings, delivery, transport, options)
   } catch (error) {
     // stopped mid-attempt (the process is going): the delivery goes back, to be sent at once elsewhere
     if (options?.signal?.aborted) await records.webhooks.releaseWebhookDelivery(delivery.id, owner)
     throw error
   }
   // deleted since it was claimed: its deliveries went with it
-  if (!result) return true
+  if (!sent) return true
+  const { endpoint, result } = sent
   const outcome = outcomeOf(delivery, result, settings)
-  await records.webhooks.finishWebhookAttempt(delivery.id, owner, outcome)
+  const finished = await records.webhooks.finishWebhookAttempt(delivery.id, owner, outcome)
   bounds.onAttempt?.(result.kind === 'refused' ? 'refused' : outcome.status === 'pending' ? 'retried' : outcome.status)
+  if (finished && outcome.status !== 'delivered') await disableIfFailing(settings, endpoint, outcome)
   return true
+}
+
+/**
+ * After a failed attempt: an endpoint no attempt has reached for `disableAfterMs` is disabled, in
+ * one step with its `endpoint.disabled` entry (the store decides on the failing streak it keeps,
+ * so of several workers failing at once one disables it and one entry is written).
+ */
+async function disableIfFailing(
+  { records, clock, webhooks: bounds }: DeliverySettings,
+  endpoint: WebhookEndpointRecord,
+  outcome: Extract<WebhookAttemptOutcome, { error: string }>,
+): Promise<void> {
+  if (bounds.disableAfterMs === 0) return
+  const at = clock.now()
+  const reason = `every attempt failed for ${duration(bounds.disableAfterMs)} (the last: ${outcome.error})`
+  const event = systemEvent(
+    endpoint.tenantId ?? DEPLOYMENT_TENANT_ID,
+    { type: 'endpoint.disabled', target: { kind: 'webhook', id: endpoint.id }, data: { url: endpoint.url, reason } },
+    'webhooks',
+  )
+  await records.webhooks.disableFailingWebhookEndpoint(
+    endpoint.id,
+    { failingBefore: new Date(at.getTime() - bounds.disableAfterMs), at, reason },
+    { events: [event] },
+  )
+}
+
+/** `5 days`, `36 hours`, `90 minutes`, `45 seconds`: the largest unit that divides it. */
+function duration(ms: number): string {
+  const units: [string, number][] = [
+    ['day', 86_400_000],
+    ['hour', 3_600_000],
+    ['minute', 60_000],
+    ['second', 1_000],
+  ]
+  for (const [unit, size] of units) {
+    if (ms % size === 0) return `${ms / size} ${unit}${ms === size ? '' : 's'}`
+  }
+  return `${ms} ms`
+}
+
+/**
+ * The `webhook-signature` header: by the endpoint's secret, and during a rotation's grace period by
+ * the one it replaced too, space-separated as Standard Webhooks allows, so a receiver verifying with
+ * either secret accepts it.
+ */
+export function signatureHeader(endpoint: WebhookEndpointRecord, id: string, at: Date, body: string): string {
+  const signatures = [new Webhook(endpoint.secret).sign(id, at, body)]
+  const previous = endpoint.previousSecret
+  if (previous && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > at) {
+    signatures.push(new Webhook(previous).sign(id, at, body))
+  }
+  return signatures.join(' ')
 }
 
 /** Signs and posts the claimed delivery; `undefined` when its endpoint is gone. The network's failures are results; it throws when aborted or when the store fails (the lease then runs out). */
@@ -55,7 +113,7 @@ async function attempt(
   delivery: WebhookDeliveryRecord,
   transport: WebhookTransport,
   options?: CallOptions,
-): Promise<WebhookPostResult | undefined> {
+): Promise<{ endpoint: WebhookEndpointRecord; result: WebhookPostResult } | undefined> {
   const endpoint = await records.webhooks.getWebhookEndpoint(delivery.tenantId, delivery.endpointId, {
     signal: options?.signal,
   })
@@ -67,16 +125,17 @@ async function attempt(
     'user-agent': 'Pinfold-Webhooks/1',
     'webhook-id': delivery.event.id,
     'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
-    'webhook-signature': new Webhook(endpoint.secret).sign(delivery.event.id, sentAt, body),
+    'webhook-signature': signatureHeader(endpoint, delivery.event.id, sentAt, body),
   }
   try {
-    return await transport.post(
+    const result = await transport.post(
       { url: endpoint.url, headers, body, timeoutMs: bounds.timeoutMs, maxResponseBytes: bounds.maxResponseBytes },
       { signal: options?.signal },
     )
+    return { endpoint, result }
   } catch (error) {
     if (options?.signal?.aborted) throw error
-    return { kind: 'unreachable', reason: error instanceof Error ? error.message : String(error) }
+    return { endpoint, result: { kind: 'unreachable', reason: error instanceof Error ? error.message : String(error) } }
   }
 }
 

@@ -27,6 +27,19 @@ export interface WebhookSettings {
   fanOutBatch: number
   /** How long ended deliveries (delivered, failed) stay listed before `prune` deletes them; 0 keeps them. */
   retentionMs: number
+  /**
+   * An endpoint every attempt to which has failed for this long (no 2xx since its first failure)
+   * is disabled, with an `endpoint.disabled` entry in the audit log; its queued deliveries wait
+   * until its owner enables it again. 0 never disables one. As Svix does, after 5 days by default:
+   * long enough to outlast a weekend's outage, short enough that a dead URL stops costing attempts.
+   */
+  disableAfterMs: number
+  /**
+   * After a secret is rotated, deliveries are signed with the old secret too for this long (two
+   * signatures in `webhook-signature`, as Standard Webhooks allows), so receivers can switch
+   * without dropping a delivery. 0 signs with the new one only, at once.
+   */
+  secretGraceMs: number
   /** Told what each attempt came to (the server counts them). */
   onAttempt?: ((result: WebhookAttemptResult) => void) | undefined
 }
@@ -42,4 +55,6 @@ export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = {
   maxEndpointsPerOwner: 20,
   fanOutBatch: 100,
   retentionMs: 30 * 24 * 60 * 60_000,
+  disableAfterMs: 5 * 24 * 60 * 60_000,
+  secretGraceMs: 24 * 60 * 60_000,
 }

@@ -56,7 +56,12 @@ export function createWebhookOperations(settings: WebhookFeatureSettings): Webho
         eventTypes,
         description,
         secret,
+        previousSecret: null,
+        previousSecretExpiresAt: null,
         enabled: true,
+        disabledAt: null,
+        disabledReason: null,
+        failingSince: null,
         createdAt: now,
         updatedAt: now,
       }
@@ -87,6 +92,16 @@ export function createWebhookOperations(settings: WebhookFeatureSettings): Webho
       const updated = await records.webhooks.updateWebhookEndpoint(who, id, patch, clock.now(), options)
       if (!updated) throw notFound()
       return shown(updated)
+    },
+
+    async rotateSecret(who, id, options) {
+      transport()
+      const now = clock.now()
+      const secret = newWebhookSecret()
+      const previousExpiresAt = new Date(now.getTime() + bounds.secretGraceMs)
+      const rotated = await records.webhooks.rotateWebhookSecret(who, id, secret, previousExpiresAt, now, options)
+      if (!rotated) throw notFound()
+      return { endpoint: shown(rotated), secret }
     },
 
     async remove(who, id, options) {
@@ -152,7 +167,8 @@ export function createWebhookOperations(settings: WebhookFeatureSettings): Webho
   }
 }
 
-function shown({ secret: _, ...endpoint }: WebhookEndpointRecord): WebhookEndpoint {
+/** Everything but the secrets (the end of the last rotation's grace period stays: it is no secret). */
+function shown({ secret: _, previousSecret: __, ...endpoint }: WebhookEndpointRecord): WebhookEndpoint {
   return endpoint
 }
 

@@ -278,6 +278,30 @@ describe('vectors service', () => {
     expect(result.matches.map((m) => m.fileId)).toEqual([files[1]!.id])
   })
 
+  it('vectorize and deleteVectors - each is in the audit log; removing vectors a file lacks records nothing', async () => {
+    const { service } = setup()
+    const { files } = await groupWithFiles(service, ['a cat\n\na dog'])
+    const file = files[0]!
+    await service.vectors.vectorize({ ...alice, requestId: 'req-vec' }, file.id)
+    await service.vectors.deleteVectors(alice, file.id)
+    await service.vectors.deleteVectors(alice, file.id)
+    const { events } = await service.events.list(alice, {
+      types: ['file.vectorized', 'file.vectors_deleted'],
+      order: 'asc',
+    })
+    expect(events).toMatchObject([
+      {
+        type: 'file.vectorized',
+        requestId: 'req-vec',
+        actor: { kind: 'user', id: 'alice' },
+        target: { kind: 'file', id: file.id },
+        data: { cid: file.cid, name: file.name, passages: 2, embedder: 'test-words@1' },
+      },
+      { type: 'file.vectors_deleted', target: { kind: 'file', id: file.id } },
+    ])
+    expect((await service.events.list(mallory)).events).toEqual([])
+  })
+
   it('files.delete and groups.removeFile - take the vectors out of the group', async () => {
     const { service } = setup()
     const { group, files } = await groupWithFiles(service, ['cat', 'cat dog', 'cat fish'])

@@ -79,6 +79,13 @@ export interface BlockRecordStore {
     options?: CallOptions,
   ): Promise<FileRecord | undefined>
 
+  /**
+   * Files of every tenant, on either network, whose content has this block as its root, by
+   * `(tenantId, createdAt, id)`, at most `limit`: who holds a CID (whatever its spelling), so a
+   * deny rule added by the operator can be reported to the tenants whose content it blocks.
+   */
+  listRootHolders(multihash: Uint8Array, limit: number, options?: CallOptions): Promise<FileRecord[]>
+
   /** The entry of a block inside one blob, whether or not a content record owns it yet. */
   getBlockLocation(blobKey: string, multihash: Uint8Array, options?: CallOptions): Promise<BlockLocation | undefined>
 

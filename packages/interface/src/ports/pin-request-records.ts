@@ -119,6 +119,12 @@ export interface PinDeleteOptions extends RecordedOptions {
  * across processes: a request is worked on by at most one lease holder at a time, and a lease that
  * runs out (its process died) lets another worker take the request over.
  */
+/** How `releasePinRequest` treats the attempt being given back. */
+export interface PinReleaseOptions extends CallOptions {
+  /** Keep the attempt counted (the job failed on its own); default: the attempt is not counted. */
+  attempted?: boolean | undefined
+}
+
 export interface PinRequestRecordStore {
   /**
    * Stores a new request (state `queued`, no lease); reusing an id is a `CONFLICT`. When its tenant
@@ -203,9 +209,12 @@ export interface PinRequestRecordStore {
 
   /**
    * Gives a held request back to the queue (`queued`, no lease) so another worker takes it at once,
-   * as a process does when it shuts down mid-job. False when it is gone or not leased to `owner`.
+   * as a process does when it shuts down mid-job or a job stops for its tenant's suspension. The
+   * attempt its claim counted is given back too (the job was stopped, it did not fail), unless
+   * `attempted` says the job ended by a failure of its own (a store error), which counts toward
+   * the attempts after which a request is given up. False when it is gone or not leased to `owner`.
    */
-  releasePinRequest(id: string, owner: string, options?: CallOptions): Promise<boolean>
+  releasePinRequest(id: string, owner: string, options?: PinReleaseOptions): Promise<boolean>
 
   /**
    * Deletes a request that is not `pinned` (or any, with `pinned: true`) and returns it; a pinned

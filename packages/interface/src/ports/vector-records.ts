@@ -1,5 +1,6 @@
 import type { CallOptions } from '../call-options.js'
 import type { FileRecord, Network } from '../model.js'
+import type { RecordedOptions } from './event-records.js'
 
 /**
  * Which embedder produced the vectors of an index. Vectors of different embedders (or sizes) are not
@@ -44,8 +45,8 @@ export interface VectorMatch {
  * An adapter that cannot store vectors (PostgreSQL without pgvector) rejects every method with
  * `UNAVAILABLE` and a message saying what is missing.
  */
-/** How `upsertFileVectors` bounds a tenant's vectorized files. */
-export interface VectorUpsertOptions extends CallOptions {
+/** How `upsertFileVectors` bounds a tenant's vectorized files; its `events` are appended with the vectors. */
+export interface VectorUpsertOptions extends RecordedOptions {
   /** Most files of the tenant that may be vectorized once this one is; undefined: no limit. */
   maxVectorizedFiles?: number | undefined
 }
@@ -73,13 +74,14 @@ export interface VectorRecordStore {
 
   /**
    * Removes a file's vectors and clears `vectorized`. Idempotent; returns the updated file, or
-   * `undefined` when the file does not exist for this tenant and network.
+   * `undefined` when the file does not exist for this tenant and network (then no `events` are
+   * appended; otherwise they are, in the same atomic step).
    */
   deleteFileVectors(
     tenantId: string,
     network: Network,
     fileId: string,
-    options?: CallOptions,
+    options?: RecordedOptions,
   ): Promise<FileRecord | undefined>
 
   /**

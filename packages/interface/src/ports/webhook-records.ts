@@ -1,5 +1,6 @@
 import type { CallOptions } from '../call-options.js'
 import type { Page, PageRequest } from '../model.js'
+import type { RecordedOptions } from './event-records.js'
 
 /** The event types an endpoint may subscribe to (the journal's `type`s that leave the service). */
 export const WEBHOOK_EVENT_TYPES = [
@@ -12,6 +13,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'key.revoked',
   'quota.reached',
   'content.blocked',
+  'endpoint.disabled',
 ] as const
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number]
 
@@ -28,18 +30,47 @@ export interface WebhookEndpointRecord {
   description: string
   /** The Standard Webhooks signing secret, `whsec_` + base64. */
   secret: string
-  /** A disabled endpoint gets no new deliveries (those already queued still run). */
+  /**
+   * The secret it replaced at the last rotation, still signing beside it until
+   * `previousSecretExpiresAt` (the grace period receivers have to switch); `null` when none.
+   */
+  previousSecret: string | null
+  previousSecretExpiresAt: Date | null
+  /**
+   * A disabled endpoint gets no new deliveries, and those queued for it wait (none is attempted)
+   * until it is enabled again.
+   */
   enabled: boolean
+  /** When it was disabled (by its owner, or for failing); `null` while enabled. */
+  disabledAt: Date | null
+  /** Why, in words; `null` while enabled. */
+  disabledReason: string | null
+  /** The first failed attempt since its last delivered one; `null` when the last attempt delivered (or none failed). */
+  failingSince: Date | null
   createdAt: Date
   updatedAt: Date
 }
 
-/** What an update may change; an absent field is left as it is. */
+/**
+ * What an update may change; an absent field is left as it is. Disabling an enabled endpoint sets
+ * `disabledAt` (the update's time) and `disabledReason`; enabling one clears both and `failingSince`
+ * (its failures start over); giving the state it already has changes neither.
+ */
 export interface WebhookEndpointPatch {
   url?: string | undefined
   eventTypes?: string[] | undefined
   description?: string | undefined
   enabled?: boolean | undefined
+  /** The reason recorded when `enabled: false` disables it. */
+  disabledReason?: string | undefined
+}
+
+/** An endpoint disabled for failing (`disableFailingWebhookEndpoint`). */
+export interface WebhookEndpointDisable {
+  /** Disabled only if it has been failing since this moment or earlier. */
+  failingBefore: Date
+  at: Date
+  reason: string
 }
 
 /** The event a delivery carries, copied into the outbox so the journal's retention cannot lose it. */
@@ -165,8 +196,8 @@ export interface WebhookRecordStore {
   ): Promise<Page<WebhookDeliveryRecord>>
 
   /**
-   * Takes a due delivery — `pending` with `nextAttemptAt <= now`, or `delivering` with a lease
-   * expired at `now` — sets it `delivering`, leased to `owner` until `now + leaseMs`, and counts
+   * Takes a due delivery of an enabled endpoint — `pending` with `nextAttemptAt <= now`, or
+   * `delivering` with a lease expired at `now` — sets it `delivering`, leased to `owner` until `now + leaseMs`, and counts
    * the attempt. Each delivery goes to exactly one of concurrent claimers; `undefined` when none is
    * due. Owners take turns: among owners with a due delivery, under `maxRunningPerTenant` running
    * and whose endpoint is under `maxRunningPerEndpoint` running, the claim goes to the owner with
@@ -183,8 +214,9 @@ export interface WebhookRecordStore {
 
   /**
    * Records the attempt `owner` holds: delivered, failed for good, or `pending` again at
-   * `nextAttemptAt`; the lease is cleared. False (nothing changes) when it is gone or no longer
-   * leased to `owner` (taken over after the lease ran out).
+   * `nextAttemptAt`; the lease is cleared. In the same step the endpoint's `failingSince` is
+   * cleared by a delivered attempt and set to `outcome.at` by any other when unset. False (nothing
+   * changes) when it is gone or no longer leased to `owner` (taken over after the lease ran out).
    */
   finishWebhookAttempt(
     id: string,
@@ -192,6 +224,33 @@ export interface WebhookRecordStore {
     outcome: WebhookAttemptOutcome,
     options?: CallOptions,
   ): Promise<boolean>
+
+  /**
+   * Disables an enabled endpoint (any owner's) whose `failingSince` is at or before
+   * `disable.failingBefore`: `enabled` false, `disabledAt` and `disabledReason` from `disable`, with
+   * `events` appended in the same atomic step. `undefined` (nothing changes, nothing appended) when
+   * there is no such endpoint, it is disabled already, or it has not been failing that long; of
+   * concurrent calls at most one disables it.
+   */
+  disableFailingWebhookEndpoint(
+    id: string,
+    disable: WebhookEndpointDisable,
+    options?: RecordedOptions,
+  ): Promise<WebhookEndpointRecord | undefined>
+
+  /**
+   * Replaces the owner's endpoint's secret with `secret`, keeping the one it replaces as
+   * `previousSecret` until `previousExpiresAt` (a previous secret from an earlier rotation is
+   * dropped); `undefined` when the owner has no such endpoint.
+   */
+  rotateWebhookSecret(
+    tenantId: string | null,
+    id: string,
+    secret: string,
+    previousExpiresAt: Date,
+    updatedAt: Date,
+    options?: CallOptions,
+  ): Promise<WebhookEndpointRecord | undefined>
 
   /**
    * Gives a held delivery back (`pending`, due at once, its attempt not counted), as a process

@@ -89,7 +89,8 @@ function webhookRoutesAt(
       auth: auth.write,
       summary: 'Change a webhook endpoint',
       tags,
-      description: 'Fields not given stay. A new URL is checked as at registration.',
+      description:
+        'Fields not given stay. A new URL is checked as at registration. `enabled: true` re-enables an endpoint disabled by its owner or for failing: its queued deliveries are sent again and its failing streak starts over.',
       request: { ...byId, body: WebhookEndpointPatch },
       responses: okData(WebhookEndpointObject),
       async handle(context, { params, body }) {
@@ -100,6 +101,23 @@ function webhookRoutesAt(
           { signal: context.signal },
         )
         return data(endpointToWire(endpoint))
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: `${base}/:id/rotate-secret`,
+      auth: auth.write,
+      summary: 'Rotate a webhook endpoint’s signing secret',
+      tags,
+      description:
+        'Answers the endpoint with its new secret, shown only here. During the grace period the operator set (24 hours unless configured; `previous_secret_expires_at`), each delivery is signed by the old and the new secret (`webhook-signature: v1,<new> v1,<old>`), so a receiver verifying with either accepts it; then by the new one only. Rotating again within the grace period drops the oldest secret.',
+      request: byId,
+      responses: okData(CreatedWebhookEndpointObject, 'Rotated'),
+      async handle(context, { params }) {
+        const { endpoint, secret } = await context.service.webhooks.rotateSecret(ownerOf(context), params.id, {
+          signal: context.signal,
+        })
+        return data({ ...endpointToWire(endpoint), secret })
       },
     }),
     defineRoute({

@@ -13,7 +13,22 @@ export const WebhookEndpointObject = named(
     url: Type.String({ format: 'uri' }),
     event_types: EventTypes,
     description: Type.String(),
-    enabled: Type.Boolean({ description: 'A disabled endpoint is sent no new events' }),
+    enabled: Type.Boolean({
+      description:
+        'A disabled endpoint is sent nothing: no new events are queued for it, and those queued wait until it is enabled again (`PATCH` with `enabled: true`)',
+    }),
+    disabled_at: Type.Union([DateTime, Type.Null()], { description: 'When it was disabled; null while enabled' }),
+    disabled_reason: Type.Union([Type.String(), Type.Null()], {
+      description:
+        'Why: `disabled by its owner`, or, when Pinfold disabled it, that every attempt failed for the period the operator set (5 days unless configured) and the last error',
+    }),
+    failing_since: Type.Union([DateTime, Type.Null()], {
+      description: 'The first failed attempt since the last delivered one; null when the last attempt delivered',
+    }),
+    previous_secret_expires_at: Type.Union([DateTime, Type.Null()], {
+      description:
+        'The end of the last secret rotation’s grace period: until then deliveries are signed by the replaced secret too (two signatures in `webhook-signature`); null before any rotation',
+    }),
     created_at: DateTime,
     updated_at: DateTime,
   }),
@@ -24,7 +39,7 @@ export const CreatedWebhookEndpointObject = Type.Intersect([
   Type.Object({
     secret: Type.String({
       description:
-        'The Standard Webhooks signing secret (`whsec_…`), shown only now: verify each delivery with it (`webhook-id`, `webhook-timestamp`, `webhook-signature`)',
+        'The Standard Webhooks signing secret (`whsec_…`), shown only now (at registration or rotation): verify each delivery with it (`webhook-id`, `webhook-timestamp`, `webhook-signature`)',
     }),
   }),
 ])
@@ -87,6 +102,10 @@ export function endpointToWire(e: WebhookEndpoint): Static<typeof WebhookEndpoin
     event_types: e.eventTypes,
     description: e.description,
     enabled: e.enabled,
+    disabled_at: e.disabledAt?.toISOString() ?? null,
+    disabled_reason: e.disabledReason,
+    failing_since: e.failingSince?.toISOString() ?? null,
+    previous_secret_expires_at: e.previousSecretExpiresAt?.toISOString() ?? null,
     created_at: e.createdAt.toISOString(),
     updated_at: e.updatedAt.toISOString(),
   }
