@@ -1,7 +1,7 @@
 import type { Network } from '../api/types'
 import { formatBytes, formatDuration } from '../format'
 import { secondsLeft } from '../uploads/rate'
-import type { QueuedUpload, UploadQueue } from '../uploads/use-upload-queue'
+import { ended, type QueuedUpload, type UploadQueue } from '../uploads/use-upload-queue'
 
 /**
  * The uploads of a queue, one row each: progress, rate and time left, pause and resume (tus),
@@ -11,18 +11,27 @@ import type { QueuedUpload, UploadQueue } from '../uploads/use-upload-queue'
 export function UploadList({ queue, onShow }: { queue: UploadQueue; onShow?: (network: Network) => void }) {
   if (queue.items.length === 0) return null
   return (
-    <ul className="uploads" aria-label="Uploads">
-      {queue.items.map((item) => (
-        <UploadRow
-          key={item.id}
-          item={item}
-          onCancel={() => queue.cancel(item.id)}
-          onPause={() => queue.pause(item.id)}
-          onResume={() => queue.resume(item.id)}
-          onShow={onShow && (() => onShow(item.network))}
-        />
-      ))}
-    </ul>
+    <>
+      <ul className="uploads" aria-label="Uploads">
+        {queue.items.map((item) => (
+          <UploadRow
+            key={item.id}
+            item={item}
+            onCancel={() => queue.cancel(item.id)}
+            onPause={() => queue.pause(item.id)}
+            onResume={() => queue.resume(item.id)}
+            onShow={onShow && (() => onShow(item.network))}
+          />
+        ))}
+      </ul>
+      {queue.items.some(ended) && (
+        <div className="actions uploads-clear">
+          <button type="button" onClick={queue.clearEnded}>
+            Clear finished uploads
+          </button>
+        </div>
+      )}
+    </>
   )
 }
 

@@ -30,6 +30,9 @@ export interface QueuedUpload {
   result?: FileItem
 }
 
+export const ended = (item: QueuedUpload) =>
+  item.state === 'done' || item.state === 'failed' || item.state === 'cancelled'
+
 /** Uploads running at once; the rest wait their turn. */
 const PARALLEL = 3
 
@@ -136,6 +139,10 @@ export function useUploadQueue(api: Api, onFinished?: (file: FileItem) => void) 
       )
       for (const item of dropped) if (item.kind === 'folder') queueFolder(item.name, item.parts, options)
       pump()
+    },
+    /** Takes the ended uploads (done, failed, cancelled) off the list. */
+    clearEnded() {
+      setItems((all) => all.filter((item) => !ended(item)))
     },
     cancel(id: number) {
       const upload = running.current.get(id)

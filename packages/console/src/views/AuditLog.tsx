@@ -181,11 +181,16 @@ export function AuditLogView({ api }: { api: Api }) {
                     <code>{event.type}</code>
                   </td>
                   <td data-label="Actor">
-                    {ACTOR_KIND[event.actor.kind] ?? event.actor.kind}{' '}
-                    <span className="mono break">{event.actor.id}</span>
+                    {/* one element a cell: on a phone the cell is a grid of its label and its content */}
+                    <span>
+                      {ACTOR_KIND[event.actor.kind] ?? event.actor.kind}{' '}
+                      <span className="mono break">{event.actor.id}</span>
+                    </span>
                   </td>
                   <td data-label="Target">
-                    {event.target.kind} <span className="mono break">{event.target.id}</span>
+                    <span>
+                      {event.target.kind} <span className="mono break">{event.target.id}</span>
+                    </span>
                   </td>
                   <td data-label="Request id">
                     <span className="mono break">{event.request_id ?? '—'}</span>
@@ -198,7 +203,7 @@ export function AuditLogView({ api }: { api: Api }) {
             </tbody>
           </table>
         )}
-        {page && (
+        {page && (pages.page > 1 || page.next_page_token) && (
           <Pager page={pages.page} nextToken={page.next_page_token} onPrevious={pages.previous} onNext={pages.next} />
         )}
       </div>

@@ -250,7 +250,7 @@ describe.skipIf(!CHROMIUM)(
       await dropOnList(page, [{ name: 'in-docs.txt', text: 'filed under docs\n' }])
       await rows.filter({ hasText: 'in-docs.txt' }).waitFor()
       expect((await byName('private', 'in-docs.txt'))?.group_id).toBe(docs.id)
-      await page.getByRole('button', { name: 'Clear' }).click()
+      await page.getByRole('button', { name: 'Clear', exact: true }).click()
 
       // a folder of the disk dropped on the list: one CID, its inner paths kept
       const album = join(work, 'album')
@@ -263,6 +263,8 @@ describe.skipIf(!CHROMIUM)(
       await rows.filter({ hasText: 'album' }).waitFor()
       await page.screenshot({ path: join(ARTIFACTS, 'files-drop-1280.png'), fullPage: true })
       expect((await byName('private', 'album'))?.number_of_files).toBeGreaterThanOrEqual(2)
+      await page.getByRole('button', { name: 'Clear finished uploads' }).click()
+      await page.getByRole('list', { name: 'Uploads' }).waitFor({ state: 'detached' })
 
       // a delete and a key: the request ids their answers carried, to find in the log
       await page.getByRole('button', { name: 'beta.txt', exact: true }).click()
@@ -343,7 +345,7 @@ describe.skipIf(!CHROMIUM)(
       for (let i = 0; i < 20; i++) await upload(`bulk-${String(i).padStart(2, '0')}.txt`, `bulk file ${i}`)
       const all = (await apiData<{ events: AuditEvent[] }>('/v3/audit/events?limit=100')).events
       expect(all).toHaveLength(events.length + 20)
-      await page.getByRole('button', { name: 'Clear' }).click()
+      await page.getByRole('button', { name: 'Clear', exact: true }).click()
       await expect.poll(() => entries.count()).toBe(25)
       await page.getByRole('button', { name: 'Next' }).click()
       await page.getByText('Page 2').waitFor()

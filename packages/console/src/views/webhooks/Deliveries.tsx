@@ -79,9 +79,12 @@ export function Deliveries({ api, endpoint }: { api: Api; endpoint: WebhookEndpo
           <tbody>
             {deliveries.map((delivery) => (
               <tr key={delivery.id}>
+                {/* one element a cell: on a phone the cell is a grid of its label and its content */}
                 <td data-label="Event">
-                  <code>{delivery.event_type}</code>
-                  <div className="hint mono break">{delivery.event_id}</div>
+                  <div>
+                    <code>{delivery.event_type}</code>
+                    <div className="hint mono break">{delivery.event_id}</div>
+                  </div>
                 </td>
                 <td data-label="Status">
                   <span className={`badge ${delivery.status === 'delivered' ? 'ok' : delivery.status}`}>
@@ -90,8 +93,10 @@ export function Deliveries({ api, endpoint }: { api: Api; endpoint: WebhookEndpo
                 </td>
                 <td data-label="Attempts">{delivery.attempts}</td>
                 <td data-label="Response">
-                  {delivery.last_status_code ?? '—'}
-                  {delivery.last_error && <div className="hint break">{delivery.last_error}</div>}
+                  <div>
+                    {delivery.last_status_code ?? '—'}
+                    {delivery.last_error && <div className="hint break">{delivery.last_error}</div>}
+                  </div>
                 </td>
                 <td data-label="Last attempt">{formatDate(delivery.last_attempt_at)}</td>
                 <td data-label="Next attempt">{formatDate(delivery.next_attempt_at)}</td>
@@ -100,7 +105,9 @@ export function Deliveries({ api, endpoint }: { api: Api; endpoint: WebhookEndpo
           </tbody>
         </table>
       )}
-      {deliveries && <Pager page={pages.page} nextToken={nextToken} onPrevious={pages.previous} onNext={pages.next} />}
+      {deliveries && (pages.page > 1 || nextToken) && (
+        <Pager page={pages.page} nextToken={nextToken} onPrevious={pages.previous} onNext={pages.next} />
+      )}
     </section>
   )
 }

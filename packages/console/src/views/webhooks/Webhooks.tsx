@@ -105,7 +105,9 @@ export function WebhooksView({ api }: { api: Api }) {
           ))}
         </ul>
       )}
-      {endpoints && <Pager page={pages.page} nextToken={nextToken} onPrevious={pages.previous} onNext={pages.next} />}
+      {endpoints && (pages.page > 1 || nextToken) && (
+        <Pager page={pages.page} nextToken={nextToken} onPrevious={pages.previous} onNext={pages.next} />
+      )}
     </section>
   )
 }
@@ -169,7 +171,15 @@ function EndpointRow({
         <button type="button" aria-describedby={name} onClick={() => onEnable(!endpoint.enabled)}>
           {endpoint.enabled ? 'Disable' : 'Enable'}
         </button>
-        <ConfirmButton label="Delete" what={endpoint.url} onConfirm={onDelete} />
+        <ConfirmButton
+          label="Delete"
+          what={endpoint.url}
+          onConfirm={() => {
+            // its deliveries stop being asked for first: a poll after the delete would be a 404
+            setOpen(false)
+            onDelete()
+          }}
+        />
       </div>
       {open && (
         <div id={panel}>
