@@ -195,7 +195,7 @@ export function FilesView({
           aria-busy={loading}
           {...drop.handlers}
         >
-          <p className="hint">
+          <p className="hint drop-hint">
             Drop files or folders on the list to upload them to the {network} network
             {dropGroup ? `, into the group ${groupName(dropGroup)}` : ''}.
           </p>
