@@ -5,6 +5,7 @@ import type { Network } from './api/types'
 import { ErrorNote } from './components/common'
 import { detectFeatures, type Features } from './features'
 import { forgetToken, savedToken, saveToken } from './session'
+import { AuditLogView } from './views/AuditLog'
 import { DomainsView } from './views/Domains'
 import { type FilesFilter, FilesView } from './views/Files'
 import { GroupsView } from './views/Groups'
@@ -16,8 +17,20 @@ import { SearchView } from './views/Search'
 import { SignIn } from './views/SignIn'
 import { UploadView } from './views/Upload'
 import { UsageView } from './views/Usage'
+import { WebhooksView } from './views/webhooks/Webhooks'
 
-type ViewName = 'files' | 'upload' | 'groups' | 'pins' | 'domains' | 'search' | 'payments' | 'usage' | 'keys'
+type ViewName =
+  | 'files'
+  | 'upload'
+  | 'groups'
+  | 'pins'
+  | 'domains'
+  | 'search'
+  | 'payments'
+  | 'usage'
+  | 'keys'
+  | 'webhooks'
+  | 'audit'
 
 const VIEWS: { name: ViewName; label: string; needs?: (features: Features) => boolean }[] = [
   { name: 'files', label: 'Files' },
@@ -29,6 +42,8 @@ const VIEWS: { name: ViewName; label: string; needs?: (features: Features) => bo
   { name: 'payments', label: 'Payments' },
   { name: 'usage', label: 'Usage', needs: (f) => f.usage || f.analytics },
   { name: 'keys', label: 'API keys', needs: (f) => f.keys },
+  { name: 'webhooks', label: 'Webhooks' },
+  { name: 'audit', label: 'Audit log' },
 ]
 
 const NO_FEATURES: Features = { keys: false, usage: false, analytics: false }
@@ -187,6 +202,8 @@ export function App() {
         {view === 'payments' && <PaymentsView api={api} />}
         {view === 'usage' && <UsageView api={api} features={features} />}
         {view === 'keys' && <KeysView api={api} />}
+        {view === 'webhooks' && <WebhooksView api={api} />}
+        {view === 'audit' && <AuditLogView api={api} />}
       </main>
     </div>
   )

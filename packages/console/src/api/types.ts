@@ -24,3 +24,10 @@ export type PinJob = Schemas['PinJob']
 export type PinQueue = Schemas['PinQueue']
 /** A custom gateway domain or a dedicated gateway name (`/v3/gateways/domains`). */
 export type Domain = Schemas['Domain']
+/** An entry of the tenant's audit log (`/v3/audit/events`), and a page of them. */
+export type AuditEvent = Schemas['AuditEvent']
+export type AuditEventPage = Schemas['AuditEventPage']
+/** A webhook endpoint (`/v3/webhooks`), the event types it may receive, and one delivery to it. */
+export type WebhookEndpoint = Schemas['WebhookEndpoint']
+export type WebhookEventType = Schemas['WebhookEventType']
+export type WebhookDelivery = Schemas['WebhookDelivery']

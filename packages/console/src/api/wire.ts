@@ -704,11 +704,21 @@ export interface Schemas {
     id: string
     url: string
     /** Event types to receive: `file.created`, `file.deleted`, `file.updated`, `pin.queued`, `pin.pinned`, `pin.failed`, `key.revoked`, `quota.reached`, `content.blocked` */
-    event_types: string[]
+    event_types: Schemas['WebhookEventType'][]
     description: string
     /** A disabled endpoint is sent no new events */
     enabled: boolean
     created_at: string
     updated_at: string
   }
+  WebhookEventType:
+    | 'file.created'
+    | 'file.deleted'
+    | 'file.updated'
+    | 'pin.queued'
+    | 'pin.pinned'
+    | 'pin.failed'
+    | 'key.revoked'
+    | 'quota.reached'
+    | 'content.blocked'
 }

@@ -3,6 +3,41 @@ import { type Dropped, readDrop } from '../uploads/drop'
 import './fileui.css'
 
 /**
+ * What makes an element a drop target for files and folders from the desktop: its drag handlers,
+ * and whether something droppable is over it (to show). Drags of anything else (text, a link) are
+ * left to the browser.
+ */
+export function useFileDrop(onDrop: (dropped: Dropped[]) => void, onError: (error: unknown) => void) {
+  const [over, setOver] = useState(false)
+  const accepts = (event: DragEvent) => event.dataTransfer.types.includes('Files')
+  return {
+    over,
+    handlers: {
+      onDragEnter(event: DragEvent) {
+        if (!accepts(event)) return
+        event.preventDefault()
+        setOver(true)
+      },
+      onDragOver(event: DragEvent) {
+        if (!accepts(event)) return
+        // without this the browser opens the dropped file instead
+        event.preventDefault()
+        event.dataTransfer.dropEffect = 'copy'
+      },
+      onDragLeave(event: DragEvent) {
+        if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setOver(false)
+      },
+      onDrop(event: DragEvent) {
+        if (!accepts(event)) return
+        event.preventDefault()
+        setOver(false)
+        readDrop(event.dataTransfer).then(onDrop, onError)
+      },
+    },
+  }
+}
+
+/**
  * Files and folders dragged from the desktop onto the zone. The pickers inside it are the way to
  * the same uploads by keyboard or on a touch screen, where nothing can be dragged.
  */
@@ -15,33 +50,14 @@ export function DropZone({
   onError(error: unknown): void
   children: ReactNode
 }) {
-  const [over, setOver] = useState(false)
+  const { over, handlers } = useFileDrop(onDrop, onError)
   const hint = useId()
-  const accepts = (event: DragEvent) => event.dataTransfer.types.includes('Files')
   return (
     <section
       className={over ? 'dropzone over' : 'dropzone'}
       aria-label="Drop files or folders to upload"
       aria-describedby={hint}
-      onDragEnter={(event) => {
-        if (!accepts(event)) return
-        event.preventDefault()
-        setOver(true)
-      }}
-      onDragOver={(event) => {
-        if (!accepts(event)) return
-        // without this the browser opens the dropped file instead
-        event.preventDefault()
-        event.dataTransfer.dropEffect = 'copy'
-      }}
-      onDragLeave={(event) => {
-        if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setOver(false)
-      }}
-      onDrop={(event) => {
-        event.preventDefault()
-        setOver(false)
-        readDrop(event.dataTransfer).then(onDrop, onError)
-      }}
+      {...handlers}
     >
       <p id={hint} className="dropzone-hint">
         Drag files or folders here (a folder keeps its inner paths and gets one CID), or choose them:

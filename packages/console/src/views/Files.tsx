@@ -4,7 +4,10 @@ import type { FileItem, FileList, Group, GroupList, Network } from '../api/types
 import { BulkActions } from '../components/BulkActions'
 import { CopyCid } from '../components/CopyCid'
 import { ErrorNote, NetworkPicker, Pager, usePages } from '../components/common'
+import { useFileDrop } from '../components/DropZone'
+import { UploadList } from '../components/UploadList'
 import { formatBytes, formatDate, parseKeyvalues } from '../format'
+import { useUploadQueue } from '../uploads/use-upload-queue'
 import { FileDetails } from './FileDetails'
 
 export interface FilesFilter {
@@ -79,6 +82,14 @@ export function FilesView({
   useEffect(() => {
     void load()
   }, [load])
+
+  // files and folders dropped on the list go up into the network (and the group) it shows
+  const queue = useUploadQueue(api, () => void load())
+  const dropGroup = filter.group && filter.group !== 'null' ? filter.group : undefined
+  const drop = useFileDrop((dropped) => {
+    setError(null)
+    queue.addDropped(dropped, { network, groupId: dropGroup })
+  }, setError)
 
   const apply = (next: FilesFilter) => {
     pages.reset()
@@ -179,7 +190,16 @@ export function FilesView({
       </form>
       <ErrorNote error={error} />
       <div className="split">
-        <div className="results" aria-busy={loading}>
+        <div
+          className={drop.over ? 'results drop-target over' : 'results drop-target'}
+          aria-busy={loading}
+          {...drop.handlers}
+        >
+          <p className="hint drop-hint">
+            Drop files or folders on the list to upload them to the {network} network
+            {dropGroup ? `, into the group ${groupName(dropGroup)}` : ''}.
+          </p>
+          <UploadList queue={queue} />
           {list && (
             <BulkActions
               api={api}

@@ -1,39 +1,13 @@
-import { type ChangeEvent, useCallback, useEffect, useRef, useState } from 'react'
-import { type Api, messageOf } from '../api/client'
-import type { FileItem, Group, GroupList, Network } from '../api/types'
+import { type ChangeEvent, useEffect, useRef, useState } from 'react'
+import type { Api } from '../api/client'
+import type { Group, GroupList, Network } from '../api/types'
 import { ErrorNote, NetworkPicker } from '../components/common'
 import { DropZone } from '../components/DropZone'
-import { formatBytes, formatDuration, parseKeyvalues } from '../format'
+import { UploadList } from '../components/UploadList'
+import { formatBytes, parseKeyvalues } from '../format'
 import type { Dropped } from '../uploads/drop'
-import { createRateMeter, secondsLeft } from '../uploads/rate'
-import {
-  CancelledError,
-  RESUMABLE_THRESHOLD,
-  type RunningUpload,
-  type UploadOptions,
-  uploadFile,
-  uploadFolder,
-} from '../uploads/upload'
-
-type State = 'waiting' | 'uploading' | 'paused' | 'done' | 'failed' | 'cancelled'
-
-interface Item {
-  id: number
-  label: string
-  detail: string
-  total: number
-  sent: number
-  bytesPerSecond: number
-  state: State
-  resumable: boolean
-  error?: string
-  result?: FileItem
-}
-
-/** Uploads running at once; the rest wait their turn. */
-const PARALLEL = 3
-
-let nextId = 1
+import { RESUMABLE_THRESHOLD, type UploadOptions } from '../uploads/upload'
+import { useUploadQueue } from '../uploads/use-upload-queue'
 
 export function UploadView({ api, onShow }: { api: Api; onShow(network: Network): void }) {
   // private unless the user chooses otherwise, as the API and the CLI: public cannot be taken back
@@ -43,9 +17,7 @@ export function UploadView({ api, onShow }: { api: Api; onShow(network: Network)
   const [name, setName] = useState('')
   const [keyvalues, setKeyvalues] = useState('')
   const [error, setError] = useState<unknown>(null)
-  const [items, setItems] = useState<Item[]>([])
-  const running = useRef(new Map<number, RunningUpload>())
-  const waiting = useRef<{ id: number; start: () => RunningUpload }[]>([])
+  const queue = useUploadQueue(api)
   const folderInput = useRef<HTMLInputElement>(null)
 
   useEffect(() => {
@@ -61,44 +33,10 @@ export function UploadView({ api, onShow }: { api: Api; onShow(network: Network)
     )
   }, [api, network])
 
-  const patch = useCallback((id: number, change: Partial<Item>) => {
-    setItems((all) => all.map((item) => (item.id === id ? { ...item, ...change } : item)))
-  }, [])
-
-  const pump = useCallback(() => {
-    while (running.current.size < PARALLEL && waiting.current.length > 0) {
-      const { id, start } = waiting.current.shift()!
-      const upload = start()
-      running.current.set(id, upload)
-      patch(id, { state: 'uploading' })
-      upload.done
-        .then(
-          (result) => patch(id, { state: 'done', result, bytesPerSecond: 0 }),
-          (failure) =>
-            patch(
-              id,
-              failure instanceof CancelledError
-                ? { state: 'cancelled' }
-                : { state: 'failed', error: messageOf(failure) },
-            ),
-        )
-        .finally(() => {
-          running.current.delete(id)
-          pump()
-        })
-    }
-  }, [patch])
-
-  const enqueue = (
-    label: string,
-    detail: string,
-    total: number,
-    resumable: boolean,
-    begin: (o: UploadOptions, h: { onProgress(sent: number, total: number): void }) => RunningUpload,
-  ) => {
-    let options: UploadOptions
+  /** The form's choices for the next uploads; undefined (and the error shown) when the keyvalues do not parse. */
+  const options = (): UploadOptions | undefined => {
     try {
-      options = {
+      return {
         network,
         groupId: groupId || undefined,
         name: name.trim() || undefined,
@@ -106,43 +44,16 @@ export function UploadView({ api, onShow }: { api: Api; onShow(network: Network)
       }
     } catch (failure) {
       setError(failure)
-      return
+      return undefined
     }
-    const id = nextId++
-    const meter = createRateMeter()
-    setItems((all) => [...all, { id, label, detail, total, sent: 0, bytesPerSecond: 0, state: 'waiting', resumable }])
-    waiting.current.push({
-      id,
-      start: () =>
-        begin(options, {
-          onProgress: (sent, size) => patch(id, { sent, total: size, ...meter.sample(sent) }),
-        }),
-    })
-  }
-
-  const addFiles = (files: File[]) => {
-    for (const file of files) {
-      const resumable = file.size > RESUMABLE_THRESHOLD
-      enqueue(file.name, resumable ? 'resumable (tus)' : 'file', file.size, resumable, (options, handlers) =>
-        // a custom name applies to a single file only: several files keep their own
-        uploadFile(api, file, files.length === 1 ? options : { ...options, name: undefined }, handlers),
-      )
-    }
-  }
-
-  const addFolder = (folder: string, parts: { file: File; path: string }[]) => {
-    const total = parts.reduce((sum, { file }) => sum + file.size, 0)
-    enqueue(folder, `folder of ${parts.length} files`, total, false, (options, handlers) =>
-      uploadFolder(api, folder, parts, options, handlers),
-    )
   }
 
   const chooseFiles = (event: ChangeEvent<HTMLInputElement>) => {
     setError(null)
     const files = [...(event.target.files ?? [])]
     event.target.value = ''
-    addFiles(files)
-    pump()
+    const chosen = options()
+    if (chosen) queue.addFiles(files, chosen)
   }
 
   const chooseFolder = (event: ChangeEvent<HTMLInputElement>) => {
@@ -151,26 +62,19 @@ export function UploadView({ api, onShow }: { api: Api; onShow(network: Network)
     event.target.value = ''
     if (files.length === 0) return
     const folder = files[0]!.webkitRelativePath.split('/')[0] || 'folder'
-    addFolder(
+    const chosen = options()
+    if (!chosen) return
+    queue.addFolder(
       folder,
       files.map((file) => ({ file, path: file.webkitRelativePath || `${folder}/${file.name}` })),
+      chosen,
     )
-    pump()
   }
 
   const drop = (dropped: Dropped[]) => {
     setError(null)
-    const files = dropped.flatMap((item) => (item.kind === 'file' ? [item.file] : []))
-    addFiles(files)
-    for (const item of dropped) if (item.kind === 'folder') addFolder(item.name, item.parts)
-    pump()
-  }
-
-  const cancel = (id: number) => {
-    const upload = running.current.get(id)
-    if (upload) return upload.cancel()
-    waiting.current = waiting.current.filter((entry) => entry.id !== id)
-    patch(id, { state: 'cancelled' })
+    const chosen = options()
+    if (chosen) queue.addDropped(dropped, chosen)
   }
 
   return (
@@ -221,92 +125,7 @@ export function UploadView({ api, onShow }: { api: Api; onShow(network: Network)
         </div>
       </DropZone>
       <ErrorNote error={error} />
-      {items.length > 0 && (
-        <ul className="uploads" aria-label="Uploads">
-          {items.map((item) => (
-            <UploadRow
-              key={item.id}
-              item={item}
-              onCancel={() => cancel(item.id)}
-              onPause={() => {
-                running.current.get(item.id)?.pause?.()
-                patch(item.id, { state: 'paused', bytesPerSecond: 0 })
-              }}
-              onResume={() => {
-                running.current.get(item.id)?.resume?.()
-                patch(item.id, { state: 'uploading' })
-              }}
-              onShow={() => onShow(network)}
-            />
-          ))}
-        </ul>
-      )}
+      <UploadList queue={queue} onShow={onShow} />
     </section>
-  )
-}
-
-function UploadRow({
-  item,
-  onCancel,
-  onPause,
-  onResume,
-  onShow,
-}: {
-  item: Item
-  onCancel(): void
-  onPause(): void
-  onResume(): void
-  onShow(): void
-}) {
-  const percent = item.total > 0 ? Math.floor((item.sent / item.total) * 100) : 0
-  const active = item.state === 'uploading' || item.state === 'waiting' || item.state === 'paused'
-  const labelId = `upload-${item.id}`
-  return (
-    <li className={`upload ${item.state}`}>
-      <div className="upload-head">
-        <strong id={labelId}>{item.label}</strong>
-        <span className="hint">
-          {item.detail}, {formatBytes(item.total)}
-        </span>
-      </div>
-      <progress max={100} value={item.state === 'done' ? 100 : percent} aria-labelledby={labelId} />
-      <p className="upload-line" aria-live={item.state === 'uploading' ? 'off' : 'polite'}>
-        {item.state === 'uploading' && (
-          <>
-            {percent}% · {formatBytes(item.sent)} of {formatBytes(item.total)} · {formatBytes(item.bytesPerSecond)}/s ·{' '}
-            {formatDuration(secondsLeft(item.sent, item.total, item.bytesPerSecond))} left
-          </>
-        )}
-        {item.state === 'waiting' && 'Waiting'}
-        {item.state === 'paused' && `Paused at ${percent}%`}
-        {item.state === 'cancelled' && 'Cancelled'}
-        {item.state === 'failed' && <span className="error">Failed: {item.error}</span>}
-        {item.state === 'done' && item.result && (
-          <>
-            Uploaded · <span className="mono break">{item.result.cid}</span>{' '}
-            <button type="button" className="link" onClick={onShow}>
-              Show in files
-            </button>
-          </>
-        )}
-      </p>
-      {active && (
-        <div className="actions">
-          {item.resumable && item.state === 'uploading' && (
-            <button type="button" onClick={onPause}>
-              Pause
-            </button>
-          )}
-          {item.resumable && item.state === 'paused' && (
-            <button type="button" onClick={onResume}>
-              Resume
-            </button>
-          )}
-          <button type="button" onClick={onCancel} aria-label={`Cancel upload of ${item.label}`}>
-            Cancel
-          </button>
-        </div>
-      )}
-    </li>
   )
 }

@@ -1,17 +1,23 @@
-import { WEBHOOK_EVENT_TYPES, type WebhookDelivery, type WebhookEndpoint } from '@pinfold/core'
+import { WEBHOOK_EVENT_TYPES, type WebhookDelivery, type WebhookEndpoint, type WebhookEventType } from '@pinfold/core'
 import Type, { type Static } from 'typebox'
 import { DateTime, named, pageQuery } from '../../schema.js'
 
-const EventTypes = Type.Array(Type.String(), {
-  description: `Event types to receive: ${WEBHOOK_EVENT_TYPES.map((t) => `\`${t}\``).join(', ')}`,
-})
+const EVENT_TYPES_DESCRIPTION = `Event types to receive: ${WEBHOOK_EVENT_TYPES.map((t) => `\`${t}\``).join(', ')}`
+
+/**
+ * A request's types are plain strings, so an unknown one gets core's message (which lists the
+ * known ones); an endpoint's stored types were checked by it, so the answer names them as an enum,
+ * which gives the console (its generated types) the list to offer.
+ */
+const EventTypes = Type.Array(Type.String(), { description: EVENT_TYPES_DESCRIPTION })
+const WebhookEventTypeSchema = named('WebhookEventType', Type.Enum([...WEBHOOK_EVENT_TYPES]))
 
 export const WebhookEndpointObject = named(
   'WebhookEndpoint',
   Type.Object({
     id: Type.String(),
     url: Type.String({ format: 'uri' }),
-    event_types: EventTypes,
+    event_types: Type.Array(WebhookEventTypeSchema, { description: EVENT_TYPES_DESCRIPTION }),
     description: Type.String(),
     enabled: Type.Boolean({
       description:
@@ -99,7 +105,8 @@ export function endpointToWire(e: WebhookEndpoint): Static<typeof WebhookEndpoin
   return {
     id: e.id,
     url: e.url,
-    event_types: e.eventTypes,
+    // checked against WEBHOOK_EVENT_TYPES when the endpoint was registered or changed
+    event_types: e.eventTypes as WebhookEventType[],
     description: e.description,
     enabled: e.enabled,
     disabled_at: e.disabledAt?.toISOString() ?? null,

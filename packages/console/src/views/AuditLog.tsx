@@ -1,0 +1,212 @@
+import { type FormEvent, useCallback, useEffect, useState } from 'react'
+import './events.css'
+import type { Api } from '../api/client'
+import type { AuditEvent, AuditEventPage } from '../api/types'
+import { ErrorNote, Pager, usePages } from '../components/common'
+import { formatDate } from '../format'
+import { WEBHOOK_EVENT_TYPES } from './webhooks/event-types'
+
+const PAGE_SIZE = 25
+
+/** The form's fields as typed: types comma-separated, times as `datetime-local` gives them (local time). */
+interface AuditFilter {
+  types: string
+  from: string
+  to: string
+}
+
+const NO_FILTER: AuditFilter = { types: '', from: '', to: '' }
+
+const ACTOR_KIND: Record<AuditEvent['actor']['kind'], string> = {
+  user: 'User',
+  key: 'API key',
+  operator: 'Operator',
+  system: 'Pinfold',
+}
+
+/** The API's query for a filter: the types joined by commas, local times as instants. */
+export function auditQuery(filter: AuditFilter): { type?: string; from?: string; to?: string } {
+  const types = filter.types
+    .split(/[\s,]+/)
+    .map((type) => type.trim())
+    .filter(Boolean)
+  const instant = (label: string, value: string) => {
+    if (!value) return undefined
+    const date = new Date(value)
+    if (Number.isNaN(date.getTime())) throw new Error(`${label} is not a date and time`)
+    return date.toISOString()
+  }
+  return {
+    type: types.length > 0 ? types.join(',') : undefined,
+    from: instant('From', filter.from),
+    to: instant('To', filter.to),
+  }
+}
+
+/** An event's facts (`name: a.txt · cid: bafy…`), values that are not text as JSON. */
+function facts(data: Record<string, unknown>): string {
+  return Object.entries(data)
+    .map(([key, value]) => `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`)
+    .join(' · ')
+}
+
+/**
+ * The tenant's audit log: every change to its records, newest first, with who made it (a user's
+ * token, an API key, the operator, Pinfold itself), what it changed and the request that did
+ * (the `X-Request-Id` its answer carried). Filtered by type and time range; paged by the API's cursor.
+ */
+export function AuditLogView({ api }: { api: Api }) {
+  const [filter, setFilter] = useState<AuditFilter>(NO_FILTER)
+  const [draft, setDraft] = useState<AuditFilter>(NO_FILTER)
+  const [page, setPage] = useState<AuditEventPage | null>(null)
+  const [error, setError] = useState<unknown>(null)
+  const [loading, setLoading] = useState(false)
+  const pages = usePages()
+
+  const load = useCallback(async () => {
+    setLoading(true)
+    setError(null)
+    try {
+      const query = { ...auditQuery(filter), limit: PAGE_SIZE, pageToken: pages.token }
+      setPage((await api.get<{ data: AuditEventPage }>('v3/audit/events', query)).data)
+    } catch (failure) {
+      setError(failure)
+      setPage(null)
+    } finally {
+      setLoading(false)
+    }
+  }, [api, filter, pages.token])
+
+  useEffect(() => {
+    void load()
+  }, [load])
+
+  const apply = (next: AuditFilter) => {
+    try {
+      auditQuery(next)
+    } catch (failure) {
+      return setError(failure)
+    }
+    pages.reset()
+    setFilter(next)
+  }
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    apply(draft)
+  }
+
+  // suggestions: the types webhooks know and those of the page shown
+  const suggestions = [...new Set([...WEBHOOK_EVENT_TYPES, ...(page?.events.map((e) => e.type) ?? [])])].sort()
+
+  return (
+    <section aria-labelledby="audit-title">
+      <h2 id="audit-title" tabIndex={-1}>
+        Audit log
+      </h2>
+      <p className="hint">
+        Every change to this account’s files, groups, keys, domains and payments, newest first: who made it, what it
+        changed, and the request that did (its <code>X-Request-Id</code>).
+      </p>
+      <form className="filters" onSubmit={submit} aria-label="Filter events">
+        <label className="grow">
+          Event types
+          <input
+            value={draft.types}
+            list="audit-types"
+            spellCheck={false}
+            placeholder="file.created, key.created"
+            aria-describedby="audit-types-hint"
+            onChange={(e) => setDraft({ ...draft, types: e.target.value })}
+          />
+        </label>
+        <datalist id="audit-types">
+          {suggestions.map((type) => (
+            <option key={type} value={type} />
+          ))}
+        </datalist>
+        <label>
+          From (local time)
+          <input
+            type="datetime-local"
+            value={draft.from}
+            onChange={(e) => setDraft({ ...draft, from: e.target.value })}
+          />
+        </label>
+        <label>
+          To (local time)
+          <input type="datetime-local" value={draft.to} onChange={(e) => setDraft({ ...draft, to: e.target.value })} />
+        </label>
+        <p id="audit-types-hint" className="hint grow">
+          One or more types, separated by commas; empty for every type.
+        </p>
+        <div className="actions">
+          <button type="submit" className="primary">
+            Search
+          </button>
+          <button
+            type="button"
+            onClick={() => {
+              setDraft(NO_FILTER)
+              apply(NO_FILTER)
+            }}
+          >
+            Clear
+          </button>
+        </div>
+      </form>
+      <ErrorNote error={error} />
+      <div className="results" aria-busy={loading}>
+        {page && page.events.length === 0 && <p>No events match.</p>}
+        {page && page.events.length > 0 && (
+          <table className="cards audit">
+            <caption className="visually-hidden">Audit log events</caption>
+            <thead>
+              <tr>
+                <th scope="col">Time</th>
+                <th scope="col">Type</th>
+                <th scope="col">Actor</th>
+                <th scope="col">Target</th>
+                <th scope="col">Request id</th>
+                <th scope="col">Details</th>
+              </tr>
+            </thead>
+            <tbody>
+              {page.events.map((event) => (
+                <tr key={event.id}>
+                  <td data-label="Time">
+                    <time dateTime={event.at}>{formatDate(event.at)}</time>
+                  </td>
+                  <td data-label="Type">
+                    <code>{event.type}</code>
+                  </td>
+                  <td data-label="Actor">
+                    {/* one element a cell: on a phone the cell is a grid of its label and its content */}
+                    <span>
+                      {ACTOR_KIND[event.actor.kind] ?? event.actor.kind}{' '}
+                      <span className="mono break">{event.actor.id}</span>
+                    </span>
+                  </td>
+                  <td data-label="Target">
+                    <span>
+                      {event.target.kind} <span className="mono break">{event.target.id}</span>
+                    </span>
+                  </td>
+                  <td data-label="Request id">
+                    <span className="mono break">{event.request_id ?? '—'}</span>
+                  </td>
+                  <td data-label="Details" className="break">
+                    {facts(event.data)}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        {page && (pages.page > 1 || page.next_page_token) && (
+          <Pager page={pages.page} nextToken={page.next_page_token} onPrevious={pages.previous} onNext={pages.next} />
+        )}
+      </div>
+    </section>
+  )
+}
