@@ -703,11 +703,19 @@ export interface Schemas {
   WebhookEndpoint: {
     id: string
     url: string
-    /** Event types to receive: `file.created`, `file.deleted`, `file.updated`, `pin.queued`, `pin.pinned`, `pin.failed`, `key.revoked`, `quota.reached`, `content.blocked` */
+    /** Event types to receive: `file.created`, `file.deleted`, `file.updated`, `pin.queued`, `pin.pinned`, `pin.failed`, `key.revoked`, `quota.reached`, `content.blocked`, `endpoint.disabled` */
     event_types: Schemas['WebhookEventType'][]
     description: string
-    /** A disabled endpoint is sent no new events */
+    /** A disabled endpoint is sent nothing: no new events are queued for it, and those queued wait until it is enabled again (`PATCH` with `enabled: true`) */
     enabled: boolean
+    /** When it was disabled; null while enabled */
+    disabled_at: string | null
+    /** Why: `disabled by its owner`, or, when Pinfold disabled it, that every attempt failed for the period the operator set (5 days unless configured) and the last error */
+    disabled_reason: string | null
+    /** The first failed attempt since the last delivered one; null when the last attempt delivered */
+    failing_since: string | null
+    /** The end of the last secret rotation’s grace period: until then deliveries are signed by the replaced secret too (two signatures in `webhook-signature`); null before any rotation */
+    previous_secret_expires_at: string | null
     created_at: string
     updated_at: string
   }
@@ -721,4 +729,5 @@ export interface Schemas {
     | 'key.revoked'
     | 'quota.reached'
     | 'content.blocked'
+    | 'endpoint.disabled'
 }

@@ -201,7 +201,7 @@ describe('pin by CID', () => {
     expect(await storedNothing(test)).toBe(true)
   })
 
-  it('a job stopped by its caller (shutdown) goes back to the queue, keeping nothing', async () => {
+  it('a job stopped by its caller (shutdown) goes back to the queue, keeping nothing, its attempt uncounted', async () => {
     const src = source({ hang: true })
     const test = createTestService({ blockFetchers: [src.fetcher] })
     const { id } = await test.service.pins.add(alice, {
@@ -212,7 +212,8 @@ describe('pin by CID', () => {
     await until(() => src.fetcher.calls.length > 0)
     shutdown.abort()
     expect(await job).toBe(true)
-    expect(await onlyRequest(test)).toMatchObject({ id, state: 'queued', leaseOwner: null, attempts: 1 })
+    // stopped, not failed: the attempt its claim counted is given back
+    expect(await onlyRequest(test)).toMatchObject({ id, state: 'queued', leaseOwner: null, attempts: 0 })
     expect(await storedNothing(test)).toBe(true)
   })
 
