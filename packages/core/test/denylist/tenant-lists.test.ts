@@ -12,7 +12,7 @@ const B = CID.parse('bafkreiem4twkqzsq2aj4shbycd4yvoj2cx72vezicletlhi7dijjciqpui
 
 function tenantList(...lines: string[]): ListIndex {
   const list = new ListIndex(TENANT_LIST)
-  lines.forEach((line, at) => list.add(parseRuleLine(line)!, at + 1))
+  for (const [at, line] of lines.entries()) list.add(parseRuleLine(line)!, at + 1)
   return list
 }
 
