@@ -14,6 +14,17 @@ const HASHES: ReadonlyMap<number, (bytes: Uint8Array) => string> = new Map([
   [0x1e, (bytes: Uint8Array) => Buffer.from(blake3(bytes)).toString('latin1')],
 ])
 
+/** The length in bytes of each function's digest (blake3's default output). */
+const WIDTHS: ReadonlyMap<number, number> = new Map([
+  [0x12, 32],
+  [0x13, 64],
+  [0x1e, 32],
+])
+
+export function digestWidth(code: number): number {
+  return WIDTHS.get(code) ?? 32
+}
+
 export function isSupportedHash(code: number): boolean {
   return HASHES.has(code)
 }

@@ -3,6 +3,7 @@ import { base58btc } from 'multiformats/bases/base58'
 import { CID } from 'multiformats/cid'
 import * as Digest from 'multiformats/hashes/digest'
 import { describe, expect, it } from 'vitest'
+import { DigestTable } from '../../src/denylist/digest-table.js'
 import { legacyCidText, modernCidText } from '../../src/denylist/hash-input.js'
 import { DigestMemo } from '../../src/denylist/query-digests.js'
 import { Denylists, ListReader } from '../../src/index.js'
@@ -74,5 +75,26 @@ describe('deny lists: the texts double hashes are taken of', () => {
     expect(memo.get('a').sha256).toBe('kept')
     for (const key of ['f', 'g', 'h', 'i', 'j', 'k', 'l']) memo.get(key)
     expect(memo.get('a').sha256).toBeUndefined()
+  })
+})
+
+describe('deny lists: the digest table double-hashed rules are kept in', () => {
+  it('finds every digest through many growths, the later line of a digest wins, hints are kept', () => {
+    const table = new DigestTable(32)
+    const digests = Array.from({ length: 5_000 }, () => randomBytes(32).toString('latin1'))
+    for (const [at, digest] of digests.entries()) table.set(digest, { line: at + 1, allow: at % 3 === 0 })
+    expect(table.size).toBe(5_000)
+    const found = digests.map((digest) => table.get(digest))
+    expect(found).toEqual(digests.map((_, at) => ({ line: at + 1, allow: at % 3 === 0 })))
+    expect(table.get(randomBytes(32).toString('latin1'))).toBeUndefined()
+    table.set(digests[7]!, { line: 9_000, allow: false, hints: { gateway_status: '451' } })
+    expect(table.get(digests[7]!)).toEqual({ line: 9_000, allow: false, hints: { gateway_status: '451' } })
+    table.set(digests[7]!, { line: 9_001, allow: true })
+    expect(table.get(digests[7]!)).toEqual({ line: 9_001, allow: true })
+    expect(table.size).toBe(5_000)
+    // a digest of another length can match nothing: not kept, never found
+    table.set('short', { line: 1, allow: false })
+    expect(table.get('short')).toBeUndefined()
+    expect(table.size).toBe(5_000)
   })
 })
