@@ -57,7 +57,8 @@ describe("deny lists: a tenant's own rules on its own gateways", () => {
     video = await upload('a video')
     shared = await upload('shared')
     for (const text of ['<p>a page</p>', 'a video', 'shared']) await upload(text, OTHER)
-  })
+    // an embedded (PGlite) store's first open is slow on a loaded machine
+  }, 120_000)
   afterAll(() => server.close())
 
   it('a rule refuses on its own gateway only: 410 (JSON, an HTML page for browsers), its hint', async () => {
