@@ -1,9 +1,18 @@
-import { type DenyRuleRecord, type DenyRuleRecordStore, PinfoldError, throwIfAborted } from '@pinfold/interface'
+import {
+  type DenyRuleRecord,
+  type DenyRuleRecordStore,
+  PinfoldError,
+  type TenantDenyRuleRecord,
+  throwIfAborted,
+} from '@pinfold/interface'
 import type { MemoryState } from './memory-state.js'
 
 export function memoryDenyRuleRecords(state: MemoryState): DenyRuleRecordStore {
   const rules = new Map<string, DenyRuleRecord>()
   let line = 0
+  const tenantRules = new Map<string, TenantDenyRuleRecord>()
+  // each tenant's lines count on their own, never reused (as the PostgreSQL adapter's counter rows)
+  const tenantLines = new Map<string, number>()
   return {
     async addDenyRule(rule, options) {
       throwIfAborted(options?.signal)
@@ -22,6 +31,30 @@ export function memoryDenyRuleRecords(state: MemoryState): DenyRuleRecordStore {
       if (!rules.has(id)) return false
       state.appendEvents(options?.events)
       rules.delete(id)
+      return true
+    },
+    async addTenantDenyRule(rule, options) {
+      throwIfAborted(options?.signal)
+      if (tenantRules.has(rule.id)) throw new PinfoldError('CONFLICT', 'already exists')
+      state.appendEvents(options?.events)
+      const next = (tenantLines.get(rule.tenantId) ?? 0) + 1
+      tenantLines.set(rule.tenantId, next)
+      const stored: TenantDenyRuleRecord = { ...rule, line: next }
+      tenantRules.set(stored.id, stored)
+      return { ...stored }
+    },
+    async listTenantDenyRules(tenantId, options) {
+      throwIfAborted(options?.signal)
+      const all = [...tenantRules.values()].filter((rule) => tenantId === undefined || rule.tenantId === tenantId)
+      return all
+        .sort((a, b) => (a.tenantId < b.tenantId ? -1 : a.tenantId > b.tenantId ? 1 : a.line - b.line))
+        .map((rule) => ({ ...rule }))
+    },
+    async removeTenantDenyRule(tenantId, id, options) {
+      throwIfAborted(options?.signal)
+      if (tenantRules.get(id)?.tenantId !== tenantId) return false
+      state.appendEvents(options?.events)
+      tenantRules.delete(id)
       return true
     },
   }

@@ -1,4 +1,4 @@
-import type { DenyRuleRecord, DenyRuleRecordStore } from '@pinfold/interface'
+import type { DenyRuleRecord, DenyRuleRecordStore, TenantDenyRuleRecord } from '@pinfold/interface'
 import { guarded } from './errors.js'
 import { appendEvents } from './events.js'
 import type { Row, SqlClient } from './queryable.js'
@@ -6,6 +6,10 @@ import { toDate } from './rows.js'
 
 function toDenyRule(row: Row): DenyRuleRecord {
   return { id: String(row.id), rule: String(row.rule), line: Number(row.line), createdAt: toDate(row.created_at) }
+}
+
+function toTenantDenyRule(row: Row): TenantDenyRuleRecord {
+  return { ...toDenyRule(row), tenantId: String(row.tenant_id) }
 }
 
 export function postgresDenyRuleRecords(client: SqlClient): DenyRuleRecordStore {
@@ -30,6 +34,51 @@ export function postgresDenyRuleRecords(client: SqlClient): DenyRuleRecordStore 
       guarded('removeDenyRule', options, () =>
         client.transaction(async (tx) => {
           const { rows } = await tx.query('delete from deny_rules where id = $1 returning id', [id])
+          if (rows.length === 0) return false
+          await appendEvents(tx, options?.events)
+          return true
+        }),
+      ),
+
+    addTenantDenyRule: (rule, options) =>
+      guarded('addTenantDenyRule', options, () =>
+        client.transaction(async (tx) => {
+          // the tenant's counter row is locked until commit: concurrent adds take lines in turn
+          const counted = await tx.query(
+            `insert into tenant_deny_rule_lines (tenant_id, last_line) values ($1, 1)
+             on conflict (tenant_id) do update set last_line = tenant_deny_rule_lines.last_line + 1
+             returning last_line`,
+            [rule.tenantId],
+          )
+          const { rows } = await tx.query(
+            `insert into tenant_deny_rules (tenant_id, line, id, rule, created_at) values ($1, $2, $3, $4, $5)
+             returning tenant_id, line, id, rule, created_at`,
+            [rule.tenantId, counted.rows[0]!.last_line, rule.id, rule.rule, rule.createdAt.toISOString()],
+          )
+          await appendEvents(tx, options?.events)
+          return toTenantDenyRule(rows[0]!)
+        }),
+      ),
+    listTenantDenyRules: (tenantId, options) =>
+      guarded('listTenantDenyRules', options, async () => {
+        const { rows } =
+          tenantId === undefined
+            ? await client.query(
+                'select tenant_id, line, id, rule, created_at from tenant_deny_rules order by tenant_id, line',
+              )
+            : await client.query(
+                'select tenant_id, line, id, rule, created_at from tenant_deny_rules where tenant_id = $1 order by line',
+                [tenantId],
+              )
+        return rows.map(toTenantDenyRule)
+      }),
+    removeTenantDenyRule: (tenantId, id, options) =>
+      guarded('removeTenantDenyRule', options, () =>
+        client.transaction(async (tx) => {
+          const { rows } = await tx.query(
+            'delete from tenant_deny_rules where tenant_id = $1 and id = $2 returning id',
+            [tenantId, id],
+          )
           if (rows.length === 0) return false
           await appendEvents(tx, options?.events)
           return true

@@ -23,6 +23,7 @@ export { describeEventRecords, MALFORMED_EVENT, newEvent } from './event-records
 export { describeImageTransformer, testPng } from './image-transformer.js'
 export { describePinRequestRecords } from './pin-request-records.js'
 export { describeRecordStore, type RecordProbe, type RecordStoreHarness } from './record-store.js'
+export { describeTenantDenyRuleRecords } from './tenant-deny-rule-records.js'
 export { describeUploadSessionRecords } from './upload-session-records.js'
 export { describeVectorRecords } from './vector-records.js'
 export { describeWebhookRecords } from './webhook-records.js'

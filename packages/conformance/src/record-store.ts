@@ -10,6 +10,7 @@ import { describePaymentRecords } from './payment-records.js'
 import { describePinRequestRecords } from './pin-request-records.js'
 import { describeRecordedWrites } from './recorded-writes.js'
 import { describeTenantAccounts } from './tenant-accounts.js'
+import { describeTenantDenyRuleRecords } from './tenant-deny-rule-records.js'
 import { describeTenantRecords } from './tenant-records.js'
 import { describeUploadSessionRecords } from './upload-session-records.js'
 import { describeUsageRecords } from './usage-records.js'
@@ -56,5 +57,6 @@ export function describeRecordStore(name: string, create: () => Promise<RecordSt
   describeTenantRecords(name, create)
   describeEventRecords(name, create)
   describeWebhookRecords(name, create)
+  describeTenantDenyRuleRecords(name, create)
   describeRecordedWrites(name, create)
 }

@@ -8,6 +8,7 @@ import { domainRoutes } from './resources/domains/routes.js'
 import { downloadLinkRoutes } from './resources/download-links/routes.js'
 import { fileRoutes } from './resources/files/routes.js'
 import { filesSignRoutes } from './resources/files-sign/routes.js'
+import { gatewayDenyRuleRoutes } from './resources/gateway-deny-rules/routes.js'
 import { groupRoutes } from './resources/groups/routes.js'
 import { healthRoutes } from './resources/health/routes.js'
 import { keyRoutes } from './resources/keys/routes.js'
@@ -42,6 +43,7 @@ export const routes: readonly Route[] = [
   ...signatureRoutes,
   ...pluginRoutes,
   ...domainRoutes,
+  ...gatewayDenyRuleRoutes,
   ...uploadRoutes,
   ...paymentRoutes,
   ...vectorRoutes,

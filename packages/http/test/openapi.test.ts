@@ -362,7 +362,7 @@ describe('openapi', () => {
     await check('DELETE /v3/files/:network/signature/:cid', await server.api(at, { method: 'DELETE' }))
   })
 
-  it('gateways - plugins and domains validate (success and 4xx)', async () => {
+  it('gateways - plugins, domains and deny rules validate (success and 4xx)', async () => {
     await check('GET /v3/gateways/plugins/marketplace', await server.api('/v3/gateways/plugins/marketplace'))
     const tokens = new Map<string, string>()
     const gateway = await startGatewayApi({
@@ -395,6 +395,17 @@ describe('openapi', () => {
         'DELETE /v3/gateways/domains/:id',
         await gateway.api(`/v3/gateways/domains/${id}`, { method: 'DELETE' }),
       )
+      const rules = '/v3/gateways/deny_rules'
+      const rule = (await check(
+        'POST /v3/gateways/deny_rules',
+        await gateway.api(rules, { method: 'POST', ...json({ rule: '/ipfs/bafkqaaa gateway_status:451' }) }),
+      )) as { data: { id: string } }
+      await check('POST /v3/gateways/deny_rules', await gateway.api(rules, { method: 'POST', ...json({ rule: '/x' }) }))
+      await check('GET /v3/gateways/deny_rules', await gateway.api(rules))
+      await check('GET /v3/gateways/deny_rules', await gateway.api(rules, { auth: null }))
+      const one = `${rules}/${rule.data.id}`
+      await check('DELETE /v3/gateways/deny_rules/:id', await gateway.api(one, { method: 'DELETE' }))
+      await check('DELETE /v3/gateways/deny_rules/:id', await gateway.api(one, { method: 'DELETE' }))
     } finally {
       await gateway.close()
     }

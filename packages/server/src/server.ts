@@ -200,8 +200,8 @@ export async function startServer(
           basePath: handlerOptions.basePath,
         })
       : site
-  // the operator's deny rules (kept in the record store) apply from the first request
-  await service.denylist.load()
+  // the operator's and the tenants' deny rules (kept in the record store) apply from the first request
+  await Promise.all([service.denylist.load(), service.gatewayDenyRules.load()])
   if (runsJobs) await indexStoredBlocks(service)
   const requests = drainable(
     createNodeHandler(handler, { bodyIdleTimeoutMs: config.bodyIdleTimeoutMs, trustProxy: config.trustProxy }),

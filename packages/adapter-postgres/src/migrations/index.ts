@@ -22,6 +22,7 @@ import { tenants } from './0023-tenants.js'
 import { events } from './0024-events.js'
 import { webhooks } from './0025-webhooks.js'
 import { requestCounts } from './0026-request-counts.js'
+import { tenantDenyRules } from './0027-tenant-deny-rules.js'
 import { webhookEndpointState } from './0028-webhook-endpoint-state.js'
 
 /**
@@ -60,5 +61,6 @@ export const MIGRATIONS: readonly Migration[] = [
   events,
   webhooks,
   requestCounts,
+  tenantDenyRules,
   webhookEndpointState,
 ]

@@ -23,18 +23,23 @@ export interface OperatorCallOptions extends CallOptions {
   operator?: OperatorActor | undefined
 }
 
+/** A check's options: `gatewayTenant` for a request on that tenant's gateway host (its own list applies too). */
+export interface DenyCheckOptions extends CallOptions {
+  gatewayTenant?: string | undefined
+}
+
 export interface DenylistOperations {
   /**
    * The rule that refuses this CID (and path) or IPNS name right now, if any: a few lookups in
    * memory, synchronous, so it can run per request and per block without a cache in front (the
    * options only keep the service's shape: there is nothing to abort).
    */
-  check(query: DenyQuery, options?: CallOptions): DenyMatch | undefined
+  check(query: DenyQuery, options?: DenyCheckOptions): DenyMatch | undefined
   /**
    * `BLOCKED` (with the rule's list, line and status) when a rule refuses the query, reported as a
    * refusal at `site`; for routes that name content before core sees it (a DNSLink host).
    */
-  enforce(query: DenyQuery, site: RefusalSite, options?: CallOptions): void
+  enforce(query: DenyQuery, site: RefusalSite, options?: DenyCheckOptions): void
   /**
    * Adds a rule to the operator's list, stored in the record store with its audit entry; it applies
    * to the next request here and, once the change feed's notice arrives, on every other instance. A

@@ -1,6 +1,6 @@
 import type { CID } from 'multiformats/cid'
 import { NEVER_BLOCKED } from './empty-content.js'
-import { ListIndex } from './list-index.js'
+import { type IndexedRule, ListIndex } from './list-index.js'
 import { type DenyQuery, PreparedQuery } from './query.js'
 
 /** What blocked a request: the list and line to name in logs and metrics, and the status to answer. */
@@ -10,6 +10,8 @@ export interface DenyMatch {
   /** The rule's `gateway_status` hint, else its list header's, else 410 Gone. */
   readonly status: number
   readonly hints: Readonly<Record<string, string>>
+  /** Set when the rule is in this tenant's own list (a request on its gateway), not a list of the operator's. */
+  readonly tenant?: string
 }
 
 /**
@@ -20,6 +22,8 @@ export interface DenyMatch {
  */
 export class Denylists {
   #lists: ListIndex[] = []
+  /** Tenants' own lists, each applied only on that tenant's gateway hosts; replaced whole on a reload. */
+  #tenantLists: ReadonlyMap<string, ListIndex> = new Map()
   readonly #failures = new Map<string, string>()
 
   /**
@@ -60,34 +64,60 @@ export class Denylists {
     return this.#lists
   }
 
+  /** Puts every tenant's list in place at once (by tenant id; a tenant left out has none). */
+  replaceTenantLists(lists: ReadonlyMap<string, ListIndex>): void {
+    this.#tenantLists = lists
+  }
+
+  /** The tenant's own list, when it has rules. */
+  tenantList(tenantId: string): ListIndex | undefined {
+    return this.#tenantLists.get(tenantId)
+  }
+
   /** Whether any list holds a rule: without one nothing is refused, and no query is hashed. */
   get active(): boolean {
     return this.#lists.some((list) => list.rules > 0)
   }
 
-  /** Is this block refused? By its multihash: a rule on any CID of the same bytes blocks it. */
-  checkCid(cid: CID): DenyMatch | undefined {
-    return this.check({ namespace: 'ipfs', cid })
+  /** Whether anything can be refused on this tenant's gateway (the operator's lists, or its own). */
+  activeFor(tenantId: string | undefined): boolean {
+    return this.active || (tenantId !== undefined && (this.#tenantLists.get(tenantId)?.rules ?? 0) > 0)
   }
 
-  /** Is this CID (and path below it) or IPNS name refused? */
-  check(query: DenyQuery): DenyMatch | undefined {
-    if (!this.active) return undefined
+  /** Is this block refused (on `tenantId`'s gateway)? By its multihash: a rule on any CID of the same bytes blocks it. */
+  checkCid(cid: CID, tenantId?: string): DenyMatch | undefined {
+    return this.check({ namespace: 'ipfs', cid }, tenantId)
+  }
+
+  /**
+   * Is this CID (and path below it) or IPNS name refused? With `tenantId` (a request on that
+   * tenant's gateway host), the tenant's own list applies too, after the operator's: it can refuse
+   * more there, but its `!` rules never serve what the operator's lists refuse.
+   */
+  check(query: DenyQuery, tenantId?: string): DenyMatch | undefined {
+    const own = tenantId === undefined ? undefined : this.#tenantLists.get(tenantId)
+    const operator = this.active
+    if (!operator && !own) return undefined
     const prepared = new PreparedQuery(query)
     if (prepared.namespace === 'ipfs' && NEVER_BLOCKED.has(prepared.key)) return undefined
-    for (let at = this.#lists.length - 1; at >= 0; at--) {
+    for (let at = operator ? this.#lists.length - 1 : -1; at >= 0; at--) {
       const list = this.#lists[at]!
       const rule = list.match(prepared)
       if (!rule) continue
-      if (rule.allow) return undefined
-      const status = Number(rule.hints.gateway_status ?? list.header.hints.gateway_status)
-      return {
-        list: list.name,
-        line: rule.line,
-        status: Number.isInteger(status) && status >= 400 && status <= 599 ? status : 410,
-        hints: rule.hints,
-      }
+      if (rule.allow) break
+      return matchOf(list, rule)
     }
-    return undefined
+    const rule = own?.match(prepared)
+    return rule && !rule.allow ? { ...matchOf(own!, rule), tenant: tenantId! } : undefined
+  }
+}
+
+function matchOf(list: ListIndex, rule: IndexedRule): DenyMatch {
+  const status = Number(rule.hints.gateway_status ?? list.header.hints.gateway_status)
+  return {
+    list: list.name,
+    line: rule.line,
+    status: Number.isInteger(status) && status >= 400 && status <= 599 ? status : 410,
+    hints: rule.hints,
   }
 }

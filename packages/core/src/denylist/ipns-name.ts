@@ -54,6 +54,8 @@ function uninline(label: string): string {
   return label.replaceAll('--', '\u0000').replaceAll('-', '.').replaceAll('\u0000', '-')
 }
 
+/** The bytes as a latin1 string (a map key). A multihash is short: one `fromCharCode` call beats a `Buffer`'s. */
 export function latin1(bytes: Uint8Array): string {
+  if (bytes.length <= 256) return String.fromCharCode.apply(null, bytes as unknown as number[])
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1')
 }

@@ -1,6 +1,8 @@
+import { type DigestRule, DigestTable } from './digest-table.js'
 import { pathMatches } from './path-spec.js'
 import type { PreparedQuery } from './query.js'
 import type { DenyRule, ListHeader, PathSpec } from './rule.js'
+import { digestWidth } from './rule-hashes.js'
 
 /** A rule as the index keeps it: where it is and what it says, not the text (a list may hold millions). */
 export interface IndexedRule {
@@ -12,12 +14,6 @@ export interface IndexedRule {
 interface PathRule extends IndexedRule {
   readonly path: PathSpec
 }
-
-/**
- * A double-hashed rule without hints is one number, `line * 2 + allow`: a badbits-sized list is
- * millions of them, and a number in a map costs no object.
- */
-type HashedRule = number | IndexedRule
 
 export const DEFAULT_HEADER: ListHeader = Object.freeze({ version: 1, hints: Object.freeze({}) })
 
@@ -31,8 +27,9 @@ export class ListIndex {
   rules = 0
   readonly #byCid = new Map<string, PathRule[]>()
   readonly #byName = new Map<string, PathRule[]>()
-  readonly #legacy = new Map<string, HashedRule>()
-  readonly #modern = new Map<number, Map<string, HashedRule>>()
+  // double-hashed rules, badbits' millions, in flat arrays (`DigestTable`), one table per hash function
+  readonly #legacy = new DigestTable(32)
+  readonly #modern = new Map<number, DigestTable>()
 
   constructor(readonly name: string) {}
 
@@ -40,11 +37,11 @@ export class ListIndex {
     const { target, allow, hints } = rule
     this.rules++
     if (target.kind === 'double-hash') {
-      const value: HashedRule = Object.keys(hints).length === 0 ? line * 2 + (allow ? 1 : 0) : { line, allow, hints }
+      const value: DigestRule = Object.keys(hints).length === 0 ? { line, allow } : { line, allow, hints }
       // a later line with the same hash matches exactly what the earlier one did, so it replaces it
       if (target.form === 'legacy') this.#legacy.set(target.key, value)
       else {
-        const byDigest = this.#modern.get(target.code) ?? new Map<string, HashedRule>()
+        const byDigest = this.#modern.get(target.code) ?? new DigestTable(digestWidth(target.code))
         this.#modern.set(target.code, byDigest)
         byDigest.set(target.key, value)
       }
@@ -72,11 +69,9 @@ export class ListIndex {
   }
 }
 
-function later(best: IndexedRule | undefined, found: HashedRule | undefined): IndexedRule | undefined {
-  if (found === undefined) return best
-  const rule =
-    typeof found === 'number' ? { line: Math.floor(found / 2), allow: found % 2 === 1, hints: NO_HINTS } : found
-  return !best || rule.line > best.line ? rule : best
+function later(best: IndexedRule | undefined, found: DigestRule | undefined): IndexedRule | undefined {
+  if (found === undefined || (best && found.line <= best.line)) return best
+  return { line: found.line, allow: found.allow, hints: found.hints ?? NO_HINTS }
 }
 
 const NO_HINTS: Readonly<Record<string, string>> = Object.freeze({})

@@ -2,7 +2,6 @@ import {
   type CallOptions,
   DEPLOYMENT_TENANT_ID,
   type DenyRuleRecord,
-  invalid,
   notFound,
   throwIfAborted,
 } from '@pinfold/interface'
@@ -11,7 +10,7 @@ import type { ServiceContext } from '../service/context.js'
 import { type DenylistOperations, OPERATOR_LIST, type OperatorRule } from './api.js'
 import { blockedHolderEvents } from './blocked-holders.js'
 import { ListIndex } from './list-index.js'
-import { parseRuleLine } from './parse-rule.js'
+import { parseRuleInput, storedRule } from './rule-input.js'
 
 export type DenylistSettings = Pick<ServiceContext, 'deny' | 'clock' | 'ids' | 'records' | 'changes'>
 
@@ -34,8 +33,7 @@ export function createDenylistOperations(ctx: DenylistSettings): DenylistOperati
     installed = ticket
     const index = new ListIndex(OPERATOR_LIST)
     for (const record of records) {
-      // stored rules were checked when added; one this version cannot read is left out, not fatal
-      const parsed = safeParse(record.rule)
+      const parsed = storedRule(record.rule)
       if (parsed) index.add(parsed, record.line)
     }
     rules = records.map(toOperatorRule)
@@ -55,8 +53,8 @@ export function createDenylistOperations(ctx: DenylistSettings): DenylistOperati
   const loaded = reload().catch(() => {})
 
   return {
-    check: (query) => ctx.deny.lists.check(query),
-    enforce: (query, site) => ctx.deny.enforce(query, site),
+    check: (query, options) => ctx.deny.lists.check(query, options?.gatewayTenant),
+    enforce: (query, site, options) => ctx.deny.enforce(query, site, options?.gatewayTenant),
 
     async load(options) {
       await loaded
@@ -65,16 +63,8 @@ export function createDenylistOperations(ctx: DenylistSettings): DenylistOperati
 
     async addRule(text, options) {
       throwIfAborted(options?.signal)
-      if (typeof text !== 'string' || /[\r\n]/.test(text)) throw invalid('a rule is one line of text')
-      let parsed: ReturnType<typeof parseRuleLine>
-      try {
-        parsed = parseRuleLine(text)
-      } catch (error) {
-        throw invalid(`not a deny rule: ${(error as Error).message}`)
-      }
-      if (!parsed) throw invalid('not a deny rule: the line is empty or a comment')
+      const { rule } = parseRuleInput(text)
       const id = ctx.ids.recordId()
-      const rule = text.trim()
       const event = operatorEvent(options?.operator, DEPLOYMENT_TENANT_ID, {
         type: 'deny_rule.added',
         target: { kind: 'deny_rule', id },
@@ -113,12 +103,4 @@ export function createDenylistOperations(ctx: DenylistSettings): DenylistOperati
 
 function toOperatorRule(record: DenyRuleRecord): OperatorRule {
   return { id: record.id, rule: record.rule, line: record.line, createdAt: record.createdAt.toISOString() }
-}
-
-function safeParse(rule: string): ReturnType<typeof parseRuleLine> {
-  try {
-    return parseRuleLine(rule)
-  } catch {
-    return undefined
-  }
 }

@@ -1,7 +1,8 @@
-import { base58btc } from 'multiformats/bases/base58'
 import type { CID } from 'multiformats/cid'
+import { legacyCidText, modernCidText } from './hash-input.js'
 import { type IpnsName, latin1, legacyIpnsText, modernIpnsText, normalizeIpnsName } from './ipns-name.js'
 import { trimSlashes } from './path-spec.js'
+import { QueryDigests, recentDigests } from './query-digests.js'
 import { digestKey } from './rule-hashes.js'
 
 /** What is asked for: content by CID (and a path below it), or an IPNS name (and a path). */
@@ -9,22 +10,23 @@ export type DenyQuery =
   | { readonly namespace: 'ipfs'; readonly cid: CID; readonly path?: string }
   | { readonly namespace: 'ipns'; readonly name: string; readonly path?: string }
 
+const DAG_PB = 0x70
+
 /**
- * A query with the keys rules are indexed by: the multihash (or IPNS name) at once, the texts a
- * double-hashed rule hashes only when a list has such rules, each computed once per query however
- * many lists ask.
+ * A query with the keys rules are indexed by: the multihash (or IPNS name) at once, the digests a
+ * double-hashed rule is looked up by only when a list has such rules. A CID's digests are kept in
+ * `recentDigests` (a repeat lookup hashes nothing); an IPNS name's, rarer, only for this query.
  */
 export class PreparedQuery {
   readonly namespace: 'ipfs' | 'ipns'
   /** The CID's multihash bytes as latin1, or the IPNS name's normal form. */
   readonly key: string
   readonly path: string
-  // fields, not closures, and the digest map made only when asked: this runs per block served,
+  // fields, not closures, and the digests looked up only when asked: this runs per block served,
   // and what it allocates is most of its cost
   readonly #cid: CID | undefined
   readonly #name: IpnsName | undefined
-  #legacy: string | undefined
-  #modern: Map<number, string> | undefined
+  #digests: QueryDigests | undefined
 
   constructor(query: DenyQuery) {
     this.namespace = query.namespace
@@ -38,30 +40,58 @@ export class PreparedQuery {
     }
   }
 
-  /** badbits hashes `CIDv1 in base32/path`, a key as a CIDv1, a domain as is. */
-  #legacyBase(): string {
-    return this.#cid ? this.#cid.toV1().toString() : legacyIpnsText(this.#name!)
+  #memo(): QueryDigests {
+    if (this.#digests) return this.#digests
+    // a multihash is self-delimiting, so `key/path` cannot be another query's key; names are not kept
+    this.#digests = this.#cid
+      ? recentDigests.get(this.path === '' ? this.key : `${this.key}/${this.path}`)
+      : new QueryDigests()
+    return this.#digests
   }
 
-  /** The modern form hashes the base58btc multihash (of a CID or a key), or `/ipns/domain`. */
-  #modernBase(): string {
-    return this.#cid ? base58btc.baseEncode(this.#cid.multihash.bytes) : modernIpnsText(this.#name!)
-  }
-
-  /** sha256 of `base/path` (`base/` for the root), as latin1. */
+  /** sha256 of `CIDv1-in-base32/path` (`…/` for the root; a key as a CIDv1, a domain as is), as latin1. */
   legacyKey(): string {
-    this.#legacy ??= digestKey(0x12, `${this.#legacyBase()}/${this.path}`)
-    return this.#legacy
+    const digests = this.#memo()
+    const cid = this.#cid
+    const codec = cid ? cid.code : 0
+    if (digests.legacy === undefined || digests.legacyCodec !== codec) {
+      digests.legacy = cid
+        ? digestKey(0x12, legacyCidText(cid.version === 1 ? cid.bytes : v1Bytes(cid), this.path))
+        : digestKey(0x12, `${legacyIpnsText(this.#name!)}/${this.path}`)
+      digests.legacyCodec = codec
+    }
+    return digests.legacy
   }
 
-  /** The digest with hash function `code` of `base[/path]`, as latin1. */
+  /** The digest with hash function `code` of `base58btc-multihash[/path]` (or `/ipns/domain[/path]`), as latin1. */
   modernKey(code: number): string {
-    this.#modern ??= new Map()
-    let key = this.#modern.get(code)
+    const digests = this.#memo()
+    if (code === 0x12) {
+      digests.sha256 ??= this.#modernDigest(code)
+      return digests.sha256
+    }
+    digests.others ??= new Map()
+    let key = digests.others.get(code)
     if (key === undefined) {
-      key = digestKey(code, this.path === '' ? this.#modernBase() : `${this.#modernBase()}/${this.path}`)
-      this.#modern.set(code, key)
+      key = this.#modernDigest(code)
+      digests.others.set(code, key)
     }
     return key
   }
+
+  #modernDigest(code: number): string {
+    if (this.#cid) return digestKey(code, modernCidText(this.#cid.multihash.bytes, this.path))
+    const base = modernIpnsText(this.#name!)
+    return digestKey(code, this.path === '' ? base : `${base}/${this.path}`)
+  }
+}
+
+/** A CIDv0's bytes as the CIDv1 (dag-pb) it is, without building the CID object. */
+function v1Bytes(cid: CID): Uint8Array {
+  const multihash = cid.multihash.bytes
+  const bytes = new Uint8Array(2 + multihash.length)
+  bytes[0] = 1
+  bytes[1] = DAG_PB
+  bytes.set(multihash, 2)
+  return bytes
 }

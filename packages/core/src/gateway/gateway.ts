@@ -53,6 +53,13 @@ export function createGatewayOperations(ctx: GatewaySettings): GatewayOperations
     blockCache: { get: cache.getBytes, set: cache.setBytes },
     deny: (cid: CID) => deny.enforceCid(cid, 'gateway'),
   }
+  /** On a tenant's gateway every block is checked against its own list too. */
+  const storesOn = (gatewayTenant: string | undefined) =>
+    gatewayTenant === undefined
+      ? stores
+      : { ...stores, deny: (cid: CID) => deny.enforceCid(cid, 'gateway', gatewayTenant) }
+  // the tenant whose gateway resolved a root (its own deny list applies to the root's paths and blocks)
+  const gatewayTenants = new WeakMap<GatewayRoot, string>()
   // a tenant's own reads (private downloads, signed links) follow `denylistPrivateReads`
   const heldRoots = new WeakSet<GatewayRoot>()
   const heldStores = {
@@ -65,8 +72,9 @@ export function createGatewayOperations(ctx: GatewaySettings): GatewayOperations
     const held = heldRoots.has(root)
     if (path.length === 0 || (held && !deny.privateReads)) return
     const site = held ? 'download' : 'gateway'
-    deny.enforce({ namespace: 'ipfs', cid: root.requested, path: path.join('/') }, site)
-    if (root.swapped) deny.enforce({ namespace: 'ipfs', cid: root.cid, path: path.join('/') }, site)
+    const tenant = gatewayTenants.get(root)
+    deny.enforce({ namespace: 'ipfs', cid: root.requested, path: path.join('/') }, site, tenant)
+    if (root.swapped) deny.enforce({ namespace: 'ipfs', cid: root.cid, path: path.join('/') }, site, tenant)
   }
 
   /** The DAG below `cid` inside public content this scope may read, found by the block's multihash. */
@@ -80,7 +88,7 @@ export function createGatewayOperations(ctx: GatewaySettings): GatewayOperations
     const found = await cache.located(`${tenantId ?? ''}|${hex(multihash)}|${excludeTenants.join(',')}`, now, () =>
       blocks.findPublicBlock(multihash, { at: now, tenantId, excludeTenants }, options),
     )
-    return found && openContentDag(found.content, cid, stores)
+    return found && openContentDag(found.content, cid, storesOn(tenantId))
   }
 
   /** Follows a swap chain inside one tenant's public mappings. */
@@ -141,15 +149,19 @@ export function createGatewayOperations(ctx: GatewaySettings): GatewayOperations
       const options = { signal }
       const requested = parseCid(cidText)
       if (isIdentity(requested)) return { requested, cid: requested, swapped: false, dag: null }
-      deny.enforceCid(requested, 'gateway')
-      const target = swaps && scope.kind === 'tenant' ? await swapTarget(scope.tenantId, requested, options) : undefined
-      if (target) deny.enforceCid(target, 'gateway')
+      const tenant = scope.kind === 'tenant' ? scope.tenantId : undefined
+      deny.enforceCid(requested, 'gateway', tenant)
+      const target = swaps && tenant !== undefined ? await swapTarget(tenant, requested, options) : undefined
+      if (target) deny.enforceCid(target, 'gateway', tenant)
       // a swap whose target the tenant no longer serves (deleted, expired) falls back to the CID itself
       const swappedDag = target && (await findDag(scope, target, options))
-      if (target && swappedDag) return { requested, cid: target, swapped: true, dag: swappedDag }
-      const dag = await findDag(scope, requested, options)
-      if (!dag) throw notFound('content')
-      return { requested, cid: requested, swapped: false, dag }
+      const dag = target && swappedDag ? undefined : await findDag(scope, requested, options)
+      if (!swappedDag && !dag) throw notFound('content')
+      const root: GatewayRoot = swappedDag
+        ? { requested, cid: target!, swapped: true, dag: swappedDag }
+        : { requested, cid: requested, swapped: false, dag: dag! }
+      if (tenant !== undefined) gatewayTenants.set(root, tenant)
+      return root
     },
 
     async resolveHeld(file, options) {
@@ -167,7 +179,7 @@ export function createGatewayOperations(ctx: GatewaySettings): GatewayOperations
       const dag = root.dag
       const content = dag?.content
       if (content?.kind === 'file' && path.length === 0 && dag!.atContentRoot) {
-        if (deny.active) await dag!.checkBlocks(options)
+        if (deny.activeFor(gatewayTenants.get(root))) await dag!.checkBlocks(options)
         return wholeFile(root.cid, content, ctx.blobs, cache)
       }
       const budget = workBudget(content ?? null)
@@ -211,7 +223,7 @@ export function createGatewayOperations(ctx: GatewaySettings): GatewayOperations
         }
         const scoped = dag.root.equals(terminal)
           ? dag
-          : openContentDag(dag.content, terminal, heldRoots.has(root) ? heldStores : stores)
+          : openContentDag(dag.content, terminal, heldRoots.has(root) ? heldStores : storesOn(gatewayTenants.get(root)))
         yield* scopedBlocks(scoped, effectiveScope, range, seen, budget, { ...options, dups })
       }
       return { terminal, roots, scope: effectiveScope, range, stream: encodeCar(root.requested, blocks()) }

@@ -23,6 +23,7 @@
 
 import type { ApiKeyOperations } from '../api-keys/api.js'
 import type { DenylistOperations } from '../denylist/api.js'
+import type { GatewayDenyRuleOperations } from '../denylist/tenant-api.js'
 import type { DnslinkOperations } from '../dnslink/api.js'
 import type { DomainOperations } from '../domains/api.js'
 import type { DownloadLinkOperations } from '../download-links/api.js'
@@ -79,6 +80,8 @@ export interface FileService {
   admin: AdminOperations
   /** The deny lists in force: checks, and the operator's own rules (for the admin API). */
   denylist: DenylistOperations
+  /** Each tenant's own deny rules, applied on its gateway hosts only. */
+  gatewayDenyRules: GatewayDenyRuleOperations
   /** Signed webhooks: endpoints of tenants and the operator, the outbox and its delivery. */
   webhooks: WebhookOperations
   /** The audit log: each tenant's own events, every tenant's for the operator, the retention's pruning. */

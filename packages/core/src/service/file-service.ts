@@ -18,6 +18,7 @@ import { createTrustedKeys } from '../api-keys/trusted-keys.js'
 import type { ContentBlockedEvent } from '../denylist/content-policy.js'
 import type { Denylists } from '../denylist/denylists.js'
 import { createDenylistOperations } from '../denylist/operator-rules.js'
+import { createGatewayDenyRuleOperations } from '../denylist/tenant-rules.js'
 import { createDnslinkOperations } from '../dnslink/dnslink.js'
 import { createDomainOperations } from '../domains/domains.js'
 import { createDownloadLinkOperations } from '../download-links/download-links.js'
@@ -208,6 +209,7 @@ function createOperations(ctx: ServiceContext, options: FileServiceOptions): Fil
     tenants: { admit: tenants.admit, hiddenTenants: tenants.hiddenTenants, suspendedTenants: tenants.suspendedTenants },
     admin: createAdminOperations({ ...ctx, directory: tenants, quotas, trustedKeys }),
     denylist: createDenylistOperations(ctx),
+    gatewayDenyRules: createGatewayDenyRuleOperations(ctx),
     webhooks: createWebhookOperations(ctx),
     events: createEventOperations(ctx),
     features: ctx.features.enabled,

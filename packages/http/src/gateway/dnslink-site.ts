@@ -33,10 +33,11 @@ export const dnslinkSiteRoute = defineRoute({
   responses: gatewayResponses,
   handle: async ({ request, url, host, service, images }) => {
     const hostname = url.hostname.toLowerCase()
+    const gatewayTenant = tenantOf(host)
     // a rule on the name blocks the whole site (as a blocked name does not resolve in Kubo); one
-    // on a path below it, that path
-    service.denylist.enforce({ namespace: 'ipns', name: hostname }, 'gateway')
-    service.denylist.enforce({ namespace: 'ipns', name: hostname, path: url.pathname }, 'gateway')
+    // on a path below it, that path; the tenant's own list applies on its host too
+    service.denylist.enforce({ namespace: 'ipns', name: hostname }, 'gateway', { gatewayTenant })
+    service.denylist.enforce({ namespace: 'ipns', name: hostname, path: url.pathname }, 'gateway', { gatewayTenant })
     const target = await service.dnslink.resolve(hostname, { signal: request.signal })
     if (!target) {
       throw new PinfoldError(
@@ -45,7 +46,7 @@ export const dnslinkSiteRoute = defineRoute({
       )
     }
     const site = `/ipfs/${[target.cid, ...target.path].join('/')}`
-    const scope = { kind: 'tenant', tenantId: tenantOf(host) } as const
+    const scope = { kind: 'tenant', tenantId: gatewayTenant } as const
     const response = await serveGateway(
       request,
       url,

@@ -12,8 +12,16 @@ export interface DenyRuleRecord {
 }
 
 /**
- * The operator's deny rules, shared by every instance on one record store (each keeps them in
- * memory for matching and reloads them when the change feed says `deny-rules`).
+ * A rule a tenant added to its own gateways' deny list: it applies only to requests arriving on
+ * that tenant's gateway hosts. Its lines are numbered per tenant, apart from the operator's.
+ */
+export interface TenantDenyRuleRecord extends DenyRuleRecord {
+  tenantId: string
+}
+
+/**
+ * The operator's deny rules and the tenants' own, shared by every instance on one record store
+ * (each keeps them in memory for matching and reloads them when the change feed says `deny-rules`).
  */
 export interface DenyRuleRecordStore {
   /** Stores the rule with the next line number and answers it; a reused id is `CONFLICT`. */
@@ -22,4 +30,10 @@ export interface DenyRuleRecordStore {
   listDenyRules(options?: CallOptions): Promise<DenyRuleRecord[]>
   /** Removes one; `false` (and nothing appended) when no rule has this id. */
   removeDenyRule(id: string, options?: RecordedOptions): Promise<boolean>
+  /** Stores a tenant's rule with its next line number (counted per tenant, never reused); a reused id is `CONFLICT`. */
+  addTenantDenyRule(rule: Omit<TenantDenyRuleRecord, 'line'>, options?: RecordedOptions): Promise<TenantDenyRuleRecord>
+  /** One tenant's rules by line ascending, or (`undefined`) every tenant's, by tenant then line. */
+  listTenantDenyRules(tenantId: string | undefined, options?: CallOptions): Promise<TenantDenyRuleRecord[]>
+  /** Removes one of this tenant's rules; `false` (and nothing appended) when it has none with this id. */
+  removeTenantDenyRule(tenantId: string, id: string, options?: RecordedOptions): Promise<boolean>
 }
