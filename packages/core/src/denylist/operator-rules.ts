@@ -63,7 +63,7 @@ export function createDenylistOperations(ctx: DenylistSettings): DenylistOperati
 
     async addRule(text, options) {
       throwIfAborted(options?.signal)
-      const { rule } = parseRuleInput(text)
+      const { rule, parsed } = parseRuleInput(text)
       const id = ctx.ids.recordId()
       const event = operatorEvent(options?.operator, DEPLOYMENT_TENANT_ID, {
         type: 'deny_rule.added',
