@@ -38,7 +38,9 @@ export function docsPagePolicy({ scriptUrl, serverUrl }: Pick<DocsPageOptions, '
 
 /**
  * Scalar's light theme with its greys and method colours darkened to WCAG AA contrast (4.5:1) on
- * its backgrounds; the theme's own rules come after custom CSS, hence the doubled class.
+ * its backgrounds; the theme's own rules come after custom CSS, hence the doubled class. The code
+ * examples' dark cards (`.dark-mode` inside the page) keep the dark theme's colours, but for its red
+ * (DELETE), 3.9:1 on their #1a1a1a: lightened to 6:1.
  */
 const READABLE_COLOURS = `.light-mode.light-mode {
   --scalar-color-2: #575757;
@@ -51,6 +53,9 @@ const READABLE_COLOURS = `.light-mode.light-mode {
   --scalar-color-yellow: #735600;
   --scalar-color-purple: #5203d1;
   --scalar-color-query: #006166;
+}
+.light-mode.light-mode .dark-mode {
+  --scalar-color-red: #ff6b6b;
 }`
 
 // Scalar's options: no web fonts, telemetry, AI agent, MCP link, link to Scalar's hosted client,

@@ -32,12 +32,16 @@ function watch(page: Page) {
   return seen
 }
 
-const sidebar = (page: Page) => page.getByRole('complementary', { name: /^Sidebar/ })
+const sidebar = (page: Page) => page.getByRole('navigation', { name: /^Sidebar/ })
+
+/** A tag's group in the sidebar (a button that opens or closes it). */
+const tagGroup = (page: Page, tag: string) =>
+  sidebar(page).getByRole('button', { name: new RegExp(`^${tag} (Open|Close) Group$`) })
 
 /** An operation's entry in the sidebar (named by its summary and method). */
 const operationLink = (page: Page, summary: string) =>
   sidebar(page)
-    .getByRole('link', { name: new RegExp(`^${summary} HTTP Method`) })
+    .getByRole('button', { name: new RegExp(`^${summary} HTTP Method`) })
     .first()
 
 /** Opens a tag in the sidebar (unless open) and an operation of it: its section, with its code sample. */
@@ -45,7 +49,7 @@ async function openOperation(page: Page, tag: string, summary: string) {
   const link = operationLink(page, summary)
   if (!(await link.isVisible()))
     await sidebar(page)
-      .getByRole('button', { name: `Open Group - ${tag}` })
+      .getByRole('button', { name: `${tag} Open Group` })
       .click()
   await link.click()
   return page.locator('section', { has: page.getByRole('heading', { name: summary, exact: true }) }).last()
@@ -53,7 +57,7 @@ async function openOperation(page: Page, tag: string, summary: string) {
 
 /** "Test Request" of an operation, the token typed into the viewer's bearer field, sent. */
 async function tryIt(page: Page, section: ReturnType<Page['locator']>, token: string) {
-  await section.getByRole('button', { name: 'Test Request' }).click()
+  await section.getByRole('button', { name: /^Test Request/ }).click()
   const client = page.getByRole('dialog')
   await client.getByPlaceholder('Token').fill(token)
   const [response] = await Promise.all([
@@ -94,7 +98,7 @@ describe.skipIf(!CHROMIUM)('the API reference in chromium', { timeout: 60_000 },
     await page.getByRole('heading', { name: 'Pinfold', level: 1 }).waitFor()
     // every tag of the document in the sidebar
     for (const tag of ['Files', 'Groups', 'Uploads', 'Gateways', 'Payments', 'Vectors']) {
-      await sidebar(page).getByRole('link', { name: tag, exact: true }).waitFor()
+      await tagGroup(page, tag).waitFor()
     }
     await page.screenshot({ path: join(ARTIFACTS, 'docs-1280.png') })
     expect((await axeViolations(page)).filter((v) => v.id === 'color-contrast')).toEqual([])
@@ -106,7 +110,8 @@ describe.skipIf(!CHROMIUM)('the API reference in chromium', { timeout: 60_000 },
     const example = upload.getByText(/^curl /).first()
     await example.waitFor()
     const code = (await example.locator('xpath=ancestor::code[1]').textContent()) ?? ''
-    expect(code).toContain(`curl '${server.url}/v3/files`)
+    // the URL quoted or not, as Scalar's releases differ
+    expect(code).toMatch(new RegExp(`curl '?${server.url.replaceAll('.', '\\.')}/v3/files`))
     expect(code).toContain('--request POST')
     expect(code).toContain("--header 'Authorization: Bearer")
     expect(code).toContain("--form 'file=")

@@ -33,6 +33,19 @@ export function node22(): string {
   return binary
 }
 
+/**
+ * A client script of `clients/`: a project of its own (Helia, libp2p and verified-fetch want Node 22,
+ * so the workspace's Node 20 install leaves them out), installed by `scripts/install-interop-clients.mjs`.
+ */
+function clientScript(name: string): string {
+  const clients = fileURLToPath(new URL('./clients/', import.meta.url))
+  if (!existsSync(join(clients, 'node_modules')))
+    throw new Error(
+      `interop tests: the Helia and libp2p clients are not installed; run: node scripts/install-interop-clients.mjs (they live in ${clients})`,
+    )
+  return join(clients, name)
+}
+
 function run(file: string, args: string[], options: { input?: string; timeoutMs: number }): Promise<string> {
   return new Promise((resolve, reject) => {
     // NODE_OPTIONS stays behind: flags or loaders given to this Node 20 process are not meant for the clients
@@ -67,8 +80,6 @@ export interface HeliaResult {
   verifiedFetch?: (Digest & { status: number }) | (Failure & { status?: number })
 }
 
-const heliaClient = fileURLToPath(new URL('./helia-client.mjs', import.meta.url))
-
 /**
  * Reads every item from `gateway` with Helia (@helia/unixfs over the trustless-gateway broker) and with
  * @helia/verified-fetch, in one Node 22 process. Each fetch is bounded by `timeoutMs`, so a failure is a
@@ -77,7 +88,7 @@ const heliaClient = fileURLToPath(new URL('./helia-client.mjs', import.meta.url)
 export async function fetchWithHelia(gateway: string, items: HeliaItem[], timeoutMs = 10_000) {
   const input = JSON.stringify({ gateway, timeoutMs, items })
   // each item runs unixfs then verified-fetch, all items at once: two timeouts plus start-up bound it
-  const stdout = await run(node22(), [heliaClient], { input, timeoutMs: timeoutMs * 2 + 15_000 })
+  const stdout = await run(node22(), [clientScript('helia-client.mjs')], { input, timeoutMs: timeoutMs * 2 + 15_000 })
   const out = JSON.parse(stdout) as { results: HeliaResult[]; refused: string[] }
   if (out.results.length !== items.length)
     throw new Error(`helia client: ${out.results.length} results for ${items.length} items`)
@@ -100,8 +111,6 @@ export interface BitswapItem {
 
 export type BitswapResult = (Digest & { status?: number }) | { error: string; status?: number }
 
-const bitswapClient = fileURLToPath(new URL('./bitswap-client.mjs', import.meta.url))
-
 /**
  * Reads every item from a Pinfold server's IPFS node (`peer`, a multiaddr) with Helia over bitswap,
  * or through its routing API (`router`) with @helia/verified-fetch, in one Node 22 process, one item
@@ -110,7 +119,10 @@ const bitswapClient = fileURLToPath(new URL('./bitswap-client.mjs', import.meta.
 export async function fetchOverIpfs(peer: string, router: string, items: BitswapItem[], timeoutMs = 10_000) {
   const input = JSON.stringify({ peer, router, timeoutMs, items })
   // items run one after another, each bounded by the timeout
-  const stdout = await run(node22(), [bitswapClient], { input, timeoutMs: items.length * timeoutMs + 20_000 })
+  const stdout = await run(node22(), [clientScript('bitswap-client.mjs')], {
+    input,
+    timeoutMs: items.length * timeoutMs + 20_000,
+  })
   const out = JSON.parse(stdout) as { results: BitswapResult[]; refused: string[] }
   if (out.results.length !== items.length)
     throw new Error(`bitswap client: ${out.results.length} results for ${items.length} items`)
@@ -125,12 +137,10 @@ export interface DhtPeer {
   close(): Promise<void>
 }
 
-const dhtPeerScript = fileURLToPath(new URL('./dht-peer.mjs', import.meta.url))
-
 /** A DHT server peer on 127.0.0.1 (`dht-peer.mjs`, under Node 22): the other member of a private DHT. */
 export function startDhtPeer(): Promise<DhtPeer> {
   const { NODE_OPTIONS: _, ...env } = process.env
-  const child = spawn(node22(), [dhtPeerScript], { env, stdio: ['pipe', 'pipe', 'inherit'] })
+  const child = spawn(node22(), [clientScript('dht-peer.mjs')], { env, stdio: ['pipe', 'pipe', 'inherit'] })
   const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]()
   const nextLine = async () => {
     const { value, done } = await lines.next()
@@ -200,14 +210,15 @@ export interface RemotePinningResult {
   refused: string[]
 }
 
-const remotePinningClient = fileURLToPath(new URL('./remote-pinning-client.mjs', import.meta.url))
-
 /**
  * A Helia node (Node 22) adds content only it holds, then pins, lists, reads back and removes it at
  * `endpoint` (a Pinning Service API base URL) with @helia/remote-pinning, bounded by `timeoutMs`.
  */
 export async function pinWithHeliaRemote(endpoint: string, token: string, timeoutMs = 30_000) {
   const input = JSON.stringify({ endpoint, token, timeoutMs })
-  const stdout = await run(node22(), [remotePinningClient], { input, timeoutMs: timeoutMs + 20_000 })
+  const stdout = await run(node22(), [clientScript('remote-pinning-client.mjs')], {
+    input,
+    timeoutMs: timeoutMs + 20_000,
+  })
   return JSON.parse(stdout) as RemotePinningResult
 }
