@@ -25,6 +25,25 @@ export interface PrometheusMetricsOptions {
   totalsMaxAgeMs?: number | undefined
 }
 
+/** One (method, route, code): its request count, and its bound duration series. */
+interface RequestSeries {
+  readonly labels: { method: string; route: string; code: string }
+  count: number
+  readonly time: Histogram.Internal<string>
+}
+
+/** `map`'s entry for `key`, made by `make` on first use. */
+function entry<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+  let value = map.get(key)
+  if (value === undefined) {
+    value = make()
+    map.set(key, value)
+  }
+  return value
+}
+
+const newMap = <K, V>() => new Map<K, V>()
+
 /** The pieces of the server that report to the registry. */
 export interface PrometheusMetrics {
   readonly registry: Registry
@@ -65,12 +84,6 @@ export function createPrometheusMetrics(options: PrometheusMetricsOptions = {}):
   const registers = [registry]
   if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry })
 
-  const requests = new Counter({
-    name: 'pinfold_http_requests_total',
-    help: 'HTTP requests answered, by method, route pattern and status code.',
-    labelNames: ['method', 'route', 'code'] as const,
-    registers,
-  })
   const requestSeconds = new Histogram({
     name: 'pinfold_http_request_duration_seconds',
     help: 'Time from a request to its answer (headers; a download body may go on), by method, route pattern and status code.',
@@ -126,28 +139,43 @@ export function createPrometheusMetrics(options: PrometheusMetricsOptions = {}):
   // every path from the start at 0, so a rate over them is 0 rather than absent before the first upload
   for (const path of UPLOAD_PATHS) uploadBytes.inc({ path }, 0)
 
-  // One pair of bound series per (method, route, code), made on first use: prom-client hashes and
-  // checks a label object on every unbound call, which showed as several µs per request. The key
-  // set is bounded as the labels are (route patterns, methods, status codes).
-  const bound = new Map<string, { count: Counter.Internal; time: Histogram.Internal<string> }>()
-  const series = (method: string, route: string, code: number) => {
-    const key = `${method} ${code} ${route}`
-    let found = bound.get(key)
+  // The per-request path is kept to a count and one histogram observation on a bound series,
+  // found through nested maps (route patterns, methods and codes are the same few strings and
+  // numbers, so no key string is built per request). prom-client hashes and checks the label set
+  // on every `inc`/`observe`, even a bound one; the counter is therefore not touched per request:
+  // its figure is read from these counts when scraped (its `collect`).
+  const bound = new Map<string, Map<string, Map<number, RequestSeries>>>()
+  const series = (method: string, route: string, code: number): RequestSeries => {
+    const byMethod = entry(bound, route, newMap<string, Map<number, RequestSeries>>)
+    const byCode = entry(byMethod, method, newMap<number, RequestSeries>)
+    let found = byCode.get(code)
     if (!found) {
       found = {
-        count: requests.labels(method, route, String(code)),
+        labels: { method, route, code: String(code) },
+        count: 0,
         time: requestSeconds.labels(method, route, String(code)),
       }
-      bound.set(key, found)
+      byCode.set(code, found)
     }
     return found
   }
+  new Counter({
+    name: 'pinfold_http_requests_total',
+    help: 'HTTP requests answered, by method, route pattern and status code.',
+    labelNames: ['method', 'route', 'code'] as const,
+    registers,
+    collect() {
+      this.reset()
+      for (const byMethod of bound.values())
+        for (const byCode of byMethod.values()) for (const { labels, count } of byCode.values()) this.inc(labels, count)
+    },
+  })
 
   const http: HttpObserver = {
     answered({ method, route, status, seconds }) {
-      const { count, time } = series(method, route, status)
-      count.inc()
-      time.observe(seconds)
+      const found = series(method, route, status)
+      found.count++
+      found.time.observe(seconds)
     },
     gatewayStarted() {
       gatewayConcurrent.inc()
