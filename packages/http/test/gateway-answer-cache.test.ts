@@ -171,7 +171,8 @@ describe('gateway answer cache: answers and counts as the full path does', () =>
   })
 
   it('rate limit - kept answers draw on the per-address budget', async () => {
-    const limited = await startTestApi({ rateLimit: { perIp: { limit: 3, windowMs: 60_000 } } })
+    // the budget is no storage's: memory stores whatever the run's storage, so this costs no second database
+    const limited = await startTestApi({ storage: 'memory', rateLimit: { perIp: { limit: 3, windowMs: 60_000 } } })
     const limitedBridge = await listenOverNode(limited.handler)
     try {
       const file = await upload(limited, 'limited')
