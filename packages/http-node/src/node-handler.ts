@@ -1,6 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { TLSSocket } from 'node:tls'
-import { type FetchHandler, knownBody, rememberUrl, setClientAddress } from '@pinfold/http'
+import {
+  type FetchHandler,
+  type KeptAnswers,
+  keptAnswerKey,
+  knownBody,
+  rememberUrl,
+  setClientAddress,
+  setKeptAnswerKey,
+} from '@pinfold/http'
 import { isPinfoldError, optionChecks, PinfoldError } from '@pinfold/interface'
 import { checkedHost } from './host-header.js'
 import { NodeRequest } from './node-request.js'
@@ -21,6 +29,11 @@ export interface NodeHandlerOptions {
    * (Node's own `requestTimeout` caps a whole request, long uploads included: set it to 0.)
    */
   bodyIdleTimeoutMs?: number | undefined
+  /**
+   * The handler's answer cache (`keptAnswersOf(handler)` from `@pinfold/http`): a request whose
+   * answer it holds is answered straight onto the response, without building a Request.
+   */
+  keptAnswers?: KeptAnswers | undefined
 }
 
 export const DEFAULT_BODY_IDLE_TIMEOUT_MS = 60_000
@@ -41,12 +54,25 @@ export function createNodeHandler(handler: FetchHandler, options: NodeHandlerOpt
   )
   const proxies =
     options.trustProxy === true ? 1 : check.nonNegativeInteger('trustProxy', Number(options.trustProxy ?? 0))
+  const kept = options.keptAnswers
   return (req, res) => {
+    const method = req.method ?? 'GET'
+    const key = kept && answerKeyOf(req, method, proxies > 0)
+    if (key !== undefined) {
+      const answer = kept!.answer(key, {
+        requestId: joinedHeader(req.headers['x-request-id']),
+        address: clientAddressOf(req, proxies),
+      })
+      if (answer) {
+        res.writeHead(answer.status, answer.headers)
+        res.end(answer.body)
+        return
+      }
+    }
     const controller = new AbortController()
     res.once('close', () => {
       if (!res.writableFinished) controller.abort(new PinfoldError('ABORTED', 'the client closed the connection'))
     })
-    const method = req.method ?? 'GET'
     const body = method === 'GET' || method === 'HEAD' ? undefined : requestBody(req, { idleTimeoutMs })
     // A body the handler did not read (an early 4xx) is drained and discarded, so the client can
     // read the answer instead of seeing its upload stall on a connection nobody reads. A stalled
@@ -62,6 +88,7 @@ export function createNodeHandler(handler: FetchHandler, options: NodeHandlerOpt
     try {
       request = toRequest(req, method, body?.stream, controller.signal, proxies > 0)
       setClientAddress(request, clientAddressOf(req, proxies))
+      if (key !== undefined) setKeptAnswerKey(request, key)
     } catch (error) {
       const message = isPinfoldError(error) ? error.message : 'malformed request line or headers'
       res.writeHead(400, { 'content-type': 'application/json; charset=utf-8', connection: 'close' })
@@ -122,6 +149,18 @@ function toRequest(
   const request = new NodeRequest({ method, url, headers, signal, body: body ?? null }) as unknown as Request
   rememberUrl(request, url)
   return request
+}
+
+/** The answer cache's key of a request, from the same parts `toRequest` builds the Request from. */
+function answerKeyOf(req: IncomingMessage, method: string, behindProxy: boolean): string | undefined {
+  const target = (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '/'
+  const scheme = (req.socket as TLSSocket).encrypted ? 'https' : 'http'
+  return keptAnswerKey(method, scheme, target, req.rawHeaders, behindProxy)
+}
+
+/** A header as `Headers.get` reads it: several values joined by `, `. */
+function joinedHeader(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value
 }
 
 /** The path and query of an absolute-form request target; anything else is malformed. */

@@ -8,9 +8,11 @@ import {
   type TokenVerifier,
 } from '@pinfold/core'
 import { bearerToken, identify } from './credentials.js'
+import { createAnswerCache } from './gateway/answer-cache.js'
 import { browserErrorPages } from './gateway/error-page.js'
 import { createImageVariants, type ImageOptions } from './gateway/image-variants.js'
-import { resolveHost } from './gateway/request-host.js'
+import { DEFAULT_KEPT_ANSWERS, type KeptAnswerSettings, type KeptAnswers } from './gateway/kept-answers.js'
+import { hostNeedsLookup, resolveHost } from './gateway/request-host.js'
 import { gatewayMethodNotAllowed } from './gateway/responses.js'
 import { tenantHostRoutes } from './gateway/routes.js'
 import { meterGatewayUsage } from './gateway/usage.js'
@@ -93,6 +95,26 @@ export interface FetchHandlerOptions {
    * span, no cost.
    */
   tracer?: Tracer | undefined
+  /**
+   * The gateway's answer cache (`gateway/kept-answers.ts`): small public gateway answers kept
+   * whole and answered again by the node bridge without running the handler (give
+   * {@link keptAnswersOf} this handler to `createNodeHandler`). `maxBytes` of memory (default
+   * 16 MiB; 0 turns it off), bodies up to `maxBodyBytes` (64 KiB), each kept at most `maxAgeMs`
+   * (60 s) and never past a change that could alter it. Off with a `tracer` (every request is a
+   * span) or a `clientIp` of the embedder's (the bridge cannot ask it).
+   */
+  answerCache?: Partial<KeptAnswerSettings> | undefined
+}
+
+const keptAnswers = new WeakMap<FetchHandler, KeptAnswers>()
+
+/**
+ * The answer cache of a handler `createFetchHandler` made, for `createNodeHandler({ keptAnswers })`:
+ * `undefined` when it has none. Only for a handler serving the gateway as this one does: a wrapper
+ * that answers some paths itself (a console, `/metrics`) must answer none of the gateway's.
+ */
+export function keptAnswersOf(handler: FetchHandler): KeptAnswers | undefined {
+  return keptAnswers.get(handler)
 }
 
 export type FetchHandler = (request: Request) => Promise<Response>
@@ -137,7 +159,28 @@ export function createFetchHandler(service: FileService, options: FetchHandlerOp
     limitAddresses(limiter, options.clientIp ?? clientAddress, basePath),
   ]
   const run = compose(middleware, dispatch)
-  return async (request) => run({ request, url: parsedUrl(request), seen: { route: null } })
+  const cacheSettings = { ...DEFAULT_KEPT_ANSWERS, ...options.answerCache }
+  const cache =
+    cacheSettings.maxBytes > 0 && !options.tracer && !options.clientIp
+      ? createAnswerCache({
+          service,
+          settings: cacheSettings,
+          limiter,
+          observer: options.observer,
+          logger: options.logger,
+        })
+      : undefined
+  // the exchanges whose host was told by its name alone (no domain lookup): their answers may be kept
+  const fixedHosts = new WeakSet<Exchange>()
+  const handler: FetchHandler = async (request) => {
+    const exchange: Exchange = { request, url: parsedUrl(request), seen: { route: null } }
+    const started = cache?.before(request)
+    const response = await run(exchange)
+    if (started) cache!.after(started, exchange, fixedHosts.has(exchange), response)
+    return response
+  }
+  if (cache) keptAnswers.set(handler, cache.answers)
+  return handler
 
   /** The route's answer, or the 404 or 405 of a request no route takes. */
   async function dispatch(exchange: Exchange): Promise<Response> {
@@ -146,7 +189,8 @@ export function createFetchHandler(service: FileService, options: FetchHandlerOp
     const apiHostname = publicUrl?.hostname ?? url.hostname
     // with neither option, the request's own host name says nothing: any {cid}.ipfs.{host} is one
     const subdomainHost = checked.subdomainHost ?? publicUrl?.hostname.toLowerCase()
-    const host = await resolveHost(request, url, { service, apiHostname, subdomainHost })
+    const hostOptions = { service, apiHostname, subdomainHost }
+    const host = await resolveHost(request, url, hostOptions)
     // a gateway's host serves at its root, whatever the API's mount prefix
     const pathname = host.kind === 'api' ? stripBasePath(url.pathname, basePath) : url.pathname
     const match = pathname === undefined ? undefined : route(request.method, pathname, host)
@@ -177,6 +221,7 @@ export function createFetchHandler(service: FileService, options: FetchHandlerOp
       operator = { ...operator, requestId: seen.requestId }
     }
     seen.route = match.route.gateway ? 'gateway' : match.route.path
+    if (match.route.gateway && host.kind !== 'tenant' && !hostNeedsLookup(url, hostOptions)) fixedHosts.add(exchange)
     exchange.answerError = match.route.answerError
     const actor = operator ? ANONYMOUS : withRequestId(await authenticate(request, match.route), seen.requestId)
     if (actor.tenantId) seen.tenant = actor.tenantId

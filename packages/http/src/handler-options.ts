@@ -65,6 +65,10 @@ export function checkHandlerOptions(service: FileService, options: FetchHandlerO
       check.require('images.cacheBytes', Number.isSafeInteger(cacheBytes) && cacheBytes >= 0, 'must be an integer ≥ 0')
     }
   }
+  for (const [name, value] of Object.entries(options.answerCache ?? {})) {
+    const integer = Number.isSafeInteger(value) && (value as number) >= 0
+    check.require(`answerCache.${name}`, integer, 'must be an integer ≥ 0')
+  }
   if (options.docsScriptUrl !== undefined) {
     const url = options.docsScriptUrl
     const valid = typeof url === 'string' && url !== '' && URL.canParse(url, 'http://x/docs') && !/["<>\s]/.test(url)

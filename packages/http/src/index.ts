@@ -14,8 +14,16 @@
  * ```
  */
 
-export { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from './fetch-handler.js'
+export { createFetchHandler, type FetchHandler, type FetchHandlerOptions, keptAnswersOf } from './fetch-handler.js'
 export type { ImageOptions } from './gateway/image-variants.js'
+export {
+  DEFAULT_KEPT_ANSWERS,
+  type KeptAnswer,
+  type KeptAnswerSettings,
+  type KeptAnswers,
+  keptAnswerKey,
+  setKeptAnswerKey,
+} from './gateway/kept-answers.js'
 export type { IpfsPeer } from './ipfs-peer.js'
 export type { CorsOptions } from './middleware/cors.js'
 export type {

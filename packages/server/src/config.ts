@@ -25,6 +25,13 @@ export interface ServerConfig {
    * another instance's change can go unseen here if its notification is lost).
    */
   gatewayCache: { maxBytes: number; ttlMs: number }
+  /**
+   * The gateway's answer cache: `PINFOLD_GATEWAY_ANSWER_CACHE_MB` of memory (default 16; 0 turns
+   * it off) for whole public gateway answers of up to 64 KiB, answered again without running the
+   * handler; each kept at most `PINFOLD_GATEWAY_CACHE_TTL_MS`, and never past a change to what it
+   * was built on.
+   */
+  answerCacheBytes: number
   databaseUrl: string | undefined
   authSecret: string | undefined
   jwksUrl: string | undefined
@@ -211,6 +218,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       maxBytes: integer(env.PINFOLD_GATEWAY_CACHE_MB, 'PINFOLD_GATEWAY_CACHE_MB', 64) * 1024 * 1024,
       ttlMs: positiveInteger(env.PINFOLD_GATEWAY_CACHE_TTL_MS, 'PINFOLD_GATEWAY_CACHE_TTL_MS', 60_000),
     },
+    answerCacheBytes: integer(env.PINFOLD_GATEWAY_ANSWER_CACHE_MB, 'PINFOLD_GATEWAY_ANSWER_CACHE_MB', 16) * 1024 * 1024,
     databaseUrl: env.DATABASE_URL || undefined,
     authSecret: env.PINFOLD_AUTH_SECRET || undefined,
     jwksUrl: env.PINFOLD_JWKS_URL || undefined,

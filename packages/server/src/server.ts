@@ -9,7 +9,7 @@ import {
   type RecordStore,
   type TokenVerifier,
 } from '@pinfold/core'
-import { createFetchHandler, type FetchHandlerOptions } from '@pinfold/http'
+import { createFetchHandler, type FetchHandlerOptions, keptAnswersOf } from '@pinfold/http'
 import { answerClientErrors, createNodeHandler, drainable } from '@pinfold/http-node'
 import { createExtractionPool } from '@pinfold/text-extract'
 import { createRemoteJWKSet } from 'jose'
@@ -182,6 +182,7 @@ export async function startServer(
     docsScriptUrl: API_REFERENCE_SCRIPT,
     observer: metrics?.http,
     tracer: tracing?.tracer,
+    answerCache: { maxBytes: config.answerCacheBytes, maxAgeMs: config.gatewayCache.ttlMs },
     ...handlerOptions,
   })
   const site = withConsole(api, {
@@ -204,7 +205,12 @@ export async function startServer(
   await Promise.all([service.denylist.load(), service.gatewayDenyRules.load()])
   if (runsJobs) await indexStoredBlocks(service)
   const requests = drainable(
-    createNodeHandler(handler, { bodyIdleTimeoutMs: config.bodyIdleTimeoutMs, trustProxy: config.trustProxy }),
+    createNodeHandler(handler, {
+      bodyIdleTimeoutMs: config.bodyIdleTimeoutMs,
+      trustProxy: config.trustProxy,
+      // the console and `/metrics` wrapped around the API answer none of the gateway's paths
+      keptAnswers: keptAnswersOf(api),
+    }),
   )
   const server = createServer(requests.handler)
   answerClientErrors(server)

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { CarReader } from '@ipld/car/reader'
 import * as dagPb from '@ipld/dag-pb'
+import { keptAnswersOf } from '@pinfold/http'
 import { createNodeHandler } from '@pinfold/http-node'
 import { UnixFS } from 'ipfs-unixfs'
 import { exporter } from 'ipfs-unixfs-exporter'
@@ -62,7 +63,10 @@ export async function startConformanceGateway(
   let proxied: Promise<Server> | undefined
   const listening = () => {
     proxied ??= new Promise((resolve) => {
-      const http = createServer(createNodeHandler(server.handler, { trustProxy: 1 }))
+      const http = createServer(
+        // with the answer cache, as `pinfold serve` runs: the suites meet kept answers too
+        createNodeHandler(server.handler, { trustProxy: 1, keptAnswers: keptAnswersOf(server.handler) }),
+      )
       http.listen(0, '127.0.0.1', () => resolve(http))
     })
     return proxied

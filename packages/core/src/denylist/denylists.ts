@@ -24,6 +24,8 @@ export class Denylists {
   #lists: ListIndex[] = []
   /** Tenants' own lists, each applied only on that tenant's gateway hosts; replaced whole on a reload. */
   #tenantLists: ReadonlyMap<string, ListIndex> = new Map()
+  /** Lists replaced or removed so far (rules only ever grow in place otherwise). */
+  #swaps = 0
   readonly #failures = new Map<string, string>()
 
   /**
@@ -54,10 +56,23 @@ export class Denylists {
   replace(index: ListIndex): void {
     const at = this.#lists.findIndex((list) => list.name === index.name)
     this.#lists = at < 0 ? [...this.#lists, index] : this.#lists.with(at, index)
+    this.#swaps++
   }
 
   remove(name: string): void {
     this.#lists = this.#lists.filter((list) => list.name !== name)
+    this.#swaps++
+  }
+
+  /**
+   * Changes whenever what the lists refuse may have changed: a list replaced or removed, or a rule
+   * appended to one. For answers kept beyond one request (the gateway's answer cache), which hold
+   * only while this stays the same.
+   */
+  get version(): string {
+    let rules = 0
+    for (const list of this.#lists) rules += list.rules
+    return `${this.#swaps}:${rules}`
   }
 
   get lists(): readonly ListIndex[] {
@@ -67,6 +82,7 @@ export class Denylists {
   /** Puts every tenant's list in place at once (by tenant id; a tenant left out has none). */
   replaceTenantLists(lists: ReadonlyMap<string, ListIndex>): void {
     this.#tenantLists = lists
+    this.#swaps++
   }
 
   /** The tenant's own list, when it has rules. */

@@ -23,6 +23,12 @@ export interface GatewayRoot {
   swapped: boolean
   /** The DAG below `cid`, inside the content that holds it; `null` only for identity CIDs. */
   dag: ContentDag | null
+  /**
+   * Until when this resolution holds by itself (the latest expiry of the public files serving the
+   * content), `null` for ever, `undefined` when not known (swapped roots, stores that do not say):
+   * the longest an answer built on it may be kept (the gateway's answer cache).
+   */
+  until?: Date | null | undefined
 }
 
 export interface DirectoryItem {
@@ -95,6 +101,17 @@ export interface GatewayOperations {
    * network): no public check, no swaps. `NOT_FOUND` when its content is gone.
    */
   resolveHeld(file: FileRecord, options?: CallOptions): Promise<GatewayRoot>
+
+  /**
+   * A stamp of what public answers depend on besides the immutable content: the invalidations
+   * of the read cache's facts (local and announced by other instances), the deny lists, and the
+   * hidden tenants; with the clock's time. An answer kept beyond its request (the HTTP layer's
+   * answer cache) is served again only while the stamp is the same and the time before its root's
+   * `until`. `undefined` when part of it is not known in memory now (the hidden tenants are due
+   * to be read again): the next answer then takes the full path, which reads it. Reads nothing
+   * (the options are the service's convention only).
+   */
+  answerStamp(options?: CallOptions): { stamp: string; now: number } | undefined
 
   /**
    * The UnixFS entry at `path` below the root, for deserialized responses. A whole `file` content is

@@ -30,6 +30,8 @@ import { type WorkBudget, workBudget } from './work-budget.js'
  */
 export type GatewaySettings = Pick<ServiceContext, 'records' | 'blobs' | 'clock' | 'gatewayCache' | 'deny'> & {
   hiddenTenants: TenantOperations['hiddenTenants']
+  /** Which read of the hidden tenants is current, if one is (`TenantDirectory.hiddenTenantsVersion`). */
+  hiddenTenantsVersion?: (() => number | undefined) | undefined
 }
 
 /** Roots read per page when listing every public root (for DHT announcements). */
@@ -78,7 +80,11 @@ export function createGatewayOperations(ctx: GatewaySettings): GatewayOperations
   }
 
   /** The DAG below `cid` inside public content this scope may read, found by the block's multihash. */
-  async function findDag(scope: GatewayScope, cid: CID, options?: CallOptions): Promise<ContentDag | undefined> {
+  async function findDag(
+    scope: GatewayScope,
+    cid: CID,
+    options?: CallOptions,
+  ): Promise<{ dag: ContentDag; until: Date | null | undefined } | undefined> {
     const tenantId = scope.kind === 'tenant' ? scope.tenantId : undefined
     const multihash = cid.multihash.bytes
     const now = ctx.clock.now()
@@ -88,7 +94,7 @@ export function createGatewayOperations(ctx: GatewaySettings): GatewayOperations
     const found = await cache.located(`${tenantId ?? ''}|${hex(multihash)}|${excludeTenants.join(',')}`, now, () =>
       blocks.findPublicBlock(multihash, { at: now, tenantId, excludeTenants }, options),
     )
-    return found && openContentDag(found.content, cid, storesOn(tenantId))
+    return found && { dag: openContentDag(found.content, cid, storesOn(tenantId)), until: found.until }
   }
 
   /** Follows a swap chain inside one tenant's public mappings. */
@@ -124,8 +130,8 @@ export function createGatewayOperations(ctx: GatewaySettings): GatewayOperations
       if (isIdentity(cid)) return cid.multihash.digest
       // a peer asking for a blocked block is told we do not have it
       if (deny.refuses({ namespace: 'ipfs', cid }, 'bitswap')) return undefined
-      const dag = await findDag({ kind: 'public' }, cid, options)
-      return dag?.getBlock(cid, options)
+      const found = await findDag({ kind: 'public' }, cid, options)
+      return found?.dag.getBlock(cid, options)
     },
 
     async *publicRoots(options) {
@@ -148,20 +154,26 @@ export function createGatewayOperations(ctx: GatewaySettings): GatewayOperations
     async resolve(scope, cidText, { swaps = false, signal } = {}) {
       const options = { signal }
       const requested = parseCid(cidText)
-      if (isIdentity(requested)) return { requested, cid: requested, swapped: false, dag: null }
+      if (isIdentity(requested)) return { requested, cid: requested, swapped: false, dag: null, until: null }
       const tenant = scope.kind === 'tenant' ? scope.tenantId : undefined
       deny.enforceCid(requested, 'gateway', tenant)
       const target = swaps && tenant !== undefined ? await swapTarget(tenant, requested, options) : undefined
       if (target) deny.enforceCid(target, 'gateway', tenant)
       // a swap whose target the tenant no longer serves (deleted, expired) falls back to the CID itself
       const swappedDag = target && (await findDag(scope, target, options))
-      const dag = target && swappedDag ? undefined : await findDag(scope, requested, options)
-      if (!swappedDag && !dag) throw notFound('content')
+      const found = target && swappedDag ? undefined : await findDag(scope, requested, options)
+      if (!swappedDag && !found) throw notFound('content')
       const root: GatewayRoot = swappedDag
-        ? { requested, cid: target!, swapped: true, dag: swappedDag }
-        : { requested, cid: requested, swapped: false, dag: dag! }
+        ? { requested, cid: target!, swapped: true, dag: swappedDag.dag }
+        : { requested, cid: requested, swapped: false, dag: found!.dag, until: found!.until }
       if (tenant !== undefined) gatewayTenants.set(root, tenant)
       return root
+    },
+
+    answerStamp() {
+      const hidden = ctx.hiddenTenantsVersion?.()
+      if (hidden === undefined) return undefined
+      return { stamp: `${cache.generation}|${deny.lists.version}|${hidden}`, now: ctx.clock.now().getTime() }
     },
 
     async resolveHeld(file, options) {

@@ -33,6 +33,11 @@ export interface GatewayReadCache {
   readonly maxItemBytes: number
   /** Drops the facts `change` may have made wrong, here and, with a feed, on every instance. */
   invalidate(change: FactChange): void
+  /**
+   * Counts the invalidations so far, local and announced (and notices possibly lost): what an
+   * answer built from these facts and kept longer (the gateway's answer cache) is stamped with.
+   */
+  readonly generation: number
 }
 
 export interface GatewayCacheSettings {
@@ -80,9 +85,11 @@ export function createGatewayReadCache(settings: GatewayCacheSettings): GatewayR
   })
   // generations: a fill that started before an invalidation of its kind does not store
   const generations: Record<CachedFact, number> = { served: 0, swaps: 0 }
+  let generation = 0
   const dropLocal = (change: FactChange | 'lost') => {
     for (const kind of change === 'lost' ? CACHED_FACTS : CACHED_FACTS.filter((fact) => fact === change)) {
       generations[kind]++
+      generation++
       facts[kind].clear()
     }
   }
@@ -90,6 +97,10 @@ export function createGatewayReadCache(settings: GatewayCacheSettings): GatewayR
 
   return {
     maxItemBytes: off ? 0 : settings.maxItemBytes,
+
+    get generation() {
+      return generation
+    },
 
     async located(key, now, load) {
       const kept = off ? undefined : facts.served.get(key)

@@ -176,7 +176,11 @@ function createOperations(ctx: ServiceContext, options: FileServiceOptions): Fil
   const tenants = createTenantDirectory(ctx)
   const quotas = createQuotaOperations(ctx)
   const trustedKeys = createTrustedKeys(ctx.changes)
-  const gateway = createGatewayOperations({ ...ctx, hiddenTenants: tenants.hiddenTenants })
+  const gateway = createGatewayOperations({
+    ...ctx,
+    hiddenTenants: tenants.hiddenTenants,
+    hiddenTenantsVersion: tenants.hiddenTenantsVersion,
+  })
   // the operations a quota refuses: each refusal is recorded in the audit log (bounded)
   const quotaRecorded = recordingQuotaRefusals(ctx)
   // a pin of a blocked CID is refused, and recorded as content.blocked for the tenant that asked

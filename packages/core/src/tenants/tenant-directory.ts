@@ -19,6 +19,13 @@ export type TenantDirectorySettings = Pick<ServiceContext, 'records' | 'clock'>
 export interface TenantDirectory extends TenantOperations {
   /** The record an admin operation just wrote: this process acts on it at once. */
   remember(tenant: TenantRecord): void
+  /**
+   * Which read of the hidden tenants `hiddenTenants` would answer with now, without reading:
+   * a number that changes with every read and every forgetting, or `undefined` when the last read
+   * is too old (the next `hiddenTenants` reads again). What the gateway's kept answers are stamped
+   * with (`GatewayOperations.answerStamp`).
+   */
+  hiddenTenantsVersion(): number | undefined
 }
 
 /**
@@ -77,6 +84,7 @@ export function createTenantDirectory(ctx: TenantDirectorySettings): TenantDirec
     },
 
     hiddenTenants: hidden.read,
+    hiddenTenantsVersion: hidden.version,
     suspendedTenants: suspended.read,
 
     remember(tenant) {
@@ -93,8 +101,11 @@ export function createTenantDirectory(ctx: TenantDirectorySettings): TenantDirec
  * waiting for one read share it, and no single caller's signal aborts it for the others.
  */
 function tenantList(ctx: TenantDirectorySettings, filter: { hidden?: boolean; suspended?: boolean }) {
-  let cached: { ids: readonly string[]; until: number } | undefined
+  let cached: { ids: readonly string[]; until: number; version: number } | undefined
   let reading: Promise<readonly string[]> | undefined
+  let versions = 0
+  // the last list read, kept past its time for its version; forgetting it starts a new version
+  let last: { ids: readonly string[]; version: number } | undefined
 
   async function readAll(): Promise<readonly string[]> {
     const ids: string[] = []
@@ -103,7 +114,11 @@ function tenantList(ctx: TenantDirectorySettings, filter: { hidden?: boolean; su
       ids.push(...page.items.map((t) => t.id))
       if (page.items.length < LIST_PAGE) break
     }
-    cached = { ids, until: ctx.clock.now().getTime() + TENANT_CACHE_MS }
+    // the same ids read again keep their version: what was built on them still holds
+    const same = last !== undefined && last.ids.length === ids.length && last.ids.every((id, i) => id === ids[i])
+    const version = same ? last!.version : ++versions
+    cached = { ids, until: ctx.clock.now().getTime() + TENANT_CACHE_MS, version }
+    last = cached
     return ids
   }
 
@@ -116,8 +131,12 @@ function tenantList(ctx: TenantDirectorySettings, filter: { hidden?: boolean; su
       })
       return reading
     },
+    version(): number | undefined {
+      return cached && cached.until > ctx.clock.now().getTime() ? cached.version : undefined
+    },
     forget() {
       cached = undefined
+      last = undefined
     },
   }
 }

@@ -61,6 +61,20 @@ export async function resolveHost(
   return API_HOST
 }
 
+/**
+ * Whether `resolveHost` asks the domain store about this host (a tenant's custom domain or
+ * dedicated name may answer, and may change): else the host is told by its name alone, the same
+ * for as long as the options are.
+ */
+export function hostNeedsLookup(url: URL, { service, apiHostname, subdomainHost }: HostOptions): boolean {
+  const hostname = url.hostname.toLowerCase()
+  if (subdomainCid(hostname, subdomainHost) !== undefined) return false
+  if (hostname === subdomainHost && hostname !== apiHostname) return false
+  const gatewayDomain = service.domains.gatewayDomain
+  const dedicated = gatewayDomain !== undefined && hostname.endsWith(`.${gatewayDomain}`)
+  return dedicated || (hostname !== apiHostname && hostname !== subdomainHost)
+}
+
 /** `/ipfs` and `/ipfs/…`, as written: the router, unlike the gateway, ignores empty segments. */
 export function isIpfsPath(pathname: string): boolean {
   return pathname === '/ipfs' || pathname.startsWith('/ipfs/')

@@ -1,10 +1,12 @@
 import { type DagScope, type FileService, type GatewayRoot, type GatewayScope, invalid } from '@pinfold/core'
 import { base64url } from '../bytes.js'
+import { rememberBody } from '../response-body.js'
 import { errorBody } from '../responses.js'
 import { codecFormatResponse } from './codec-formats.js'
 import { type ListingPlace, listingResponse } from './directory-listing.js'
 import { checkedCid, decodeSegment } from './gateway-path.js'
 import type { ImageVariants } from './image-variants.js'
+import { allowKeeping } from './kept-answers.js'
 import { carContentType, carDups, type Negotiated, negotiateFormat, RAW } from './negotiation.js'
 import { protocolHandlerRedirect } from './protocol-handler.js'
 import {
@@ -109,6 +111,9 @@ async function serveIpfs(
   if (root instanceof Response) return root
   const place = { cid: cidText, path, contentOrigin, dnslinkHost }
   const response = await serveRoot(request, url, pathname, scope, root, place, negotiated, images, service)
+  // public content is the same for everyone: its answer may be kept until the resolution lapses
+  // (`kept-answers.ts`); a tenant's gateway (swaps, images, usage) always answers in full
+  if (scope.kind === 'public' && root.until !== undefined && !root.swapped) allowKeeping(request, root.until)
   // a tenant's gateway counts what it served of content it holds, under the CID asked for: never an
   // answer that resolved nothing (a 405, a 406, a CID not held) nor an identity CID, which anyone
   // can make up by the million and which holds nothing of the tenant's
@@ -156,8 +161,10 @@ async function serveRoot(
     if (notModified(request, etag)) return new Response(null, { status: 304, headers })
     const range = applyRange(request, headers, block.bytes.length)
     if (range instanceof Response) return range
+    if (request.method === 'HEAD') return new Response(null, { status: range.status, headers })
     const body = block.bytes.subarray(range.offset, range.offset + range.length)
-    return new Response(request.method === 'HEAD' ? null : body, { status: range.status, headers })
+    // held whole already: written in one piece (and keepable), never streamed
+    return rememberBody(new Response(body, { status: range.status, headers }), body)
   }
 
   if (format === 'car') return carResponse(request, url, root, path, common, filename, negotiated, service)

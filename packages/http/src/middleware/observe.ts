@@ -79,7 +79,8 @@ function uploadPath(request: Request, route: string): UploadPath | undefined {
   return path === 'multipart' && request.headers.has('upload-length') ? 'tus' : path
 }
 
-function gatewayFormat(request: Request, url: URL): GatewayFormat {
+/** The format label of a gateway request (also the answer cache's, for the answers it keeps). */
+export function gatewayFormat(request: Request, url: URL): GatewayFormat {
   try {
     const negotiated = negotiateFormat(request.headers.get('accept'), url.searchParams.get('format'))
     return negotiated === 'not-acceptable' ? 'unixfs' : (negotiated.format ?? 'unixfs')

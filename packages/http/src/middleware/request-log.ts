@@ -22,7 +22,11 @@ const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/
 
 /** The caller's `X-Request-Id` when it is a plain token (so it cannot forge log lines), else a new UUID. */
 export function requestIdOf(request: Request): string {
-  const given = request.headers.get('x-request-id')
+  return requestIdFrom(request.headers.get('x-request-id'))
+}
+
+/** The same from the header's value (several headers joined by `, `, as `Headers.get` joins them). */
+export function requestIdFrom(given: string | null | undefined): string {
   return given && SAFE_ID.test(given) ? given : crypto.randomUUID()
 }
 
