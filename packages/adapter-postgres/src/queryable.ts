@@ -1,3 +1,5 @@
+import { type PGliteProtocol, preparedStatements } from './pglite-statements.js'
+
 /** A result row as the driver returns it; `rows.ts` turns rows into domain records. */
 export type Row = Record<string, unknown>
 
@@ -24,8 +26,11 @@ export interface PgPoolClientLike extends Queryable {
   release(err?: Error | boolean): void
 }
 
-/** The part of a PGlite instance used here (`@electric-sql/pglite` 0.5). */
-export interface PGliteLike extends Queryable {
+/**
+ * The part of a PGlite instance used here (`@electric-sql/pglite` 0.5): its transactions, and the
+ * wire protocol and locks that statements run through as prepared statements (`pglite-statements.ts`).
+ */
+export interface PGliteLike extends PGliteProtocol {
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>
 }
 
@@ -57,10 +62,15 @@ export function fromPgPool(pool: PgPoolLike): SqlClient {
   }
 }
 
-/** Adapts a PGlite instance; PGlite serialises transactions on its single connection itself. */
+/**
+ * Adapts a PGlite instance; PGlite serialises transactions on its single connection itself. Every
+ * statement runs as a prepared statement of this client, parsed once per SQL text.
+ */
 export function fromPGlite(db: PGliteLike): SqlClient {
+  const statements = preparedStatements(db)
+  const inTransaction = statements.inTransaction()
   return {
-    query: (text, params) => db.query(text, params),
-    transaction: (work) => db.transaction((tx) => work({ query: (text, params) => tx.query(text, params) })),
+    query: statements.query,
+    transaction: (work) => db.transaction(() => work(inTransaction)),
   }
 }

@@ -4,6 +4,7 @@ import {
   PinfoldError,
   type RequestCountIncrement,
   type RequestCountTotals,
+  throwIfAborted,
 } from '@pinfold/interface'
 import type { ServiceContext } from '../service/context.js'
 import { type LimitSettings, limitsOf } from './limits.js'
@@ -15,6 +16,12 @@ export const REQUEST_COUNT_FLUSH_MS = 1_000
 /** Tenants followed at once; past it the one seen longest ago goes first (memory stays bounded). */
 const MAX_TENANTS = 100_000
 const WINDOW_MS = 60_000
+
+interface LimitRead {
+  limit: Promise<number | null>
+  /** The limit was changed here while this read was on its way: what it answers may predate the change. */
+  forgotten: boolean
+}
 
 interface TenantRate {
   limit: number | null
@@ -50,24 +57,53 @@ export function createRequestRate(ctx: LimitSettings & Pick<ServiceContext, 'clo
 
   const windowOf = (at: number) => Math.floor(at / WINDOW_MS)
 
+  /** Reads of a tenant's limit in flight: concurrent first requests share one. */
+  const reading = new Map<string, LimitRead>()
+
+  /**
+   * The tenant's limit from the store, one read for every request waiting on it, which no single
+   * request's signal may abort for the others.
+   */
+  function readLimit(tenantId: string): LimitRead {
+    let read = reading.get(tenantId)
+    if (!read) {
+      const started: LimitRead = {
+        forgotten: false,
+        limit: limitsOf(ctx, tenantId).then((limits) => limits.requestsPerMinute),
+      }
+      started.limit
+        .finally(() => {
+          if (reading.get(tenantId) === started) reading.delete(tenantId)
+        })
+        .catch(() => {})
+      reading.set(tenantId, started)
+      read = started
+    }
+    return read
+  }
+
   async function rateOf(tenantId: string, now: number, options?: CallOptions): Promise<TenantRate> {
     let rate = tenants.get(tenantId)
     if (rate && now - rate.limitReadAt < LIMIT_TTL_MS) return rate
+    throwIfAborted(options?.signal)
+    const read = readLimit(tenantId)
     let limit: number | null
     try {
-      limit = (await limitsOf(ctx, tenantId, options)).requestsPerMinute
+      limit = await read.limit
     } catch {
       // a record store hiccup must not turn every request into a 503: the last known limit holds
       // (none known: this request is not limited), and the next request reads again
       return rate ?? newRate(null, now)
     }
+    rate = tenants.get(tenantId)
     if (!rate) {
       if (tenants.size >= MAX_TENANTS) tenants.delete(tenants.keys().next().value!)
       rate = newRate(limit, now)
       tenants.set(tenantId, rate)
     }
     rate.limit = limit
-    rate.limitReadAt = now
+    // a read that began before the limit was changed here answers this request, and the next reads again
+    rate.limitReadAt = read.forgotten ? Number.NEGATIVE_INFINITY : now
     return rate
   }
 
@@ -195,6 +231,11 @@ export function createRequestRate(ctx: LimitSettings & Pick<ServiceContext, 'clo
     forget: (tenantId: string) => {
       const rate = tenants.get(tenantId)
       if (rate) rate.limitReadAt = Number.NEGATIVE_INFINITY
+      const read = reading.get(tenantId)
+      if (read) {
+        read.forgotten = true
+        reading.delete(tenantId)
+      }
     },
   }
 }

@@ -78,4 +78,54 @@ describe('requests per minute', () => {
     }
     await service.quotas.takeRequest({ tenantId: 'new', userId: 'u' })
   })
+
+  it('takeRequest - concurrent first requests of a tenant share one read of its limit; a change made meanwhile is read again', async () => {
+    const records = createMemoryRecordStore()
+    const service = createFileService({ records, blobs: createMemoryBlobStore() })
+    await service.quotas.setTenantLimits('fresh', { requestsPerMinute: 3 })
+    const getLimits = records.accounts.getLimits.bind(records.accounts)
+    let reads = 0
+    let release = () => {}
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    records.accounts.getLimits = async (...args) => {
+      reads++
+      await held
+      return getLimits(...args)
+    }
+    const actor = { tenantId: 'fresh', userId: 'u' }
+    const first = Array.from({ length: 10 }, () =>
+      service.quotas.takeRequest(actor).then(
+        () => 'ok',
+        (e) => e.code,
+      ),
+    )
+    release()
+    // one read for all ten, and every one of them counted against the same budget of 3
+    expect((await Promise.all(first)).sort()).toEqual([...Array(3).fill('ok'), ...Array(7).fill('RATE_LIMITED')].sort())
+    expect(reads).toBe(1)
+
+    // the limit changed while a read was on its way: that read answers its requests, the next one reads again
+    const other = { tenantId: 'other', userId: 'u' }
+    let releaseOther = () => {}
+    const heldOther = new Promise<void>((resolve) => {
+      releaseOther = resolve
+    })
+    reads = 0
+    records.accounts.getLimits = async (...args) => {
+      reads++
+      const before = await getLimits(...args)
+      await heldOther
+      return before
+    }
+    const waiting = service.quotas.takeRequest(other)
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    records.accounts.getLimits = getLimits
+    await service.quotas.setTenantLimits('other', { requestsPerMinute: 0 })
+    releaseOther()
+    await waiting
+    await expect(service.quotas.takeRequest(other)).rejects.toMatchObject({ code: 'RATE_LIMITED' })
+    expect(reads).toBe(1)
+  })
 })
