@@ -43,7 +43,7 @@ describe.skipIf('reason' in found)('the container image, built and run', { timeo
     started = Date.now()
     const build = await engineRun(
       engine,
-      ['build', ...buildOptions(engine), ...engine.limits, ...(await hostTrust(engine)), '-t', image, repoRoot],
+      ['build', ...(await buildOptions(engine)), ...engine.limits, ...(await hostTrust(engine)), '-t', image, repoRoot],
       25 * 60_000,
     )
     timings.build = seconds(started)
@@ -199,9 +199,19 @@ describe.skipIf('reason' in found)('the container image, built and run', { timeo
   }
 })
 
-/** podman writes OCI images unless told otherwise, and the OCI format has no HEALTHCHECK. */
-function buildOptions(engine: Engine) {
-  return engine.command === 'podman' ? ['--format', 'docker', '--layers=false'] : []
+/**
+ * podman writes OCI images unless told otherwise, and the OCI format has no HEALTHCHECK. The build
+ * stage's pnpm store is a directory of the machine's cache (scripts/container/local-base-image.sh's),
+ * mounted for the RUN steps only: a second build downloads nothing. Docker's builder takes no mounts.
+ */
+async function buildOptions(engine: Engine) {
+  if (engine.command !== 'podman') return []
+  const { PINFOLD_IMAGE_CACHE, XDG_CACHE_HOME } = process.env
+  const cache =
+    PINFOLD_IMAGE_CACHE ?? (XDG_CACHE_HOME ? join(XDG_CACHE_HOME, 'pinfold') : '/var/tmp/pinfold-image-cache')
+  const store = join(cache, 'pnpm-store')
+  await mkdir(store, { recursive: true })
+  return ['--format', 'docker', '--layers=false', '--volume', `${store}:/root/.local/share/pnpm/store`]
 }
 
 /**
