@@ -12,7 +12,7 @@ export default defineConfig({
   test: {
     include: ['packages/*/test/**/*.container.ts'],
     testTimeout: 10 * 60_000,
-    hookTimeout: 35 * 60_000,
+    hookTimeout: 60 * 60_000,
     pool: 'forks',
   },
 })

@@ -24,13 +24,23 @@ export interface Result {
   stderr: string
 }
 
-/** Runs a command to its end; never throws for a non-zero exit (the result says it). */
+/**
+ * Runs a command to its end; never throws for a non-zero exit (the result says it). A command past
+ * its time is code 124, as timeout(1) says it: podman ends with 0 on the SIGTERM that ends it then.
+ */
 export function run(command: string, args: string[], timeoutMs = 60_000): Promise<Result> {
   return new Promise((resolve) => {
-    execFile(command, args, { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : 127) : 0
-      resolve({ code, stdout, stderr: err && code === 127 ? `${stderr}${err.message}` : stderr })
-    })
+    const child = execFile(
+      command,
+      args,
+      { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        if (child.killed) resolve({ code: 124, stdout, stderr: `${stderr}\n${command}: killed after ${timeoutMs} ms` })
+        else if (!err) resolve({ code: 0, stdout, stderr })
+        else if (typeof err.code === 'number') resolve({ code: err.code, stdout, stderr })
+        else resolve({ code: 127, stdout, stderr: `${stderr}${err.message}` })
+      },
+    )
   })
 }
 

@@ -44,12 +44,12 @@ describe.skipIf('reason' in found)('the container image, built and run', { timeo
     const build = await engineRun(
       engine,
       ['build', ...(await buildOptions(engine)), ...engine.limits, ...(await hostTrust(engine)), '-t', image, repoRoot],
-      25 * 60_000,
+      50 * 60_000,
     )
     timings.build = seconds(started)
     expect(build, build.stdout.slice(-4000) + build.stderr.slice(-4000)).toMatchObject({ code: 0 })
     expect((await engineRun(engine, ['volume', 'create', volume])).code).toBe(0)
-  }, 35 * 60_000)
+  }, 60 * 60_000)
 
   afterAll(async () => {
     await engineRun(engine, ['rm', '--force', '--time', '0', ...names])
