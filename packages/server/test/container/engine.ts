@@ -52,7 +52,7 @@ export const engineRun = (engine: Engine, args: string[], timeoutMs?: number) =>
 export async function findEngine(): Promise<{ engine: Engine } | { reason: string }> {
   const tried: string[] = []
   for (const command of ['podman', 'docker'] as const) {
-    const info = await run(command, ['info'], 30_000)
+    const info = await run(command, ['info'], 120_000)
     if (info.code === 0) return { engine: { command, global: [], limits: [] } }
     tried.push(`${command}: ${lastLine(info.stderr) || `exit ${info.code}`}`)
   }
