@@ -7,10 +7,12 @@
 FROM node:22-bookworm-slim AS build
 WORKDIR /src
 COPY . .
-# pnpm as the README fetches it; the lockfile decides every version
+# pnpm as the README fetches it; the lockfile decides every version. The deploy installs the
+# server's production dependencies only, which leave the workspace's patch of a test-only
+# devDependency unused: pnpm refuses that (ERR_PNPM_UNUSED_PATCH) unless told it is expected.
 RUN npx -y pnpm@12.21.0 install --frozen-lockfile \
  && npx -y pnpm@12.21.0 build \
- && npx -y pnpm@12.21.0 --filter @pinfold/server deploy --prod --legacy /opt/pinfold
+ && PNPM_CONFIG_ALLOW_UNUSED_PATCHES=true npx -y pnpm@12.21.0 --filter @pinfold/server deploy --prod --legacy /opt/pinfold
 
 FROM node:22-bookworm-slim
 ENV NODE_ENV=production \
