@@ -12,7 +12,11 @@ COPY . .
 # devDependency unused: pnpm refuses that (ERR_PNPM_UNUSED_PATCH) unless told it is expected.
 RUN npx -y pnpm@12.21.0 install --frozen-lockfile \
  && npx -y pnpm@12.21.0 build \
- && PNPM_CONFIG_ALLOW_UNUSED_PATCHES=true npx -y pnpm@12.21.0 --filter @pinfold/server deploy --prod --legacy /opt/pinfold
+ && PNPM_CONFIG_ALLOW_UNUSED_PATCHES=true npx -y pnpm@12.21.0 --filter @pinfold/server deploy --prod --legacy /opt/pinfold \
+ && chmod -R a+rX /opt/pinfold
+# ^ the deploy copies modes as built, and the build's template database (dist/database-template) is
+# owner-only (root): the node user could not read it (EACCES copyfile at the first start). The server
+# makes its copy in the data directory owner-only again.
 
 FROM node:22-bookworm-slim
 ENV NODE_ENV=production \

@@ -145,9 +145,11 @@ describe.skipIf('reason' in found)('the container image, built and run', { timeo
     for (;;) {
       const answer = await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined)
       if (answer?.ok) return port
-      if (Date.now() > deadline) {
+      // a server that exited (a start-up error) is reported at once, with its last lines
+      const running = await engineRun(engine, ['container', 'inspect', '--format', '{{.State.Running}}', name])
+      if (running.stdout.trim() !== 'true' || Date.now() > deadline) {
         const logs = await engineRun(engine, ['logs', '--tail', '40', name])
-        throw new Error(`${name}: no /healthz in 5 minutes\n${logs.stdout}${logs.stderr}`)
+        throw new Error(`${name}: no /healthz (running: ${running.stdout.trim()})\n${logs.stdout}${logs.stderr}`)
       }
       await new Promise((resolve) => setTimeout(resolve, 1000))
     }
