@@ -22,11 +22,10 @@ export {
 } from './change-feed.js'
 export { migrate } from './migrate.js'
 export { MIGRATIONS, type Migration } from './migrations/index.js'
+export { fromPGlite, type PGliteLike } from './pglite-statements.js'
 export { createPostgresRecordStore, type PostgresRecordStoreOptions } from './postgres-record-store.js'
 export {
-  fromPGlite,
   fromPgPool,
-  type PGliteLike,
   type PgPoolClientLike,
   type PgPoolLike,
   type Queryable,

@@ -1,4 +1,4 @@
-import type { Queryable, Row } from './queryable.js'
+import type { Queryable, Row, SqlClient } from './queryable.js'
 
 /**
  * What the prepared path uses of a PGlite instance (`@electric-sql/pglite` 0.5), typed
@@ -181,4 +181,25 @@ function concat(parts: Uint8Array[]): Uint8Array {
     offset += part.length
   }
   return message
+}
+
+/**
+ * The part of a PGlite instance used here (`@electric-sql/pglite` 0.5): its transactions, and the
+ * wire protocol and locks that statements run through as prepared statements (`preparedStatements` above).
+ */
+export interface PGliteLike extends PGliteProtocol {
+  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>
+}
+
+/**
+ * Adapts a PGlite instance; PGlite serialises transactions on its single connection itself. Every
+ * statement runs as a prepared statement of this client, parsed once per SQL text.
+ */
+export function fromPGlite(db: PGliteLike): SqlClient {
+  const statements = preparedStatements(db)
+  const inTransaction = statements.inTransaction()
+  return {
+    query: statements.query,
+    transaction: (work) => db.transaction(() => work(inTransaction)),
+  }
 }

@@ -1,5 +1,3 @@
-import { type PGliteProtocol, preparedStatements } from './pglite-statements.js'
-
 /** A result row as the driver returns it; `rows.ts` turns rows into domain records. */
 export type Row = Record<string, unknown>
 
@@ -24,14 +22,6 @@ export interface PgPoolLike extends Queryable {
 export interface PgPoolClientLike extends Queryable {
   /** Passing an error tells the pool to discard the connection instead of reusing it. */
   release(err?: Error | boolean): void
-}
-
-/**
- * The part of a PGlite instance used here (`@electric-sql/pglite` 0.5): its transactions, and the
- * wire protocol and locks that statements run through as prepared statements (`pglite-statements.ts`).
- */
-export interface PGliteLike extends PGliteProtocol {
-  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>
 }
 
 /** Adapts a `pg.Pool`: plain statements go to any pooled connection, a transaction checks one out. */
@@ -59,18 +49,5 @@ export function fromPgPool(pool: PgPoolLike): SqlClient {
         connection.release(unusable)
       }
     },
-  }
-}
-
-/**
- * Adapts a PGlite instance; PGlite serialises transactions on its single connection itself. Every
- * statement runs as a prepared statement of this client, parsed once per SQL text.
- */
-export function fromPGlite(db: PGliteLike): SqlClient {
-  const statements = preparedStatements(db)
-  const inTransaction = statements.inTransaction()
-  return {
-    query: statements.query,
-    transaction: (work) => db.transaction(() => work(inTransaction)),
   }
 }

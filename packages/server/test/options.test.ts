@@ -125,6 +125,8 @@ describe('http-node options', () => {
       maxRunningPerEndpoint: 1,
       maxEndpoints: 20,
       retentionMs: 2_592_000_000,
+      disableAfterMs: 432_000_000,
+      secretGraceMs: 86_400_000,
     })
     expect(readConfig({ PINFOLD_WEBHOOK_JOBS: '1' }).webhooks.maxRunningPerTenant).toBe(1)
     expect(readConfig({ PINFOLD_WEBHOOK_ALLOW_PRIVATE: 'true' }).webhooks.allowPrivate).toBe(true)

@@ -263,6 +263,14 @@ export interface Schemas {
     /** The file is a CAR to store as it is */
     car?: boolean
   }
+  GatewayDenyRule: {
+    id: string
+    /** The rule in the compact denylist format (IPIP-383) */
+    rule: string
+    /** Its line in your gateways’ list (counted from 1): later rules win */
+    line: number
+    created_at: string
+  }
   GatewayPlugin: {
     id: number
     name: string

@@ -53,6 +53,7 @@ describe('FileService', () => {
         'features',
         'files',
         'gateway',
+        'gatewayDenyRules',
         'groups',
         'health',
         'maintenance',
