@@ -60,15 +60,21 @@ describe.skipIf('reason' in found)('the container image, built and run', { timeo
   }, 120_000)
 
   it('the image - HEALTHCHECK kept, pinfold serve as its entrypoint', async () => {
-    const inspect = await engineRun(engine, ['image', 'inspect', '--format', '{{json .Config}}', image])
-    const config = JSON.parse(inspect.stdout) as {
-      User: string
-      Healthcheck?: { Test: string[] }
-      Entrypoint: string[]
-      Cmd: string[]
-    }
-    expect(config).toMatchObject({ User: 'node', Entrypoint: ['node', '/opt/pinfold/dist/cli.js'], Cmd: ['serve'] })
-    expect(config.Healthcheck?.Test.join(' ')).toMatch(/\/healthz/)
+    // both engines answer an array of images; podman ignores `--format '{{json .}}'` for a whole image
+    const inspect = await engineRun(engine, ['image', 'inspect', image])
+    const found = (
+      JSON.parse(inspect.stdout) as {
+        Config: { User: string; Healthcheck?: { Test: string[] }; Entrypoint: string[]; Cmd: string[] }
+        /** podman keeps a docker-format image's health check beside the OCI config, which has no field for it */
+        HealthCheck?: { Test: string[] }
+      }[]
+    )[0]!
+    expect(found.Config).toMatchObject({
+      User: 'node',
+      Entrypoint: ['node', '/opt/pinfold/dist/cli.js'],
+      Cmd: ['serve'],
+    })
+    expect((found.Config.Healthcheck ?? found.HealthCheck)?.Test.join(' ')).toMatch(/\/healthz/)
   })
 
   it('a container - healthy as uid 1000 with its data directory 0700 on the volume; uploads and the gateway work', async () => {
