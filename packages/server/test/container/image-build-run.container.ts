@@ -65,8 +65,8 @@ describe.skipIf('reason' in found)('the container image, built and run', { timeo
     const found = (
       JSON.parse(inspect.stdout) as {
         Config: { User: string; Healthcheck?: { Test: string[] }; Entrypoint: string[]; Cmd: string[] }
-        /** podman keeps a docker-format image's health check beside the OCI config, which has no field for it */
-        HealthCheck?: { Test: string[] }
+        /** podman (4.3) keeps a docker-format image's health check beside the OCI config, which has no field for it */
+        Healthcheck?: { Test: string[] }
       }[]
     )[0]!
     expect(found.Config).toMatchObject({
@@ -74,7 +74,7 @@ describe.skipIf('reason' in found)('the container image, built and run', { timeo
       Entrypoint: ['node', '/opt/pinfold/dist/cli.js'],
       Cmd: ['serve'],
     })
-    expect((found.Config.Healthcheck ?? found.HealthCheck)?.Test.join(' ')).toMatch(/\/healthz/)
+    expect((found.Config.Healthcheck ?? found.Healthcheck)?.Test.join(' ')).toMatch(/\/healthz/)
   })
 
   it('a container - healthy as uid 1000 with its data directory 0700 on the volume; uploads and the gateway work', async () => {
