@@ -12,6 +12,9 @@ export type DenyQuery =
 
 const DAG_PB = 0x70
 
+/** Longest path whose query digests are kept in `recentDigests` (longer ones are hashed each time). */
+const MAX_KEPT_PATH = 256
+
 /**
  * A query with the keys rules are indexed by: the multihash (or IPNS name) at once, the digests a
  * double-hashed rule is looked up by only when a list has such rules. A CID's digests are kept in
@@ -42,10 +45,13 @@ export class PreparedQuery {
 
   #memo(): QueryDigests {
     if (this.#digests) return this.#digests
-    // a multihash is self-delimiting, so `key/path` cannot be another query's key; names are not kept
-    this.#digests = this.#cid
-      ? recentDigests.get(this.path === '' ? this.key : `${this.key}/${this.path}`)
-      : new QueryDigests()
+    // a multihash is self-delimiting, so `key/path` cannot be another query's key; names are not kept,
+    // nor long paths: a caller names the path, and 32,768 kept keys of a URL's length would be
+    // hundreds of MiB (the memo's bound counts entries, not bytes)
+    this.#digests =
+      this.#cid && this.path.length <= MAX_KEPT_PATH
+        ? recentDigests.get(this.path === '' ? this.key : `${this.key}/${this.path}`)
+        : new QueryDigests()
     return this.#digests
   }
 

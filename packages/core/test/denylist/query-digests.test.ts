@@ -5,7 +5,7 @@ import * as Digest from 'multiformats/hashes/digest'
 import { describe, expect, it } from 'vitest'
 import { DigestTable } from '../../src/denylist/digest-table.js'
 import { legacyCidText, modernCidText } from '../../src/denylist/hash-input.js'
-import { DigestMemo } from '../../src/denylist/query-digests.js'
+import { DigestMemo, recentDigests } from '../../src/denylist/query-digests.js'
 import { Denylists, ListReader } from '../../src/index.js'
 
 /**
@@ -63,6 +63,27 @@ describe('deny lists: the texts double hashes are taken of', () => {
       expect(lists.checkCid(v0.toV1())).toMatchObject({ line: 1 })
       expect(lists.check({ namespace: 'ipfs', cid: v0, path: 'x' })).toBeUndefined()
     }
+  })
+
+  it('lookups - a long path a caller names is matched every time, and its digests are not kept', () => {
+    const cid = CID.parse('bafkreifzjut3te2nhyekklss27nh3k72ysco7y32koao5eei66wof36n5e')
+    const longPath = `a/${'b'.repeat(2_000)}`
+    const rule = `//${createHash('sha256').update(`${cid.toString()}/${longPath}`).digest('hex')}`
+    const lists = new Denylists()
+    const reader = new ListReader(lists.list('l.deny'), (problem) => {
+      throw new Error(problem.reason)
+    })
+    reader.push(new TextEncoder().encode(`${rule}\n`))
+    reader.end()
+    const kept = recentDigests.size
+    for (let i = 0; i < 2; i++) {
+      expect(lists.check({ namespace: 'ipfs', cid, path: longPath })).toMatchObject({ line: 1 })
+      expect(lists.check({ namespace: 'ipfs', cid, path: `${longPath}c` })).toBeUndefined()
+    }
+    expect(recentDigests.size).toBe(kept)
+    // a short path's digests are kept
+    lists.check({ namespace: 'ipfs', cid, path: 'short' })
+    expect(recentDigests.size).toBe(kept + 1)
   })
 
   it('memo - holds at most two generations, and keeps what was read lately', () => {
