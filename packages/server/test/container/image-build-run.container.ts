@@ -1,10 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ensureBaseImage } from './base-image.js'
-import { type Engine, engineOptions, engineRun, findEngine, repoRoot } from './engine.js'
+import { type Engine, engineOptions, engineRun, findEngine, repoRoot, run as runCommand } from './engine.js'
 
 /**
  * The repository's Dockerfile built and its image run, where a container engine answers: the
@@ -214,12 +214,24 @@ describe.skipIf('reason' in found)('the container image, built and run', { timeo
  */
 async function buildOptions(engine: Engine) {
   if (engine.command !== 'podman') return []
+  return ['--format', 'docker', '--layers=false', '--volume', `${await pnpmStore()}:/root/.local/share/pnpm/store`]
+}
+
+/**
+ * The pnpm store the build's install reads: this machine's own (the one that installed the
+ * workspace, so a cold build downloads nothing: ~1.8 GB and most of its time otherwise), else a
+ * cache of the test's. The image's pnpm is the same version, so its store layout (`v11`) is the same.
+ */
+async function pnpmStore(): Promise<string> {
   const { PINFOLD_IMAGE_CACHE, XDG_CACHE_HOME } = process.env
+  const own = await runCommand('npx', ['-y', 'pnpm@12.21.0', 'store', 'path'], 120_000)
+  const path = own.stdout.trim().split('\n').at(-1) ?? ''
+  if (own.code === 0 && /\/v\d+$/.test(path)) return dirname(path)
   const cache =
     PINFOLD_IMAGE_CACHE ?? (XDG_CACHE_HOME ? join(XDG_CACHE_HOME, 'pinfold') : '/var/tmp/pinfold-image-cache')
   const store = join(cache, 'pnpm-store')
   await mkdir(store, { recursive: true })
-  return ['--format', 'docker', '--layers=false', '--volume', `${store}:/root/.local/share/pnpm/store`]
+  return store
 }
 
 /**
