@@ -1,4 +1,5 @@
 import { createMemoryBlobStore, createMemoryRecordStore } from '@pinfold/adapter-memory'
+import { DEPLOYMENT_TENANT_ID } from '@pinfold/interface'
 import { Webhook } from 'standardwebhooks'
 import { describe, expect, it } from 'vitest'
 import {
@@ -314,5 +315,121 @@ describe('webhook endpoint state', () => {
     expect(after.headers['webhook-signature']).toMatch(/^v1,\S+$/)
     expect(new Webhook(rotated.secret).verify(after.body, after.headers)).toMatchObject({ type: 'webhook.test' })
     expect(() => new Webhook(old).verify(after.body, after.headers)).toThrow()
+  })
+})
+
+describe('webhook endpoints in the audit log', () => {
+  const url = 'https://hooks.example.com/in'
+  const ops = { operatorId: 'ops-alice', requestId: 'req-ops' }
+
+  async function setupAudit() {
+    const records = createMemoryRecordStore()
+    const { transport } = recordingTransport(() => ({ kind: 'answered', status: 200 }))
+    const service = createFileService({ records, blobs: createMemoryBlobStore(), webhookTransport: transport })
+    await records.tenants.registerTenant({ id: 'acme', createdAt: new Date(), origin: 'admin', suspension: null })
+    const log = async (tenantId: string) => (await service.events.listAll(ops, { tenantId, order: 'asc' })).events
+    return { service, log }
+  }
+
+  it('create, update, disable, enable, rotate, delete - one entry each, naming the key and request, never a secret', async () => {
+    const { service, log } = await setupAudit()
+    const viaKey = (requestId: string): WebhookCaller => ({
+      kind: 'tenant',
+      actor: { tenantId: 'acme', userId: 'alice', keyId: 'key-1', requestId },
+    })
+    const { endpoint, secret } = await service.webhooks.create(viaKey('r1'), { url, eventTypes: ['file.created'] })
+    await service.webhooks.update(viaKey('r2'), endpoint.id, { description: 'billing', eventTypes: ['pin.failed'] })
+    await service.webhooks.update(viaKey('r3'), endpoint.id, { enabled: false })
+    await service.webhooks.update(viaKey('r4'), endpoint.id, { enabled: true })
+    const rotated = await service.webhooks.rotateSecret(viaKey('r5'), endpoint.id)
+    await service.webhooks.remove(viaKey('r6'), endpoint.id)
+
+    const events = await log('acme')
+    const target = { kind: 'webhook', id: endpoint.id }
+    const actor = { kind: 'key', id: 'key-1' }
+    expect(events).toMatchObject([
+      { type: 'endpoint.created', requestId: 'r1', actor, target, data: { url, eventTypes: ['file.created'] } },
+      { type: 'endpoint.updated', requestId: 'r2', actor, target },
+      { type: 'endpoint.disabled', requestId: 'r3', actor, target, data: { url, reason: 'disabled by its owner' } },
+      { type: 'endpoint.enabled', requestId: 'r4', actor, target, data: { url } },
+      { type: 'endpoint.secret_rotated', requestId: 'r5', actor, target },
+      { type: 'endpoint.deleted', requestId: 'r6', actor, target, data: { url } },
+    ])
+    // the fields given, and only those
+    expect(events[1]!.data).toEqual({ description: 'billing', eventTypes: ['pin.failed'] })
+    const written = JSON.stringify(events)
+    for (const s of [secret, rotated.secret]) expect(written).not.toContain(s.slice('whsec_'.length))
+    expect(written).not.toContain('whsec_')
+  })
+
+  it('update - giving the state it has, or nothing, writes nothing and records nothing', async () => {
+    const { service, log } = await setupAudit()
+    const { endpoint } = await service.webhooks.create(ACME, { url, eventTypes: ['file.created'] })
+    expect(await service.webhooks.update(ACME, endpoint.id, { enabled: true })).toEqual(endpoint)
+    expect(await service.webhooks.update(ACME, endpoint.id, {})).toEqual(endpoint)
+    expect((await log('acme')).map((e) => e.type)).toEqual(['endpoint.created'])
+    // a refused change (another tenant's id, a bad URL) records nothing either
+    await expect(service.webhooks.update(OTHER, endpoint.id, { enabled: false })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    })
+    await expect(service.webhooks.remove(OTHER, endpoint.id)).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    await expect(service.webhooks.update(ACME, endpoint.id, { url: 'ftp://x' })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+    })
+    expect((await log('acme')).map((e) => e.type)).toEqual(['endpoint.created'])
+    expect((await log('other')).map((e) => e.type)).toEqual([])
+  })
+
+  it('operator on a tenant - lists its endpoints, disables with a reason and enables, recorded in the tenant’s log', async () => {
+    const { service, log } = await setupAudit()
+    const { endpoint } = await service.webhooks.create(ACME, { url, eventTypes: ['file.created'] })
+    const onAcme: WebhookCaller = { kind: 'operator', operator: ops, tenantId: 'acme' }
+
+    expect((await service.webhooks.list(onAcme, {})).items.map((e) => e.id)).toEqual([endpoint.id])
+    const disabled = await service.webhooks.update(onAcme, endpoint.id, { enabled: false, reason: 'spamming' })
+    expect(disabled).toMatchObject({ enabled: false, disabledReason: 'disabled by the operator: spamming' })
+    // the tenant sees it so; the operator enables it again
+    expect(await service.webhooks.get(ACME, endpoint.id)).toMatchObject({ enabled: false })
+    expect(await service.webhooks.update(onAcme, endpoint.id, { enabled: true })).toMatchObject({
+      enabled: true,
+      disabledReason: null,
+    })
+    const operator = { kind: 'operator', id: 'ops-alice' }
+    expect((await log('acme')).slice(1)).toMatchObject([
+      {
+        type: 'endpoint.disabled',
+        actor: operator,
+        requestId: 'req-ops',
+        data: { url, reason: disabled.disabledReason },
+      },
+      { type: 'endpoint.enabled', actor: operator, requestId: 'req-ops', target: { kind: 'webhook', id: endpoint.id } },
+    ])
+
+    // another tenant's id, a tenant the registry does not know, and a bad reason are refused
+    const onGlobex: WebhookCaller = { kind: 'operator', operator: ops, tenantId: 'globex' }
+    await expect(service.webhooks.list(onGlobex, {})).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    const { endpoint: own } = await service.webhooks.create(
+      { kind: 'operator', operator: ops, tenantId: null },
+      { url, eventTypes: ['file.created'] },
+    )
+    await expect(service.webhooks.update(onAcme, own.id, { enabled: false })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    })
+    await expect(
+      service.webhooks.update(onAcme, endpoint.id, { enabled: false, reason: 'x'.repeat(501) }),
+    ).rejects.toMatchObject({ code: 'INVALID_INPUT' })
+    expect(await service.webhooks.get(ACME, endpoint.id)).toMatchObject({ enabled: true })
+  })
+
+  it('the operator’s own endpoints - recorded under no tenant, with the operator as actor', async () => {
+    const { service, log } = await setupAudit()
+    const own: WebhookCaller = { kind: 'operator', operator: ops, tenantId: null }
+    const { endpoint } = await service.webhooks.create(own, { url, eventTypes: ['file.created'] })
+    await service.webhooks.update(own, endpoint.id, { enabled: false })
+    expect(await log(DEPLOYMENT_TENANT_ID)).toMatchObject([
+      { type: 'endpoint.created', actor: { kind: 'operator', id: 'ops-alice' }, requestId: 'req-ops' },
+      { type: 'endpoint.disabled', data: { reason: 'disabled by its owner' } },
+    ])
+    expect(await log('acme')).toEqual([])
   })
 })
