@@ -218,11 +218,12 @@ export function createWebhookOperations(settings: WebhookFeatureSettings): Webho
  * The entries a patch records: `endpoint.updated` naming the fields given (url, event types,
  * description), and `endpoint.enabled` or `endpoint.disabled` when it changes the state (as the
  * automatic disable's entry, with the reason). Giving the state it has already records nothing.
+ * The state is the one read just before the write: of two concurrent identical toggles, both record.
  */
 function updateEvents(
   caller: WebhookCaller,
   current: WebhookEndpointRecord,
-  change: Omit<WebhookEndpointUpdate, 'enabled'> & { enabled: boolean | undefined },
+  change: WebhookEndpointUpdate,
 ): NewEvent[] {
   const events: NewEvent[] = []
   const { url, eventTypes, description, enabled, reason } = change
