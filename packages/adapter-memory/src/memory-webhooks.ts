@@ -50,6 +50,7 @@ export function memoryWebhookRecords(journal: MemoryEventJournal): WebhookRecord
       if (cap !== undefined && [...endpoints.values()].filter((e) => e.tenantId === endpoint.tenantId).length >= cap) {
         throw new PinfoldError('RATE_LIMITED', `at most ${cap} webhook endpoints`)
       }
+      journal.appendEvents(options?.events)
       endpoints.set(endpoint.id, copy(endpoint))
     },
 
@@ -72,6 +73,7 @@ export function memoryWebhookRecords(journal: MemoryEventJournal): WebhookRecord
       throwIfAborted(options?.signal)
       const endpoint = owned(tenantId, id)
       if (!endpoint) return undefined
+      journal.appendEvents(options?.events)
       if (patch.url !== undefined) endpoint.url = patch.url
       if (patch.eventTypes !== undefined) endpoint.eventTypes = [...patch.eventTypes]
       if (patch.description !== undefined) endpoint.description = patch.description
@@ -88,6 +90,7 @@ export function memoryWebhookRecords(journal: MemoryEventJournal): WebhookRecord
     async deleteWebhookEndpoint(tenantId, id, options) {
       throwIfAborted(options?.signal)
       if (!owned(tenantId, id)) return false
+      journal.appendEvents(options?.events)
       endpoints.delete(id)
       for (const [key, d] of deliveries) if (d.endpointId === id) deliveries.delete(key)
       return true
@@ -206,6 +209,7 @@ export function memoryWebhookRecords(journal: MemoryEventJournal): WebhookRecord
       throwIfAborted(options?.signal)
       const endpoint = owned(tenantId, id)
       if (!endpoint) return undefined
+      journal.appendEvents(options?.events)
       endpoint.previousSecret = endpoint.secret
       endpoint.previousSecretExpiresAt = new Date(previousExpiresAt)
       endpoint.secret = secret

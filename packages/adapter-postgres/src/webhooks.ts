@@ -1,4 +1,5 @@
 import type {
+  NewEvent,
   Page,
   PageRequest,
   WebhookAttemptOutcome,
@@ -12,7 +13,7 @@ import type {
 } from '@pinfold/interface'
 import { PinfoldError } from '@pinfold/interface'
 import { guarded } from './errors.js'
-import { withEvents } from './events.js'
+import { appendEvents, withEvents } from './events.js'
 import { keyset, toPage } from './paging.js'
 import type { Queryable, Row, SqlClient } from './queryable.js'
 import { toDate } from './rows.js'
@@ -25,8 +26,16 @@ const DELIVERY_COLUMNS =
 /** `tenant_id is not distinct from $n`: the operator's rows (null) match null, a tenant's its id. */
 const OWNER = (param: string) => `tenant_id is not distinct from ${param}::text`
 
-/** With a cap, an advisory lock on the owner makes concurrent creates count one after the other. */
-async function createEndpoint(client: SqlClient, e: WebhookEndpointRecord, cap: number | undefined): Promise<void> {
+/**
+ * With a cap, an advisory lock on the owner makes concurrent creates count one after the other; the
+ * events go in with the row.
+ */
+async function createEndpoint(
+  client: SqlClient,
+  e: WebhookEndpointRecord,
+  cap: number | undefined,
+  events: readonly NewEvent[] | undefined,
+): Promise<void> {
   await client.transaction(async (tx) => {
     if (cap !== undefined) {
       await tx.query(`select pg_advisory_xact_lock(hashtextextended('pinfold_webhooks:' || coalesce($1, ''), 0))`, [
@@ -58,6 +67,7 @@ async function createEndpoint(client: SqlClient, e: WebhookEndpointRecord, cap: 
         e.previousSecretExpiresAt?.toISOString() ?? null,
       ],
     )
+    await appendEvents(tx, events)
   })
 }
 
@@ -385,15 +395,21 @@ function toDelivery(row: Row): WebhookDeliveryRecord {
 export function postgresWebhookRecords(client: SqlClient): WebhookRecordStore {
   return {
     createWebhookEndpoint: (endpoint, options) =>
-      guarded('createWebhookEndpoint', options, () => createEndpoint(client, endpoint, options?.maxPerOwner)),
+      guarded('createWebhookEndpoint', options, () =>
+        createEndpoint(client, endpoint, options?.maxPerOwner, options?.events),
+      ),
     getWebhookEndpoint: (tenantId, id, options) =>
       guarded('getWebhookEndpoint', options, () => getEndpoint(client, tenantId, id)),
     listWebhookEndpoints: (tenantId, page, options) =>
       guarded('listWebhookEndpoints', options, () => listEndpoints(client, tenantId, page)),
     updateWebhookEndpoint: (tenantId, id, patch, updatedAt, options) =>
-      guarded('updateWebhookEndpoint', options, () => updateEndpoint(client, tenantId, id, patch, updatedAt)),
+      guarded('updateWebhookEndpoint', options, () =>
+        withEvents(client, options?.events, (db) => updateEndpoint(db, tenantId, id, patch, updatedAt), Boolean),
+      ),
     deleteWebhookEndpoint: (tenantId, id, options) =>
-      guarded('deleteWebhookEndpoint', options, () => deleteEndpoint(client, tenantId, id)),
+      guarded('deleteWebhookEndpoint', options, () =>
+        withEvents(client, options?.events, (db) => deleteEndpoint(db, tenantId, id), Boolean),
+      ),
     fanOutWebhookEvents: (limit, now, options) =>
       guarded('fanOutWebhookEvents', options, () => fanOut(client, limit, now)),
     addWebhookDelivery: (delivery, options) =>
@@ -412,7 +428,12 @@ export function postgresWebhookRecords(client: SqlClient): WebhookRecordStore {
       ),
     rotateWebhookSecret: (tenantId, id, secret, previousExpiresAt, updatedAt, options) =>
       guarded('rotateWebhookSecret', options, () =>
-        rotateSecret(client, tenantId, id, secret, previousExpiresAt, updatedAt),
+        withEvents(
+          client,
+          options?.events,
+          (db) => rotateSecret(db, tenantId, id, secret, previousExpiresAt, updatedAt),
+          Boolean,
+        ),
       ),
     releaseWebhookDelivery: (id, owner, options) =>
       guarded('releaseWebhookDelivery', options, () => release(client, id, owner)),

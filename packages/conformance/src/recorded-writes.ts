@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { MALFORMED_EVENT, newEvent } from './event-records.js'
 import { at, contentFor, fileBuilder, newCid, newGroup, TENANT } from './fixtures.js'
 import type { RecordStoreHarness } from './record-store.js'
+import { newWebhookEndpoint } from './webhook-records.js'
 
 /**
  * One write of every part that records events: `setup` makes what it changes, `write` makes the
@@ -90,6 +91,9 @@ function recordedWrites(vectors: boolean): RecordedWrite[] {
     replaces: null,
     dagSize: null,
   }
+  const endpoint = newWebhookEndpoint({ tenantId: TENANT })
+  const failingEndpoint = newWebhookEndpoint({ tenantId: TENANT, failingSince: at(10) })
+  const endpointState = (id: string) => (s: RecordStore) => s.webhooks.getWebhookEndpoint(TENANT, id)
   const files = async (store: RecordStore) => {
     await store.files.createFile(file, contentFor(file))
     await store.files.createFile(other, contentFor(other))
@@ -238,6 +242,44 @@ function recordedWrites(vectors: boolean): RecordedWrite[] {
       state: (s) => s.pinRequests.getPinRequest(TENANT, pin.id),
     },
     {
+      name: 'createWebhookEndpoint',
+      write: (s, events) => s.webhooks.createWebhookEndpoint(endpoint, { events }),
+      state: endpointState(endpoint.id),
+    },
+    {
+      name: 'updateWebhookEndpoint',
+      setup: (s) => s.webhooks.createWebhookEndpoint(endpoint),
+      write: (s, events) =>
+        s.webhooks.updateWebhookEndpoint(TENANT, endpoint.id, { enabled: false }, at(5), { events }),
+      state: endpointState(endpoint.id),
+    },
+    {
+      name: 'rotateWebhookSecret',
+      setup: (s) => s.webhooks.createWebhookEndpoint(endpoint),
+      write: (s, events) =>
+        s.webhooks.rotateWebhookSecret(TENANT, endpoint.id, 'whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD', at(9), at(5), {
+          events,
+        }),
+      state: endpointState(endpoint.id),
+    },
+    {
+      name: 'deleteWebhookEndpoint',
+      setup: (s) => s.webhooks.createWebhookEndpoint(endpoint),
+      write: (s, events) => s.webhooks.deleteWebhookEndpoint(TENANT, endpoint.id, { events }),
+      state: endpointState(endpoint.id),
+    },
+    {
+      name: 'disableFailingWebhookEndpoint',
+      setup: (s) => s.webhooks.createWebhookEndpoint(failingEndpoint),
+      write: (s, events) =>
+        s.webhooks.disableFailingWebhookEndpoint(
+          failingEndpoint.id,
+          { failingBefore: at(40), at: at(50), reason: 'failing' },
+          { events },
+        ),
+      state: endpointState(failingEndpoint.id),
+    },
+    {
       name: 'createPaymentInstruction',
       write: (s, events) => s.payments.createPaymentInstruction(instruction, { events }),
       state: (s) => s.payments.getPaymentInstruction(TENANT, instruction.id),
@@ -293,6 +335,6 @@ export function describeRecordedWrites(name: string, create: () => Promise<Recor
       }
       const { items } = await store.events.listEvents({ tenantId: TENANT }, { limit: 100, order: 'asc' })
       expect(items.map((e) => e.target.id)).toEqual(names)
-    }, 120_000) // 24 writes, each with its own records: ~7 s on PGlite alone, several times that beside other suites
+    }, 120_000) // 29 writes, each with its own records: ~7 s on PGlite alone, several times that beside other suites
   })
 }

@@ -411,6 +411,45 @@ export function describeWebhookRecords(name: string, create: () => Promise<Recor
       })
     })
 
+    it('updateWebhookEndpoint, rotateWebhookSecret, deleteWebhookEndpoint - another owner’s id appends nothing; the owner’s appends with the change', async () => {
+      const endpoint = newWebhookEndpoint()
+      await store.webhooks.createWebhookEndpoint(endpoint, { events: [newEvent('endpoint.created', endpoint.id)] })
+      const events = (type: string) => ({ events: [newEvent(type, endpoint.id)] })
+      const next = 'whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD'
+      expect(
+        await store.webhooks.updateWebhookEndpoint('tenant-b', endpoint.id, { enabled: false }, at(5), events('x.a')),
+      ).toBeUndefined()
+      expect(
+        await store.webhooks.rotateWebhookSecret('tenant-b', endpoint.id, next, at(9), at(5), events('x.b')),
+      ).toBeUndefined()
+      expect(await store.webhooks.deleteWebhookEndpoint('tenant-b', endpoint.id, events('x.c'))).toBe(false)
+      expect(await store.webhooks.getWebhookEndpoint('tenant-a', endpoint.id)).toEqual(endpoint)
+
+      await store.webhooks.updateWebhookEndpoint(
+        'tenant-a',
+        endpoint.id,
+        { enabled: false },
+        at(5),
+        events('endpoint.disabled'),
+      )
+      await store.webhooks.rotateWebhookSecret(
+        'tenant-a',
+        endpoint.id,
+        next,
+        at(9),
+        at(6),
+        events('endpoint.secret_rotated'),
+      )
+      expect(await store.webhooks.deleteWebhookEndpoint('tenant-a', endpoint.id, events('endpoint.deleted'))).toBe(true)
+      const { items } = await store.events.listEvents({}, { limit: 10, order: 'asc' })
+      expect(items.filter((e) => e.target.id === endpoint.id).map((e) => e.type)).toEqual([
+        'endpoint.created',
+        'endpoint.disabled',
+        'endpoint.secret_rotated',
+        'endpoint.deleted',
+      ])
+    })
+
     it('rotateWebhookSecret - the new secret signs, the replaced one is kept until the time given; owner-scoped', async () => {
       const endpoint = newWebhookEndpoint()
       await store.webhooks.createWebhookEndpoint(endpoint)

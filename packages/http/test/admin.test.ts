@@ -1,12 +1,13 @@
 import { mintOperatorToken, mintToken, SCOPES } from '@pinfold/core'
 import { form, startTestApi, TEST_SECRET, type TestApi, upload } from '@pinfold/testing/test-api'
+import { routesOnlyWebhookTransport } from '@pinfold/testing/webhooks'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { routes } from '../src/index.js'
 
 /**
  * The admin API over real HTTP requests to the handler: operator tokens, the tenant registry (first
  * request, admin creation), suspension with public content kept or hidden, revoking a tenant's keys,
- * the pin queue across tenants, and bad input. Its invisibility to tenants is in
+ * the pin queue across tenants, a tenant's webhook endpoints, and bad input. Its invisibility to tenants is in
  * `reliability/isolation.test.ts`.
  */
 
@@ -22,7 +23,7 @@ let operator: string
 let publicCid: string
 
 beforeAll(async () => {
-  server = await startTestApi({ embedder: null })
+  server = await startTestApi({ embedder: null, webhookTransport: routesOnlyWebhookTransport })
   operator = await mintOperatorToken(TEST_SECRET, { sub: 'ops', expiresIn: '1h' })
   const uploaded = await upload(server, { bytes: 'acme public page' }, { network: 'public' }, await server.token())
   expect(uploaded.status).toBe(200)
@@ -346,5 +347,202 @@ describe('admin API - keys and queue', () => {
     expect(adminRoutes.length).toBeGreaterThanOrEqual(8)
     for (const route of adminRoutes) expect(route.auth, route.path).toBe('operator')
     for (const route of routes.filter((r) => r.auth === 'operator')) expect(route.path).toMatch(/^\/admin\/v1\//)
+  })
+})
+
+/**
+ * Webhook endpoints and the audit log: each change a tenant makes to an endpoint is an entry naming
+ * its request; the operator lists a tenant's endpoints with their state and disables or enables one
+ * (`/admin/v1/tenants/{id}/webhooks`), recorded in that tenant's log with the operator as actor;
+ * another tenant's ids, unknown tenants and tenant tokens get 404s. (The same transaction as the
+ * change: the conformance suite's RecordedOptions table.)
+ */
+
+interface WireEndpoint {
+  id: string
+  url: string
+  enabled: boolean
+  disabled_at: string | null
+  disabled_reason: string | null
+  failing_since: string | null
+  updated_at: string
+}
+
+interface WireEvent {
+  type: string
+  actor: { kind: string; id: string }
+  request_id: string | null
+  target: { kind: string; id: string }
+  data: Record<string, unknown>
+}
+
+const hookTenant = `hooks-${crypto.randomUUID().slice(0, 8)}`
+const otherTenant = `${hookTenant}-other`
+const url = 'https://hooks.example.com/in'
+
+/** A JSON request, as `org` (a tenant token) unless `auth` is given; answers the status and the body. */
+async function call(
+  path: string,
+  init: { method?: string; body?: unknown; org?: string; auth?: string | null; requestId?: string } = {},
+) {
+  const res = await server.api(path, {
+    method: init.method ?? 'GET',
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    headers: init.requestId ? { 'x-request-id': init.requestId } : {},
+    auth: init.auth !== undefined ? init.auth : await server.token({ org: init.org ?? hookTenant, sub: 'alice' }),
+  })
+  const text = await res.text()
+  // biome-ignore lint/suspicious/noExplicitAny: each test reads the answer it expects
+  return { status: res.status, body: (text ? JSON.parse(text) : null) as { data?: any; error?: string } }
+}
+
+const asOperator = (path: string, init: { method?: string; body?: unknown; requestId?: string } = {}) =>
+  call(path, { ...init, auth: operator })
+
+async function register(org: string, requestId?: string): Promise<WireEndpoint> {
+  const created = await call('/v3/webhooks', {
+    method: 'POST',
+    body: { url, event_types: ['file.created'] },
+    org,
+    requestId,
+  })
+  expect(created.status).toBe(201)
+  return created.body.data
+}
+
+async function endpointEvents(org: string): Promise<WireEvent[]> {
+  const res = await call(
+    '/v3/audit/events?order=asc&type=endpoint.created,endpoint.updated,endpoint.enabled,endpoint.disabled,endpoint.secret_rotated,endpoint.deleted',
+    { org },
+  )
+  expect(res.status).toBe(200)
+  return res.body.data.events
+}
+
+describe('admin API - a tenant’s webhook endpoints; endpoint changes in the audit log', () => {
+  it('a tenant’s endpoint changes - one entry each, with its request id and target, never the secret', async () => {
+    const org = `${hookTenant}-log`
+    const endpoint = await register(org, 'req-create')
+    const id = endpoint.id
+    const patch = (body: unknown, requestId: string) =>
+      call(`/v3/webhooks/${id}`, { method: 'PATCH', body, org, requestId })
+    expect((await patch({ description: 'billing' }, 'req-update')).status).toBe(200)
+    expect((await patch({ enabled: false }, 'req-disable')).body.data).toMatchObject({
+      enabled: false,
+      disabled_reason: 'disabled by its owner',
+    })
+    expect((await patch({ enabled: false }, 'req-again')).status).toBe(200) // no change, no entry
+    expect((await patch({ enabled: true }, 'req-enable')).status).toBe(200)
+    const rotated = await call(`/v3/webhooks/${id}/rotate-secret`, { method: 'POST', org, requestId: 'req-rotate' })
+    expect(rotated.status).toBe(200)
+    expect((await call(`/v3/webhooks/${id}`, { method: 'DELETE', org, requestId: 'req-delete' })).status).toBe(200)
+
+    const log = await endpointEvents(org)
+    expect(log.map((e) => [e.type, e.request_id])).toEqual([
+      ['endpoint.created', 'req-create'],
+      ['endpoint.updated', 'req-update'],
+      ['endpoint.disabled', 'req-disable'],
+      ['endpoint.enabled', 'req-enable'],
+      ['endpoint.secret_rotated', 'req-rotate'],
+      ['endpoint.deleted', 'req-delete'],
+    ])
+    for (const event of log) {
+      expect(event).toMatchObject({ actor: { kind: 'user', id: 'alice' }, target: { kind: 'webhook', id } })
+    }
+    expect(log[1]!.data).toEqual({ description: 'billing' })
+    expect(JSON.stringify(log)).not.toContain('whsec_')
+    expect(JSON.stringify(log)).not.toContain(String(rotated.body.data.secret).slice(6))
+  })
+
+  it('the operator lists a tenant’s endpoints with their state, disables one with a reason and enables it, recorded', async () => {
+    const endpoint = await register(hookTenant)
+    const base = `/admin/v1/tenants/${hookTenant}/webhooks`
+    const listed = await asOperator(base)
+    expect(listed.status).toBe(200)
+    expect(listed.body.data.endpoints).toEqual([
+      expect.objectContaining({ id: endpoint.id, enabled: true, failing_since: null }),
+    ])
+
+    const disabled = await asOperator(`${base}/${endpoint.id}/disable`, {
+      method: 'POST',
+      body: { reason: 'it floods a third party' },
+      requestId: 'req-ops-disable',
+    })
+    expect(disabled.status).toBe(200)
+    expect(disabled.body.data).toMatchObject({
+      id: endpoint.id,
+      enabled: false,
+      disabled_reason: 'disabled by the operator: it floods a third party',
+      disabled_at: expect.any(String),
+    })
+    // the tenant sees its endpoint so, and the operator's list shows the state
+    expect((await call(`/v3/webhooks/${endpoint.id}`)).body.data).toMatchObject({ enabled: false })
+    expect((await asOperator(base)).body.data.endpoints[0]).toMatchObject({
+      enabled: false,
+      disabled_reason: disabled.body.data.disabled_reason,
+    })
+    // disabling again changes nothing (no second entry); a body-less disable says only who
+    const again = await asOperator(`${base}/${endpoint.id}/disable`, { method: 'POST' })
+    expect(again.body.data.updated_at).toBe(disabled.body.data.updated_at)
+
+    const enabled = await asOperator(`${base}/${endpoint.id}/enable`, { method: 'POST', requestId: 'req-ops-enable' })
+    expect(enabled.status).toBe(200)
+    expect(enabled.body.data).toMatchObject({
+      enabled: true,
+      disabled_at: null,
+      disabled_reason: null,
+      failing_since: null,
+    })
+
+    const log = (await endpointEvents(hookTenant)).slice(1)
+    const target = { kind: 'webhook', id: endpoint.id }
+    expect(log).toMatchObject([
+      {
+        type: 'endpoint.disabled',
+        actor: { kind: 'operator', id: 'ops' },
+        request_id: 'req-ops-disable',
+        target,
+        data: { url, reason: 'disabled by the operator: it floods a third party' },
+      },
+      { type: 'endpoint.enabled', actor: { kind: 'operator', id: 'ops' }, request_id: 'req-ops-enable', target },
+    ])
+    // a bodyless disable then reads "disabled by the operator"
+    const plain = await asOperator(`${base}/${endpoint.id}/disable`, { method: 'POST' })
+    expect(plain.body.data.disabled_reason).toBe('disabled by the operator')
+  })
+
+  it('isolation - another tenant’s endpoint id, an unknown tenant, a bad reason and tenant tokens are refused, changing nothing', async () => {
+    const mine = await register(hookTenant)
+    const theirs = await register(otherTenant)
+    const base = `/admin/v1/tenants/${hookTenant}/webhooks`
+    for (const action of ['enable', 'disable']) {
+      const res = await asOperator(`${base}/${theirs.id}/${action}`, { method: 'POST' })
+      expect(res).toEqual({ status: 404, body: { error: 'webhook endpoint not found' } })
+      expect((await asOperator(`${base}/not-an-id/${action}`, { method: 'POST' })).status).toBe(404)
+    }
+    const unknown = await asOperator(`/admin/v1/tenants/${hookTenant}-nobody/webhooks`)
+    expect(unknown).toEqual({ status: 404, body: { error: 'tenant not found' } })
+    expect(
+      (await asOperator(`/admin/v1/tenants/${hookTenant}-nobody/webhooks/${mine.id}/disable`, { method: 'POST' }))
+        .status,
+    ).toBe(404)
+
+    for (const reason of ['', 'x'.repeat(501), 5]) {
+      const bad = await asOperator(`${base}/${mine.id}/disable`, { method: 'POST', body: { reason } })
+      expect(bad.status).toBe(400)
+      expect(bad.body.error).toMatch(/reason/)
+    }
+
+    // to a tenant's token (every scope) and to no token the admin API answers as a path that does not exist
+    for (const path of [base, `${base}/${mine.id}/disable`]) {
+      const method = path === base ? 'GET' : 'POST'
+      expect((await call(path, { method })).status).toBe(404)
+      expect((await call(path, { method, org: otherTenant })).status).toBe(404)
+      expect((await call(path, { method, auth: null })).status).toBe(404)
+    }
+    // nothing changed, and otherTenant's log holds only its own creation
+    expect((await call(`/v3/webhooks/${mine.id}`)).body.data.enabled).toBe(true)
+    expect((await call(`/v3/webhooks/${theirs.id}`, { org: otherTenant })).body.data.enabled).toBe(true)
+    expect((await endpointEvents(otherTenant)).map((e) => e.type)).toEqual(['endpoint.created'])
   })
 })

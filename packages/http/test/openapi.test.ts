@@ -656,6 +656,27 @@ describe('openapi', () => {
       await check(`DELETE ${base}/:id`, await call(`/${id}`, { method: 'DELETE' }))
       await check(`DELETE ${base}/:id`, await call(`/${id}`, { method: 'DELETE' }))
     }
+    // the operator on a tenant's endpoints (acme: the test API's default tenant)
+    const tenantEndpoint = (await check(
+      'POST /v3/webhooks',
+      await server.api('/v3/webhooks', {
+        method: 'POST',
+        ...json({ url: 'https://hooks.example.com/in', event_types: ['file.created'] }),
+      }),
+    )) as { data: { id: string } }
+    const { id } = tenantEndpoint.data
+    const admin = (path: string, init: RequestInit = {}) =>
+      server.api(`/admin/v1/tenants/acme/webhooks${path}`, { ...init, auth: operator })
+    const base = '/admin/v1/tenants/:tenantId/webhooks'
+    await check(`GET ${base}`, await admin('?limit=5'))
+    await check(`GET ${base}`, await admin('?limit=0'))
+    await check(
+      `POST ${base}/:id/disable`,
+      await admin(`/${id}/disable`, { method: 'POST', ...json({ reason: 'spam' }) }),
+    )
+    await check(`POST ${base}/:id/disable`, await admin(`/${id}/disable`, { method: 'POST', ...json({ reason: '' }) }))
+    await check(`POST ${base}/:id/enable`, await admin(`/${id}/enable`, { method: 'POST' }))
+    await check(`POST ${base}/:id/enable`, await admin('/nobody/enable', { method: 'POST' }))
   })
 
   it('auth - every route that needs a token answers 401 without one, as documented', async () => {

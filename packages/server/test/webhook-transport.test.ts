@@ -148,13 +148,14 @@ describe('webhook transport', { timeout: 30_000 }, () => {
       blobs: createMemoryBlobStore(),
       webhookTransport: createWebhookTransport({ lookup }),
     })
-    const { endpoint } = await service.webhooks.create('acme', {
+    const acme = { kind: 'tenant', actor: { tenantId: 'acme', userId: 'alice' } } as const
+    const { endpoint } = await service.webhooks.create(acme, {
       url: 'https://flip.example/hooks',
       eventTypes: ['file.created'],
     })
-    await service.webhooks.test('acme', endpoint.id)
+    await service.webhooks.test(acme, endpoint.id)
     expect(await service.webhooks.deliverNext()).toBe(true)
-    const { items } = await service.webhooks.deliveries('acme', endpoint.id, {})
+    const { items } = await service.webhooks.deliveries(acme, endpoint.id, {})
     expect(items).toMatchObject([
       {
         status: 'failed',

@@ -718,7 +718,7 @@ export interface Schemas {
     enabled: boolean
     /** When it was disabled; null while enabled */
     disabled_at: string | null
-    /** Why: `disabled by its owner`, or, when Pinfold disabled it, that every attempt failed for the period the operator set (5 days unless configured) and the last error */
+    /** Why: `disabled by its owner`; `disabled by the operator` (with the operator’s reason after a colon, when it gave one); or, when Pinfold disabled it, that every attempt failed for the period the operator set (5 days unless configured) and the last error */
     disabled_reason: string | null
     /** The first failed attempt since the last delivered one; null when the last attempt delivered */
     failing_since: string | null

@@ -1,10 +1,21 @@
 /** `FileService.webhooks`: the contract (its operations are in `webhooks.ts`). */
 
-import type { CallOptions, WebhookDeliveryStatus, WebhookEndpointRecord } from '@pinfold/interface'
+import type { Actor, CallOptions, WebhookDeliveryStatus, WebhookEndpointRecord } from '@pinfold/interface'
+import type { OperatorActor } from '../auth/operator-tokens.js'
 import type { PageQuery } from '../common/pagination.js'
 
 /** Whose endpoints: a tenant's id, or `null` for the operator's own (which receive every tenant's events). */
 export type WebhookOwner = string | null
+
+/**
+ * Who calls, and so whose endpoints it acts on and who the audit log names for a change: a tenant's
+ * token or API key acts on the tenant's own endpoints; the operator on its own (`tenantId: null`) or
+ * on one tenant's (the admin routes under `/admin/v1/tenants/{id}/webhooks`: a tenant the registry
+ * does not know is `NOT_FOUND`).
+ */
+export type WebhookCaller =
+  | { kind: 'tenant'; actor: Actor }
+  | { kind: 'operator'; operator: OperatorActor; tenantId: string | null }
 
 /**
  * An endpoint as it is shown: everything but its signing secrets (`previousSecretExpiresAt` says
@@ -25,6 +36,12 @@ export interface WebhookEndpointUpdate {
   eventTypes?: string[] | undefined
   description?: string | undefined
   enabled?: boolean | undefined
+  /**
+   * Why, when `enabled: false` disables it: the operator's words to a tenant (at most 500
+   * characters), recorded as `disabled by the operator: <reason>`. An owner's own disable is
+   * `disabled by its owner`.
+   */
+  reason?: string | undefined
 }
 
 export interface CreatedWebhookEndpoint {
@@ -53,24 +70,31 @@ export interface WebhookPage<T> {
   nextPageToken: string
 }
 
+/**
+ * Every change of an endpoint (create, update, enable, disable, rotate, delete) is recorded in its
+ * owner's audit log in the same transaction (`endpoint.created`, `endpoint.updated`,
+ * `endpoint.enabled`, `endpoint.disabled`, `endpoint.secret_rotated`, `endpoint.deleted`; target
+ * `{ kind: 'webhook', id }`; never a secret), naming the caller.
+ */
 export interface WebhookOperations {
   /**
    * Registers an endpoint. `INVALID_INPUT` for a bad URL, scheme, event type or description, and
    * for a host that resolves to an address the operator refuses (loopback, private, link-local…);
    * `RATE_LIMITED` past the owner's endpoint cap; `UNAVAILABLE` without a webhook transport.
    */
-  create(owner: WebhookOwner, input: WebhookEndpointInput, options?: CallOptions): Promise<CreatedWebhookEndpoint>
+  create(caller: WebhookCaller, input: WebhookEndpointInput, options?: CallOptions): Promise<CreatedWebhookEndpoint>
   /** The owner's endpoints, newest first. */
-  list(owner: WebhookOwner, page: PageQuery, options?: CallOptions): Promise<WebhookPage<WebhookEndpoint>>
+  list(caller: WebhookCaller, page: PageQuery, options?: CallOptions): Promise<WebhookPage<WebhookEndpoint>>
   /** `NOT_FOUND` for an unknown id or another owner's. */
-  get(owner: WebhookOwner, id: string, options?: CallOptions): Promise<WebhookEndpoint>
+  get(caller: WebhookCaller, id: string, options?: CallOptions): Promise<WebhookEndpoint>
   /**
    * Changes what is given (a new URL is checked as at creation); `NOT_FOUND`, `INVALID_INPUT`.
    * `enabled: true` re-enables an endpoint disabled by its owner or for failing (its queued
    * deliveries are sent again, its failing streak starts over); `enabled: false` disables it.
+   * A patch that gives neither a field nor a change of state writes nothing and records nothing.
    */
   update(
-    owner: WebhookOwner,
+    caller: WebhookCaller,
     id: string,
     update: WebhookEndpointUpdate,
     options?: CallOptions,
@@ -80,12 +104,12 @@ export interface WebhookOperations {
    * old one still signs too (each delivery carries both signatures), so a receiver can switch
    * without a delivery failing verification. `NOT_FOUND`.
    */
-  rotateSecret(owner: WebhookOwner, id: string, options?: CallOptions): Promise<CreatedWebhookEndpoint>
+  rotateSecret(caller: WebhookCaller, id: string, options?: CallOptions): Promise<CreatedWebhookEndpoint>
   /** Deletes the endpoint and its deliveries; `NOT_FOUND`. */
-  remove(owner: WebhookOwner, id: string, options?: CallOptions): Promise<void>
+  remove(caller: WebhookCaller, id: string, options?: CallOptions): Promise<void>
   /** The endpoint's deliveries, newest first; `NOT_FOUND` for an unknown endpoint. */
   deliveries(
-    owner: WebhookOwner,
+    caller: WebhookCaller,
     id: string,
     page: PageQuery,
     options?: CallOptions,
@@ -94,7 +118,7 @@ export interface WebhookOperations {
    * Queues a `webhook.test` event to the endpoint (sent by the workers like any other; to a
    * disabled endpoint once it is enabled again); `NOT_FOUND`.
    */
-  test(owner: WebhookOwner, id: string, options?: CallOptions): Promise<WebhookDelivery>
+  test(caller: WebhookCaller, id: string, options?: CallOptions): Promise<WebhookDelivery>
   /**
    * Moves events of the journal not yet fanned out into the outbox (one batch); returns how many
    * it took. Run by the server's webhook loop.

@@ -38,3 +38,12 @@ export function validateDescription(value: unknown): string {
   }
   return value
 }
+
+/** The operator's words on why it disabled a tenant's endpoint: shown to the tenant. */
+export function validateReason(value: unknown): string {
+  const reason = typeof value === 'string' ? value.trim() : ''
+  if (reason === '' || reason.length > MAX_DESCRIPTION_LENGTH) {
+    throw invalid(`reason must be a non-empty text of at most ${MAX_DESCRIPTION_LENGTH} characters`)
+  }
+  return reason
+}

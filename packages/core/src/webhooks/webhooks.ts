@@ -1,6 +1,7 @@
 import {
   type CallOptions,
   invalid,
+  type NewEvent,
   PinfoldError,
   type WebhookDeliveryRecord,
   type WebhookEndpointRecord,
@@ -8,9 +9,16 @@ import {
 } from '@pinfold/interface'
 import { nextPageToken, resolvePage } from '../common/pagination.js'
 import type { ServiceContext } from '../service/context.js'
-import type { WebhookDelivery, WebhookEndpoint, WebhookOperations, WebhookOwner } from './api.js'
+import type {
+  WebhookCaller,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookEndpointUpdate,
+  WebhookOperations,
+} from './api.js'
+import { disabledReason, endpointEvent, ownerOf } from './caller.js'
 import { deliverNext } from './deliver.js'
-import { validateDescription, validateEndpointUrl, validateEventTypes } from './endpoint-input.js'
+import { validateDescription, validateEndpointUrl, validateEventTypes, validateReason } from './endpoint-input.js'
 import { newWebhookSecret } from './secret.js'
 
 export type WebhookFeatureSettings = Pick<ServiceContext, 'records' | 'clock' | 'ids' | 'features' | 'webhooks'>
@@ -33,15 +41,28 @@ export function createWebhookOperations(settings: WebhookFeatureSettings): Webho
     if (check.kind === 'refused') throw invalid(`url is not allowed: ${check.reason}`)
   }
 
-  async function owned(who: WebhookOwner, id: string, options?: CallOptions): Promise<WebhookEndpointRecord> {
+  /**
+   * Whose endpoints the caller acts on; the operator naming a tenant the registry does not know is
+   * answered as for any unknown id.
+   */
+  async function ownerFor(caller: WebhookCaller, options?: CallOptions) {
     transport()
-    const endpoint = await records.webhooks.getWebhookEndpoint(who, id, options)
+    const owner = ownerOf(caller)
+    if (caller.kind === 'operator' && owner !== null && !(await records.tenants.getTenant(owner, options))) {
+      throw new PinfoldError('NOT_FOUND', 'tenant not found')
+    }
+    return owner
+  }
+
+  async function owned(caller: WebhookCaller, id: string, options?: CallOptions): Promise<WebhookEndpointRecord> {
+    const endpoint = await records.webhooks.getWebhookEndpoint(await ownerFor(caller, options), id, options)
     if (!endpoint) throw notFound()
     return endpoint
   }
 
   return {
-    async create(who, input, options) {
+    async create(caller, input, options) {
+      const who = await ownerFor(caller, options)
       const t = transport()
       const url = validateEndpointUrl(input?.url)
       const eventTypes = validateEventTypes(input.eventTypes)
@@ -65,58 +86,84 @@ export function createWebhookOperations(settings: WebhookFeatureSettings): Webho
         createdAt: now,
         updatedAt: now,
       }
-      await records.webhooks.createWebhookEndpoint(record, { ...options, maxPerOwner: bounds.maxEndpointsPerOwner })
+      const event = endpointEvent(caller, record.id, 'endpoint.created', { url, eventTypes, description })
+      await records.webhooks.createWebhookEndpoint(record, {
+        ...options,
+        maxPerOwner: bounds.maxEndpointsPerOwner,
+        events: [event],
+      })
       return { endpoint: shown(record), secret }
     },
 
-    async list(who, query, options) {
-      transport()
+    async list(caller, query, options) {
+      const who = await ownerFor(caller, options)
       const page = await records.webhooks.listWebhookEndpoints(who, resolvePage(query), options)
       return { items: page.items.map(shown), nextPageToken: nextPageToken(page.items, page.hasMore) }
     },
 
-    async get(who, id, options) {
-      return shown(await owned(who, id, options))
+    async get(caller, id, options) {
+      return shown(await owned(caller, id, options))
     },
 
-    async update(who, id, update, options) {
+    async update(caller, id, update, options) {
       const t = transport()
       const url = update?.url === undefined ? undefined : validateEndpointUrl(update.url)
       const eventTypes = update.eventTypes === undefined ? undefined : validateEventTypes(update.eventTypes)
       const description = update.description === undefined ? undefined : validateDescription(update.description)
       if (update.enabled !== undefined && typeof update.enabled !== 'boolean')
         throw invalid('enabled must be a boolean')
-      await owned(who, id, options)
+      const reason = update.reason === undefined ? undefined : validateReason(update.reason)
+      const current = await owned(caller, id, options)
       if (url !== undefined) await checkReachable(url, t, options)
-      const patch = { url, eventTypes, description, enabled: update.enabled }
-      const updated = await records.webhooks.updateWebhookEndpoint(who, id, patch, clock.now(), options)
+      const events = updateEvents(caller, current, { url, eventTypes, description, enabled: update.enabled, reason })
+      // nothing to change and nothing to record: the endpoint as it is, its updatedAt untouched
+      if (events.length === 0) return shown(current)
+      const patch = {
+        url,
+        eventTypes,
+        description,
+        enabled: update.enabled,
+        disabledReason: disabledReason(caller, reason),
+      }
+      const who = ownerOf(caller)
+      const updated = await records.webhooks.updateWebhookEndpoint(who, id, patch, clock.now(), { ...options, events })
       if (!updated) throw notFound()
       return shown(updated)
     },
 
-    async rotateSecret(who, id, options) {
-      transport()
+    async rotateSecret(caller, id, options) {
+      const who = await ownerFor(caller, options)
       const now = clock.now()
       const secret = newWebhookSecret()
       const previousExpiresAt = new Date(now.getTime() + bounds.secretGraceMs)
-      const rotated = await records.webhooks.rotateWebhookSecret(who, id, secret, previousExpiresAt, now, options)
+      // when the old secret stops signing is no secret; neither secret is ever in the log
+      const event = endpointEvent(caller, id, 'endpoint.secret_rotated', {
+        previousSecretExpiresAt: previousExpiresAt.toISOString(),
+      })
+      const rotated = await records.webhooks.rotateWebhookSecret(who, id, secret, previousExpiresAt, now, {
+        ...options,
+        events: [event],
+      })
       if (!rotated) throw notFound()
       return { endpoint: shown(rotated), secret }
     },
 
-    async remove(who, id, options) {
-      transport()
-      if (!(await records.webhooks.deleteWebhookEndpoint(who, id, options))) throw notFound()
+    async remove(caller, id, options) {
+      // read first for the entry's URL: what the endpoint was is gone with it
+      const { url } = await owned(caller, id, options)
+      const event = endpointEvent(caller, id, 'endpoint.deleted', { url })
+      const deleted = await records.webhooks.deleteWebhookEndpoint(ownerOf(caller), id, { ...options, events: [event] })
+      if (!deleted) throw notFound()
     },
 
-    async deliveries(who, id, query, options) {
-      await owned(who, id, options)
+    async deliveries(caller, id, query, options) {
+      const who = (await owned(caller, id, options)).tenantId
       const page = await records.webhooks.listWebhookDeliveries(who, id, resolvePage(query), options)
       return { items: page.items.map(shownDelivery), nextPageToken: nextPageToken(page.items, page.hasMore) }
     },
 
-    async test(who, id, options) {
-      const endpoint = await owned(who, id, options)
+    async test(caller, id, options) {
+      const endpoint = await owned(caller, id, options)
       const now = clock.now()
       const delivery: WebhookDeliveryRecord = {
         id: ids.recordId(),
@@ -165,6 +212,32 @@ export function createWebhookOperations(settings: WebhookFeatureSettings): Webho
 
     deliverNext: (options) => deliverNext({ records, clock, webhooks: bounds, owner, transport }, options),
   }
+}
+
+/**
+ * The entries a patch records: `endpoint.updated` naming the fields given (url, event types,
+ * description), and `endpoint.enabled` or `endpoint.disabled` when it changes the state (as the
+ * automatic disable's entry, with the reason). Giving the state it has already records nothing.
+ * The state is the one read just before the write: of two concurrent identical toggles, both record.
+ */
+function updateEvents(
+  caller: WebhookCaller,
+  current: WebhookEndpointRecord,
+  change: WebhookEndpointUpdate,
+): NewEvent[] {
+  const events: NewEvent[] = []
+  const { url, eventTypes, description, enabled, reason } = change
+  const fields = Object.fromEntries(
+    Object.entries({ url, eventTypes, description }).filter(([, value]) => value !== undefined),
+  )
+  if (Object.keys(fields).length > 0) events.push(endpointEvent(caller, current.id, 'endpoint.updated', fields))
+  if (enabled !== undefined && enabled !== current.enabled) {
+    const facts = enabled
+      ? { url: url ?? current.url }
+      : { url: url ?? current.url, reason: disabledReason(caller, reason) }
+    events.push(endpointEvent(caller, current.id, enabled ? 'endpoint.enabled' : 'endpoint.disabled', facts))
+  }
+  return events
 }
 
 /** Everything but the secrets (the end of the last rotation's grace period stays: it is no secret). */

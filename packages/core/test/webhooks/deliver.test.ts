@@ -1,9 +1,11 @@
 import { createMemoryBlobStore, createMemoryRecordStore } from '@pinfold/adapter-memory'
+import { DEPLOYMENT_TENANT_ID } from '@pinfold/interface'
 import { Webhook } from 'standardwebhooks'
 import { describe, expect, it } from 'vitest'
 import {
   createFileService,
   retryDelayMs,
+  type WebhookCaller,
   type WebhookPost,
   type WebhookPostResult,
   type WebhookTransport,
@@ -14,6 +16,9 @@ import {
  * test says, and a clock the test moves: the signature, the retry schedule, giving up, and what a
  * refused address does. (Real HTTP and address checks: packages/server/test/webhooks*.test.ts.)
  */
+
+const ACME: WebhookCaller = { kind: 'tenant', actor: { tenantId: 'acme', userId: 'alice' } }
+const OTHER: WebhookCaller = { kind: 'tenant', actor: { tenantId: 'other', userId: 'mallory' } }
 
 function recordingTransport(answer: (attempt: number) => WebhookPostResult) {
   const posts: WebhookPost[] = []
@@ -56,18 +61,18 @@ describe('webhook delivery', () => {
 
   it('deliverNext - signs the body with the endpoint secret, the event id as webhook-id, within the bounds', async () => {
     const { service, posts } = setup(() => ({ kind: 'answered', status: 200 }))
-    const { endpoint, secret } = await service.webhooks.create('acme', {
+    const { endpoint, secret } = await service.webhooks.create(ACME, {
       url: 'https://hooks.example.com/in',
       eventTypes: ['file.created'],
     })
-    const queued = await service.webhooks.test('acme', endpoint.id)
+    const queued = await service.webhooks.test(ACME, endpoint.id)
     expect(await service.webhooks.deliverNext()).toBe(true)
     const [post] = posts
     expect(post).toMatchObject({ url: 'https://hooks.example.com/in', timeoutMs: 500, maxResponseBytes: 100 })
     expect(post!.headers['webhook-id']).toBe(queued.eventId)
     const verified = new Webhook(secret).verify(post!.body, post!.headers) as { type: string }
     expect(verified.type).toBe('webhook.test')
-    const { items } = await service.webhooks.deliveries('acme', endpoint.id, {})
+    const { items } = await service.webhooks.deliveries(ACME, endpoint.id, {})
     expect(items[0]).toMatchObject({ status: 'delivered', attempts: 1, lastStatusCode: 200, nextAttemptAt: null })
   })
 
@@ -75,12 +80,12 @@ describe('webhook delivery', () => {
     const { service, posts, advance } = setup((n) =>
       n === 2 ? { kind: 'unreachable', reason: 'ECONNREFUSED: connect' } : { kind: 'answered', status: 503 },
     )
-    const { endpoint } = await service.webhooks.create('acme', {
+    const { endpoint } = await service.webhooks.create(ACME, {
       url: 'https://hooks.example.com/in',
       eventTypes: ['file.created'],
     })
-    await service.webhooks.test('acme', endpoint.id)
-    const state = async () => (await service.webhooks.deliveries('acme', endpoint.id, {})).items[0]!
+    await service.webhooks.test(ACME, endpoint.id)
+    const state = async () => (await service.webhooks.deliveries(ACME, endpoint.id, {})).items[0]!
     expect(await service.webhooks.deliverNext()).toBe(true)
     expect(await state()).toMatchObject({ status: 'pending', attempts: 1, lastStatusCode: 503 })
     // not due before its backoff (at least half of the 1 s step)
@@ -108,13 +113,13 @@ describe('webhook delivery', () => {
       kind: 'refused',
       reason: 'hooks.example.com resolves to 10.0.0.1, a private address',
     }))
-    const { endpoint } = await service.webhooks.create('acme', {
+    const { endpoint } = await service.webhooks.create(ACME, {
       url: 'https://hooks.example.com/in',
       eventTypes: ['file.created'],
     })
-    await service.webhooks.test('acme', endpoint.id)
+    await service.webhooks.test(ACME, endpoint.id)
     expect(await service.webhooks.deliverNext()).toBe(true)
-    const { items } = await service.webhooks.deliveries('acme', endpoint.id, {})
+    const { items } = await service.webhooks.deliveries(ACME, endpoint.id, {})
     expect(items[0]).toMatchObject({
       status: 'failed',
       attempts: 1,
@@ -132,17 +137,17 @@ describe('webhook delivery', () => {
         }),
     }
     const service = createFileService({ records, blobs: createMemoryBlobStore(), webhookTransport: transport })
-    const { endpoint } = await service.webhooks.create('acme', {
+    const { endpoint } = await service.webhooks.create(ACME, {
       url: 'https://hooks.example.com/in',
       eventTypes: ['file.created'],
     })
-    await service.webhooks.test('acme', endpoint.id)
+    await service.webhooks.test(ACME, endpoint.id)
     const stop = new AbortController()
     const running = service.webhooks.deliverNext({ signal: stop.signal })
     await new Promise((resolve) => setTimeout(resolve, 20))
     stop.abort(new Error('shutting down'))
     await expect(running).rejects.toThrow('shutting down')
-    const { items } = await service.webhooks.deliveries('acme', endpoint.id, {})
+    const { items } = await service.webhooks.deliveries(ACME, endpoint.id, {})
     expect(items[0]).toMatchObject({ status: 'pending', attempts: 0 })
     expect(await records.webhooks.claimWebhookDelivery('next', new Date(), 60_000)).toMatchObject({ attempts: 1 })
   })
@@ -151,15 +156,15 @@ describe('webhook delivery', () => {
     const { service, advance } = setup((n) =>
       n === 1 ? { kind: 'answered', status: 204 } : { kind: 'answered', status: 500 },
     )
-    const { endpoint } = await service.webhooks.create('acme', {
+    const { endpoint } = await service.webhooks.create(ACME, {
       url: 'https://hooks.example.com/in',
       eventTypes: ['file.created'],
     })
-    await service.webhooks.test('acme', endpoint.id)
+    await service.webhooks.test(ACME, endpoint.id)
     expect(await service.webhooks.deliverNext()).toBe(true)
-    await service.webhooks.test('acme', endpoint.id)
+    await service.webhooks.test(ACME, endpoint.id)
     expect(await service.webhooks.deliverNext()).toBe(true)
-    const statuses = async () => (await service.webhooks.deliveries('acme', endpoint.id, {})).items.map((d) => d.status)
+    const statuses = async () => (await service.webhooks.deliveries(ACME, endpoint.id, {})).items.map((d) => d.status)
     expect((await statuses()).sort()).toEqual(['delivered', 'pending'])
     expect(await service.webhooks.prune()).toBe(0)
     advance(30 * 24 * 60 * 60_000 + 1)
@@ -171,7 +176,7 @@ describe('webhook delivery', () => {
     const service = createFileService({ records: createMemoryRecordStore(), blobs: createMemoryBlobStore() })
     expect(service.features.webhooks).toBe(false)
     await expect(
-      service.webhooks.create('acme', { url: 'https://hooks.example.com/in', eventTypes: ['file.created'] }),
+      service.webhooks.create(ACME, { url: 'https://hooks.example.com/in', eventTypes: ['file.created'] }),
     ).rejects.toMatchObject({ code: 'UNAVAILABLE' })
     await expect(service.webhooks.deliverNext()).rejects.toMatchObject({ code: 'UNAVAILABLE' })
   })
@@ -210,12 +215,12 @@ describe('webhook endpoint state', () => {
   it('deliverNext - every attempt failing for disableAfterMs disables the endpoint, recorded; re-enabled, it is sent again', async () => {
     let status = 503
     const { service, posts, advance } = setupState(() => ({ kind: 'answered', status }), { disableAfterMs: 2 * DAY })
-    const { endpoint } = await service.webhooks.create('acme', {
+    const { endpoint } = await service.webhooks.create(ACME, {
       url: 'https://hooks.example.com/in',
       eventTypes: ['file.created'],
     })
-    await service.webhooks.test('acme', endpoint.id)
-    const state = () => service.webhooks.get('acme', endpoint.id)
+    await service.webhooks.test(ACME, endpoint.id)
+    const state = () => service.webhooks.get(ACME, endpoint.id)
 
     expect(await service.webhooks.deliverNext()).toBe(true)
     const failingSince = (await state()).failingSince
@@ -226,7 +231,7 @@ describe('webhook endpoint state', () => {
     expect(await service.webhooks.deliverNext()).toBe(true)
     expect((await state()).enabled).toBe(true)
     // a second test event is queued meanwhile; both are now due
-    await service.webhooks.test('acme', endpoint.id)
+    await service.webhooks.test(ACME, endpoint.id)
     advance(DAY)
     expect(await service.webhooks.deliverNext()).toBe(true)
     const disabled = await state()
@@ -251,7 +256,7 @@ describe('webhook endpoint state', () => {
 
     // the owner enables it again: its streak starts over and the held delivery is sent
     status = 200
-    expect(await service.webhooks.update('acme', endpoint.id, { enabled: true })).toMatchObject({
+    expect(await service.webhooks.update(ACME, endpoint.id, { enabled: true })).toMatchObject({
       enabled: true,
       disabledAt: null,
       disabledReason: null,
@@ -265,37 +270,37 @@ describe('webhook endpoint state', () => {
   it('deliverNext - a delivered attempt ends the streak; disableAfterMs 0 never disables', async () => {
     let status = 500
     const { service, advance } = setupState(() => ({ kind: 'answered', status }), { disableAfterMs: 0 })
-    const { endpoint } = await service.webhooks.create('acme', {
+    const { endpoint } = await service.webhooks.create(ACME, {
       url: 'https://hooks.example.com/in',
       eventTypes: ['file.created'],
     })
-    await service.webhooks.test('acme', endpoint.id)
+    await service.webhooks.test(ACME, endpoint.id)
     for (let i = 0; i < 3; i++) {
       expect(await service.webhooks.deliverNext()).toBe(true)
       advance(30 * DAY)
     }
-    expect(await service.webhooks.get('acme', endpoint.id)).toMatchObject({ enabled: true })
+    expect(await service.webhooks.get(ACME, endpoint.id)).toMatchObject({ enabled: true })
     status = 204
-    await service.webhooks.test('acme', endpoint.id)
+    await service.webhooks.test(ACME, endpoint.id)
     expect(await service.webhooks.deliverNext()).toBe(true)
-    expect((await service.webhooks.get('acme', endpoint.id)).failingSince).toBeNull()
+    expect((await service.webhooks.get(ACME, endpoint.id)).failingSince).toBeNull()
   })
 
   it('rotateSecret - a new secret, shown once; in the grace period either secret verifies a delivery, then only the new one', async () => {
     const { service, posts, advance } = setupState(() => ({ kind: 'answered', status: 200 }), { secretGraceMs: 60_000 })
-    const { endpoint, secret: old } = await service.webhooks.create('acme', {
+    const { endpoint, secret: old } = await service.webhooks.create(ACME, {
       url: 'https://hooks.example.com/in',
       eventTypes: ['file.created'],
     })
-    const rotated = await service.webhooks.rotateSecret('acme', endpoint.id)
+    const rotated = await service.webhooks.rotateSecret(ACME, endpoint.id)
     expect(rotated.secret).toMatch(/^whsec_/)
     expect(rotated.secret).not.toBe(old)
     expect(rotated.endpoint).not.toHaveProperty('secret')
     expect(rotated.endpoint).not.toHaveProperty('previousSecret')
     expect(rotated.endpoint.previousSecretExpiresAt).toBeInstanceOf(Date)
-    await expect(service.webhooks.rotateSecret('other', endpoint.id)).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    await expect(service.webhooks.rotateSecret(OTHER, endpoint.id)).rejects.toMatchObject({ code: 'NOT_FOUND' })
 
-    await service.webhooks.test('acme', endpoint.id)
+    await service.webhooks.test(ACME, endpoint.id)
     expect(await service.webhooks.deliverNext()).toBe(true)
     const during = posts.at(-1)!
     expect(during.headers['webhook-signature']).toMatch(/^v1,\S+ v1,\S+$/)
@@ -304,11 +309,127 @@ describe('webhook endpoint state', () => {
     }
 
     advance(60_001)
-    await service.webhooks.test('acme', endpoint.id)
+    await service.webhooks.test(ACME, endpoint.id)
     expect(await service.webhooks.deliverNext()).toBe(true)
     const after = posts.at(-1)!
     expect(after.headers['webhook-signature']).toMatch(/^v1,\S+$/)
     expect(new Webhook(rotated.secret).verify(after.body, after.headers)).toMatchObject({ type: 'webhook.test' })
     expect(() => new Webhook(old).verify(after.body, after.headers)).toThrow()
+  })
+})
+
+describe('webhook endpoints in the audit log', () => {
+  const url = 'https://hooks.example.com/in'
+  const ops = { operatorId: 'ops-alice', requestId: 'req-ops' }
+
+  async function setupAudit() {
+    const records = createMemoryRecordStore()
+    const { transport } = recordingTransport(() => ({ kind: 'answered', status: 200 }))
+    const service = createFileService({ records, blobs: createMemoryBlobStore(), webhookTransport: transport })
+    await records.tenants.registerTenant({ id: 'acme', createdAt: new Date(), origin: 'admin', suspension: null })
+    const log = async (tenantId: string) => (await service.events.listAll(ops, { tenantId, order: 'asc' })).events
+    return { service, log }
+  }
+
+  it('create, update, disable, enable, rotate, delete - one entry each, naming the key and request, never a secret', async () => {
+    const { service, log } = await setupAudit()
+    const viaKey = (requestId: string): WebhookCaller => ({
+      kind: 'tenant',
+      actor: { tenantId: 'acme', userId: 'alice', keyId: 'key-1', requestId },
+    })
+    const { endpoint, secret } = await service.webhooks.create(viaKey('r1'), { url, eventTypes: ['file.created'] })
+    await service.webhooks.update(viaKey('r2'), endpoint.id, { description: 'billing', eventTypes: ['pin.failed'] })
+    await service.webhooks.update(viaKey('r3'), endpoint.id, { enabled: false })
+    await service.webhooks.update(viaKey('r4'), endpoint.id, { enabled: true })
+    const rotated = await service.webhooks.rotateSecret(viaKey('r5'), endpoint.id)
+    await service.webhooks.remove(viaKey('r6'), endpoint.id)
+
+    const events = await log('acme')
+    const target = { kind: 'webhook', id: endpoint.id }
+    const actor = { kind: 'key', id: 'key-1' }
+    expect(events).toMatchObject([
+      { type: 'endpoint.created', requestId: 'r1', actor, target, data: { url, eventTypes: ['file.created'] } },
+      { type: 'endpoint.updated', requestId: 'r2', actor, target },
+      { type: 'endpoint.disabled', requestId: 'r3', actor, target, data: { url, reason: 'disabled by its owner' } },
+      { type: 'endpoint.enabled', requestId: 'r4', actor, target, data: { url } },
+      { type: 'endpoint.secret_rotated', requestId: 'r5', actor, target },
+      { type: 'endpoint.deleted', requestId: 'r6', actor, target, data: { url } },
+    ])
+    // the fields given, and only those
+    expect(events[1]!.data).toEqual({ description: 'billing', eventTypes: ['pin.failed'] })
+    const written = JSON.stringify(events)
+    for (const s of [secret, rotated.secret]) expect(written).not.toContain(s.slice('whsec_'.length))
+    expect(written).not.toContain('whsec_')
+  })
+
+  it('update - giving the state it has, or nothing, writes nothing and records nothing', async () => {
+    const { service, log } = await setupAudit()
+    const { endpoint } = await service.webhooks.create(ACME, { url, eventTypes: ['file.created'] })
+    expect(await service.webhooks.update(ACME, endpoint.id, { enabled: true })).toEqual(endpoint)
+    expect(await service.webhooks.update(ACME, endpoint.id, {})).toEqual(endpoint)
+    expect((await log('acme')).map((e) => e.type)).toEqual(['endpoint.created'])
+    // a refused change (another tenant's id, a bad URL) records nothing either
+    await expect(service.webhooks.update(OTHER, endpoint.id, { enabled: false })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    })
+    await expect(service.webhooks.remove(OTHER, endpoint.id)).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    await expect(service.webhooks.update(ACME, endpoint.id, { url: 'ftp://x' })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+    })
+    expect((await log('acme')).map((e) => e.type)).toEqual(['endpoint.created'])
+    expect((await log('other')).map((e) => e.type)).toEqual([])
+  })
+
+  it('operator on a tenant - lists its endpoints, disables with a reason and enables, recorded in the tenant’s log', async () => {
+    const { service, log } = await setupAudit()
+    const { endpoint } = await service.webhooks.create(ACME, { url, eventTypes: ['file.created'] })
+    const onAcme: WebhookCaller = { kind: 'operator', operator: ops, tenantId: 'acme' }
+
+    expect((await service.webhooks.list(onAcme, {})).items.map((e) => e.id)).toEqual([endpoint.id])
+    const disabled = await service.webhooks.update(onAcme, endpoint.id, { enabled: false, reason: 'spamming' })
+    expect(disabled).toMatchObject({ enabled: false, disabledReason: 'disabled by the operator: spamming' })
+    // the tenant sees it so; the operator enables it again
+    expect(await service.webhooks.get(ACME, endpoint.id)).toMatchObject({ enabled: false })
+    expect(await service.webhooks.update(onAcme, endpoint.id, { enabled: true })).toMatchObject({
+      enabled: true,
+      disabledReason: null,
+    })
+    const operator = { kind: 'operator', id: 'ops-alice' }
+    expect((await log('acme')).slice(1)).toMatchObject([
+      {
+        type: 'endpoint.disabled',
+        actor: operator,
+        requestId: 'req-ops',
+        data: { url, reason: disabled.disabledReason },
+      },
+      { type: 'endpoint.enabled', actor: operator, requestId: 'req-ops', target: { kind: 'webhook', id: endpoint.id } },
+    ])
+
+    // another tenant's id, a tenant the registry does not know, and a bad reason are refused
+    const onGlobex: WebhookCaller = { kind: 'operator', operator: ops, tenantId: 'globex' }
+    await expect(service.webhooks.list(onGlobex, {})).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    const { endpoint: own } = await service.webhooks.create(
+      { kind: 'operator', operator: ops, tenantId: null },
+      { url, eventTypes: ['file.created'] },
+    )
+    await expect(service.webhooks.update(onAcme, own.id, { enabled: false })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    })
+    await expect(
+      service.webhooks.update(onAcme, endpoint.id, { enabled: false, reason: 'x'.repeat(501) }),
+    ).rejects.toMatchObject({ code: 'INVALID_INPUT' })
+    expect(await service.webhooks.get(ACME, endpoint.id)).toMatchObject({ enabled: true })
+  })
+
+  it('the operator’s own endpoints - recorded under no tenant, with the operator as actor', async () => {
+    const { service, log } = await setupAudit()
+    const own: WebhookCaller = { kind: 'operator', operator: ops, tenantId: null }
+    const { endpoint } = await service.webhooks.create(own, { url, eventTypes: ['file.created'] })
+    await service.webhooks.update(own, endpoint.id, { enabled: false })
+    expect(await log(DEPLOYMENT_TENANT_ID)).toMatchObject([
+      { type: 'endpoint.created', actor: { kind: 'operator', id: 'ops-alice' }, requestId: 'req-ops' },
+      { type: 'endpoint.disabled', data: { reason: 'disabled by its owner' } },
+    ])
+    expect(await log('acme')).toEqual([])
   })
 })

@@ -136,12 +136,13 @@ export interface WebhookClaimOptions extends CallOptions {
  */
 export interface WebhookRecordStore {
   /**
-   * Stores a new endpoint; a reused id is a `CONFLICT`. With `maxPerOwner`, an owner already
-   * holding that many endpoints is refused with `RATE_LIMITED` (count and insert are one atomic step).
+   * Stores a new endpoint, with `events` in the same atomic step; a reused id is a `CONFLICT`. With
+   * `maxPerOwner`, an owner already holding that many endpoints is refused with `RATE_LIMITED`
+   * (count and insert are one atomic step; nothing is appended).
    */
   createWebhookEndpoint(
     endpoint: WebhookEndpointRecord,
-    options?: CallOptions & { maxPerOwner?: number | undefined },
+    options?: RecordedOptions & { maxPerOwner?: number | undefined },
   ): Promise<void>
 
   getWebhookEndpoint(
@@ -157,17 +158,23 @@ export interface WebhookRecordStore {
     options?: CallOptions,
   ): Promise<Page<WebhookEndpointRecord>>
 
-  /** Applies `patch` and `updatedAt`; `undefined` when the owner has no such endpoint. */
+  /**
+   * Applies `patch` and `updatedAt`, with `events` in the same atomic step; `undefined` (nothing
+   * appended) when the owner has no such endpoint.
+   */
   updateWebhookEndpoint(
     tenantId: string | null,
     id: string,
     patch: WebhookEndpointPatch,
     updatedAt: Date,
-    options?: CallOptions,
+    options?: RecordedOptions,
   ): Promise<WebhookEndpointRecord | undefined>
 
-  /** Deletes the endpoint and its deliveries; false when the owner has no such endpoint. */
-  deleteWebhookEndpoint(tenantId: string | null, id: string, options?: CallOptions): Promise<boolean>
+  /**
+   * Deletes the endpoint and its deliveries, with `events` in the same atomic step; false (nothing
+   * appended) when the owner has no such endpoint.
+   */
+  deleteWebhookEndpoint(tenantId: string | null, id: string, options?: RecordedOptions): Promise<boolean>
 
   /**
    * Moves up to `limit` events of the journal not yet fanned out into the outbox, oldest first, in
@@ -241,7 +248,8 @@ export interface WebhookRecordStore {
   /**
    * Replaces the owner's endpoint's secret with `secret`, keeping the one it replaces as
    * `previousSecret` until `previousExpiresAt` (a previous secret from an earlier rotation is
-   * dropped); `undefined` when the owner has no such endpoint.
+   * dropped), with `events` in the same atomic step; `undefined` (nothing appended) when the owner
+   * has no such endpoint.
    */
   rotateWebhookSecret(
     tenantId: string | null,
@@ -249,7 +257,7 @@ export interface WebhookRecordStore {
     secret: string,
     previousExpiresAt: Date,
     updatedAt: Date,
-    options?: CallOptions,
+    options?: RecordedOptions,
   ): Promise<WebhookEndpointRecord | undefined>
 
   /**

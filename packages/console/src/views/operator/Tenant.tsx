@@ -7,6 +7,7 @@ import { formatLimit, LIMITS } from './format'
 import { LimitsForm } from './LimitsForm'
 import { KeysRevocation, Suspension } from './TenantActions'
 import { TenantStatus } from './Tenants'
+import { TenantWebhooks } from './TenantWebhooks'
 
 /** One tenant: its figures and limits, and the operator's actions on it. */
 export function TenantView({ api, id }: { api: Api; id: string }) {
@@ -120,6 +121,7 @@ export function TenantView({ api, id }: { api: Api; id: string }) {
             onChanged={changed('suspension')}
           />
           <KeysRevocation api={api} path={path} tenant={tenant} done={doneIn('keys')} onChanged={changed('keys')} />
+          <TenantWebhooks api={api} path={path} />
         </>
       )}
     </section>

@@ -14,7 +14,7 @@ export const WEBHOOK_EVENT_LABELS: Record<WebhookEventType, string> = {
   'key.revoked': 'An API key was revoked',
   'quota.reached': 'A storage or file limit was reached',
   'content.blocked': 'Content was blocked by a deny rule',
-  'endpoint.disabled': 'Pinfold disabled a webhook endpoint that kept failing',
+  'endpoint.disabled': 'A webhook endpoint was disabled: it kept failing, or by its owner or the operator',
 }
 
 export const WEBHOOK_EVENT_TYPES = Object.keys(WEBHOOK_EVENT_LABELS) as WebhookEventType[]

@@ -1,4 +1,4 @@
-import type { WebhookOwner } from '@pinfold/core'
+import type { WebhookCaller } from '@pinfold/core'
 import { errorResponse, okData, okNull } from '../../openapi/responses.js'
 import { data } from '../../responses.js'
 import { defineRoute, type RequestContext } from '../../router.js'
@@ -8,12 +8,14 @@ import {
   endpointToWire,
   WebhookDeliveryList,
   WebhookDeliveryObject,
+  WebhookDisableBody,
   WebhookEndpointCreate,
   WebhookEndpointList,
   WebhookEndpointObject,
   WebhookEndpointPatch,
   WebhookIdParams,
   WebhookPageQuery,
+  WebhookTenantParams,
 } from './wire.js'
 
 /**
@@ -25,7 +27,7 @@ function webhookRoutesAt(
   base: string,
   auth: { read: 'org:read' | 'operator'; write: 'org:write' | 'operator' },
   tags: string[],
-  ownerOf: (context: RequestContext) => WebhookOwner,
+  callerOf: (context: RequestContext) => WebhookCaller,
 ) {
   const byId = { params: WebhookIdParams }
   return [
@@ -44,7 +46,7 @@ function webhookRoutesAt(
       },
       async handle(context, { body }) {
         const { endpoint, secret } = await context.service.webhooks.create(
-          ownerOf(context),
+          callerOf(context),
           { url: body.url, eventTypes: body.event_types, description: body.description },
           { signal: context.signal },
         )
@@ -62,7 +64,7 @@ function webhookRoutesAt(
       responses: okData(WebhookEndpointList),
       async handle(context, { query }) {
         const page = await context.service.webhooks.list(
-          ownerOf(context),
+          callerOf(context),
           { limit: query.limit, pageToken: query.pageToken },
           { signal: context.signal },
         )
@@ -79,7 +81,7 @@ function webhookRoutesAt(
       responses: okData(WebhookEndpointObject),
       async handle(context, { params }) {
         return data(
-          endpointToWire(await context.service.webhooks.get(ownerOf(context), params.id, { signal: context.signal })),
+          endpointToWire(await context.service.webhooks.get(callerOf(context), params.id, { signal: context.signal })),
         )
       },
     }),
@@ -95,7 +97,7 @@ function webhookRoutesAt(
       responses: okData(WebhookEndpointObject),
       async handle(context, { params, body }) {
         const endpoint = await context.service.webhooks.update(
-          ownerOf(context),
+          callerOf(context),
           params.id,
           { url: body.url, eventTypes: body.event_types, description: body.description, enabled: body.enabled },
           { signal: context.signal },
@@ -114,7 +116,7 @@ function webhookRoutesAt(
       request: byId,
       responses: okData(CreatedWebhookEndpointObject, 'Rotated'),
       async handle(context, { params }) {
-        const { endpoint, secret } = await context.service.webhooks.rotateSecret(ownerOf(context), params.id, {
+        const { endpoint, secret } = await context.service.webhooks.rotateSecret(callerOf(context), params.id, {
           signal: context.signal,
         })
         return data({ ...endpointToWire(endpoint), secret })
@@ -130,7 +132,7 @@ function webhookRoutesAt(
       request: byId,
       responses: okNull('Deleted'),
       async handle(context, { params }) {
-        await context.service.webhooks.remove(ownerOf(context), params.id, { signal: context.signal })
+        await context.service.webhooks.remove(callerOf(context), params.id, { signal: context.signal })
         return data(null)
       },
     }),
@@ -145,7 +147,7 @@ function webhookRoutesAt(
       responses: okData(WebhookDeliveryList),
       async handle(context, { params, query }) {
         const page = await context.service.webhooks.deliveries(
-          ownerOf(context),
+          callerOf(context),
           params.id,
           { limit: query.limit, pageToken: query.pageToken },
           { signal: context.signal },
@@ -163,19 +165,101 @@ function webhookRoutesAt(
       request: byId,
       responses: okData(WebhookDeliveryObject, 'Queued', '202'),
       async handle(context, { params }) {
-        const delivery = await context.service.webhooks.test(ownerOf(context), params.id, { signal: context.signal })
+        const delivery = await context.service.webhooks.test(callerOf(context), params.id, { signal: context.signal })
         return data(deliveryToWire(delivery), 202)
       },
     }),
   ]
 }
 
+/**
+ * The operator on one tenant's endpoints: it sees them with their state and can disable one (say, an
+ * endpoint hammering a third party) or enable one again (one the tenant cannot mend itself, or one
+ * Pinfold disabled for failing). Each change is in the tenant's audit log with the operator as actor.
+ * An id that is not one of that tenant's endpoints is a 404, as is a tenant the registry does not know.
+ */
+const tenantWebhookRoutes = (() => {
+  const base = '/admin/v1/tenants/:tenantId/webhooks'
+  const tags = ['Admin']
+  const operatorOn = ({ operator }: RequestContext, tenantId: string): WebhookCaller => ({
+    kind: 'operator',
+    operator: operator!,
+    tenantId,
+  })
+  const byId = { params: { ...WebhookTenantParams, ...WebhookIdParams } }
+  return [
+    defineRoute({
+      method: 'GET',
+      path: base,
+      auth: 'operator',
+      summary: 'A tenant’s webhook endpoints',
+      tags,
+      description:
+        'Newest first, each with its state: `enabled`, `disabled_at`, `disabled_reason` and `failing_since` (the start of its failing streak).',
+      request: { params: WebhookTenantParams, query: WebhookPageQuery },
+      responses: okData(WebhookEndpointList),
+      async handle(context, { params, query }) {
+        const page = await context.service.webhooks.list(
+          operatorOn(context, params.tenantId),
+          { limit: query.limit, pageToken: query.pageToken },
+          { signal: context.signal },
+        )
+        return data({ endpoints: page.items.map(endpointToWire), next_page_token: page.nextPageToken })
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: `${base}/:id/enable`,
+      auth: 'operator',
+      summary: 'Enable a tenant’s webhook endpoint',
+      tags,
+      description:
+        'As the tenant’s `PATCH` with `enabled: true`: its queued deliveries are sent again and its failing streak starts over. Enabling an enabled endpoint changes nothing. Recorded in the tenant’s audit log as `endpoint.enabled` (actor: the operator).',
+      request: byId,
+      responses: okData(WebhookEndpointObject, 'Enabled'),
+      async handle(context, { params }) {
+        const caller = operatorOn(context, params.tenantId)
+        const endpoint = await context.service.webhooks.update(
+          caller,
+          params.id,
+          { enabled: true },
+          {
+            signal: context.signal,
+          },
+        )
+        return data(endpointToWire(endpoint))
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: `${base}/:id/disable`,
+      auth: 'operator',
+      summary: 'Disable a tenant’s webhook endpoint',
+      tags,
+      description:
+        'Nothing is sent to it until it is enabled again (by the tenant or the operator); its queued deliveries wait. `disabled_reason` reads `disabled by the operator`, followed by the `reason` given. Disabling a disabled endpoint changes nothing. Recorded in the tenant’s audit log as `endpoint.disabled` (actor: the operator), which the tenant’s endpoints subscribed to it receive.',
+      request: { ...byId, body: WebhookDisableBody },
+      responses: okData(WebhookEndpointObject, 'Disabled'),
+      async handle(context, { params, body }) {
+        const caller = operatorOn(context, params.tenantId)
+        const update = { enabled: false, reason: body.reason }
+        return data(
+          endpointToWire(await context.service.webhooks.update(caller, params.id, update, { signal: context.signal })),
+        )
+      },
+    }),
+  ]
+})()
+
 export const webhookRoutes = [
-  ...webhookRoutesAt(
-    '/v3/webhooks',
-    { read: 'org:read', write: 'org:write' },
-    ['Webhooks'],
-    ({ actor }) => actor.tenantId,
-  ),
-  ...webhookRoutesAt('/admin/v1/webhooks', { read: 'operator', write: 'operator' }, ['Admin'], () => null),
+  ...webhookRoutesAt('/v3/webhooks', { read: 'org:read', write: 'org:write' }, ['Webhooks'], ({ actor }) => ({
+    kind: 'tenant',
+    actor,
+  })),
+  ...webhookRoutesAt('/admin/v1/webhooks', { read: 'operator', write: 'operator' }, ['Admin'], ({ operator }) => ({
+    kind: 'operator',
+    operator: operator!,
+    tenantId: null,
+  })),
+  ...tenantWebhookRoutes,
 ]

@@ -1,6 +1,7 @@
 import { WEBHOOK_EVENT_TYPES, type WebhookDelivery, type WebhookEndpoint, type WebhookEventType } from '@pinfold/core'
 import Type, { type Static } from 'typebox'
 import { DateTime, named, pageQuery } from '../../schema.js'
+import { TenantIdParam } from '../admin/wire.js'
 
 const EVENT_TYPES_DESCRIPTION = `Event types to receive: ${WEBHOOK_EVENT_TYPES.map((t) => `\`${t}\``).join(', ')}`
 
@@ -26,7 +27,7 @@ export const WebhookEndpointObject = named(
     disabled_at: Type.Union([DateTime, Type.Null()], { description: 'When it was disabled; null while enabled' }),
     disabled_reason: Type.Union([Type.String(), Type.Null()], {
       description:
-        'Why: `disabled by its owner`, or, when Pinfold disabled it, that every attempt failed for the period the operator set (5 days unless configured) and the last error',
+        'Why: `disabled by its owner`; `disabled by the operator` (with the operator’s reason after a colon, when it gave one); or, when Pinfold disabled it, that every attempt failed for the period the operator set (5 days unless configured) and the last error',
     }),
     failing_since: Type.Union([DateTime, Type.Null()], {
       description: 'The first failed attempt since the last delivered one; null when the last attempt delivered',
@@ -99,6 +100,17 @@ export const WebhookDeliveryList = Type.Object({
 })
 
 export const WebhookIdParams = { id: Type.String({ minLength: 1, maxLength: 200 }) }
+export const WebhookTenantParams = { tenantId: TenantIdParam }
+
+export const WebhookDisableBody = Type.Object({
+  reason: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 500,
+      description: 'Why, shown to the tenant in `disabled_reason` (`disabled by the operator: <reason>`)',
+    }),
+  ),
+})
 export const WebhookPageQuery = Type.Object(pageQuery)
 
 export function endpointToWire(e: WebhookEndpoint): Static<typeof WebhookEndpointObject> {
