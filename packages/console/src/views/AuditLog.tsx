@@ -1,9 +1,10 @@
-import { type FormEvent, useCallback, useEffect, useState } from 'react'
+import { type FormEvent, useCallback, useState } from 'react'
 import './events.css'
 import type { Api } from '../api/client'
 import type { AuditEvent, AuditEventPage } from '../api/types'
 import { ErrorNote } from '../components/common'
 import { type Column, PagedTable, usePages } from '../components/Pager'
+import { usePageLoad } from '../components/use-page-load'
 import { formatDate } from '../format'
 import { WEBHOOK_EVENT_TYPES } from './webhooks/event-types'
 
@@ -83,28 +84,12 @@ const COLUMNS: Column<AuditEvent>[] = [
 export function AuditLogView({ api }: { api: Api }) {
   const [filter, setFilter] = useState<AuditFilter>(NO_FILTER)
   const [draft, setDraft] = useState<AuditFilter>(NO_FILTER)
-  const [page, setPage] = useState<AuditEventPage | null>(null)
-  const [error, setError] = useState<unknown>(null)
-  const [loading, setLoading] = useState(false)
   const pages = usePages()
-
-  const load = useCallback(async () => {
-    setLoading(true)
-    setError(null)
-    try {
-      const query = { ...auditQuery(filter), limit: PAGE_SIZE, pageToken: pages.token }
-      setPage((await api.get<{ data: AuditEventPage }>('v3/audit/events', query)).data)
-    } catch (failure) {
-      setError(failure)
-      setPage(null)
-    } finally {
-      setLoading(false)
-    }
+  const fetchPage = useCallback(async () => {
+    const query = { ...auditQuery(filter), limit: PAGE_SIZE, pageToken: pages.token }
+    return (await api.get<{ data: AuditEventPage }>('v3/audit/events', query)).data
   }, [api, filter, pages.token])
-
-  useEffect(() => {
-    void load()
-  }, [load])
+  const { data: page, error, setError, loading } = usePageLoad(fetchPage)
 
   const apply = (next: AuditFilter) => {
     try {

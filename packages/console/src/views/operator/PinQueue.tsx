@@ -1,8 +1,9 @@
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback, useState } from 'react'
 import { type AdminPinRequest, PIN_STATES, type PinState } from '../../api/admin'
 import type { Api } from '../../api/client'
 import { ErrorNote } from '../../components/common'
 import { type Column, PagedTable, usePages } from '../../components/Pager'
+import { usePageLoad } from '../../components/use-page-load'
 import { age } from './format'
 import { tenantHref } from './links'
 
@@ -32,35 +33,19 @@ function columns(now: number): Column<AdminPinRequest>[] {
 export function PinQueueView({ api }: { api: Api }) {
   const [status, setStatus] = useState<PinState | ''>('')
   const [order, setOrder] = useState<'ASC' | 'DESC'>('ASC')
-  const [list, setList] = useState<{ pins: AdminPinRequest[]; next_page_token: string } | null>(null)
-  const [error, setError] = useState<unknown>(null)
-  const [loading, setLoading] = useState(false)
   const [now, setNow] = useState(Date.now)
   const pages = usePages()
-
-  const load = useCallback(async () => {
-    setLoading(true)
-    setError(null)
-    try {
-      const { data } = await api.get<{ data: { pins: AdminPinRequest[]; next_page_token: string } }>('admin/v1/pins', {
-        status,
-        order,
-        limit: PAGE_SIZE,
-        pageToken: pages.token,
-      })
-      setList(data)
-      setNow(Date.now())
-    } catch (failure) {
-      setError(failure)
-      setList(null)
-    } finally {
-      setLoading(false)
-    }
+  const fetchPage = useCallback(async () => {
+    const { data } = await api.get<{ data: { pins: AdminPinRequest[]; next_page_token: string } }>('admin/v1/pins', {
+      status,
+      order,
+      limit: PAGE_SIZE,
+      pageToken: pages.token,
+    })
+    setNow(Date.now())
+    return data
   }, [api, status, order, pages.token])
-
-  useEffect(() => {
-    void load()
-  }, [load])
+  const { data: list, error, loading, reload } = usePageLoad(fetchPage)
 
   return (
     <section aria-labelledby="pins-title">
@@ -99,7 +84,7 @@ export function PinQueueView({ api }: { api: Api }) {
           </select>
         </label>
         <div className="actions">
-          <button type="button" onClick={() => void load()}>
+          <button type="button" onClick={() => void reload()}>
             Refresh
           </button>
         </div>

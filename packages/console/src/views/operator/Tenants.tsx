@@ -1,8 +1,9 @@
-import { type FormEvent, useCallback, useEffect, useState } from 'react'
+import { type FormEvent, useCallback, useState } from 'react'
 import type { AdminTenantSummary } from '../../api/admin'
 import type { Api } from '../../api/client'
 import { ErrorNote } from '../../components/common'
 import { type Column, PagedTable, useOffsetPages } from '../../components/Pager'
+import { usePageLoad } from '../../components/use-page-load'
 import { formatBytes } from '../../format'
 import { limitsSummary } from './format'
 import { tenantHref } from './links'
@@ -31,33 +32,17 @@ const COLUMNS: Column<AdminTenantSummary>[] = [
 export function TenantsView({ api }: { api: Api }) {
   const [query, setQuery] = useState<Query>({ search: '', status: '' })
   const [draft, setDraft] = useState({ search: '', status: '' as StatusFilter })
-  const [page, setPage] = useState<{ tenants: AdminTenantSummary[]; total: number } | null>(null)
-  const [error, setError] = useState<unknown>(null)
-  const [loading, setLoading] = useState(false)
   const pages = useOffsetPages(PAGE_SIZE)
-
-  const load = useCallback(async () => {
-    setLoading(true)
-    setError(null)
-    try {
-      const { data } = await api.get<{ data: { tenants: AdminTenantSummary[]; total: number } }>('admin/v1/tenants', {
-        search: query.search,
-        status: query.status,
-        offset: pages.offset,
-        limit: PAGE_SIZE,
-      })
-      setPage(data)
-    } catch (failure) {
-      setError(failure)
-      setPage(null)
-    } finally {
-      setLoading(false)
-    }
+  const fetchPage = useCallback(async () => {
+    const { data } = await api.get<{ data: { tenants: AdminTenantSummary[]; total: number } }>('admin/v1/tenants', {
+      search: query.search,
+      status: query.status,
+      offset: pages.offset,
+      limit: PAGE_SIZE,
+    })
+    return data
   }, [api, query, pages.offset])
-
-  useEffect(() => {
-    void load()
-  }, [load])
+  const { data: page, error, loading } = usePageLoad(fetchPage)
 
   const submit = (event: FormEvent) => {
     event.preventDefault()
