@@ -7,12 +7,12 @@ import { form } from '@pinfold/testing/test-api'
 import { CID } from 'multiformats/cid'
 import * as raw from 'multiformats/codecs/raw'
 import { sha256 } from 'multiformats/hashes/sha2'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CHROMIUM, launchChromium } from '../support/browser.js'
 import { requestWithHost } from '../support/raw-http.js'
 import { startTestServer, type TestServer } from '../support/server.js'
-import { ARTIFACTS, expectAccessibleAtEverySize } from './accessibility.js'
+import { ARTIFACTS, expectAccessibleAtEverySize, signIn } from './browser-harness.js'
 
 /**
  * A tenant's own gateway deny rules in the console, in a real browser against one real server: the
@@ -26,15 +26,6 @@ import { ARTIFACTS, expectAccessibleAtEverySize } from './accessibility.js'
 
 const consoleDir = fileURLToPath(new URL('../../../console/', import.meta.url))
 const GATEWAY_DOMAIN = 'gw.pinfold.test'
-
-async function signIn(context: BrowserContext, url: string, token: string): Promise<Page> {
-  const page = await context.newPage()
-  await page.goto(`${url}/console/`)
-  await page.getByLabel('Token or API key').fill(token)
-  await page.getByRole('button', { name: 'Sign in' }).click()
-  await page.getByRole('heading', { name: 'Files', level: 2 }).waitFor()
-  return page
-}
 
 async function openDenyRules(page: Page): Promise<void> {
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Deny rules' }).click()

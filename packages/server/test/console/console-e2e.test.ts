@@ -14,7 +14,7 @@ import { withConsole } from '../../src/console-site.js'
 import { axeViolations, CHROMIUM, launchChromium } from '../support/browser.js'
 import { serveOverHttp } from '../support/over-http.js'
 import { startTestServer, type TestServer } from '../support/server.js'
-import { ARTIFACTS, expectAccessibleAtEverySize } from './accessibility.js'
+import { ARTIFACTS, expectAccessibleAtEverySize } from './browser-harness.js'
 
 /**
  * The web console in a real browser (Debian's chromium, headless, driven by playwright-core)

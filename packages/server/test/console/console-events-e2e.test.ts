@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CHROMIUM, launchChromium } from '../support/browser.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { type ReceivedWebhook, startWebhookReceiver } from '../support/webhook-receiver.js'
-import { ARTIFACTS, expectAccessibleAtEverySize } from './accessibility.js'
+import { ARTIFACTS, expectAccessibleAtEverySize, signIn } from './browser-harness.js'
 
 /**
  * The console's event views and the file list as a drop target, in a real browser (Debian's
@@ -61,15 +61,6 @@ function watchConsole(page: Page): { errors: string[]; failed: string[] } {
     }
   })
   return state
-}
-
-async function signIn(context: BrowserContext, url: string, token: string): Promise<Page> {
-  const page = await context.newPage()
-  await page.goto(`${url}/console/`)
-  await page.getByLabel('Token or API key').fill(token)
-  await page.getByRole('button', { name: 'Sign in' }).click()
-  await page.getByRole('heading', { name: 'Files', level: 2 }).waitFor()
-  return page
 }
 
 /** The element files are dropped on: the list's table, or the list's area while it has none. */

@@ -14,7 +14,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CHROMIUM, launchChromium } from '../support/browser.js'
 import { startTestServer, type TestServer } from '../support/server.js'
-import { ARTIFACTS, expectAccessibleAtEverySize } from './accessibility.js'
+import { ARTIFACTS, expectAccessibleAtEverySize, signIn } from './browser-harness.js'
 
 /**
  * The console as a file manager, in a real browser (Debian's chromium, headless, driven by
@@ -149,15 +149,6 @@ function watchConsole(page: Page): { view: string; errors: string[]; failed: str
     }
   })
   return state
-}
-
-async function signIn(context: BrowserContext, url: string, token: string): Promise<Page> {
-  const page = await context.newPage()
-  await page.goto(`${url}/console/`)
-  await page.getByLabel('Token or API key').fill(token)
-  await page.getByRole('button', { name: 'Sign in' }).click()
-  await page.getByRole('heading', { name: 'Files', level: 2 }).waitFor()
-  return page
 }
 
 /** Drops files on the drop zone as a desktop drag does, with a DataTransfer made in the page. */

@@ -9,7 +9,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CHROMIUM, launchChromium } from '../support/browser.js'
 import { startTestServer, type TestServer } from '../support/server.js'
-import { ARTIFACTS, expectAccessibleAtEverySize } from './accessibility.js'
+import { ARTIFACTS, expectAccessibleAtEverySize } from './browser-harness.js'
 
 /**
  * The console's operator area in a real browser against a real server: an operator token signs in

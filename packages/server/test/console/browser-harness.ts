@@ -4,6 +4,21 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { expect } from 'vitest'
 import { axeViolations } from '../support/browser.js'
 
+/**
+ * What the console's browser tests (`console-*-e2e.test.ts`) share: signing in, the accessibility
+ * pass at both sizes, and the folder their screenshots go to.
+ */
+
+/** A page of the console at `url`, signed in with `token`, showing the file list. */
+export async function signIn(context: BrowserContext, url: string, token: string): Promise<Page> {
+  const page = await context.newPage()
+  await page.goto(`${url}/console/`)
+  await page.getByLabel('Token or API key').fill(token)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await page.getByRole('heading', { name: 'Files', level: 2 }).waitFor()
+  return page
+}
+
 /** Where the console's browser tests leave their screenshots (git-ignored; listed in the console's README). */
 export const ARTIFACTS = fileURLToPath(new URL('../../../console/test-artifacts/', import.meta.url))
 
