@@ -8,6 +8,7 @@ import { forgetToken, savedToken, saveToken } from './session'
 import { AuditLogView } from './views/AuditLog'
 import { DomainsView } from './views/Domains'
 import { type FilesFilter, FilesView } from './views/Files'
+import { GatewayDenyRulesView } from './views/GatewayDenyRules'
 import { GroupsView } from './views/Groups'
 import { KeysView } from './views/Keys'
 import { OperatorConsole } from './views/operator/OperatorConsole'
@@ -25,6 +26,7 @@ type ViewName =
   | 'groups'
   | 'pins'
   | 'domains'
+  | 'deny-rules'
   | 'search'
   | 'payments'
   | 'usage'
@@ -38,6 +40,7 @@ const VIEWS: { name: ViewName; label: string; needs?: (features: Features) => bo
   { name: 'groups', label: 'Groups' },
   { name: 'pins', label: 'Pin by CID' },
   { name: 'domains', label: 'Gateways' },
+  { name: 'deny-rules', label: 'Deny rules' },
   { name: 'search', label: 'Search' },
   { name: 'payments', label: 'Payments' },
   { name: 'usage', label: 'Usage', needs: (f) => f.usage || f.analytics },
@@ -198,6 +201,7 @@ export function App() {
         {view === 'groups' && <GroupsView api={api} onShowFiles={showFiles} />}
         {view === 'pins' && <PinsView api={api} onShowFiles={() => showFiles({ network: 'public' })} />}
         {view === 'domains' && <DomainsView api={api} />}
+        {view === 'deny-rules' && <GatewayDenyRulesView api={api} />}
         {view === 'search' && <SearchView api={api} />}
         {view === 'payments' && <PaymentsView api={api} />}
         {view === 'usage' && <UsageView api={api} features={features} />}

@@ -2,11 +2,11 @@ import { type ReactNode, useId, useState } from 'react'
 import { messageOf } from '../api/client'
 import { NETWORKS, type Network } from '../api/types'
 
-/** An error, announced to screen readers as it appears. */
-export function ErrorNote({ error }: { error: unknown }) {
+/** An error, announced to screen readers as it appears; `id` for the field it is about to name it. */
+export function ErrorNote({ error, id }: { error: unknown; id?: string }) {
   if (!error) return null
   return (
-    <p className="error" role="alert">
+    <p className="error" role="alert" id={id}>
       {messageOf(error)}
     </p>
   )
@@ -86,42 +86,6 @@ export function NetworkPicker({
         </label>
       ))}
     </fieldset>
-  )
-}
-
-/** Previous / next over opaque page tokens: the tokens of the pages seen are kept to go back. */
-export function usePages() {
-  const [tokens, setTokens] = useState<string[]>([''])
-  return {
-    token: tokens[tokens.length - 1]!,
-    page: tokens.length,
-    next: (token: string) => setTokens((seen) => [...seen, token]),
-    previous: () => setTokens((seen) => (seen.length > 1 ? seen.slice(0, -1) : seen)),
-    reset: () => setTokens(['']),
-  }
-}
-
-export function Pager({
-  page,
-  nextToken,
-  onPrevious,
-  onNext,
-}: {
-  page: number
-  nextToken: string
-  onPrevious(): void
-  onNext(token: string): void
-}) {
-  return (
-    <nav className="pager" aria-label="Pages">
-      <button type="button" onClick={onPrevious} disabled={page === 1}>
-        Previous
-      </button>
-      <span>Page {page}</span>
-      <button type="button" onClick={() => onNext(nextToken)} disabled={!nextToken}>
-        Next
-      </button>
-    </nav>
   )
 }
 

@@ -1,8 +1,10 @@
-import { type FormEvent, useCallback, useEffect, useState } from 'react'
+import { type FormEvent, useCallback, useState } from 'react'
 import './events.css'
 import type { Api } from '../api/client'
 import type { AuditEvent, AuditEventPage } from '../api/types'
-import { ErrorNote, Pager, usePages } from '../components/common'
+import { ErrorNote } from '../components/common'
+import { type Column, PagedTable, usePages } from '../components/Pager'
+import { usePageLoad } from '../components/use-page-load'
 import { formatDate } from '../format'
 import { WEBHOOK_EVENT_TYPES } from './webhooks/event-types'
 
@@ -50,6 +52,30 @@ function facts(data: Record<string, unknown>): string {
     .join(' · ')
 }
 
+/** The table's columns; one element a cell: on a phone the cell is a grid of its label and its content. */
+const COLUMNS: Column<AuditEvent>[] = [
+  { label: 'Time', cell: (event) => <time dateTime={event.at}>{formatDate(event.at)}</time> },
+  { label: 'Type', cell: (event) => <code>{event.type}</code> },
+  {
+    label: 'Actor',
+    cell: (event) => (
+      <span>
+        {ACTOR_KIND[event.actor.kind] ?? event.actor.kind} <span className="mono break">{event.actor.id}</span>
+      </span>
+    ),
+  },
+  {
+    label: 'Target',
+    cell: (event) => (
+      <span>
+        {event.target.kind} <span className="mono break">{event.target.id}</span>
+      </span>
+    ),
+  },
+  { label: 'Request id', cell: (event) => <span className="mono break">{event.request_id ?? '—'}</span> },
+  { label: 'Details', className: 'break', cell: (event) => facts(event.data) },
+]
+
 /**
  * The tenant's audit log: every change to its records, newest first, with who made it (a user's
  * token, an API key, the operator, Pinfold itself), what it changed and the request that did
@@ -58,28 +84,12 @@ function facts(data: Record<string, unknown>): string {
 export function AuditLogView({ api }: { api: Api }) {
   const [filter, setFilter] = useState<AuditFilter>(NO_FILTER)
   const [draft, setDraft] = useState<AuditFilter>(NO_FILTER)
-  const [page, setPage] = useState<AuditEventPage | null>(null)
-  const [error, setError] = useState<unknown>(null)
-  const [loading, setLoading] = useState(false)
   const pages = usePages()
-
-  const load = useCallback(async () => {
-    setLoading(true)
-    setError(null)
-    try {
-      const query = { ...auditQuery(filter), limit: PAGE_SIZE, pageToken: pages.token }
-      setPage((await api.get<{ data: AuditEventPage }>('v3/audit/events', query)).data)
-    } catch (failure) {
-      setError(failure)
-      setPage(null)
-    } finally {
-      setLoading(false)
-    }
+  const fetchPage = useCallback(async () => {
+    const query = { ...auditQuery(filter), limit: PAGE_SIZE, pageToken: pages.token }
+    return (await api.get<{ data: AuditEventPage }>('v3/audit/events', query)).data
   }, [api, filter, pages.token])
-
-  useEffect(() => {
-    void load()
-  }, [load])
+  const { data: page, error, setError, loading } = usePageLoad(fetchPage)
 
   const apply = (next: AuditFilter) => {
     try {
@@ -156,57 +166,21 @@ export function AuditLogView({ api }: { api: Api }) {
         </div>
       </form>
       <ErrorNote error={error} />
-      <div className="results" aria-busy={loading}>
-        {page && page.events.length === 0 && <p>No events match.</p>}
-        {page && page.events.length > 0 && (
-          <table className="cards audit">
-            <caption className="visually-hidden">Audit log events</caption>
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Type</th>
-                <th scope="col">Actor</th>
-                <th scope="col">Target</th>
-                <th scope="col">Request id</th>
-                <th scope="col">Details</th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.events.map((event) => (
-                <tr key={event.id}>
-                  <td data-label="Time">
-                    <time dateTime={event.at}>{formatDate(event.at)}</time>
-                  </td>
-                  <td data-label="Type">
-                    <code>{event.type}</code>
-                  </td>
-                  <td data-label="Actor">
-                    {/* one element a cell: on a phone the cell is a grid of its label and its content */}
-                    <span>
-                      {ACTOR_KIND[event.actor.kind] ?? event.actor.kind}{' '}
-                      <span className="mono break">{event.actor.id}</span>
-                    </span>
-                  </td>
-                  <td data-label="Target">
-                    <span>
-                      {event.target.kind} <span className="mono break">{event.target.id}</span>
-                    </span>
-                  </td>
-                  <td data-label="Request id">
-                    <span className="mono break">{event.request_id ?? '—'}</span>
-                  </td>
-                  <td data-label="Details" className="break">
-                    {facts(event.data)}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-        {page && (pages.page > 1 || page.next_page_token) && (
-          <Pager page={pages.page} nextToken={page.next_page_token} onPrevious={pages.previous} onNext={pages.next} />
-        )}
-      </div>
+      <PagedTable
+        className="results"
+        tableClassName="audit"
+        caption="Audit log events"
+        columns={COLUMNS}
+        rows={page?.events ?? null}
+        rowKey={(event) => event.id}
+        empty={<p>No events match.</p>}
+        loading={loading}
+        pager={
+          page && (pages.page > 1 || page.next_page_token)
+            ? { page: pages.page, nextToken: page.next_page_token, onPrevious: pages.previous, onNext: pages.next }
+            : null
+        }
+      />
     </section>
   )
 }

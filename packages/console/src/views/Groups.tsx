@@ -1,7 +1,8 @@
 import { type FormEvent, useCallback, useEffect, useState } from 'react'
 import type { Api } from '../api/client'
 import type { Group, GroupList, Network } from '../api/types'
-import { ConfirmButton, ErrorNote, NetworkPicker, Pager, usePages } from '../components/common'
+import { ConfirmButton, ErrorNote, NetworkPicker } from '../components/common'
+import { Pager, usePages } from '../components/Pager'
 import { formatDate } from '../format'
 import type { FilesFilter } from './Files'
 

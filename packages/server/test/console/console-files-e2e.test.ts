@@ -12,8 +12,9 @@ import * as raw from 'multiformats/codecs/raw'
 import { sha256 } from 'multiformats/hashes/sha2'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { axeViolations, CHROMIUM, launchChromium } from '../support/browser.js'
+import { CHROMIUM, launchChromium } from '../support/browser.js'
 import { startTestServer, type TestServer } from '../support/server.js'
+import { ARTIFACTS, expectAccessibleAtEverySize, signIn } from './browser-harness.js'
 
 /**
  * The console as a file manager, in a real browser (Debian's chromium, headless, driven by
@@ -28,7 +29,6 @@ import { startTestServer, type TestServer } from '../support/server.js'
  */
 
 const consoleDir = fileURLToPath(new URL('../../../console/', import.meta.url))
-const ARTIFACTS = join(consoleDir, 'test-artifacts')
 
 interface FileRecord {
   id: string
@@ -149,15 +149,6 @@ function watchConsole(page: Page): { view: string; errors: string[]; failed: str
     }
   })
   return state
-}
-
-async function signIn(context: BrowserContext, url: string, token: string): Promise<Page> {
-  const page = await context.newPage()
-  await page.goto(`${url}/console/`)
-  await page.getByLabel('Token or API key').fill(token)
-  await page.getByRole('button', { name: 'Sign in' }).click()
-  await page.getByRole('heading', { name: 'Files', level: 2 }).waitFor()
-  return page
 }
 
 /** Drops files on the drop zone as a desktop drag does, with a DataTransfer made in the page. */
@@ -545,29 +536,19 @@ describe.skipIf(!CHROMIUM)('the console as a file manager, in chromium', { timeo
   })
 
   it("passes axe-core's WCAG 2.1 A and AA checks on the file manager's views, at 1280 and 375 px, with nothing wider than the screen", async () => {
-    const violations: Record<string, unknown> = {}
-    const overflows: Record<string, number> = {}
-    for (const viewport of [
-      { width: 1280, height: 900 },
-      { width: 375, height: 812 },
-    ]) {
-      const phone = viewport.width < 500
-      const context = await browser.newContext({ viewport, bypassCSP: true, isMobile: phone, hasTouch: phone })
+    await expectAccessibleAtEverySize(browser, async ({ context, phone, check: checkPage, shot }) => {
       const page = await signIn(context, server.url, token)
       const seen = watchConsole(page)
       const check = async (view: string) => {
         seen.view = view
-        const found = await axeViolations(page)
-        if (found.length > 0) violations[`${view} at ${viewport.width}px`] = found
-        const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth')
-        if (overflow > 0) overflows[`${view} at ${viewport.width}px`] = overflow
+        await checkPage(page, view)
       }
       await page.getByRole('radio', { name: 'Private' }).check()
       await page.getByRole('checkbox', { name: 'Select photo.png' }).check()
       await page.getByRole('button', { name: 'photo.png', exact: true }).click()
       await page.getByRole('img', { name: 'Preview of photo.png' }).waitFor()
       await check('files with a selection and a preview')
-      if (phone) await page.screenshot({ path: join(ARTIFACTS, 'files-bulk-375.png'), fullPage: true })
+      await shot(page, 'files-bulk')
       await page.getByRole('button', { name: 'notes.txt', exact: true }).click()
       await page.getByRole('region', { name: 'Preview of notes.txt' }).waitFor()
       await check('text preview')
@@ -580,19 +561,16 @@ describe.skipIf(!CHROMIUM)('the console as a file manager, in chromium', { timeo
       // on the phone, failed by now (the 20 s block timeout), with its reason
       if (phone) await searching.getByText('Failed: not found in time').waitFor({ timeout: 40_000 })
       await check('pin by CID with its queue')
-      if (phone) await page.screenshot({ path: join(ARTIFACTS, 'pins-375.png'), fullPage: true })
+      await shot(page, 'pins')
       await page.getByRole('link', { name: 'Gateways' }).click()
       await page.getByText('acme.gw.pinfold.test').waitFor()
       await check('gateways')
       await page.getByRole('link', { name: 'Usage' }).click()
       await page.getByRole('img', { name: /^Gateway requests/ }).waitFor()
       await check('usage')
-      if (phone) await page.screenshot({ path: join(ARTIFACTS, 'usage-one-day-375.png'), fullPage: true })
+      await shot(page, 'usage-one-day')
       expect(seen.failed).toEqual([])
       expect(seen.errors).toEqual([])
-      await context.close()
-    }
-    expect(violations).toEqual({})
-    expect(overflows).toEqual({})
+    })
   })
 })

@@ -1,7 +1,9 @@
-import { type FormEvent, useCallback, useEffect, useState } from 'react'
+import { type FormEvent, useCallback, useState } from 'react'
 import type { AdminTenantSummary } from '../../api/admin'
 import type { Api } from '../../api/client'
 import { ErrorNote } from '../../components/common'
+import { type Column, PagedTable, useOffsetPages } from '../../components/Pager'
+import { usePageLoad } from '../../components/use-page-load'
 import { formatBytes } from '../../format'
 import { limitsSummary } from './format'
 import { tenantHref } from './links'
@@ -14,47 +16,39 @@ type StatusFilter = '' | 'active' | 'suspended'
 interface Query {
   search: string
   status: StatusFilter
-  offset: number
 }
+
+const COLUMNS: Column<AdminTenantSummary>[] = [
+  { label: 'Tenant', className: 'break', cell: (tenant) => <a href={tenantHref(tenant.id)}>{tenant.id}</a> },
+  { label: 'Status', cell: (tenant) => <TenantStatus suspension={tenant.suspension} /> },
+  { label: 'Files', cell: (tenant) => tenant.usage.files.toLocaleString('en') },
+  { label: 'Logical', cell: (tenant) => formatBytes(tenant.accounting.logical_bytes) },
+  { label: 'Sole', cell: (tenant) => formatBytes(tenant.accounting.sole_bytes) },
+  { label: 'Shared', cell: (tenant) => formatBytes(tenant.accounting.shared_bytes) },
+  { label: 'Limits', cell: (tenant) => limitsSummary(tenant.limits) },
+]
 
 /** Every tenant with its use and limits: searchable by id, filtered by status, paged. */
 export function TenantsView({ api }: { api: Api }) {
-  const [query, setQuery] = useState<Query>({ search: '', status: '', offset: 0 })
+  const [query, setQuery] = useState<Query>({ search: '', status: '' })
   const [draft, setDraft] = useState({ search: '', status: '' as StatusFilter })
-  const [page, setPage] = useState<{ tenants: AdminTenantSummary[]; total: number } | null>(null)
-  const [error, setError] = useState<unknown>(null)
-  const [loading, setLoading] = useState(false)
-
-  const load = useCallback(async () => {
-    setLoading(true)
-    setError(null)
-    try {
-      const { data } = await api.get<{ data: { tenants: AdminTenantSummary[]; total: number } }>('admin/v1/tenants', {
-        search: query.search,
-        status: query.status,
-        offset: query.offset,
-        limit: PAGE_SIZE,
-      })
-      setPage(data)
-    } catch (failure) {
-      setError(failure)
-      setPage(null)
-    } finally {
-      setLoading(false)
-    }
-  }, [api, query])
-
-  useEffect(() => {
-    void load()
-  }, [load])
+  const pages = useOffsetPages(PAGE_SIZE)
+  const fetchPage = useCallback(async () => {
+    const { data } = await api.get<{ data: { tenants: AdminTenantSummary[]; total: number } }>('admin/v1/tenants', {
+      search: query.search,
+      status: query.status,
+      offset: pages.offset,
+      limit: PAGE_SIZE,
+    })
+    return data
+  }, [api, query, pages.offset])
+  const { data: page, error, loading } = usePageLoad(fetchPage)
 
   const submit = (event: FormEvent) => {
     event.preventDefault()
-    setQuery({ ...draft, search: draft.search.trim(), offset: 0 })
+    pages.reset()
+    setQuery({ ...draft, search: draft.search.trim() })
   }
-
-  const first = query.offset + 1
-  const last = query.offset + (page?.tenants.length ?? 0)
 
   return (
     <section aria-labelledby="tenants-title">
@@ -86,7 +80,8 @@ export function TenantsView({ api }: { api: Api }) {
             type="button"
             onClick={() => {
               setDraft({ search: '', status: '' })
-              setQuery({ search: '', status: '', offset: 0 })
+              pages.reset()
+              setQuery({ search: '', status: '' })
             }}
           >
             Clear
@@ -94,61 +89,23 @@ export function TenantsView({ api }: { api: Api }) {
         </div>
       </form>
       <ErrorNote error={error} />
-      <div aria-busy={loading}>
-        {page && page.tenants.length === 0 && <p>No tenants match.</p>}
-        {page && page.tenants.length > 0 && (
-          <table className="cards">
-            <caption className="visually-hidden">Tenants {`${first} to ${last} of ${page.total}`}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Tenant</th>
-                <th scope="col">Status</th>
-                <th scope="col">Files</th>
-                <th scope="col">Logical</th>
-                <th scope="col">Sole</th>
-                <th scope="col">Shared</th>
-                <th scope="col">Limits</th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.tenants.map((tenant) => (
-                <tr key={tenant.id}>
-                  <td data-label="Tenant" className="break">
-                    <a href={tenantHref(tenant.id)}>{tenant.id}</a>
-                  </td>
-                  <td data-label="Status">
-                    <TenantStatus suspension={tenant.suspension} />
-                  </td>
-                  <td data-label="Files">{tenant.usage.files.toLocaleString('en')}</td>
-                  <td data-label="Logical">{formatBytes(tenant.accounting.logical_bytes)}</td>
-                  <td data-label="Sole">{formatBytes(tenant.accounting.sole_bytes)}</td>
-                  <td data-label="Shared">{formatBytes(tenant.accounting.shared_bytes)}</td>
-                  <td data-label="Limits">{limitsSummary(tenant.limits)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-        {page && (
-          <nav className="pager" aria-label="Pages">
-            <button
-              type="button"
-              onClick={() => setQuery({ ...query, offset: Math.max(0, query.offset - PAGE_SIZE) })}
-              disabled={query.offset === 0}
-            >
-              Previous
-            </button>
-            <span>{page.total === 0 ? 'None' : `${first}–${last} of ${page.total}`}</span>
-            <button
-              type="button"
-              onClick={() => setQuery({ ...query, offset: query.offset + PAGE_SIZE })}
-              disabled={last >= page.total}
-            >
-              Next
-            </button>
-          </nav>
-        )}
-      </div>
+      <PagedTable
+        caption={`Tenants ${pages.offset + 1} to ${pages.offset + (page?.tenants.length ?? 0)} of ${page?.total ?? 0}`}
+        columns={COLUMNS}
+        rows={page?.tenants ?? null}
+        rowKey={(tenant) => tenant.id}
+        empty={<p>No tenants match.</p>}
+        loading={loading}
+        pager={
+          page && {
+            offset: pages.offset,
+            shown: page.tenants.length,
+            total: page.total,
+            onPrevious: pages.previous,
+            onNext: pages.next,
+          }
+        }
+      />
       <NewTenant api={api} />
     </section>
   )

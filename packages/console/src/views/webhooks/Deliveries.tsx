@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useState } from 'react'
 import type { Api } from '../../api/client'
 import type { WebhookDelivery, WebhookEndpoint } from '../../api/types'
-import { ErrorNote, Pager, usePages } from '../../components/common'
+import { ErrorNote } from '../../components/common'
+import { Pager, usePages } from '../../components/Pager'
 import { formatDate } from '../../format'
 
 const PAGE_SIZE = 10
