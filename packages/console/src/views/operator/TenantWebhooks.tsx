@@ -1,7 +1,8 @@
 import { type FormEvent, useCallback, useEffect, useId, useState } from 'react'
 import type { Api } from '../../api/client'
 import type { WebhookEndpoint } from '../../api/types'
-import { ErrorNote, Pager, Status, usePages } from '../../components/common'
+import { ErrorNote, Status } from '../../components/common'
+import { Pager, usePages } from '../../components/Pager'
 import { formatDate } from '../../format'
 
 const PAGE_SIZE = 20
