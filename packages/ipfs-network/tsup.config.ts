@@ -1,4 +1,5 @@
 import { packageBuild } from '../../tsup.package.js'
 
-// libp2p and Helia need Node 22 (Promise.withResolvers and more)
-export default packageBuild({ target: 'node22' })
+// built for Node 20 like every package (its `engines`): the module imports there, and only
+// startIpfsNode, which libp2p and Helia need Node 22 for, refuses it (src/node-version.ts)
+export default packageBuild()

@@ -16,6 +16,7 @@ import { CID } from 'multiformats/cid'
 import { AMINO_BOOTSTRAP_PEERS } from './amino.js'
 import { createBitswapFetcher } from './bitswap-fetcher.js'
 import { createDialGuard } from './dial-guard.js'
+import { checkNodeVersion } from './node-version.js'
 import { loadOrCreatePeerKey, parsePeerKey } from './peer-key.js'
 import { type PublicBlockReader, PublicBlockstore } from './public-blockstore.js'
 import { type Reprovider, type ReproviderStatus, startReprovider } from './reprovider.js'
@@ -76,6 +77,8 @@ export interface IpfsNode {
  * serving peers' wants from public content only, plus the Amino DHT when `dht` is given.
  */
 export async function startIpfsNode(options: IpfsNodeOptions): Promise<IpfsNode> {
+  // a clear refusal rather than libp2p's TypeError from deep inside its first start
+  checkNodeVersion()
   const warn = options.onWarning ?? (() => {})
   const privateKey = await identityOf(options)
   const dht = options.dht
