@@ -260,6 +260,7 @@ export async function startServer(
         onError: (error) => console.error('pinfold: denylist: the scan of held content failed (tried again)', error),
       })
     : async () => {}
+  if (runsJobs) metrics?.heldContentScan(() => service.heldContent.status())
   const stopSweepers = startSweepers(service, runsJobs ? config.sweepers : usageFlushOnly(config.sweepers))
   const stopPinWorkers = startPinWorkers(service, runsJobs ? config.pinning : { ...config.pinning, jobs: 0 })
   const stopWebhookWorkers = startWebhookWorkers(service, runsJobs ? config.webhooks : { ...config.webhooks, jobs: 0 })
