@@ -52,6 +52,8 @@ export function createHeldContentScan(ctx: HeldContentSettings): HeldContentOper
   let passDue = false
   /** The pass under way: the lists it checks against (their fingerprint) and the last root checked. */
   let pass: { fingerprint: string; cursor: string | undefined } | undefined
+  /** The lists the last finished pass checked against: a pass over the same lists would find nothing new. */
+  let finished: string | undefined
   let started = false
   let idle = true
   const waiters: (() => void)[] = []
@@ -136,7 +138,10 @@ export function createHeldContentScan(ctx: HeldContentSettings): HeldContentOper
   async function passPage(options: HeldContentScanOptions): Promise<boolean> {
     if (!pass) {
       passDue = false
-      pass = { fingerprint: await fingerprint(options.listDigest), cursor: undefined }
+      const current = await fingerprint(options.listDigest)
+      // a list read again whole with the same bytes (a subscription that answers no Range)
+      if (current === finished) return false
+      pass = { fingerprint: current, cursor: undefined }
     }
     const { fingerprint: current, cursor } = pass
     // without a rule in force nothing is blocked: the pass is over at once
@@ -154,6 +159,7 @@ export function createHeldContentScan(ctx: HeldContentSettings): HeldContentOper
     const next = over ? null : roots.at(-1)!
     await ctx.records.denyRules.putBlockedScan({ fingerprint: current, cursor: next })
     pass = over ? undefined : { fingerprint: current, cursor: next! }
+    if (over) finished = current
     return !over
   }
 
@@ -207,6 +213,7 @@ export function createHeldContentScan(ctx: HeldContentSettings): HeldContentOper
       ])
       if (!saved || saved.fingerprint !== current) pass = { fingerprint: current, cursor: undefined }
       else if (saved.cursor !== null) pass = { fingerprint: current, cursor: saved.cursor }
+      else finished = current
       const stop = new AbortController()
       options.signal?.addEventListener('abort', () => {
         stop.abort()
