@@ -87,7 +87,8 @@ export function memoryBlockRecords(state: MemoryState): BlockRecordStore {
     async listHeldRoots(after, limit, options) {
       await tick(options)
       const roots = new Set<string>()
-      for (const f of files.values()) if (contents.has(f.cid) && (after === undefined || f.cid > after)) roots.add(f.cid)
+      for (const f of files.values())
+        if (contents.has(f.cid) && (after === undefined || f.cid > after)) roots.add(f.cid)
       return [...roots].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).slice(0, limit)
     },
 
