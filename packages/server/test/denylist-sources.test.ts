@@ -16,6 +16,7 @@ import { parseDenylistSources, type RunningDenylists, startDenylistSources } fro
 import { type RunningServer, readConfig, startServer } from '../src/index.js'
 import { openStorage } from '../src/storage.js'
 import { parseScrape } from './support/scrape.js'
+import { type PreparedStorage, prepareStorage } from './support/storage-setup.js'
 import { waitFor } from './support/wait-for.js'
 import { type ReceivedWebhook, startWebhookReceiver } from './support/webhook-receiver.js'
 
@@ -137,7 +138,7 @@ describe('deny-list sources', () => {
 
 /**
  * `content.blocked` for content already held when a deny list's rules change while the server
- * runs: `pinfold serve` in this process on memory stores, a watched list file and an HTTP
+ * runs: `pinfold serve` in this process (memory stores unless `PINFOLD_TEST_STORAGE` says), a watched list file and an HTTP
  * subscription (node:http on loopback, with ETag and Range as an append-only list's host answers),
  * a tenant's uploads, and a webhook receiver that checks each delivery with `standardwebhooks`.
  * A plain `/ipfs/` rule is found through the holders of its multihash; double-hashed rules (the
@@ -158,6 +159,7 @@ let subscription: Server
 let subscriptionBody = ''
 let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>
 let stores: Awaited<ReturnType<typeof openStorage>>
+let storage: PreparedStorage
 let running: RunningServer
 let api: ApiClient
 let env: Record<string, string>
@@ -219,6 +221,8 @@ async function modernRule(cid: string): Promise<string> {
 describe('content.blocked for held content when the deny lists change while serving', () => {
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'pinfold-held-'))
+    // memory unless PINFOLD_TEST_STORAGE names another (a manual run on PostgreSQL: postgres + TEST_DATABASE_URL)
+    storage = await prepareStorage()
     listFile = join(dataDir, 'ops.deny')
     await writeFile(listFile, '')
     subscription = createServer((req, res) => {
@@ -236,7 +240,7 @@ describe('content.blocked for held content when the deny lists change while serv
     receiver = await startWebhookReceiver()
     env = {
       PORT: '0',
-      PINFOLD_STORAGE: 'memory',
+      ...storage.env,
       PINFOLD_DATA_DIR: dataDir,
       PINFOLD_AUTH_SECRET: TEST_SECRET,
       PINFOLD_WEBHOOK_ALLOW_PRIVATE: 'true',
@@ -265,6 +269,7 @@ describe('content.blocked for held content when the deny lists change while serv
   afterAll(async () => {
     await running?.close()
     await stores?.close()
+    await storage?.close()
     await receiver?.close()
     await new Promise<void>((resolve) => (subscription ? subscription.close(() => resolve()) : resolve()))
     await rm(dataDir, { recursive: true, force: true })
