@@ -35,6 +35,12 @@ function parsed(cid: string): CID | undefined {
   }
 }
 
+function groupInto<T>(groups: Map<string, T[]>, key: string, item: T): void {
+  const group = groups.get(key)
+  if (group) group.push(item)
+  else groups.set(key, [item])
+}
+
 /**
  * The background half of `content.blocked`: what a rule blocks among roots already stored. A rule
  * naming a CID (root and everything below) is answered by the holders of its multihash; a
@@ -102,14 +108,14 @@ export function createHeldContentScan(ctx: HeldContentSettings): HeldContentOper
   /** Tells the tenants of these files whose root a rule now blocks (each CID spelling checked on its own). */
   async function tell(holders: readonly FileRecord[]): Promise<void> {
     const byCid = new Map<string, FileRecord[]>()
-    for (const file of holders) byCid.set(file.cid, [...(byCid.get(file.cid) ?? []), file])
+    for (const file of holders) groupInto(byCid, file.cid, file)
     const notices: BlockedNotice[] = []
     for (const [cid, files] of byCid) {
       const parsedCid = parsed(cid)
       const match = parsedCid && ctx.deny.lists.check({ namespace: 'ipfs', cid: parsedCid })
       if (!match || (await toldWhenAdded(match))) continue
       const byTenant = new Map<string, FileRecord[]>()
-      for (const file of files) byTenant.set(file.tenantId, [...(byTenant.get(file.tenantId) ?? []), file])
+      for (const file of files) groupInto(byTenant, file.tenantId, file)
       for (const [tenantId, own] of byTenant) {
         const fileIds = own.slice(0, MAX_FILE_IDS).map((file) => file.id)
         const facts = contentBlockedFacts(cid, match, 'scan', { fileIds })
