@@ -84,6 +84,14 @@ export function memoryBlockRecords(state: MemoryState): BlockRecordStore {
         .map(copyFile)
     },
 
+    async listHeldRoots(after, limit, options) {
+      await tick(options)
+      const roots = new Set<string>()
+      for (const f of files.values())
+        if (contents.has(f.cid) && (after === undefined || f.cid > after)) roots.add(f.cid)
+      return [...roots].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).slice(0, limit)
+    },
+
     async getBlockLocation(blobKey, multihash, options) {
       await tick(options)
       const location = blocks.get(blobKey)?.get(key(multihash))

@@ -1,4 +1,6 @@
 import {
+  type BlockedNotice,
+  type BlockedScanState,
   type DenyRuleRecord,
   type DenyRuleRecordStore,
   PinfoldError,
@@ -13,6 +15,8 @@ export function memoryDenyRuleRecords(state: MemoryState): DenyRuleRecordStore {
   const tenantRules = new Map<string, TenantDenyRuleRecord>()
   // each tenant's lines count on their own, never reused (as the PostgreSQL adapter's counter rows)
   const tenantLines = new Map<string, number>()
+  const notices = new Set<string>()
+  let scan: BlockedScanState | undefined
   return {
     async addDenyRule(rule, options) {
       throwIfAborted(options?.signal)
@@ -56,6 +60,28 @@ export function memoryDenyRuleRecords(state: MemoryState): DenyRuleRecordStore {
       state.appendEvents(options?.events)
       tenantRules.delete(id)
       return true
+    },
+    async recordBlockedNotices(given, options) {
+      throwIfAborted(options?.signal)
+      const fresh: BlockedNotice[] = []
+      const keys = new Set<string>()
+      for (const notice of given) {
+        const key = JSON.stringify([notice.tenantId, notice.cid, notice.list, notice.line])
+        if (notices.has(key) || keys.has(key)) continue
+        keys.add(key)
+        fresh.push(notice)
+      }
+      state.appendEvents(fresh.map((notice) => notice.event))
+      for (const key of keys) notices.add(key)
+      return fresh.map((notice) => ({ ...notice }))
+    },
+    async getBlockedScan(options) {
+      throwIfAborted(options?.signal)
+      return scan && { ...scan }
+    },
+    async putBlockedScan(saved, options) {
+      throwIfAborted(options?.signal)
+      scan = { fingerprint: saved.fingerprint, cursor: saved.cursor }
     },
   }
 }

@@ -170,6 +170,16 @@ async function listPublicRoots(
   return rows.map((row) => String(row.cid))
 }
 
+async function listHeldRoots(db: Queryable, after: string | undefined, limit: number): Promise<string[]> {
+  const { rows } = await db.query(
+    `select c.cid from contents c
+     where ($1::text is null or c.cid > $1) and exists (select 1 from files f where f.cid = c.cid)
+     order by c.cid limit $2`,
+    [after ?? null, limit],
+  )
+  return rows.map((row) => String(row.cid))
+}
+
 async function deleteBlockLocations(db: Queryable, blobKey: string): Promise<void> {
   await db.query('delete from blocks where blob_key = $1', [blobKey])
 }
@@ -206,6 +216,8 @@ export function postgresBlockRecords(client: SqlClient): BlockRecordStore {
       guarded('listPublicRoots', options, () =>
         listPublicRoots(client, after, limit, at, options?.excludeTenants ?? []),
       ),
+    listHeldRoots: (after, limit, options) =>
+      guarded('listHeldRoots', options, () => listHeldRoots(client, after, limit)),
     deleteBlockLocations: (blobKey, options) =>
       guarded('deleteBlockLocations', options, () => deleteBlockLocations(client, blobKey)),
   }

@@ -1,4 +1,4 @@
-import type { DenyRuleRecord, DenyRuleRecordStore, TenantDenyRuleRecord } from '@pinfold/interface'
+import type { BlockedNotice, DenyRuleRecord, DenyRuleRecordStore, TenantDenyRuleRecord } from '@pinfold/interface'
 import { guarded } from './errors.js'
 import { appendEvents } from './events.js'
 import type { Row, SqlClient } from './queryable.js'
@@ -84,5 +84,40 @@ export function postgresDenyRuleRecords(client: SqlClient): DenyRuleRecordStore 
           return true
         }),
       ),
+
+    recordBlockedNotices: (notices, options) =>
+      guarded('recordBlockedNotices', options, () =>
+        client.transaction(async (tx) => {
+          const fresh: BlockedNotice[] = []
+          // one insert per notice: its answer says whether this transaction is the one that records it
+          for (const notice of notices) {
+            const { rows } = await tx.query(
+              `insert into blocked_notices (tenant_id, cid, list, line) values ($1, $2, $3, $4)
+               on conflict do nothing returning tenant_id`,
+              [notice.tenantId, notice.cid, notice.list, notice.line],
+            )
+            if (rows.length > 0) fresh.push(notice)
+          }
+          await appendEvents(
+            tx,
+            fresh.map((notice) => notice.event),
+          )
+          return fresh
+        }),
+      ),
+    getBlockedScan: (options) =>
+      guarded('getBlockedScan', options, async () => {
+        const { rows } = await client.query(`select fingerprint, cursor from blocked_scan where id = 'held-roots'`)
+        const row = rows[0]
+        return row && { fingerprint: String(row.fingerprint), cursor: row.cursor === null ? null : String(row.cursor) }
+      }),
+    putBlockedScan: (state, options) =>
+      guarded('putBlockedScan', options, async () => {
+        await client.query(
+          `insert into blocked_scan (id, fingerprint, cursor) values ('held-roots', $1, $2)
+           on conflict (id) do update set fingerprint = excluded.fingerprint, cursor = excluded.cursor`,
+          [state.fingerprint, state.cursor],
+        )
+      }),
   }
 }

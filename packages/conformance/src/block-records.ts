@@ -183,6 +183,20 @@ export function describeBlockRecords(name: string, create: () => Promise<RecordS
       ).toEqual(mine.file)
     })
 
+    it('listHeldRoots - every content some file references, either network, once each, in cid order after the cursor', async () => {
+      const shared = await hold(blobKey(), { network: 'public' })
+      await hold(blobKey(), { tenantId: OTHER_TENANT }, shared.content.cid)
+      const privately = await hold(blobKey(), { network: 'private' })
+      const expired = await hold(blobKey(), { expiresAt: at(-60) })
+      const gone = await hold(blobKey())
+      await store.files.deleteFile(TENANT, 'public', gone.file.id)
+      const held = [shared.content.cid, privately.content.cid, expired.content.cid].sort()
+      expect(await store.blocks.listHeldRoots(undefined, 10)).toEqual(held)
+      expect(await store.blocks.listHeldRoots(undefined, 2)).toEqual(held.slice(0, 2))
+      expect(await store.blocks.listHeldRoots(held[0], 10)).toEqual(held.slice(1))
+      expect(await store.blocks.listHeldRoots(held[2], 10)).toEqual([])
+    })
+
     it('deleteBlockLocations - removes every entry of a blob and is idempotent', async () => {
       const key = blobKey()
       await store.blocks.putBlockLocations(key, [location('x'), location('y')])

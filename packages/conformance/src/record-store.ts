@@ -1,6 +1,7 @@
 import type { RecordStore } from '@pinfold/interface'
 import { describeApiKeyRecords } from './api-key-records.js'
 import { describeBlockRecords } from './block-records.js'
+import { describeBlockedNoticeRecords } from './blocked-notice-records.js'
 import { describeDeploymentTotals } from './deployment-totals.js'
 import { describeEventRecords } from './event-records.js'
 import { describeFileRecords } from './file-records.js'
@@ -58,5 +59,6 @@ export function describeRecordStore(name: string, create: () => Promise<RecordSt
   describeEventRecords(name, create)
   describeWebhookRecords(name, create)
   describeTenantDenyRuleRecords(name, create)
+  describeBlockedNoticeRecords(name, create)
   describeRecordedWrites(name, create)
 }

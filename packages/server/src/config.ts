@@ -80,6 +80,8 @@ export interface ServerConfig {
     fileCheckMs: number
     refreshMs: number
     privateReads: boolean
+    /** Pause after each page of the scan of held content against the lists (`PINFOLD_DENYLIST_SCAN_PAUSE_MS`). */
+    scanPauseMs: number
   }
   /** Pin by CID (`PINFOLD_IPFS_GATEWAYS`, `PINFOLD_PIN_*`): where blocks come from, the jobs' bounds, the worker. */
   pinning: {
@@ -257,6 +259,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       fileCheckMs: positiveInteger(env.PINFOLD_DENYLIST_FILE_CHECK_MS, 'PINFOLD_DENYLIST_FILE_CHECK_MS', 1_000),
       refreshMs: positiveInteger(env.PINFOLD_DENYLIST_REFRESH_MS, 'PINFOLD_DENYLIST_REFRESH_MS', 60_000),
       privateReads: yesNo(env.PINFOLD_DENYLIST_PRIVATE_READS, 'PINFOLD_DENYLIST_PRIVATE_READS', true),
+      scanPauseMs: integer(env.PINFOLD_DENYLIST_SCAN_PAUSE_MS, 'PINFOLD_DENYLIST_SCAN_PAUSE_MS', 50),
     },
     pinning: {
       gateways: gatewayList(env.PINFOLD_IPFS_GATEWAYS),

@@ -1,6 +1,7 @@
+import { createHash, type Hash } from 'node:crypto'
 import { open, stat } from 'node:fs/promises'
 import { basename } from 'node:path'
-import { Denylists, ListIndex, type ListProblem, ListReader } from '@pinfold/core'
+import { Denylists, type DenyRule, ListIndex, type ListProblem, ListReader } from '@pinfold/core'
 
 /** Where a deny list comes from (`PINFOLD_DENYLISTS`): a file on disk, or an HTTP(S) subscription. */
 export interface DenylistSource {
@@ -37,10 +38,18 @@ export interface DenylistSourceOptions {
   /** A list that could not be read (its last good version stays in force), or `undefined` once it reads again. */
   onFailure: (list: string, error: string | undefined) => void
   fetch?: typeof fetch | undefined
+  /**
+   * A list's rule set changed after start-up: `added`, the rules of lines appended to it (a file's
+   * new lines, a subscription's `Range` answer); `replaced`, the list was read again whole (its new
+   * rules are not known one by one). The scan of held content looks for what they newly block.
+   */
+  onChange?: ((change: { list: string; added: DenyRule[] } | { list: string; replaced: true }) => void) | undefined
 }
 
 export interface RunningDenylists {
   readonly lists: Denylists
+  /** The sha-256 (hex) of a list's bytes as read so far, its name's list's content: `undefined` before a read. */
+  digest(name: string): string | undefined
   /** Reads every source once more now (tests, and a reload). */
   refresh(): Promise<void>
   stop(): void
@@ -61,12 +70,49 @@ export async function startDenylistSources(
   const fetcher = options.fetch ?? fetch
   const readers = sources.map((source) => {
     lists.list(source.name) // registered now, in order, so the configured order is the rules' order
-    const state = { source, reader: undefined as ListReader | undefined, etag: undefined as string | undefined }
+    const state = {
+      source,
+      reader: undefined as ListReader | undefined,
+      etag: undefined as string | undefined,
+      /** The bytes the reader took, hashed as they came: the list's content, for the held-content scan. */
+      hash: undefined as Hash | undefined,
+    }
     return state
   })
+  let started = false
+  /** Rules of lines appended since the last `onChange`, by list (whole reads report nothing one by one). */
+  const appended = new Map<string, DenyRule[]>()
 
-  function fresh(source: DenylistSource): ListReader {
-    return new ListReader(new ListIndex(source.name), options.onProblem)
+  type State = (typeof readers)[number]
+
+  /**
+   * A reader for a whole read of the list, with a hash of its bytes: the rules it adds are
+   * collected for `onChange` only once it is the list's reader (lines appended later).
+   */
+  function fresh(state: State): { reader: ListReader; hash: Hash } {
+    const reader: ListReader = new ListReader(new ListIndex(state.source.name), options.onProblem, (rule) => {
+      if (state.reader !== reader) return
+      const rules = appended.get(state.source.name) ?? []
+      appended.set(state.source.name, rules)
+      rules.push(rule)
+    })
+    return { reader, hash: createHash('sha256') }
+  }
+
+  /** Pushes a chunk of the list into its reader and its hash. */
+  function take(reader: ListReader, hash: Hash, chunk: Uint8Array): void {
+    reader.push(chunk)
+    hash.update(chunk)
+  }
+
+  /** Reports what the last read changed (after start-up): the rules of appended lines, or a whole read. */
+  function changed(state: State, whole: boolean): void {
+    const name = state.source.name
+    const added = appended.get(name)
+    appended.delete(name)
+    if (!started || !options.onChange) return
+    if (whole) options.onChange({ list: name, replaced: true })
+    else if (added && added.length > 0) options.onChange({ list: name, added })
   }
 
   function failed(name: string, error: unknown): void {
@@ -80,18 +126,17 @@ export async function startDenylistSources(
     options.onFailure(name, undefined)
   }
 
-  async function readFile(state: (typeof readers)[number]): Promise<void> {
+  async function readFile(state: State): Promise<void> {
     const { source } = state
     const { size } = await stat(source.location)
-    let reader = state.reader
     // a file that shrank was replaced or rewritten: read it again whole
-    const whole = !reader || size < reader.received
-    if (whole) reader = fresh(source)
-    if (size > reader!.received) {
+    const whole = !state.reader || !state.hash || size < state.reader.received
+    const { reader, hash } = whole ? fresh(state) : { reader: state.reader!, hash: state.hash! }
+    if (size > reader.received) {
       const file = await open(source.location, 'r')
       try {
-        for await (const chunk of file.createReadStream({ start: reader!.received, end: size - 1, autoClose: false })) {
-          reader!.push(chunk as Buffer)
+        for await (const chunk of file.createReadStream({ start: reader.received, end: size - 1, autoClose: false })) {
+          take(reader, hash, chunk as Buffer)
         }
       } finally {
         await file.close()
@@ -99,11 +144,13 @@ export async function startDenylistSources(
     }
     if (whole) {
       state.reader = reader
-      lists.replace(reader!.index)
+      state.hash = hash
+      lists.replace(reader.index)
     }
+    changed(state, whole)
   }
 
-  async function readHttp(state: (typeof readers)[number]): Promise<void> {
+  async function readHttp(state: State): Promise<void> {
     const { source } = state
     const headers: Record<string, string> = {}
     const appending = state.reader !== undefined
@@ -129,16 +176,18 @@ export async function startDenylistSources(
       state.reader = undefined // a range we did not ask for: fetch it whole next time
       throw new Error(`GET ${source.location} answered a range from ${start}, not ${asked}`)
     }
-    const reader = partial ? state.reader! : fresh(source)
-    for await (const chunk of response.body ?? []) reader.push(chunk)
+    const { reader, hash } = partial ? { reader: state.reader!, hash: state.hash! } : fresh(state)
+    for await (const chunk of response.body ?? []) take(reader, hash, chunk)
     state.etag = response.headers.get('etag') ?? undefined
-    if (!partial) {
+    if (reader !== state.reader) {
       state.reader = reader
+      state.hash = hash
       lists.replace(reader.index)
     }
+    changed(state, !partial)
   }
 
-  async function readOne(state: (typeof readers)[number]): Promise<void> {
+  async function readOne(state: State): Promise<void> {
     try {
       await (state.source.kind === 'file' ? readFile(state) : readHttp(state))
       succeeded(state.source.name)
@@ -149,6 +198,7 @@ export async function startDenylistSources(
 
   const refreshAll = () => Promise.all(readers.map(readOne)).then(() => {})
   await refreshAll()
+  started = true
 
   const timers: NodeJS.Timeout[] = []
   const every = (ms: number, kind: DenylistSource['kind']) => {
@@ -170,6 +220,10 @@ export async function startDenylistSources(
 
   return {
     lists,
+    digest(name) {
+      const hash = readers.find((state) => state.source.name === name)?.hash
+      return hash?.copy().digest('hex')
+    },
     refresh: refreshAll,
     stop() {
       for (const timer of timers) clearInterval(timer)

@@ -98,6 +98,11 @@ export async function startServer(
       metrics?.malformedLine(problem)
       console.error(`pinfold: denylist ${problem.list}:${problem.line}: skipped: ${problem.reason}`)
     },
+    // a list's rules changed while serving: the held-content scan looks for what they newly block
+    onChange: (change) => {
+      if ('added' in change) service.heldContent.rulesAdded(change.list, change.added)
+      else service.heldContent.listReplaced(change.list)
+    },
     onFailure: (list, error) =>
       console.error(
         error === undefined
@@ -247,6 +252,15 @@ export async function startServer(
     await Promise.all([storage.close(), extraction.close()])
     throw error
   }
+  // in the background: resumes a pass a crash cut short, or starts one when the lists changed since
+  const stopHeldContent = runsJobs
+    ? await service.heldContent.start({
+        pauseMs: config.denylists.scanPauseMs,
+        listDigest: (list) => denylists.digest(list),
+        onError: (error) => console.error('pinfold: denylist: the scan of held content failed (tried again)', error),
+      })
+    : async () => {}
+  if (runsJobs) metrics?.heldContentScan(() => service.heldContent.status())
   const stopSweepers = startSweepers(service, runsJobs ? config.sweepers : usageFlushOnly(config.sweepers))
   const stopPinWorkers = startPinWorkers(service, runsJobs ? config.pinning : { ...config.pinning, jobs: 0 })
   const stopWebhookWorkers = startWebhookWorkers(service, runsJobs ? config.webhooks : { ...config.webhooks, jobs: 0 })
@@ -272,6 +286,7 @@ export async function startServer(
       server.closeAllConnections()
       await closed
       // jobs in flight give their requests back to the queue before the stores close
+      await stopHeldContent()
       await stopPinWorkers()
       await stopWebhookWorkers()
       // after the last request and job: the node reads blocks through the same stores

@@ -1,11 +1,24 @@
+import { createHash } from 'node:crypto'
 import { appendFile, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type ListProblem, parseAnyCid } from '@pinfold/core'
+import { type ApiClient, apiClient, form, TEST_SECRET, testTokens } from '@pinfold/testing/test-api'
+import { base32 } from 'multiformats/bases/base32'
+import { base58btc } from 'multiformats/bases/base58'
+import { CID } from 'multiformats/cid'
+import { sha256 } from 'multiformats/hashes/sha2'
+import { Webhook } from 'standardwebhooks'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseDenylistSources, type RunningDenylists, startDenylistSources } from '../src/denylist-sources.js'
+import { type RunningServer, readConfig, startServer } from '../src/index.js'
+import { openStorage } from '../src/storage.js'
+import { parseScrape } from './support/scrape.js'
+import { type PreparedStorage, prepareStorage } from './support/storage-setup.js'
+import { waitFor } from './support/wait-for.js'
+import { type ReceivedWebhook, startWebhookReceiver } from './support/webhook-receiver.js'
 
 const A = 'bafybeihvvulpp4evxj7x7armbqcyg6uezzuig6jp3lktpbovlqfkuqeuoq'
 const B = 'QmdWFA9FL52hx3j9EJZPQP1ZUH8Ygi5tLCX2cRDs6knSf8'
@@ -120,5 +133,208 @@ describe('deny-list sources', () => {
         running.stop()
       }
     })
+  })
+})
+
+/**
+ * `content.blocked` for content already held when a deny list's rules change while the server
+ * runs: `pinfold serve` in this process (memory stores unless `PINFOLD_TEST_STORAGE` says), a watched list file and an HTTP
+ * subscription (node:http on loopback, with ETag and Range as an append-only list's host answers),
+ * a tenant's uploads, and a webhook receiver that checks each delivery with `standardwebhooks`.
+ * A plain `/ipfs/` rule is found through the holders of its multihash; double-hashed rules (the
+ * legacy badbits form, the modern multihash form) by the background pass over every held root.
+ * "Restart" starts a new server on the same stores, whose pass tells nobody twice.
+ */
+
+interface WireEvent {
+  type: string
+  actor: { kind: string; id: string }
+  target: { kind: string; id: string }
+  data: { cid: string; list: string; line: number; site: string; fileIds: string[] }
+}
+
+let dataDir: string
+let listFile: string
+let subscription: Server
+let subscriptionBody = ''
+let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>
+let stores: Awaited<ReturnType<typeof openStorage>>
+let storage: PreparedStorage
+let running: RunningServer
+let api: ApiClient
+let env: Record<string, string>
+let secret: string
+const METRICS_TOKEN = 'held-content-metrics-token'
+
+async function upload(name: string): Promise<{ id: string; cid: string }> {
+  const res = await api('/v3/files', { method: 'POST', body: form({ name }, { bytes: `held bytes of ${name}` }) })
+  expect(res.status).toBe(200)
+  return ((await res.json()) as { data: { id: string; cid: string } }).data
+}
+
+async function blockedEvents(): Promise<WireEvent[]> {
+  const res = await api('/v3/audit/events?type=content.blocked&limit=100')
+  expect(res.status).toBe(200)
+  return ((await res.json()) as { data: { events: WireEvent[] } }).data.events
+}
+
+/** The tenant's `content.blocked` entry for this CID, once there is one. */
+function entryFor(cid: string): Promise<WireEvent> {
+  return waitFor(
+    `content.blocked for ${cid}`,
+    async () => (await blockedEvents()).find((e) => e.target.id === cid),
+    10_000,
+  )
+}
+
+/** The verified webhook delivery of the entry for this CID, once it arrived. */
+function deliveryFor(cid: string) {
+  return waitFor(`a signed delivery for ${cid}`, async () => receivedFor(cid).find(() => true), 10_000)
+}
+
+function receivedFor(cid: string) {
+  return receiver.received.map((request) => verified(request)).filter((payload) => payload.data.target.id === cid)
+}
+
+function verified(request: ReceivedWebhook) {
+  const headers = Object.fromEntries(
+    ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((name) => [name, String(request.headers[name])]),
+  )
+  return new Webhook(secret).verify(request.body, headers) as {
+    type: string
+    data: { target: { kind: string; id: string }; details: { list: string; line: number } }
+  }
+}
+
+/** badbits' form: the sha256 (hex) of `CIDv1-in-base32/`. */
+function legacyRule(cid: string): string {
+  const v1 = CID.parse(cid).toV1().toString(base32)
+  return `//${createHash('sha256').update(`${v1}/`).digest('hex')}`
+}
+
+/** The modern form: a sha2-256 multihash, in base58btc, of the base58btc of the CID's multihash. */
+async function modernRule(cid: string): Promise<string> {
+  const text = base58btc.baseEncode(CID.parse(cid).multihash.bytes)
+  return `//${base58btc.baseEncode((await sha256.digest(new TextEncoder().encode(text))).bytes)}`
+}
+
+describe('content.blocked for held content when the deny lists change while serving', () => {
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'pinfold-held-'))
+    // memory unless PINFOLD_TEST_STORAGE names another (a manual run on PostgreSQL: postgres + TEST_DATABASE_URL)
+    storage = await prepareStorage()
+    listFile = join(dataDir, 'ops.deny')
+    await writeFile(listFile, '')
+    subscription = createServer((req, res) => {
+      const body = subscriptionBody
+      const etag = `"${body.length}"`
+      if (req.headers['if-none-match'] === etag) return res.writeHead(304, { etag }).end()
+      const from = req.headers.range ? Number(/bytes=(\d+)-/.exec(req.headers.range)![1]) : undefined
+      if (from === undefined) return res.writeHead(200, { etag }).end(body)
+      if (from >= body.length) return res.writeHead(416, { etag }).end()
+      const range = `bytes ${from}-${body.length - 1}/${body.length}`
+      res.writeHead(206, { etag, 'content-range': range }).end(body.slice(from))
+    })
+    await new Promise<void>((resolve) => subscription.listen(0, '127.0.0.1', resolve))
+    const port = (subscription.address() as AddressInfo).port
+    receiver = await startWebhookReceiver()
+    env = {
+      PORT: '0',
+      ...storage.env,
+      PINFOLD_DATA_DIR: dataDir,
+      PINFOLD_AUTH_SECRET: TEST_SECRET,
+      PINFOLD_WEBHOOK_ALLOW_PRIVATE: 'true',
+      PINFOLD_WEBHOOK_POLL_MS: '50',
+      PINFOLD_DENYLISTS: `${listFile},http://127.0.0.1:${port}/lists/sub.deny`,
+      PINFOLD_DENYLIST_FILE_CHECK_MS: '50',
+      PINFOLD_DENYLIST_REFRESH_MS: '100',
+      PINFOLD_DENYLIST_SCAN_PAUSE_MS: '0',
+      PINFOLD_METRICS_TOKEN: METRICS_TOKEN,
+    }
+    const config = readConfig(env)
+    stores = await openStorage(config)
+    running = await startServer(config, { stores })
+    const token = testTokens()
+    const defaultToken = await token()
+    api = (path, init) => apiClient(fetch, running.url, token, defaultToken)(path, init)
+    const res = await api('/v3/webhooks', {
+      method: 'POST',
+      body: JSON.stringify({ url: receiver.url, event_types: ['content.blocked'] }),
+      headers: { 'content-type': 'application/json' },
+    })
+    expect(res.status).toBe(201)
+    secret = ((await res.json()) as { data: { secret: string } }).data.secret
+  })
+
+  afterAll(async () => {
+    await running?.close()
+    await stores?.close()
+    await storage?.close()
+    await receiver?.close()
+    await new Promise<void>((resolve) => (subscription ? subscription.close(() => resolve()) : resolve()))
+    await rm(dataDir, { recursive: true, force: true })
+  })
+
+  type Held = { id: string; cid: string }
+  const held = {} as { plain: Held; legacy: Held; modern: Held }
+
+  it('a line appended to a watched list file: the holder is told once, in the audit log and by a signed webhook', async () => {
+    held.plain = await upload('plain.txt')
+    const other = await upload('unblocked.txt')
+    await appendFile(listFile, `/ipfs/${held.plain.cid}\n`)
+    const entry = await entryFor(held.plain.cid)
+    expect(entry).toMatchObject({
+      actor: { kind: 'system', id: 'denylist' },
+      target: { kind: 'cid', id: held.plain.cid },
+      data: { cid: held.plain.cid, list: 'ops.deny', line: 1, site: 'scan', fileIds: [held.plain.id] },
+    })
+    const delivery = await deliveryFor(held.plain.cid)
+    expect(delivery).toMatchObject({ type: 'content.blocked', data: { details: { list: 'ops.deny', line: 1 } } })
+    await running.service.heldContent.settled()
+    expect((await blockedEvents()).map((e) => e.target.id)).toEqual([held.plain.cid])
+    expect((await blockedEvents()).some((e) => e.target.id === other.cid)).toBe(false)
+  })
+
+  it('a legacy (badbits) double-hashed rule arriving with a subscription refresh finds the held root', async () => {
+    held.legacy = await upload('legacy.txt')
+    subscriptionBody += `${legacyRule(held.legacy.cid)}\n`
+    const entry = await entryFor(held.legacy.cid)
+    expect(entry.data).toMatchObject({ list: 'sub.deny', line: 1, site: 'scan', fileIds: [held.legacy.id] })
+    expect((await deliveryFor(held.legacy.cid)).data.details).toMatchObject({ list: 'sub.deny', line: 1 })
+  })
+
+  it('a modern double-hashed rule appended to the file finds the held root; a `!` rule tells nobody', async () => {
+    held.modern = await upload('modern.txt')
+    const allowed = await upload('allowed.txt')
+    await appendFile(listFile, `${await modernRule(held.modern.cid)}\n!/ipfs/${allowed.cid}\n`)
+    const entry = await entryFor(held.modern.cid)
+    expect(entry.data).toMatchObject({ list: 'ops.deny', line: 2, site: 'scan', fileIds: [held.modern.id] })
+    await deliveryFor(held.modern.cid)
+    await running.service.heldContent.settled()
+    const told = (await blockedEvents()).map((e) => e.target.id).sort()
+    expect(told).toEqual([held.plain.cid, held.legacy.cid, held.modern.cid].sort())
+  })
+
+  it('a restart over changed lists scans every held root again and tells nobody twice', async () => {
+    // a comment changes the file's bytes but no rule: the lists are not the ones the last pass checked
+    await appendFile(listFile, '# reviewed\n')
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    await running.close()
+    running = await startServer(readConfig(env), { stores })
+    await running.service.heldContent.settled()
+    const { rootsChecked, noticesRecorded } = running.service.heldContent.status()
+    expect(rootsChecked).toBeGreaterThanOrEqual(5)
+    expect(noticesRecorded).toBe(0)
+    expect(await blockedEvents()).toHaveLength(3)
+    // and /metrics says so: every root checked, the three blocked ones found, nobody told again
+    const res = await fetch(`${running.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
+    const scrape = parseScrape(await res.text())
+    expect(scrape.value('pinfold_denylist_scan_running')).toBe(0)
+    expect(scrape.value('pinfold_denylist_scan_roots', { count: 'checked' })).toBe(rootsChecked)
+    expect(scrape.value('pinfold_denylist_scan_roots', { count: 'blocked' })).toBe(3)
+    expect(scrape.value('pinfold_denylist_scan_roots', { count: 'told' })).toBe(0)
+    // nothing further is delivered either: each entry went out once
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    for (const { cid } of Object.values(held)) expect(receivedFor(cid)).toHaveLength(1)
   })
 })

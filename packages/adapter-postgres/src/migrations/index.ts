@@ -24,6 +24,7 @@ import { webhooks } from './0025-webhooks.js'
 import { requestCounts } from './0026-request-counts.js'
 import { tenantDenyRules } from './0027-tenant-deny-rules.js'
 import { webhookEndpointState } from './0028-webhook-endpoint-state.js'
+import { blockedNotices } from './0030-blocked-notices.js'
 
 /**
  * One schema change. Statements run one at a time (PGlite's extended protocol takes one statement
@@ -63,4 +64,5 @@ export const MIGRATIONS: readonly Migration[] = [
   requestCounts,
   tenantDenyRules,
   webhookEndpointState,
+  blockedNotices,
 ]

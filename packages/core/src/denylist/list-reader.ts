@@ -1,7 +1,7 @@
 import { parse as parseYaml } from 'yaml'
 import { DEFAULT_HEADER, type ListIndex } from './list-index.js'
 import { MAX_LINE_LENGTH, parseRuleLine } from './parse-rule.js'
-import type { ListHeader, ListProblem } from './rule.js'
+import type { DenyRule, ListHeader, ListProblem } from './rule.js'
 
 /** The header may take at most this much (the format's limit): past it, the list has none. */
 const MAX_HEADER_BYTES = 1024 * 1024
@@ -29,9 +29,14 @@ export class ListReader {
     return this.consumed + this.#pendingBytes
   }
 
+  /**
+   * `onRule`: told of each rule as it is added to the index (the server passes appended lines on
+   * to the scan of held content, which looks for what they newly block).
+   */
   constructor(
     readonly index: ListIndex,
     readonly onProblem: (problem: ListProblem) => void,
+    readonly onRule?: (rule: DenyRule, line: number) => void,
   ) {}
 
   push(chunk: Uint8Array): void {
@@ -99,12 +104,15 @@ export class ListReader {
   }
 
   #rule(line: number, text: string): void {
+    let rule: DenyRule | undefined
     try {
-      const rule = parseRuleLine(text)
+      rule = parseRuleLine(text)
       if (rule) this.index.add(rule, line)
     } catch (error) {
       this.#problem(line, (error as Error).message)
+      return
     }
+    if (rule) this.onRule?.(rule, line)
   }
 
   #closeHeader(line: number): void {

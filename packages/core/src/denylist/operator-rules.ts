@@ -9,6 +9,7 @@ import { operatorEvent } from '../events/new-event.js'
 import type { ServiceContext } from '../service/context.js'
 import { type DenylistOperations, OPERATOR_LIST, type OperatorRule } from './api.js'
 import { blockedHolderEvents } from './blocked-holders.js'
+import type { HeldContentOperations } from './held-content-api.js'
 import { ListIndex } from './list-index.js'
 import { parseRuleInput, storedRule } from './rule-input.js'
 
@@ -22,8 +23,13 @@ export type DenylistSettings = Pick<ServiceContext, 'deny' | 'clock' | 'ids' | '
  * sequence number, never reused, so "later wins" holds and a refusal names the same line for its
  * lifetime. Each add and remove is in the audit log, in the same transaction.
  */
-export function createDenylistOperations(ctx: DenylistSettings): DenylistOperations {
+export function createDenylistOperations(
+  ctx: DenylistSettings,
+  heldContent?: Pick<HeldContentOperations, 'rulesAdded'>,
+): DenylistOperations {
   let rules: OperatorRule[] = []
+  // the last line installed (`undefined` before the first install, whose rules the scan's start covers)
+  let lastLine: number | undefined
   // reloads may overlap (a notice arrives while one runs): only a later one replaces an earlier one
   let started = 0
   let installed = 0
@@ -38,6 +44,12 @@ export function createDenylistOperations(ctx: DenylistSettings): DenylistOperati
     }
     rules = records.map(toOperatorRule)
     ctx.deny.lists.replace(index)
+    // lines are never reused, so the rules past the last one installed are the ones added since,
+    // here or on another instance: what they block among held content is looked for
+    const added = lastLine === undefined ? [] : records.filter((record) => record.line > lastLine!)
+    lastLine = records.reduce((last, record) => Math.max(last, record.line), lastLine ?? 0)
+    const parsed = added.map((record) => storedRule(record.rule)).filter((rule) => rule !== undefined)
+    if (parsed.length > 0) heldContent?.rulesAdded(OPERATOR_LIST, parsed)
   }
 
   async function reload(options?: CallOptions): Promise<void> {

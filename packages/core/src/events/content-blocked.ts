@@ -11,12 +11,13 @@ const REMEMBERED = 10_000
  * The facts of a `content.blocked` event: the CID a deny rule refused, and the rule (its list and
  * line; an operator rule being added has no line yet and is named by its id) that refused it.
  * `target` is the CID (the rule names content, not a file); `data` adds where it was refused
- * (`rule`: an operator rule added over content already held) and, for a pin, which request.
+ * (`rule`: an operator rule added over content already held; `scan`: a list's rule found over held
+ * content by the deny lists' background scan, `held-content-scan.ts`) and, for a pin, which request.
  */
 export function contentBlockedFacts(
   cid: string,
   rule: { list: string; line?: number | undefined },
-  site: RefusalSite | 'upload' | 'rule',
+  site: RefusalSite | 'upload' | 'rule' | 'scan',
   data: Record<string, unknown> = {},
 ): EventFacts {
   const line = rule.line === undefined ? {} : { line: rule.line }

@@ -23,6 +23,7 @@
 
 import type { ApiKeyOperations } from '../api-keys/api.js'
 import type { DenylistOperations } from '../denylist/api.js'
+import type { HeldContentOperations } from '../denylist/held-content-api.js'
 import type { GatewayDenyRuleOperations } from '../denylist/tenant-api.js'
 import type { DnslinkOperations } from '../dnslink/api.js'
 import type { DomainOperations } from '../domains/api.js'
@@ -82,6 +83,8 @@ export interface FileService {
   denylist: DenylistOperations
   /** Each tenant's own deny rules, applied on its gateway hosts only. */
   gatewayDenyRules: GatewayDenyRuleOperations
+  /** Tells tenants (`content.blocked`) when a rule newly blocks content they already hold: lookups and a background scan. */
+  heldContent: HeldContentOperations
   /** Signed webhooks: endpoints of tenants and the operator, the outbox and its delivery. */
   webhooks: WebhookOperations
   /** The audit log: each tenant's own events, every tenant's for the operator, the retention's pruning. */

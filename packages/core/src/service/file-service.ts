@@ -17,6 +17,7 @@ import { createApiKeyOperations } from '../api-keys/api-keys.js'
 import { createTrustedKeys } from '../api-keys/trusted-keys.js'
 import type { ContentBlockedEvent } from '../denylist/content-policy.js'
 import type { Denylists } from '../denylist/denylists.js'
+import { createHeldContentScan } from '../denylist/held-content-scan.js'
 import { createDenylistOperations } from '../denylist/operator-rules.js'
 import { createGatewayDenyRuleOperations } from '../denylist/tenant-rules.js'
 import { createDnslinkOperations } from '../dnslink/dnslink.js'
@@ -185,6 +186,8 @@ function createOperations(ctx: ServiceContext, options: FileServiceOptions): Fil
   const quotaRecorded = recordingQuotaRefusals(ctx)
   // a pin of a blocked CID is refused, and recorded as content.blocked for the tenant that asked
   const blockedRecorded = recordingBlockedIngest(ctx, 'pin')
+  // told of each operator rule added (here or on another instance) and of the configured lists' changes
+  const heldContent = createHeldContentScan(ctx)
   return {
     files: quotaRecorded(createFileOperations({ ...ctx, upload })),
     groups: createGroupOperations(ctx),
@@ -212,7 +215,8 @@ function createOperations(ctx: ServiceContext, options: FileServiceOptions): Fil
     quotas,
     tenants: { admit: tenants.admit, hiddenTenants: tenants.hiddenTenants, suspendedTenants: tenants.suspendedTenants },
     admin: createAdminOperations({ ...ctx, directory: tenants, quotas, trustedKeys }),
-    denylist: createDenylistOperations(ctx),
+    denylist: createDenylistOperations(ctx, heldContent),
+    heldContent,
     gatewayDenyRules: createGatewayDenyRuleOperations(ctx),
     webhooks: createWebhookOperations(ctx),
     events: createEventOperations(ctx),

@@ -1,5 +1,7 @@
 import { createMemoryChangeFeed, createMemoryRecordStore } from '@pinfold/adapter-memory'
+import { base58btc } from 'multiformats/bases/base58'
 import { CID } from 'multiformats/cid'
+import { sha256 } from 'multiformats/hashes/sha2'
 import { describe, expect, it } from 'vitest'
 import { Denylists, type FileService, type RecordStore } from '../../src/index.js'
 import { alice, createTestService, mallory, uploadFile, utf8 } from '../support/test-service.js'
@@ -111,5 +113,50 @@ describe('deny lists: operator rules over held content', () => {
     await service.denylist.addRule(`!/ipfs/${file.cid}`, { operator })
     await service.denylist.addRule('/ipfs/bafkreigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy', { operator })
     expect((await service.events.list(alice, { types: ['content.blocked'] })).events).toEqual([])
+  })
+
+  it('a double-hashed rule: the scan of held roots tells the holder once; a pass cut short resumes after its last root; a finished one is not run again', async () => {
+    const records = createMemoryRecordStore()
+    const first = instance(records)
+    await first.denylist.load()
+    const cids: string[] = []
+    for (const name of ['a', 'b', 'c', 'd']) {
+      cids.push((await uploadFile(first, alice, utf8(`held ${name}`), { network: 'public' })).file.cid)
+    }
+    // the last root in the scan's order, so a pass cut after its first page has not reached it yet
+    const target = [...cids].sort().at(-1)!
+    const text = base58btc.baseEncode(CID.parse(target).multihash.bytes)
+    const digest = await sha256.digest(new TextEncoder().encode(text))
+    // one root per page, a long pause after each: the pass stops after its first page
+    const stopFirst = await first.heldContent.start({ pageSize: 1, pauseMs: 60_000 })
+    await first.denylist.addRule(`//${base58btc.baseEncode(digest.bytes)}`, { operator })
+    await eventually(() => first.heldContent.status().rootsChecked === 1)
+    await stopFirst() // a crash mid-pass: its position was saved after the page
+
+    const restarted = instance(records)
+    await restarted.denylist.load()
+    const stop = await restarted.heldContent.start({ pageSize: 2, pauseMs: 0 })
+    await restarted.heldContent.settled()
+    await stop()
+    expect(restarted.heldContent.status()).toMatchObject({ rootsChecked: 3, rootsBlocked: 1, noticesRecorded: 1 })
+    const { events } = await restarted.events.list(alice, { types: ['content.blocked'] })
+    expect(events).toMatchObject([
+      {
+        actor: { kind: 'system', id: 'denylist' },
+        target: { kind: 'cid', id: target },
+        data: { cid: target, list: 'operator', line: 1, site: 'scan' },
+      },
+    ])
+
+    const again = instance(records)
+    await again.denylist.load()
+    const stopAgain = await again.heldContent.start({ pauseMs: 0 })
+    await again.heldContent.settled()
+    // a list read again whole with the same rules (a subscription answering 200 each time) makes no pass either
+    again.heldContent.listReplaced('operator')
+    await again.heldContent.settled()
+    await stopAgain()
+    expect(again.heldContent.status()).toMatchObject({ scanning: false, rootsChecked: 0, noticesRecorded: 0 })
+    expect((await again.events.list(alice, { types: ['content.blocked'] })).events).toHaveLength(1)
   })
 })

@@ -56,6 +56,7 @@ describe('FileService', () => {
         'gatewayDenyRules',
         'groups',
         'health',
+        'heldContent',
         'maintenance',
         'payments',
         'pins',

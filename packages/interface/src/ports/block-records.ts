@@ -86,6 +86,14 @@ export interface BlockRecordStore {
    */
   listRootHolders(multihash: Uint8Array, limit: number, options?: CallOptions): Promise<FileRecord[]>
 
+  /**
+   * Up to `limit` CIDs of contents that at least one file of any tenant references (either network,
+   * expired or not), in `cid` order strictly after `after`: every root the service holds, read in
+   * bounded pages by the deny lists' background scan (a rule added now may block content stored
+   * long ago, and a double-hashed rule can only be matched by hashing each root).
+   */
+  listHeldRoots(after: string | undefined, limit: number, options?: CallOptions): Promise<string[]>
+
   /** The entry of a block inside one blob, whether or not a content record owns it yet. */
   getBlockLocation(blobKey: string, multihash: Uint8Array, options?: CallOptions): Promise<BlockLocation | undefined>
 

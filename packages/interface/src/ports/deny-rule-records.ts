@@ -1,5 +1,5 @@
 import type { CallOptions } from '../call-options.js'
-import type { RecordedOptions } from './event-records.js'
+import type { NewEvent, RecordedOptions } from './event-records.js'
 
 /** A rule the operator added to its own deny list, as stored. */
 export interface DenyRuleRecord {
@@ -20,6 +20,31 @@ export interface TenantDenyRuleRecord extends DenyRuleRecord {
 }
 
 /**
+ * A tenant told that a deny rule blocks content it holds (`content.blocked`): at most one per
+ * tenant, CID and rule (the rule's list and line), ever, whichever instance or run finds it.
+ */
+export interface BlockedNotice {
+  tenantId: string
+  /** The held root's CID, as its files name it. */
+  cid: string
+  list: string
+  line: number
+  /** The audit-log entry that tells it (appended only when the notice is new). */
+  event: NewEvent
+}
+
+/**
+ * Where the background scan of held roots against the deny lists stands, kept so a restart
+ * resumes it (or skips it when the lists it finished with are the lists in force).
+ */
+export interface BlockedScanState {
+  /** Names the rules the scan checks against (lists, sizes, digests): another value means other rules. */
+  fingerprint: string
+  /** The last root checked, in `listHeldRoots` order; `null` once every root was. */
+  cursor: string | null
+}
+
+/**
  * The operator's deny rules and the tenants' own, shared by every instance on one record store
  * (each keeps them in memory for matching and reloads them when the change feed says `deny-rules`).
  */
@@ -36,4 +61,14 @@ export interface DenyRuleRecordStore {
   listTenantDenyRules(tenantId: string | undefined, options?: CallOptions): Promise<TenantDenyRuleRecord[]>
   /** Removes one of this tenant's rules; `false` (and nothing appended) when it has none with this id. */
   removeTenantDenyRule(tenantId: string, id: string, options?: RecordedOptions): Promise<boolean>
+  /**
+   * Records each notice not recorded before (by tenant, CID, list and line) and appends its event,
+   * both in one atomic step; a notice recorded earlier (by this or any instance) is skipped with its
+   * event. Answers the notices newly recorded.
+   */
+  recordBlockedNotices(notices: readonly BlockedNotice[], options?: CallOptions): Promise<BlockedNotice[]>
+  /** The held-roots scan's saved position, if one was ever saved. */
+  getBlockedScan(options?: CallOptions): Promise<BlockedScanState | undefined>
+  /** Saves the held-roots scan's position (the last save wins). */
+  putBlockedScan(state: BlockedScanState, options?: CallOptions): Promise<void>
 }

@@ -1,4 +1,4 @@
-import type { ContentBlockedEvent, Denylists, ListProblem } from '@pinfold/core'
+import type { ContentBlockedEvent, Denylists, HeldContentScanStatus, ListProblem } from '@pinfold/core'
 import { Counter, Gauge, type Registry } from 'prom-client'
 
 /**
@@ -49,8 +49,36 @@ export function watchDenylists(registers: Registry[]) {
     labelNames: ['list', 'line', 'site'] as const,
     registers,
   })
+  let scanStatus: (() => HeldContentScanStatus) | undefined
+  new Gauge({
+    name: 'pinfold_denylist_scan_running',
+    help: '1 while a pass of the held-content scan (every stored root checked against the deny lists) is running or due, else 0.',
+    registers,
+    // one worker of a cluster runs the scan: the others report 0
+    aggregator: 'max',
+    collect() {
+      this.set(scanStatus?.().scanning ? 1 : 0)
+    },
+  })
+  new Gauge({
+    name: 'pinfold_denylist_scan_roots',
+    help: 'Stored roots the held-content scan checked since start (`checked`), those a rule blocks (`blocked`), and content.blocked entries it appended (`told`).',
+    labelNames: ['count'] as const,
+    registers,
+    aggregator: 'sum',
+    collect() {
+      const status = scanStatus?.()
+      this.set({ count: 'checked' }, status?.rootsChecked ?? 0)
+      this.set({ count: 'blocked' }, status?.rootsBlocked ?? 0)
+      this.set({ count: 'told' }, status?.noticesRecorded ?? 0)
+    },
+  })
   const lines = new Set<string>()
   return {
+    /** Reads where the held-content scan stands at each scrape. */
+    heldContentScan(status: () => HeldContentScanStatus): void {
+      scanStatus = status
+    },
     /** Reads the lists (and their read failures) at each scrape. */
     denylists(lists: Denylists): void {
       watched = lists

@@ -61,6 +61,8 @@ export interface PrometheusMetrics {
   readonly totals: ReturnType<typeof watchTotals>['totals']
   /** Reads the deny lists at each scrape (rules, stale lists). */
   readonly denylists: ReturnType<typeof watchDenylists>['denylists']
+  /** Reads the held-content scan's progress at each scrape. */
+  readonly heldContentScan: ReturnType<typeof watchDenylists>['heldContentScan']
   /** Counts one refusal by a deny rule, by list, line and where. */
   readonly contentBlocked: ReturnType<typeof watchDenylists>['contentBlocked']
   /** Counts one malformed deny-list line, by list. */
