@@ -6,8 +6,7 @@ import { mintOperatorToken, mintToken, SCOPES } from '@pinfold/core'
 import type { RequestLogEntry } from '@pinfold/http'
 import { batchedLines } from './batched-lines.js'
 import { CliError } from './client/cli-error.js'
-import { CLIENT_COMMANDS } from './client/client-commands.js'
-import { COMPLETION_USAGE, completionScript } from './client/completion.js'
+import type { ClientCommand } from './client/command-kit.js'
 import { parseDuration } from './client/format.js'
 import { describeError, runClientCommand } from './client/run-command.js'
 import { WORKER_SLOT_VARIABLE } from './cluster/messages.js'
@@ -136,11 +135,14 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'backup') return wantsHelp ? void process.stdout.write(BACKUP_USAGE) : backupCommand('backup', rest)
   if (command === 'restore')
     return wantsHelp ? void process.stdout.write(RESTORE_USAGE) : backupCommand('restore', rest)
+  // the client commands (tus-js-client, tar-stream, the CAR verifier…) are imported only when one runs, not by `serve`
   if (command === 'completion') {
+    const { COMPLETION_USAGE, completionScript } = await import('./client/completion.js')
     if (wantsHelp) return void process.stdout.write(COMPLETION_USAGE)
     if (rest.length > 1) throw new CliError('completion takes one shell: bash, zsh or fish', 2)
     return void process.stdout.write(completionScript(rest[0]))
   }
+  const { CLIENT_COMMANDS } = await import('./client/client-commands.js')
   const client = command === undefined ? undefined : CLIENT_COMMANDS[command]
   if (client) return runClient(client, rest)
   process.stdout.write(USAGE)
@@ -151,7 +153,7 @@ async function main(argv: string[]): Promise<void> {
 }
 
 /** Ctrl-C stops a transfer cleanly (a resumable upload stays resumable); a second one exits at once. */
-async function runClient(client: (typeof CLIENT_COMMANDS)[string], args: string[]): Promise<void> {
+async function runClient(client: ClientCommand, args: string[]): Promise<void> {
   const interrupt = new AbortController()
   process.once('SIGINT', () => {
     interrupt.abort()
