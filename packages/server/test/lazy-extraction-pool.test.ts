@@ -12,7 +12,9 @@ describe('lazyExtractionPool', () => {
     const pool = lazyExtractionPool(
       lazyModule('text extraction for vectors', async () => {
         imports++
-        return import('@pinfold/text-extract')
+        const real = await import('@pinfold/text-extract')
+        // the real pool, with room for its worker thread to start (under the source condition) on a loaded machine
+        return { createExtractionPool: () => real.createExtractionPool({ threads: 1, timeoutMs: 60_000 }) }
       }),
     )
     try {
@@ -25,7 +27,7 @@ describe('lazyExtractionPool', () => {
     } finally {
       await pool.close()
     }
-  })
+  }, 90_000)
 
   it('answers UNAVAILABLE when the pool cannot be imported, and tries again on the next file', async () => {
     let attempts = 0
