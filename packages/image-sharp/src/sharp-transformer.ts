@@ -5,12 +5,29 @@ import {
   type ImageTransform,
   type ImageTransformer,
   type ImageTransformOptions,
+  lazyModule,
   optionChecks,
   PinfoldError,
   type TransformedImage,
   throwIfAborted,
 } from '@pinfold/interface'
-import sharp, { type FitEnum, type Sharp } from 'sharp'
+import type sharp from 'sharp'
+import type { FitEnum, Sharp } from 'sharp'
+
+export type SharpLibrary = typeof sharp
+
+/**
+ * sharp and its libvips (~18 MB of memory once loaded, ~0.5 s of start-up on a small machine) are
+ * loaded by the first transform, not when the server starts: most servers never get an `img-*`
+ * request. The settings are process-wide, made once it is loaded. A sharp that cannot be loaded
+ * answers that request `UNAVAILABLE`; the rest of the gateway is unaffected.
+ */
+const loadSharp = lazyModule('image transforms', async (): Promise<SharpLibrary> => {
+  const { default: library } = await import('sharp')
+  library.concurrency(1)
+  library.cache(false)
+  return library
+})
 
 export interface SharpTransformerOptions {
   /** Transforms running at once; default CPUs − 1, at most 2 (see below). */
@@ -74,6 +91,14 @@ const POSITIONS: Record<Exclude<ImageGravity, 'auto'>, string> = {
  * keyed by CID and options.
  */
 export function createSharpTransformer(options: SharpTransformerOptions = {}): ImageTransformer {
+  return transformerOn(loadSharp, options)
+}
+
+/** `createSharpTransformer` on a given loader of sharp (tests: one that fails). */
+export function transformerOn(
+  loadSharp: () => Promise<SharpLibrary>,
+  options: SharpTransformerOptions = {},
+): ImageTransformer {
   const check = optionChecks('@pinfold/image-sharp', 'createSharpTransformer')
   const concurrency = check.positiveInteger(
     'concurrency',
@@ -94,21 +119,20 @@ export function createSharpTransformer(options: SharpTransformerOptions = {}): I
     maxDimension: check.positiveInteger('maxDimension', options.maxDimension ?? 4096),
   }
   const timeoutSeconds = check.positiveInteger('timeoutSeconds', options.timeoutSeconds ?? 20)
-  sharp.concurrency(1)
-  sharp.cache(false)
 
   async function run(
     input: AsyncIterable<Uint8Array>,
     transform: ImageTransform,
     signal: AbortSignal | undefined,
   ): Promise<TransformedImage> {
+    const sharp = await loadSharp()
     // sharp gathers a streamed input into one buffer before libvips reads it; gathering it here
     // instead, bounded, is the same memory and lets a refused input fail cleanly
     const bytes = await gather(input, limits.maxInputBytes, signal)
     const decode = { limitInputPixels: limits.maxInputPixels, animated: transform.animated, failOn: 'error' } as const
-    await refuseLargeOutput(bytes, decode, transform, limits, timeoutSeconds)
+    await refuseLargeOutput(sharp, bytes, decode, transform, limits, timeoutSeconds)
     const pipeline = sharp(bytes, { ...decode, sequentialRead: true }).timeout({ seconds: timeoutSeconds })
-    configure(pipeline, transform, limits.maxDimension)
+    configure(sharp, pipeline, transform, limits.maxDimension)
     let result: { data: Buffer; info: sharp.OutputInfo }
     try {
       result = await pipeline.toBuffer({ resolveWithObject: true })
@@ -145,6 +169,7 @@ export function createSharpTransformer(options: SharpTransformerOptions = {}): I
  * (a JPEG of that strip took 825 MB), which no input limit sees.
  */
 async function refuseLargeOutput(
+  sharp: SharpLibrary,
   bytes: Buffer,
   input: sharp.SharpOptions,
   transform: ImageTransform,
@@ -184,7 +209,7 @@ function outputSize(width: number, height: number, transform: ImageTransform, ma
 }
 
 /** Resize, sharpen, metadata and encoding, as the transform says. */
-function configure(pipeline: Sharp, transform: ImageTransform, maxDimension: number): void {
+function configure(sharp: SharpLibrary, pipeline: Sharp, transform: ImageTransform, maxDimension: number): void {
   const { width, height, fit, gravity } = transform
   if (width !== undefined || height !== undefined) {
     const sharpFit: Record<ImageTransform['fit'], keyof FitEnum> = {

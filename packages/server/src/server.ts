@@ -11,7 +11,6 @@ import {
 } from '@pinfold/core'
 import { createFetchHandler, type FetchHandlerOptions, keptAnswersOf } from '@pinfold/http'
 import { answerClientErrors, createNodeHandler, drainable } from '@pinfold/http-node'
-import { createExtractionPool } from '@pinfold/text-extract'
 import { createRemoteJWKSet } from 'jose'
 import { blockSources } from './block-sources.js'
 import type { WorkerRole } from './cluster/worker-link.js'
@@ -23,14 +22,15 @@ import { createTxtResolver } from './dns-txt-resolver.js'
 import { vectorServiceOptions } from './embedder-config.js'
 import { imageOptions } from './image-config.js'
 import { prepareIpfsNode, type RunningIpfsNode } from './ipfs-node.js'
-import { startMetricsListener, withMetricsRoute } from './metrics/metrics-endpoint.js'
-import { createPrometheusMetrics, type PrometheusMetrics } from './metrics/prometheus-metrics.js'
+import { lazyExtractionPool } from './lazy-extraction-pool.js'
+import type { MetricsListener } from './metrics/metrics-endpoint.js'
+import type { PrometheusMetrics } from './metrics/prometheus-metrics.js'
 import { startPinWorkers } from './pin-workers.js'
 import { portError } from './preflight.js'
 import { loadOrCreateSecret } from './secret.js'
 import { openStorage, type Storage } from './storage.js'
 import { type SweeperOptions, startSweepers } from './sweepers.js'
-import { type RunningTracing, startOtlpTracing } from './tracing.js'
+import type { RunningTracing } from './tracing.js'
 import { createWebhookTransport } from './webhook-transport.js'
 import { startWebhookWorkers } from './webhook-workers.js'
 import { ensureWritableDataDir, writesDataDir } from './writable-data-dir.js'
@@ -76,10 +76,18 @@ export async function startServer(
   const { stores, metrics: givenMetrics, tracing: givenTracing, worker, ...handlerOptions } = extra
   // alone, or the one worker of a cluster that runs them: the jobs that must run once
   const runsJobs = worker?.runsJobs ?? true
-  const tracing = givenTracing ?? (config.otlpTracesUrl ? startOtlpTracing(config.otlpTracesUrl) : undefined)
+  // The OpenTelemetry SDK and prom-client (with what they import, ~5 MB of heap and a second of
+  // start-up on a small machine) are imported only when their settings turn them on.
+  const tracing =
+    givenTracing ??
+    (config.otlpTracesUrl ? (await import('./tracing.js')).startOtlpTracing(config.otlpTracesUrl) : undefined)
   const metricsOn = config.metrics.token !== undefined || config.metrics.listen !== undefined
+  const metricsEndpoint = metricsOn ? await import('./metrics/metrics-endpoint.js') : undefined
   const metrics = metricsOn
-    ? (givenMetrics ?? createPrometheusMetrics({ totalsMaxAgeMs: config.metrics.totalsMaxAgeMs }))
+    ? (givenMetrics ??
+      (await import('./metrics/prometheus-metrics.js')).createPrometheusMetrics({
+        totalsMaxAgeMs: config.metrics.totalsMaxAgeMs,
+      }))
     : undefined
   // before any write into it, so a read-only or foreign directory is one clear start-up error
   if (writesDataDir(config, stores !== undefined)) await ensureWritableDataDir(config.dataDir)
@@ -90,7 +98,7 @@ export async function startServer(
   const storage: Storage = stores
     ? { ...stores, description: 'stores given to startServer', close: async () => {} }
     : await openStorage(config, metrics, worker?.embedded)
-  const extraction = createExtractionPool()
+  const extraction = lazyExtractionPool()
   const denylists = await startDenylistSources(config.denylists.sources, {
     fileCheckMs: config.denylists.fileCheckMs,
     refreshMs: config.denylists.refreshMs,
@@ -199,8 +207,8 @@ export async function startServer(
   // on the API's address only behind the operator token; without one, only on an address of its own
   if (metrics && worker) await reportToPrimary(metrics)
   const handler =
-    metrics && config.metrics.token !== undefined
-      ? withMetricsRoute(site, {
+    metrics && metricsEndpoint && config.metrics.token !== undefined
+      ? metricsEndpoint.withMetricsRoute(site, {
           registry: worker?.clusterMetrics ?? metrics.registry,
           token: config.metrics.token,
           basePath: handlerOptions.basePath,
@@ -237,11 +245,11 @@ export async function startServer(
     // taken between `pinfold serve`'s preflight and here: the same message as the preflight's
     throw portError(config.host, config.port, error)
   }
-  let metricsListener: Awaited<ReturnType<typeof startMetricsListener>> | undefined
+  let metricsListener: MetricsListener | undefined
   try {
     // a cluster's primary listens for the whole cluster
-    if (metrics && config.metrics.listen && !worker) {
-      metricsListener = await startMetricsListener(config.metrics.listen, {
+    if (metrics && metricsEndpoint && config.metrics.listen && !worker) {
+      metricsListener = await metricsEndpoint.startMetricsListener(config.metrics.listen, {
         registry: metrics.registry,
         token: config.metrics.token,
       })
