@@ -2,6 +2,7 @@ import type { ApiKeyRecordStore } from '@pinfold/interface'
 import { type ApiKeyFilter, type ApiKeyRecord, type ApiKeyUse, type NewEvent, PinfoldError } from '@pinfold/interface'
 import { guarded } from './errors.js'
 import { appendEvents } from './events.js'
+import { fixedStatement } from './fixed-statements.js'
 import type { Queryable, Row, SqlClient } from './queryable.js'
 import { toDate } from './rows.js'
 import { Params } from './sql.js'
@@ -100,8 +101,11 @@ async function getApiKey(db: Queryable, tenantId: string, id: string): Promise<A
   return rows[0] && toApiKey(rows[0])
 }
 
+/** Read when an API key authenticates and its cached verdict has run out. */
+const FIND_API_KEY = fixedStatement(`select ${COLUMNS} from api_keys where key = $1`)
+
 async function findApiKey(db: Queryable, key: string): Promise<ApiKeyRecord | undefined> {
-  const { rows } = await db.query(`select ${COLUMNS} from api_keys where key = $1`, [key])
+  const { rows } = await db.query(FIND_API_KEY, [key])
   return rows[0] && toApiKey(rows[0])
 }
 

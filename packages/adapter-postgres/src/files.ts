@@ -17,6 +17,7 @@ import {
 } from '@pinfold/interface'
 import { guarded } from './errors.js'
 import { appendEvents, withEvents } from './events.js'
+import { fixedStatement } from './fixed-statements.js'
 import { keyvalueConditionSql } from './keyvalue-conditions.js'
 import { keyset, toPage } from './paging.js'
 import type { Queryable, SqlClient } from './queryable.js'
@@ -89,12 +90,12 @@ async function createFile(
   })
 }
 
+/** The API's most frequent read (`GET /v3/files/{network}/{id}`). */
+const GET_FILE = fixedStatement(`select ${FILE_COLUMNS} from files where id = $1 and tenant_id = $2 and network = $3`)
+
 async function getFile(db: Queryable, tenantId: string, network: Network, id: string): Promise<FileRecord | undefined> {
   if (!isUuid(id)) return undefined
-  const { rows } = await db.query(
-    `select ${FILE_COLUMNS} from files where id = $1 and tenant_id = $2 and network = $3`,
-    [id, tenantId, network],
-  )
+  const { rows } = await db.query(GET_FILE, [id, tenantId, network])
   return rows[0] && toFileRecord(rows[0])
 }
 

@@ -26,8 +26,11 @@ export { fromPGlite, type PGliteLike } from './pglite-statements.js'
 export { createPostgresRecordStore, type PostgresRecordStoreOptions } from './postgres-record-store.js'
 export {
   fromPgPool,
+  type PgNamedQuery,
   type PgPoolClientLike,
   type PgPoolLike,
+  type PgPoolOptions,
+  type PgQueryable,
   type Queryable,
   type Row,
   type SqlClient,

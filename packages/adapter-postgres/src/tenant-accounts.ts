@@ -11,6 +11,7 @@ import {
 } from '@pinfold/interface'
 import { guarded } from './errors.js'
 import { withEvents } from './events.js'
+import { fixedStatement } from './fixed-statements.js'
 import type { Queryable, SqlClient } from './queryable.js'
 
 /*
@@ -159,8 +160,11 @@ async function vectorizedFiles(db: Queryable, tenantId: string): Promise<number>
   return Number(rows[0]?.n ?? 0)
 }
 
+/** Read for each tenant every few seconds by the request-rate limit. */
+const GET_LIMITS = fixedStatement('select limits from tenant_limits where tenant_id = $1')
+
 async function getLimits(db: Queryable, tenantId: string): Promise<TenantLimitOverrides> {
-  const { rows } = await db.query('select limits from tenant_limits where tenant_id = $1', [tenantId])
+  const { rows } = await db.query(GET_LIMITS, [tenantId])
   return (rows[0]?.limits as TenantLimitOverrides | undefined) ?? {}
 }
 

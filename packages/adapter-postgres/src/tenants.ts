@@ -1,6 +1,7 @@
 import type { TenantFilter, TenantRecord, TenantRecordStore, TenantSuspension } from '@pinfold/interface'
 import { guarded } from './errors.js'
 import { withEvents } from './events.js'
+import { fixedStatement } from './fixed-statements.js'
 import type { Queryable, Row, SqlClient } from './queryable.js'
 import { toDate } from './rows.js'
 import { containsIgnoringCase, Params } from './sql.js'
@@ -40,8 +41,11 @@ async function registerTenant(
   return { tenant: (await getTenant(db, tenant.id))!, created: false }
 }
 
+/** Read on a tenant's first request and again when the suspension cache runs out. */
+const GET_TENANT = fixedStatement(`select ${COLUMNS} from tenants where id = $1`)
+
 async function getTenant(db: Queryable, id: string): Promise<TenantRecord | undefined> {
-  const { rows } = await db.query(`select ${COLUMNS} from tenants where id = $1`, [id])
+  const { rows } = await db.query(GET_TENANT, [id])
   return rows[0] && toTenant(rows[0])
 }
 

@@ -67,11 +67,17 @@ async function ownedRecords(config: ServerConfig, owned: { sql: SqlClient; chang
   }
 }
 
+/** How long a pooled PostgreSQL connection may sit unused before it is closed. */
+const POOL_IDLE_MS = 60_000
+
 async function openRecords(config: ServerConfig, closers: (() => Promise<void>)[], watch: SqlWatch) {
   if (config.databaseUrl) {
     const [{ default: pg }, { createPostgresChangeFeed, createPostgresRecordStore, fromPgPool, migrate }] =
       await Promise.all([import('pg'), import('@pinfold/adapter-postgres')])
-    const pool = new pg.Pool({ connectionString: config.databaseUrl })
+    // A connection is closed after a minute unused rather than pg's 10 s: a new one costs a SCRAM
+    // handshake (PBKDF2 in this process), a backend start, and preparing its fixed statements again,
+    // which a 10 s pause in traffic made every burst pay (`bench/gateway-small.ts`'s API rounds did).
+    const pool = new pg.Pool({ connectionString: config.databaseUrl, idleTimeoutMillis: POOL_IDLE_MS })
     // an idle client's connection error must not crash the process; the next query reports it
     pool.on('error', () => {})
     closers.push(() => pool.end())
