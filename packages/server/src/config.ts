@@ -33,6 +33,12 @@ export interface ServerConfig {
    */
   answerCacheBytes: number
   databaseUrl: string | undefined
+  /**
+   * Hot statements as named prepared statements on the PostgreSQL server
+   * (`PINFOLD_DATABASE_PREPARED_STATEMENTS`, default true); false behind a pooler that moves a
+   * session's statements between server connections (PgBouncer in transaction mode before 1.21).
+   */
+  databasePreparedStatements: boolean
   authSecret: string | undefined
   jwksUrl: string | undefined
   jwtIssuer: string | undefined
@@ -222,6 +228,11 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     },
     answerCacheBytes: integer(env.PINFOLD_GATEWAY_ANSWER_CACHE_MB, 'PINFOLD_GATEWAY_ANSWER_CACHE_MB', 16) * 1024 * 1024,
     databaseUrl: env.DATABASE_URL || undefined,
+    databasePreparedStatements: yesNo(
+      env.PINFOLD_DATABASE_PREPARED_STATEMENTS,
+      'PINFOLD_DATABASE_PREPARED_STATEMENTS',
+      true,
+    ),
     authSecret: env.PINFOLD_AUTH_SECRET || undefined,
     jwksUrl: env.PINFOLD_JWKS_URL || undefined,
     jwtIssuer: env.PINFOLD_JWT_ISSUER || undefined,

@@ -82,7 +82,7 @@ async function openRecords(config: ServerConfig, closers: (() => Promise<void>)[
     pool.on('error', () => {})
     closers.push(() => pool.end())
     watch?.pgPool(pool)
-    const client = fromPgPool(pool)
+    const client = fromPgPool(pool, { preparedStatements: config.databasePreparedStatements })
     await migrate(client)
     const changes = await createPostgresChangeFeed({
       client: pool,

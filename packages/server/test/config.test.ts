@@ -155,6 +155,17 @@ describe('gateway usage rows - PINFOLD_USAGE_MAX_ROWS_PER_DAY', () => {
   })
 })
 
+describe('prepared statements on PostgreSQL - PINFOLD_DATABASE_PREPARED_STATEMENTS', () => {
+  it('readConfig - on by default, "false" turns them off (a pooler that moves sessions), anything else refused', async () => {
+    const { readConfig } = await import('../src/config.js')
+    expect(readConfig({}).databasePreparedStatements).toBe(true)
+    expect(readConfig({ PINFOLD_DATABASE_PREPARED_STATEMENTS: 'false' }).databasePreparedStatements).toBe(false)
+    expect(() => readConfig({ PINFOLD_DATABASE_PREPARED_STATEMENTS: 'off' })).toThrow(
+      /PINFOLD_DATABASE_PREPARED_STATEMENTS.*"true" or "false"/,
+    )
+  })
+})
+
 describe('gateway read cache - PINFOLD_GATEWAY_CACHE_MB, PINFOLD_GATEWAY_CACHE_TTL_MS', () => {
   it('readConfig - 64 MiB and 60 s by default, 0 MB turns it off, anything else refused at start-up', async () => {
     const { readConfig } = await import('../src/config.js')
