@@ -41,6 +41,7 @@ describe('interop - Helia peers over bitswap, and delegated routing', () => {
   const results = new Map<string, BitswapResult>()
   let refused: string[]
 
+  // a built server and Node 22 peers start here: 70–100 s on 2 cores at a load of ~20 (vitest.config.ts gives hooks 60 s)
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'pinfold-ipfs-'))
     dhtPeer = await startDhtPeer()
@@ -91,7 +92,7 @@ describe('interop - Helia peers over bitswap, and delegated routing', () => {
       results.set(name, out.results[i]!)
     })
     refused = out.refused
-  })
+  }, 180_000)
 
   afterAll(async () => {
     if (server) {

@@ -41,6 +41,7 @@ describe('interop - pin by CID from host_nodes over bitswap', () => {
     return server
   }
 
+  // a built server and Node 22 peers start here: 70–100 s on 2 cores at a load of ~20 (vitest.config.ts gives hooks 60 s)
   beforeAll(async () => {
     source = await start({})
     const token = testTokens()
@@ -57,7 +58,7 @@ describe('interop - pin by CID from host_nodes over bitswap', () => {
       PINFOLD_IPFS_PRIVATE_ADDRESSES: 'true',
     })
     pinnerApi = apiClient(fetch, pinner.url, token, await token())
-  })
+  }, 180_000)
   afterAll(async () => {
     for (const server of servers) {
       server.child.kill('SIGTERM')
