@@ -57,14 +57,16 @@ export class ListIndex {
   /** The last line of this list that matches the query, if any. */
   match(query: PreparedQuery): IndexedRule | undefined {
     let best: IndexedRule | undefined
-    const byKey = (query.namespace === 'ipfs' ? this.#byCid : this.#byName).get(query.key)
+    const index = query.namespace === 'ipfs' ? this.#byCid : this.#byName
+    // the key (a string made from the multihash) only when the list has such rules: badbits has none
+    const byKey = index.size === 0 ? undefined : index.get(query.key)
     if (byKey) {
       for (const rule of byKey) {
         if ((!best || rule.line > best.line) && pathMatches(rule.path, query.path)) best = rule
       }
     }
-    if (this.#legacy.size > 0) best = later(best, this.#legacy.get(query.legacyKey()))
-    for (const [code, byDigest] of this.#modern) best = later(best, byDigest.get(query.modernKey(code)))
+    if (this.#legacy.size > 0) best = later(best, query.legacyRule(this.#legacy))
+    for (const [code, byDigest] of this.#modern) best = later(best, query.modernRule(code, byDigest))
     return best
   }
 }
