@@ -27,6 +27,8 @@ export class Denylists {
   /** Lists replaced or removed so far (rules only ever grow in place otherwise). */
   #swaps = 0
   readonly #failures = new Map<string, string>()
+  /** The query every check prepares (checks are synchronous: one at a time). */
+  readonly #query = new PreparedQuery()
 
   /**
    * Records that the last read of a list failed (`undefined`: it read again). Its last good
@@ -115,7 +117,7 @@ export class Denylists {
     const operator = this.active
     if (!operator && !own) return undefined
     if (query.namespace === 'ipfs' && isNeverBlocked(query.cid.multihash.bytes)) return undefined
-    const prepared = new PreparedQuery(query)
+    const prepared = this.#query.prepare(query)
     for (let at = operator ? this.#lists.length - 1 : -1; at >= 0; at--) {
       const list = this.#lists[at]!
       const rule = list.match(prepared)

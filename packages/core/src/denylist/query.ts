@@ -20,27 +20,39 @@ const SLASH = 0x2f
  * CID's double hashes are written in (and read back from) `recentDigests()`, as bytes: a repeat
  * lookup hashes nothing, and no lookup makes a string for them.
  *
- * Good for one check only: its digests' entry in the cache may be another query's once the next
- * query looks one up (checks are synchronous, so none comes in between).
+ * One instance serves every check of a list set, made ready for each by `prepare`: a lookup
+ * allocates no query. (An instance per check also cost its shape: with none alive at a full
+ * collection, V8 drops the shape and every function optimized for it, and the next thousands of
+ * lookups ran unoptimized, at several times the cost.) Good for one check only: its digests'
+ * entry in the cache may be another query's once the next query looks one up (checks are
+ * synchronous, so none comes in between).
  */
 export class PreparedQuery {
-  readonly namespace: 'ipfs' | 'ipns'
-  readonly path: string
-  // fields, not closures, and everything looked up only when asked: this runs per block served,
-  // and what it allocates is most of its cost
-  readonly #cid: CID | undefined
-  readonly #name: IpnsName | undefined
+  namespace: 'ipfs' | 'ipns' = 'ipfs'
+  path = ''
+  #cid: CID | undefined
+  #name: IpnsName | undefined
   #key: string | undefined
   /** This query's entry in the cache, -1 until a double hash is asked for. */
   #entry = -1
   /** Digests with hash functions other than sha2-256 (rare: not kept past the query), by function. */
   #others: Map<number, Uint8Array> | undefined
 
-  constructor(query: DenyQuery) {
+  /** Makes this the query for `query`, nothing of the last one kept. */
+  prepare(query: DenyQuery): this {
     this.namespace = query.namespace
     this.path = trimSlashes(query.path ?? '')
-    if (query.namespace === 'ipfs') this.#cid = query.cid
-    else this.#name = normalizeIpnsName(query.name)
+    this.#key = undefined
+    this.#entry = -1
+    this.#others = undefined
+    if (query.namespace === 'ipfs') {
+      this.#cid = query.cid
+      this.#name = undefined
+    } else {
+      this.#cid = undefined
+      this.#name = normalizeIpnsName(query.name)
+    }
+    return this
   }
 
   /** What `/ipfs/` and `/ipns/` rules are indexed by: the CID's multihash bytes as latin1, or the IPNS name's normal form. */
