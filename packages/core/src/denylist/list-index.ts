@@ -29,7 +29,8 @@ export class ListIndex {
   readonly #byName = new Map<string, PathRule[]>()
   // double-hashed rules, badbits' millions, in flat arrays (`DigestTable`), one table per hash function
   readonly #legacy = new DigestTable(32)
-  readonly #modern = new Map<number, DigestTable>()
+  // an array, not a map: iterating a map's entries allocates per lookup
+  readonly #modern: { readonly code: number; readonly table: DigestTable }[] = []
 
   constructor(readonly name: string) {}
 
@@ -41,9 +42,12 @@ export class ListIndex {
       // a later line with the same hash matches exactly what the earlier one did, so it replaces it
       if (target.form === 'legacy') this.#legacy.set(target.key, value)
       else {
-        const byDigest = this.#modern.get(target.code) ?? new DigestTable(digestWidth(target.code))
-        this.#modern.set(target.code, byDigest)
-        byDigest.set(target.key, value)
+        let modern = this.#modern.find((each) => each.code === target.code)
+        if (!modern) {
+          modern = { code: target.code, table: new DigestTable(digestWidth(target.code)) }
+          this.#modern.push(modern)
+        }
+        modern.table.set(target.key, value)
       }
       return
     }
@@ -66,7 +70,10 @@ export class ListIndex {
       }
     }
     if (this.#legacy.size > 0) best = later(best, query.legacyRule(this.#legacy))
-    for (const [code, byDigest] of this.#modern) best = later(best, query.modernRule(code, byDigest))
+    for (let i = 0; i < this.#modern.length; i++) {
+      const { code, table } = this.#modern[i]!
+      best = later(best, query.modernRule(code, table))
+    }
     return best
   }
 }
