@@ -1,5 +1,5 @@
 import type { CID } from 'multiformats/cid'
-import { NEVER_BLOCKED } from './empty-content.js'
+import { isNeverBlocked } from './empty-content.js'
 import { type IndexedRule, ListIndex } from './list-index.js'
 import { type DenyQuery, PreparedQuery } from './query.js'
 
@@ -27,6 +27,8 @@ export class Denylists {
   /** Lists replaced or removed so far (rules only ever grow in place otherwise). */
   #swaps = 0
   readonly #failures = new Map<string, string>()
+  /** The query every check prepares (checks are synchronous: one at a time). */
+  readonly #query = new PreparedQuery()
 
   /**
    * Records that the last read of a list failed (`undefined`: it read again). Its last good
@@ -114,8 +116,8 @@ export class Denylists {
     const own = tenantId === undefined ? undefined : this.#tenantLists.get(tenantId)
     const operator = this.active
     if (!operator && !own) return undefined
-    const prepared = new PreparedQuery(query)
-    if (prepared.namespace === 'ipfs' && NEVER_BLOCKED.has(prepared.key)) return undefined
+    if (query.namespace === 'ipfs' && isNeverBlocked(query.cid.multihash.bytes)) return undefined
+    const prepared = this.#query.prepare(query)
     for (let at = operator ? this.#lists.length - 1 : -1; at >= 0; at--) {
       const list = this.#lists[at]!
       const rule = list.match(prepared)

@@ -29,7 +29,8 @@ export class ListIndex {
   readonly #byName = new Map<string, PathRule[]>()
   // double-hashed rules, badbits' millions, in flat arrays (`DigestTable`), one table per hash function
   readonly #legacy = new DigestTable(32)
-  readonly #modern = new Map<number, DigestTable>()
+  // an array, not a map: iterating a map's entries allocates per lookup
+  readonly #modern: { readonly code: number; readonly table: DigestTable }[] = []
 
   constructor(readonly name: string) {}
 
@@ -41,9 +42,12 @@ export class ListIndex {
       // a later line with the same hash matches exactly what the earlier one did, so it replaces it
       if (target.form === 'legacy') this.#legacy.set(target.key, value)
       else {
-        const byDigest = this.#modern.get(target.code) ?? new DigestTable(digestWidth(target.code))
-        this.#modern.set(target.code, byDigest)
-        byDigest.set(target.key, value)
+        let modern = this.#modern.find((each) => each.code === target.code)
+        if (!modern) {
+          modern = { code: target.code, table: new DigestTable(digestWidth(target.code)) }
+          this.#modern.push(modern)
+        }
+        modern.table.set(target.key, value)
       }
       return
     }
@@ -57,14 +61,19 @@ export class ListIndex {
   /** The last line of this list that matches the query, if any. */
   match(query: PreparedQuery): IndexedRule | undefined {
     let best: IndexedRule | undefined
-    const byKey = (query.namespace === 'ipfs' ? this.#byCid : this.#byName).get(query.key)
+    const index = query.namespace === 'ipfs' ? this.#byCid : this.#byName
+    // the key (a string made from the multihash) only when the list has such rules: badbits has none
+    const byKey = index.size === 0 ? undefined : index.get(query.key)
     if (byKey) {
       for (const rule of byKey) {
         if ((!best || rule.line > best.line) && pathMatches(rule.path, query.path)) best = rule
       }
     }
-    if (this.#legacy.size > 0) best = later(best, this.#legacy.get(query.legacyKey()))
-    for (const [code, byDigest] of this.#modern) best = later(best, byDigest.get(query.modernKey(code)))
+    if (this.#legacy.size > 0) best = later(best, query.legacyRule(this.#legacy))
+    for (let i = 0; i < this.#modern.length; i++) {
+      const { code, table } = this.#modern[i]!
+      best = later(best, query.modernRule(code, table))
+    }
     return best
   }
 }
