@@ -268,9 +268,11 @@ describe.skipIf(!CHROMIUM)('the web console in chromium', { timeout: 120_000 }, 
 
     it('ends the session when the server refuses the token', async () => {
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
-      const shortLived = await server.token({ expiresIn: '3s' })
+      // long enough to sign in on a loaded machine (3 s was not, at a load of 20), then waited out
+      const expiresAt = Date.now() + 10_000
+      const shortLived = await server.token({ expiresIn: '10s' })
       const page = await signIn(context, server.url, shortLived)
-      await new Promise((resolve) => setTimeout(resolve, 4000))
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, expiresAt - Date.now()) + 1500))
       await page.getByRole('link', { name: 'Groups' }).click()
       await page
         .getByRole('alert')
