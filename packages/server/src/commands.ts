@@ -11,6 +11,7 @@ import { describeError, runClientCommand } from './client/run-command.js'
 import { WORKER_SLOT_VARIABLE } from './cluster/messages.js'
 import { readConfig } from './config.js'
 import { writeDevToken } from './dev-token.js'
+import { dropCompiledAhead } from './embedded-database-wasm.js'
 import { watchLaunchers } from './launcher-watch.js'
 import { type LogLevel, logs, parseLogLevel } from './log-level.js'
 import { preflight } from './preflight.js'
@@ -187,6 +188,7 @@ async function serve(args: string[]): Promise<void> {
     level: parseLogLevel(env.PINFOLD_LOG_LEVEL),
   }))
   logLevel = level
+  if (config.databaseUrl || config.storage === 'memory') dropCompiledAhead()
   if (cluster.isWorker) return serveAsWorker(config, level).finally(releaseYoungGeneration)
   // before the server's modules load and before anything is created: a taken port or an unusable
   // data directory is one message within a second, not a listen error after a database was made

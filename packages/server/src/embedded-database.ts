@@ -2,8 +2,8 @@ import { cp, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { setFlagsFromString } from 'node:v8'
 import type { PGlite, PGliteOptions } from '@electric-sql/pglite'
+import { takeCompiledAhead, useBaselineWasmCompiler } from './embedded-database-wasm.js'
 import { makePrivateDir, makeTreePrivate } from './private-files.js'
 
 /**
@@ -93,24 +93,17 @@ async function copyTemplate(template: string, path: string): Promise<void> {
 
 async function createPGlite(path: string): Promise<PGlite> {
   useBaselineWasmCompiler()
-  const [{ PGlite }, { vector }] = await Promise.all([
+  const [{ PGlite }, { vector }, pgliteWasmModule] = await Promise.all([
     import('@electric-sql/pglite'),
     import('@electric-sql/pglite-pgvector'),
+    takeCompiledAhead(),
   ])
-  const options: PGliteOptions = { extensions: { vector }, postgresqlconf: EMBEDDED_DATABASE_SETTINGS }
+  const options: PGliteOptions = {
+    extensions: { vector },
+    postgresqlconf: EMBEDDED_DATABASE_SETTINGS,
+    ...(pgliteWasmModule && { pgliteWasmModule }),
+  }
   return PGlite.create(path, options)
-}
-
-/**
- * V8 compiles WebAssembly with its baseline compiler (Liftoff) first and recompiles hot functions
- * with TurboFan, keeping both: for PGlite's 9 MB module that is ~50–100 MB of machine code, growing
- * as queries run. Liftoff alone keeps ~10 MB and measured no slower here on the record store's
- * queries (bench/README.md), where the time goes to crossing into WebAssembly and the protocol, not
- * to compiled code quality. Set before PGlite compiles its module; it only concerns WebAssembly,
- * and only modules compiled afterwards.
- */
-function useBaselineWasmCompiler(): void {
-  setFlagsFromString('--liftoff-only')
 }
 
 async function templateFits(template: string): Promise<boolean> {

