@@ -9,9 +9,9 @@ export interface PinWorkerOptions {
 }
 
 /**
- * Runs pin-by-CID jobs from the shared queue: `jobs` loops, each claiming the next request and
- * running it to its end, then asking again at once, or after `pollIntervalMs` when the queue had
- * nothing. Instances sharing one database share the queue (claims are exclusive, leases expire).
+ * Runs pin-by-CID jobs from the shared queue: `jobs` loops, each claiming the next request (the
+ * first one poll after start) and running it to its end, then asking again at once, or after
+ * `pollIntervalMs` when the queue had nothing. Instances sharing one database share the queue (claims are exclusive, leases expire).
  * The returned function stops the loops: jobs in flight are aborted, which puts their requests back
  * in the queue for whichever instance claims next, and resolves once they have let go.
  */
@@ -34,6 +34,9 @@ export function startPinWorkers(service: FileService, options: PinWorkerOptions)
     })
 
   async function loop(): Promise<void> {
+    // The first claim waits one poll: a restarted server answers its first requests before it turns
+    // to a backlog, and a poll is the longest an empty queue waits anyway.
+    await idle()
     while (!signal.aborted) {
       let ran = false
       try {

@@ -41,6 +41,9 @@ export function startWebhookWorkers(service: FileService, options: WebhookWorker
     })
 
   async function loop(task: string, step: () => Promise<boolean>, idleMs: number): Promise<void> {
+    // The first step waits one poll: a restarted server answers its first requests before it turns
+    // to the deliveries left from before, which had been waiting longer than that already.
+    await idle(options.pollIntervalMs)
     while (!signal.aborted) {
       let more = false
       try {

@@ -1,0 +1,65 @@
+import { readFile } from 'node:fs/promises'
+import { build, type Plugin } from 'esbuild'
+
+/**
+ * The `pinfold` command as one bundle (`dist/cli.js` and its `cli-chunk-*.js`), built after the
+ * library: Node 20 loads an ES module graph one file at a time (resolve, read, compile, link), and
+ * `pinfold serve` imported ~400 files of this workspace and its dependencies, ~0.4 s of a ~1.6 s
+ * restart (bench/README.md). The library entry (`dist/index.js`) stays unbundled for embedders, so
+ * their dependencies dedupe with their own.
+ *
+ * What stays outside the bundle is what finds files beside its own module (PGlite's WebAssembly and
+ * data, the console's assets, the text-extraction worker, the embedders' word vectors), what is
+ * native (sharp, under image-sharp), what is optional (the IPFS node), and large CommonJS clients
+ * loaded only when configured. Each must be a dependency of this package, so an installed
+ * `@pinfold/server` resolves it: the build fails otherwise. Imports the command makes on demand
+ * stay on demand (code splitting), so lazy features keep costing nothing until used.
+ */
+const EXTERNAL = [
+  '@electric-sql/pglite',
+  '@electric-sql/pglite-pgvector',
+  '@pinfold/console',
+  '@pinfold/embedders',
+  '@pinfold/image-sharp',
+  '@pinfold/text-extract',
+  // a devDependency: `serve` imports it only when the IPFS node is on, and says how to install it
+  '@pinfold/ipfs-network',
+  '@aws-sdk/client-s3',
+  'pg',
+]
+
+export async function bundleCli(): Promise<void> {
+  const manifest = JSON.parse(await readFile('package.json', 'utf8')) as Record<string, Record<string, string>>
+  const declared = { ...manifest.dependencies, ...manifest.devDependencies }
+  const undeclared = EXTERNAL.filter((name) => !(name in declared))
+  if (undeclared.length > 0)
+    throw new Error(`cli-bundle: externals not declared in package.json: ${undeclared.join(', ')}`)
+  await build({
+    entryPoints: { cli: 'src/cli.ts' },
+    outdir: 'dist',
+    chunkNames: 'cli-chunk-[hash]',
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    sourcemap: true,
+    plugins: [externalPackages(EXTERNAL)],
+    // bundled CommonJS modules call `require` for Node's built-ins, which an ES module lacks
+    banner: {
+      js: "import { createRequire as __pinfoldRequire } from 'node:module'; const require = __pinfoldRequire(import.meta.url);",
+    },
+    logLevel: 'warning',
+  })
+}
+
+/** Leaves `names` and their subpaths (`pkg/sub`) to Node's resolution at run time. */
+function externalPackages(names: readonly string[]): Plugin {
+  const pattern = new RegExp(`^(${names.map((name) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})(/.*)?$`)
+  return {
+    name: 'pinfold-external-packages',
+    setup(plugin) {
+      plugin.onResolve({ filter: pattern }, ({ path }) => ({ path, external: true }))
+    },
+  }
+}
