@@ -1,5 +1,5 @@
 import type { Actor } from '@pinfold/interface'
-import { abortError, invalid, PinfoldError, throwIfAborted } from '@pinfold/interface'
+import { abortError, invalid, isPinfoldError, throwIfAborted } from '@pinfold/interface'
 import type { Block } from '../content/dag/blocks.js'
 import { isFolderPath } from '../content/unixfs/folder-import.js'
 import { checkContentAllowed, checkMimeType } from '../mime/allowed-mime-types.js'
@@ -169,7 +169,7 @@ export function createFileUpload(ctx: FileUploadSettings): FileUpload {
     } catch (error) {
       if (staged) await discardStaged(ctx, staged)
       await iterator.return?.().catch(() => {})
-      throw signal?.aborted && !(error instanceof PinfoldError)
+      throw signal?.aborted && !isPinfoldError(error)
         ? abortError(signal)
         : admission.explain(error, maxBytes)
     }
