@@ -77,7 +77,8 @@ export async function bundleCli(): Promise<void> {
  */
 function checkNoLazyCommonJs(files: readonly OutputFile[]): void {
   const lazy = files.flatMap((file) => /^export default (require_\w+)\(\);$/m.exec(file.text)?.[1] ?? [])
-  if (lazy.length > 0) throw new Error(`cli-bundle: CommonJS imported on demand, to add to EXTERNAL: ${lazy.join(', ')}`)
+  if (lazy.length > 0)
+    throw new Error(`cli-bundle: CommonJS imported on demand, to add to EXTERNAL: ${lazy.join(', ')}`)
 }
 
 /** Leaves `names` and their subpaths (`pkg/sub`) to Node's resolution at run time. */

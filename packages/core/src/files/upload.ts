@@ -169,9 +169,7 @@ export function createFileUpload(ctx: FileUploadSettings): FileUpload {
     } catch (error) {
       if (staged) await discardStaged(ctx, staged)
       await iterator.return?.().catch(() => {})
-      throw signal?.aborted && !isPinfoldError(error)
-        ? abortError(signal)
-        : admission.explain(error, maxBytes)
+      throw signal?.aborted && !isPinfoldError(error) ? abortError(signal) : admission.explain(error, maxBytes)
     }
   }
 }
