@@ -1,4 +1,10 @@
-import { type BlockLocation, type BlockRecordStore, type ContentRecord, throwIfAborted } from '@pinfold/interface'
+import {
+  type BlockLocation,
+  type BlockRecordStore,
+  type ContentRecord,
+  type FileRecord,
+  throwIfAborted,
+} from '@pinfold/interface'
 import { copyFile, type MemoryState } from './memory-state.js'
 
 const key = (multihash: Uint8Array) => Buffer.from(multihash).toString('base64')
@@ -69,17 +75,14 @@ export function memoryBlockRecords(state: MemoryState): BlockRecordStore {
     async listRootHolders(multihash, limit, options) {
       await tick(options)
       const id = key(multihash)
+      const after = options?.after
       return [...files.values()]
         .filter((f) => {
           const content = contents.get(f.cid)
-          return content !== undefined && blocks.get(content.blobKey)?.get(id)?.isRoot === true
+          const holds = content !== undefined && blocks.get(content.blobKey)?.get(id)?.isRoot === true
+          return holds && (after === undefined || holderOrder(f, after) > 0)
         })
-        .sort(
-          (a, b) =>
-            (a.tenantId < b.tenantId ? -1 : a.tenantId > b.tenantId ? 1 : 0) ||
-            a.createdAt.getTime() - b.createdAt.getTime() ||
-            (a.id < b.id ? -1 : 1),
-        )
+        .sort(holderOrder)
         .slice(0, limit)
         .map(copyFile)
     },
@@ -127,4 +130,10 @@ export function memoryBlockRecords(state: MemoryState): BlockRecordStore {
       state.dropBlocks(blobKey)
     },
   }
+}
+
+/** `listRootHolders`' order: by tenant, then creation, then id. */
+function holderOrder(a: Pick<FileRecord, 'tenantId' | 'createdAt' | 'id'>, b: typeof a): number {
+  const text = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0)
+  return text(a.tenantId, b.tenantId) || a.createdAt.getTime() - b.createdAt.getTime() || text(a.id, b.id)
 }

@@ -1,5 +1,4 @@
 import {
-  type BlockedNotice,
   type BlockedScanState,
   type DenyRuleRecord,
   type DenyRuleRecordStore,
@@ -7,6 +6,7 @@ import {
   type TenantDenyRuleRecord,
   throwIfAborted,
 } from '@pinfold/interface'
+import { newNotices } from './memory-blocked-notices.js'
 import type { MemoryState } from './memory-state.js'
 
 export function memoryDenyRuleRecords(state: MemoryState): DenyRuleRecordStore {
@@ -15,7 +15,6 @@ export function memoryDenyRuleRecords(state: MemoryState): DenyRuleRecordStore {
   const tenantRules = new Map<string, TenantDenyRuleRecord>()
   // each tenant's lines count on their own, never reused (as the PostgreSQL adapter's counter rows)
   const tenantLines = new Map<string, number>()
-  const notices = new Set<string>()
   let scan: BlockedScanState | undefined
   return {
     async addDenyRule(rule, options) {
@@ -63,16 +62,9 @@ export function memoryDenyRuleRecords(state: MemoryState): DenyRuleRecordStore {
     },
     async recordBlockedNotices(given, options) {
       throwIfAborted(options?.signal)
-      const fresh: BlockedNotice[] = []
-      const keys = new Set<string>()
-      for (const notice of given) {
-        const key = JSON.stringify([notice.tenantId, notice.cid, notice.list, notice.line])
-        if (notices.has(key) || keys.has(key)) continue
-        keys.add(key)
-        fresh.push(notice)
-      }
+      const { fresh, keys } = newNotices(state.blockedNotices, given)
       state.appendEvents(fresh.map((notice) => notice.event))
-      for (const key of keys) notices.add(key)
+      for (const key of keys) state.blockedNotices.add(key)
       return fresh.map((notice) => ({ ...notice }))
     },
     async getBlockedScan(options) {

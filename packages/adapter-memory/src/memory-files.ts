@@ -7,6 +7,7 @@ import {
   PinfoldError,
   throwIfAborted,
 } from '@pinfold/interface'
+import { newNotices } from './memory-blocked-notices.js'
 import { containsIgnoringCase, holds } from './memory-keyvalue-conditions.js'
 import { paginate } from './memory-paging.js'
 import { copyFile, type MemoryState } from './memory-state.js'
@@ -23,7 +24,9 @@ export function memoryFileRecords(state: MemoryState): FileRecordStore {
         (f) => f.tenantId === file.tenantId && f.network === file.network && f.cid === file.cid,
       )
       state.accounting.checkQuota(file, options?.quota)
-      state.appendEvents(options?.events)
+      const notices = newNotices(state.blockedNotices, options?.blockedNotices ?? [])
+      state.appendEvents([...(options?.events ?? []), ...notices.fresh.map((notice) => notice.event)])
+      for (const key of notices.keys) state.blockedNotices.add(key)
       const stored = contents.get(content.cid) ?? { ...content }
       contents.set(stored.cid, stored)
       const record: FileRecord = { ...file, keyvalues: { ...file.keyvalues }, vectorized: false }

@@ -34,6 +34,8 @@ export interface MemoryState {
    * changes nothing either.
    */
   appendEvents(events: readonly NewEvent[] | undefined): EventRecord[]
+  /** The `content.blocked` notices told, by tenant, CID, list and line (see `memory-blocked-notices.ts`). */
+  blockedNotices: Set<string>
   /** Drops every block entry of a blob. */
   dropBlocks(blobKey: string): void
   visibleFile(tenantId: string, network: Network, id: string): FileRecord | undefined
@@ -66,6 +68,7 @@ export function createMemoryState(): MemoryState {
     accounting: createMemoryAccounting(),
     events: log.events,
     appendEvents: log.appendEvents,
+    blockedNotices: new Set(),
     dropBlocks(blobKey) {
       for (const id of blocks.get(blobKey)?.keys() ?? []) {
         const holders = blockHolders.get(id)

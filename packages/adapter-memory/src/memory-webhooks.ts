@@ -73,15 +73,19 @@ export function memoryWebhookRecords(journal: MemoryEventJournal): WebhookRecord
       throwIfAborted(options?.signal)
       const endpoint = owned(tenantId, id)
       if (!endpoint) return undefined
-      journal.appendEvents(options?.events)
+      const { enabled } = patch
+      const toggles = enabled !== undefined && enabled !== endpoint.enabled
+      const givesFields = patch.url !== undefined || patch.eventTypes !== undefined || patch.description !== undefined
+      if (!toggles && !givesFields) return copy(endpoint)
+      journal.appendEvents([...(options?.events ?? []), ...(toggles ? (options?.stateEvents ?? []) : [])])
       if (patch.url !== undefined) endpoint.url = patch.url
       if (patch.eventTypes !== undefined) endpoint.eventTypes = [...patch.eventTypes]
       if (patch.description !== undefined) endpoint.description = patch.description
-      if (patch.enabled !== undefined && patch.enabled !== endpoint.enabled) {
-        endpoint.enabled = patch.enabled
-        endpoint.disabledAt = patch.enabled ? null : new Date(updatedAt)
-        endpoint.disabledReason = patch.enabled ? null : (patch.disabledReason ?? 'disabled by its owner')
-        if (patch.enabled) endpoint.failingSince = null
+      if (toggles) {
+        endpoint.enabled = enabled
+        endpoint.disabledAt = enabled ? null : new Date(updatedAt)
+        endpoint.disabledReason = enabled ? null : (patch.disabledReason ?? 'disabled by its owner')
+        if (enabled) endpoint.failingSince = null
       }
       endpoint.updatedAt = new Date(updatedAt)
       return copy(endpoint)

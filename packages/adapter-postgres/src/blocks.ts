@@ -7,6 +7,7 @@ import {
   type FileRecord,
   type LocatedBlock,
   type Network,
+  type RootHolderPageOptions,
 } from '@pinfold/interface'
 import { guarded } from './errors.js'
 import type { Queryable, Row, SqlClient } from './queryable.js'
@@ -108,7 +109,15 @@ async function findHeldFile(
   return rows[0] && toFileRecord(rows[0])
 }
 
-async function listRootHolders(db: Queryable, multihash: Uint8Array, limit: number): Promise<FileRecord[]> {
+async function listRootHolders(
+  db: Queryable,
+  multihash: Uint8Array,
+  limit: number,
+  after: RootHolderPageOptions['after'],
+): Promise<FileRecord[]> {
+  const params = [hex(multihash), limit]
+  const start = after ? `and (f.tenant_id, f.created_at, f.id) > ($3, $4::timestamptz, $5::uuid)` : ''
+  if (after) params.push(after.tenantId, after.createdAt.toISOString(), after.id)
   const { rows } = await db.query(
     `select ${FILE_COLUMNS.split(', ')
       .map((column) => `f.${column}`)
@@ -116,10 +125,10 @@ async function listRootHolders(db: Queryable, multihash: Uint8Array, limit: numb
      from blocks b
      join contents c on c.blob_key = b.blob_key
      join files f on f.cid = c.cid
-     where b.multihash = decode($1, 'hex') and b.is_root
+     where b.multihash = decode($1, 'hex') and b.is_root ${start}
      order by f.tenant_id, f.created_at, f.id
      limit $2`,
-    [hex(multihash), limit],
+    params,
   )
   return rows.map(toFileRecord)
 }
@@ -207,7 +216,7 @@ export function postgresBlockRecords(client: SqlClient): BlockRecordStore {
     findHeldFile: (tenantId, network, multihash, at, options) =>
       guarded('findHeldFile', options, () => findHeldFile(client, tenantId, network, multihash, at)),
     listRootHolders: (multihash, limit, options) =>
-      guarded('listRootHolders', options, () => listRootHolders(client, multihash, limit)),
+      guarded('listRootHolders', options, () => listRootHolders(client, multihash, limit, options?.after)),
     getBlockLocation: (blobKey, multihash, options) =>
       guarded('getBlockLocation', options, () => getBlockLocation(client, blobKey, multihash)),
     listUnindexedContents: (after, limit, options) =>

@@ -1,8 +1,30 @@
 import type { BlockedNotice, DenyRuleRecord, DenyRuleRecordStore, TenantDenyRuleRecord } from '@pinfold/interface'
 import { guarded } from './errors.js'
 import { appendEvents } from './events.js'
-import type { Row, SqlClient } from './queryable.js'
+import type { Queryable, Row, SqlClient } from './queryable.js'
 import { toDate } from './rows.js'
+
+/**
+ * Records the notices not told before and appends their events, in the caller's transaction
+ * (`recordBlockedNotices`, and a file's arrival: `CreateFileOptions.blockedNotices`); answers them.
+ */
+export async function recordNotices(tx: Queryable, notices: readonly BlockedNotice[]): Promise<BlockedNotice[]> {
+  const fresh: BlockedNotice[] = []
+  // one insert per notice: its answer says whether this transaction is the one that records it
+  for (const notice of notices) {
+    const { rows } = await tx.query(
+      `insert into blocked_notices (tenant_id, cid, list, line) values ($1, $2, $3, $4)
+       on conflict do nothing returning tenant_id`,
+      [notice.tenantId, notice.cid, notice.list, notice.line],
+    )
+    if (rows.length > 0) fresh.push(notice)
+  }
+  await appendEvents(
+    tx,
+    fresh.map((notice) => notice.event),
+  )
+  return fresh
+}
 
 function toDenyRule(row: Row): DenyRuleRecord {
   return { id: String(row.id), rule: String(row.rule), line: Number(row.line), createdAt: toDate(row.created_at) }
@@ -86,25 +108,7 @@ export function postgresDenyRuleRecords(client: SqlClient): DenyRuleRecordStore 
       ),
 
     recordBlockedNotices: (notices, options) =>
-      guarded('recordBlockedNotices', options, () =>
-        client.transaction(async (tx) => {
-          const fresh: BlockedNotice[] = []
-          // one insert per notice: its answer says whether this transaction is the one that records it
-          for (const notice of notices) {
-            const { rows } = await tx.query(
-              `insert into blocked_notices (tenant_id, cid, list, line) values ($1, $2, $3, $4)
-               on conflict do nothing returning tenant_id`,
-              [notice.tenantId, notice.cid, notice.list, notice.line],
-            )
-            if (rows.length > 0) fresh.push(notice)
-          }
-          await appendEvents(
-            tx,
-            fresh.map((notice) => notice.event),
-          )
-          return fresh
-        }),
-      ),
+      guarded('recordBlockedNotices', options, () => client.transaction((tx) => recordNotices(tx, notices))),
     getBlockedScan: (options) =>
       guarded('getBlockedScan', options, async () => {
         const { rows } = await client.query(`select fingerprint, cursor from blocked_scan where id = 'held-roots'`)

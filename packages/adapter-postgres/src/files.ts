@@ -15,6 +15,7 @@ import {
   type RecordedOptions,
   throwIfAborted,
 } from '@pinfold/interface'
+import { recordNotices } from './deny-rules.js'
 import { guarded } from './errors.js'
 import { appendEvents, withEvents } from './events.js'
 import { fixedStatement } from './fixed-statements.js'
@@ -36,7 +37,7 @@ async function createFile(
   client: SqlClient,
   file: NewFile,
   content: ContentRecord,
-  { signal, requireContent, quota, events }: CreateFileOptions = {},
+  { signal, requireContent, quota, events, blockedNotices = [] }: CreateFileOptions = {},
 ): Promise<CreatedFile> {
   if (file.groupId !== null && !isUuid(file.groupId)) throw notFound('group')
   return client.transaction(async (tx) => {
@@ -81,6 +82,7 @@ async function createFile(
     const record = toFileRecord(inserted.rows[0]!)
     await accountFileAdded(tx, record, quota)
     await appendEvents(tx, events)
+    await recordNotices(tx, blockedNotices)
     throwIfAborted(signal)
     return {
       file: record,

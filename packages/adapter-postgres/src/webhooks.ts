@@ -8,6 +8,7 @@ import type {
   WebhookEndpointDisable,
   WebhookEndpointPatch,
   WebhookEndpointRecord,
+  WebhookEndpointUpdateOptions,
   WebhookEvent,
   WebhookRecordStore,
 } from '@pinfold/interface'
@@ -90,6 +91,36 @@ async function listEndpoints(db: Queryable, tenantId: string | null, page: PageR
     params.values,
   )
   return toPage(rows.map(toEndpoint), page)
+}
+
+/**
+ * The row is locked before the patch is judged, so a toggle is weighed against the state the
+ * endpoint has while this transaction holds it: of two concurrent identical toggles the second
+ * waits for the first, then finds nothing to change and records nothing.
+ */
+async function updateRecorded(
+  client: SqlClient,
+  tenantId: string | null,
+  id: string,
+  patch: WebhookEndpointPatch,
+  updatedAt: Date,
+  options: WebhookEndpointUpdateOptions | undefined,
+) {
+  if (!isUuid(id)) return undefined
+  return client.transaction(async (tx) => {
+    const { rows } = await tx.query(
+      `select ${ENDPOINT_COLUMNS} from webhook_endpoints where id = $1 and ${OWNER('$2')} for update`,
+      [id, tenantId],
+    )
+    if (!rows[0]) return undefined
+    const current = toEndpoint(rows[0])
+    const toggles = patch.enabled !== undefined && patch.enabled !== current.enabled
+    const givesFields = patch.url !== undefined || patch.eventTypes !== undefined || patch.description !== undefined
+    if (!toggles && !givesFields) return current
+    const updated = await updateEndpoint(tx, tenantId, id, patch, updatedAt)
+    await appendEvents(tx, [...(options?.events ?? []), ...(toggles ? (options?.stateEvents ?? []) : [])])
+    return updated
+  })
 }
 
 async function updateEndpoint(
@@ -403,9 +434,7 @@ export function postgresWebhookRecords(client: SqlClient): WebhookRecordStore {
     listWebhookEndpoints: (tenantId, page, options) =>
       guarded('listWebhookEndpoints', options, () => listEndpoints(client, tenantId, page)),
     updateWebhookEndpoint: (tenantId, id, patch, updatedAt, options) =>
-      guarded('updateWebhookEndpoint', options, () =>
-        withEvents(client, options?.events, (db) => updateEndpoint(db, tenantId, id, patch, updatedAt), Boolean),
-      ),
+      guarded('updateWebhookEndpoint', options, () => updateRecorded(client, tenantId, id, patch, updatedAt, options)),
     deleteWebhookEndpoint: (tenantId, id, options) =>
       guarded('deleteWebhookEndpoint', options, () =>
         withEvents(client, options?.events, (db) => deleteEndpoint(db, tenantId, id), Boolean),

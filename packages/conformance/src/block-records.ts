@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto'
-import type { BlockLocation, ContentRecord, NewFile, RecordStore } from '@pinfold/interface'
+import type { BlockLocation, ContentRecord, FileRecord, NewFile, RecordStore } from '@pinfold/interface'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { at, fileBuilder, OTHER_TENANT, TENANT } from './fixtures.js'
 import type { RecordStoreHarness } from './record-store.js'
@@ -176,6 +176,20 @@ export function describeBlockRecords(name: string, create: () => Promise<RecordS
       const expected = byTenant.flatMap((t) => (t === TENANT ? [minePrivate.file.id, mine.file.id] : [theirs.file.id]))
       expect(ids(await store.blocks.listRootHolders(multihash('holders-root'), 10))).toEqual(expected)
       expect(ids(await store.blocks.listRootHolders(multihash('holders-root'), 1))).toEqual(expected.slice(0, 1))
+      // a page at a time, each after the last file of the one before
+      const paged: string[] = []
+      let after: FileRecord | undefined
+      for (;;) {
+        const page = await store.blocks.listRootHolders(multihash('holders-root'), 2, { after })
+        paged.push(...ids(page))
+        if (page.length < 2) break
+        after = page.at(-1)
+      }
+      expect(paged).toEqual(expected)
+      const [, second] = await store.blocks.listRootHolders(multihash('holders-root'), 10)
+      expect(ids(await store.blocks.listRootHolders(multihash('holders-root'), 10, { after: second }))).toEqual(
+        expected.slice(2),
+      )
       expect(await store.blocks.listRootHolders(multihash('holders-inner'), 10)).toEqual([])
       expect(await store.blocks.listRootHolders(multihash('nobody'), 10)).toEqual([])
       expect(

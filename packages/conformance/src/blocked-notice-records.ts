@@ -1,7 +1,7 @@
-import type { BlockedNotice, RecordStore } from '@pinfold/interface'
+import type { BlockedNotice, NewFile, RecordStore } from '@pinfold/interface'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { newEvent } from './event-records.js'
-import { OTHER_TENANT, TENANT } from './fixtures.js'
+import { MALFORMED_EVENT, newEvent } from './event-records.js'
+import { contentFor, fileBuilder, OTHER_TENANT, TENANT } from './fixtures.js'
 import type { RecordStoreHarness } from './record-store.js'
 
 /**
@@ -64,6 +64,42 @@ export function describeBlockedNoticeRecords(name: string, create: () => Promise
       const results = await Promise.all(Array.from({ length: 4 }, () => store.denyRules.recordBlockedNotices(notices)))
       expect(results.flat().map(key).sort()).toEqual(notices.map(key).sort())
       expect(await logged(TENANT)).toHaveLength(2)
+    })
+
+    it('createFile with blockedNotices - a new notice is recorded with the file, its event once; a notice told before adds only the file; a bad event writes neither', async () => {
+      const newFile = fileBuilder()
+      const create = (file: NewFile, notices: BlockedNotice[]) =>
+        store.files.createFile(file, contentFor(file), {
+          events: [newEvent('file.created', file.id, { tenantId: file.tenantId })],
+          blockedNotices: notices,
+        })
+      const arrived = newFile()
+      await create(arrived, [notice(TENANT, arrived.cid, 'badbits', 3)])
+      // the scan finds it told, and so does a second upload of the same content
+      expect(await store.denyRules.recordBlockedNotices([notice(TENANT, arrived.cid, 'badbits', 3)])).toEqual([])
+      const again = newFile({ cid: arrived.cid, network: 'private' })
+      await create(again, [notice(TENANT, arrived.cid, 'badbits', 3)])
+      // told by the scan first, an upload is not told again; another tenant's notice is its own
+      const held = newFile()
+      await store.denyRules.recordBlockedNotices([notice(TENANT, held.cid, 'badbits', 3)])
+      await create(held, [notice(TENANT, held.cid, 'badbits', 3)])
+      const theirs = newFile({ cid: arrived.cid, tenantId: OTHER_TENANT })
+      await create(theirs, [notice(OTHER_TENANT, arrived.cid, 'badbits', 3)])
+
+      const blocked = async (tenantId: string) => (await logged(tenantId)).filter((e) => e.startsWith('content.'))
+      expect(await blocked(TENANT)).toEqual([
+        `content.blocked ${arrived.cid} badbits:3`,
+        `content.blocked ${held.cid} badbits:3`,
+      ])
+      expect(await blocked(OTHER_TENANT)).toEqual([`content.blocked ${arrived.cid} badbits:3`])
+      expect((await logged(TENANT)).filter((e) => e.startsWith('file.created'))).toHaveLength(3)
+
+      const refused = newFile()
+      const bad = { ...notice(TENANT, refused.cid, 'badbits', 3), event: MALFORMED_EVENT(refused.cid) }
+      await expect(create(refused, [bad])).rejects.toMatchObject({ code: 'INVALID_INPUT' })
+      expect(await store.files.getFile(TENANT, 'public', refused.id)).toBeUndefined()
+      // nor its notice: it is still new
+      expect(await store.denyRules.recordBlockedNotices([notice(TENANT, refused.cid, 'badbits', 3)])).toHaveLength(1)
     })
 
     it('getBlockedScan / putBlockedScan - nothing until saved, then the last save', async () => {

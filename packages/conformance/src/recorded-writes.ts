@@ -254,6 +254,13 @@ function recordedWrites(vectors: boolean): RecordedWrite[] {
       state: endpointState(endpoint.id),
     },
     {
+      name: 'updateWebhookEndpoint (its toggle’s state events)',
+      setup: (s) => s.webhooks.createWebhookEndpoint(endpoint),
+      write: (s, events) =>
+        s.webhooks.updateWebhookEndpoint(TENANT, endpoint.id, { enabled: false }, at(5), { stateEvents: events }),
+      state: endpointState(endpoint.id),
+    },
+    {
       name: 'rotateWebhookSecret',
       setup: (s) => s.webhooks.createWebhookEndpoint(endpoint),
       write: (s, events) =>

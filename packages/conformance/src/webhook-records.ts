@@ -338,13 +338,56 @@ export function describeWebhookRecords(name: string, create: () => Promise<Recor
         disabledReason: 'paused for maintenance',
         failingSince: at(1),
       })
-      // disabling again keeps the first time and reason
+      // disabling again changes nothing: the first time and reason stay, and so does updatedAt
       expect(
         await store.webhooks.updateWebhookEndpoint('tenant-a', endpoint.id, { enabled: false }, at(6)),
-      ).toMatchObject({ disabledAt: at(5), disabledReason: 'paused for maintenance', updatedAt: at(6) })
+      ).toMatchObject({ disabledAt: at(5), disabledReason: 'paused for maintenance', updatedAt: at(5) })
       expect(
         await store.webhooks.updateWebhookEndpoint('tenant-a', endpoint.id, { enabled: true }, at(7)),
       ).toMatchObject({ enabled: true, disabledAt: null, disabledReason: null, failingSince: null })
+    })
+
+    it('updateWebhookEndpoint - of concurrent identical toggles one changes the state and appends its state events; the rest answer the endpoint and append nothing', async () => {
+      const endpoint = newWebhookEndpoint()
+      await store.webhooks.createWebhookEndpoint(endpoint)
+      const toggle = (enabled: boolean, second: number) =>
+        Promise.all(
+          Array.from({ length: 4 }, () =>
+            store.webhooks.updateWebhookEndpoint('tenant-a', endpoint.id, { enabled }, at(second), {
+              stateEvents: [newEvent(enabled ? 'endpoint.enabled' : 'endpoint.disabled', endpoint.id)],
+            }),
+          ),
+        )
+      const disabled = await toggle(false, 5)
+      // every call answers the endpoint as the one change left it (the same time and reason)
+      for (const answer of disabled) {
+        expect(answer).toMatchObject({ enabled: false, disabledAt: at(5), updatedAt: at(5) })
+      }
+      const enabled = await toggle(true, 6)
+      for (const answer of enabled) expect(answer).toMatchObject({ enabled: true, disabledAt: null, updatedAt: at(6) })
+      const { items } = await store.events.listEvents({}, { limit: 20, order: 'asc' })
+      expect(items.filter((e) => e.target.id === endpoint.id).map((e) => e.type)).toEqual([
+        'endpoint.disabled',
+        'endpoint.enabled',
+      ])
+      // a patch with fields appends its events even when its toggle changes nothing; the state events stay out
+      const renamed = await store.webhooks.updateWebhookEndpoint(
+        'tenant-a',
+        endpoint.id,
+        { description: 'renamed', enabled: true },
+        at(7),
+        {
+          events: [newEvent('endpoint.updated', endpoint.id)],
+          stateEvents: [newEvent('endpoint.enabled', endpoint.id)],
+        },
+      )
+      expect(renamed).toMatchObject({ description: 'renamed', enabled: true, updatedAt: at(7) })
+      const after = await store.events.listEvents({}, { limit: 20, order: 'asc' })
+      expect(after.items.filter((e) => e.target.id === endpoint.id).map((e) => e.type)).toEqual([
+        'endpoint.disabled',
+        'endpoint.enabled',
+        'endpoint.updated',
+      ])
     })
 
     it("finishWebhookAttempt - keeps the endpoint's failing streak: from its first failure until a delivery", async () => {

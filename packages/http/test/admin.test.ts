@@ -410,6 +410,28 @@ async function register(org: string, requestId?: string): Promise<WireEndpoint> 
   return created.body.data
 }
 
+/**
+ * Runs `race` while the store's endpoint reads wait until `n` have started, so `n` concurrent
+ * calls each read the state before any of them changes it (the interleaving a busy server gives).
+ */
+async function withEndpointReadsHeld<T>(n: number, race: () => Promise<T>): Promise<T> {
+  const webhooks = server.stores.records.webhooks
+  const read = webhooks.getWebhookEndpoint
+  const held: (() => void)[] = []
+  webhooks.getWebhookEndpoint = async (...args) => {
+    await new Promise<void>((resolve) => {
+      held.push(resolve)
+      if (held.length === n) for (const release of held) release()
+    })
+    return read.apply(webhooks, args)
+  }
+  try {
+    return await race()
+  } finally {
+    webhooks.getWebhookEndpoint = read
+  }
+}
+
 async function endpointEvents(org: string): Promise<WireEvent[]> {
   const res = await call(
     '/v3/audit/events?order=asc&type=endpoint.created,endpoint.updated,endpoint.enabled,endpoint.disabled,endpoint.secret_rotated,endpoint.deleted',
@@ -509,6 +531,40 @@ describe('admin API - a tenant’s webhook endpoints; endpoint changes in the au
     // a bodyless disable then reads "disabled by the operator"
     const plain = await asOperator(`${base}/${endpoint.id}/disable`, { method: 'POST' })
     expect(plain.body.data.disabled_reason).toBe('disabled by the operator')
+  })
+
+  it('concurrent identical toggles - every call answers the same endpoint, and one entry is recorded for each change', async () => {
+    const org = `${hookTenant}-race`
+    const endpoint = await register(org)
+    const base = `/admin/v1/tenants/${org}/webhooks/${endpoint.id}`
+    // each batch's calls all read the endpoint before any of them writes, as calls that race do
+    const times = <T>(n: number, send: () => Promise<T>) =>
+      withEndpointReadsHeld(n, () => Promise.all(Array.from({ length: n }, send)))
+
+    const disabled = await times(4, () => asOperator(`${base}/disable`, { method: 'POST', body: { reason: 'spam' } }))
+    expect(disabled.map((r) => r.status)).toEqual([200, 200, 200, 200])
+    // the calls that found it disabled answer it as the one that disabled it left it
+    expect(new Set(disabled.map((r) => JSON.stringify(r.body.data))).size).toBe(1)
+    expect(disabled[0]!.body.data).toMatchObject({ enabled: false, disabled_reason: 'disabled by the operator: spam' })
+
+    const patch = (enabled: boolean) => call(`/v3/webhooks/${endpoint.id}`, { method: 'PATCH', body: { enabled }, org })
+    const enabled = await times(4, () => patch(true))
+    expect(enabled.map((r) => r.status)).toEqual([200, 200, 200, 200])
+    expect(new Set(enabled.map((r) => JSON.stringify(r.body.data))).size).toBe(1)
+    expect(enabled[0]!.body.data).toMatchObject({ enabled: true, disabled_at: null })
+
+    const again = await times(3, () => patch(false))
+    expect(new Set(again.map((r) => JSON.stringify(r.body.data))).size).toBe(1)
+    const operatorEnabled = await times(3, () => asOperator(`${base}/enable`, { method: 'POST' }))
+    expect(operatorEnabled.map((r) => r.body.data.enabled)).toEqual([true, true, true])
+
+    expect((await endpointEvents(org)).map((e) => [e.type, e.actor.kind])).toEqual([
+      ['endpoint.created', 'user'],
+      ['endpoint.disabled', 'operator'],
+      ['endpoint.enabled', 'user'],
+      ['endpoint.disabled', 'user'],
+      ['endpoint.enabled', 'operator'],
+    ])
   })
 
   it('isolation - another tenant’s endpoint id, an unknown tenant, a bad reason and tenant tokens are refused, changing nothing', async () => {

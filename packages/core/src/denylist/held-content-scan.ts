@@ -13,8 +13,8 @@ import { pathMatches } from './path-spec.js'
 import type { DenyRule } from './rule.js'
 import { storedRule } from './rule-input.js'
 
-/** Files looked up per root: past it the first ones' tenants are told (as for an operator rule's add). */
-const MAX_HOLDERS = 1000
+/** Holders of one root read per page (`HeldContentScanOptions.holderPageSize`). */
+const HOLDER_PAGE = 1000
 /** File ids one entry names at most. */
 const MAX_FILE_IDS = 100
 /** Plain rules waiting for their holder lookup; past it one pass over every root does the same work. */
@@ -33,6 +33,16 @@ function parsed(cid: string): CID | undefined {
   } catch {
     return undefined
   }
+}
+
+/** The first files of each CID, as many as one entry names: what a tenant's entry needs of them. */
+function namedInOneEntry(files: readonly FileRecord[]): FileRecord[] {
+  const counts = new Map<string, number>()
+  return files.filter((file) => {
+    const seen = (counts.get(file.cid) ?? 0) + 1
+    counts.set(file.cid, seen)
+    return seen <= MAX_FILE_IDS
+  })
 }
 
 function groupInto<T>(groups: Map<string, T[]>, key: string, item: T): void {
@@ -132,10 +142,31 @@ export function createHeldContentScan(ctx: HeldContentSettings): HeldContentOper
     noticesRecorded += (await ctx.records.denyRules.recordBlockedNotices(notices)).length
   }
 
-  async function lookUpHolders(): Promise<void> {
+  /**
+   * Tells every holder of a root (only the files naming it as `spelling`, when given), a page at a
+   * time, so a root held by any number of tenants is never all in memory. A tenant's files are
+   * consecutive in the pages' order: the last tenant of a full page may have more on the next, so
+   * its files (as many as an entry names) are carried over and told with them, in one entry.
+   */
+  async function tellHolders(multihash: Uint8Array, options: HeldContentScanOptions, spelling?: string) {
+    const pageSize = options.holderPageSize ?? HOLDER_PAGE
+    let after: FileRecord | undefined
+    let carried: FileRecord[] = []
+    for (;;) {
+      const page = await ctx.records.blocks.listRootHolders(multihash, pageSize, { after })
+      const files = [...carried, ...page.filter((file) => spelling === undefined || file.cid === spelling)]
+      const more = page.length === pageSize
+      const last = more ? page.at(-1)!.tenantId : undefined
+      carried = namedInOneEntry(files.filter((file) => file.tenantId === last))
+      await tell(files.filter((file) => file.tenantId !== last))
+      if (!more) return
+      after = page.at(-1)
+    }
+  }
+
+  async function lookUpHolders(options: HeldContentScanOptions): Promise<void> {
     for (const key of [...lookups]) {
-      const holders = await ctx.records.blocks.listRootHolders(Buffer.from(key, 'latin1'), MAX_HOLDERS)
-      await tell(holders)
+      await tellHolders(Buffer.from(key, 'latin1'), options)
       lookups.delete(key)
     }
   }
@@ -157,8 +188,7 @@ export function createHeldContentScan(ctx: HeldContentSettings): HeldContentOper
       // a check in memory for every root; the store is asked only for the holders of a blocked one
       if (!cid || !ctx.deny.lists.check({ namespace: 'ipfs', cid })) continue
       rootsBlocked++
-      const holders = await ctx.records.blocks.listRootHolders(cid.multihash.bytes, MAX_HOLDERS)
-      await tell(holders.filter((file) => file.cid === root))
+      await tellHolders(cid.multihash.bytes, options, root)
     }
     rootsChecked += roots.length
     const over = roots.length < (options.pageSize ?? 200)
@@ -172,7 +202,7 @@ export function createHeldContentScan(ctx: HeldContentSettings): HeldContentOper
   async function run(options: HeldContentScanOptions, signal: AbortSignal): Promise<void> {
     while (!signal.aborted) {
       try {
-        if (lookups.size > 0) await lookUpHolders()
+        if (lookups.size > 0) await lookUpHolders(options)
         else if (passDue || pass) {
           if (await passPage(options)) await sleep(options.pauseMs ?? 50, undefined, { signal })
         } else {

@@ -1,11 +1,11 @@
 import type {
   Actor,
+  BlockedNotice,
   BlockLocation,
   CidVersion,
   CreatedFile,
   FileQuota,
   Network,
-  NewEvent,
   NewFile,
 } from '@pinfold/interface'
 import { hasCode, throwIfAborted } from '@pinfold/interface'
@@ -74,7 +74,11 @@ export async function commitStaged(
           kind: staged.kind,
           profile: staged.kind === 'file' ? options.cidVersion : null,
         },
-        { quota, events: [tenantEvent(actor, fileFacts('file.created', file)), ...blockedOnArrival(ctx, actor, file)] },
+        {
+          quota,
+          events: [tenantEvent(actor, fileFacts('file.created', file))],
+          blockedNotices: blockedOnArrival(ctx, actor, file),
+        },
       )
       .catch((error: unknown) => recordedBefore(ctx, error, actor, options.network, fileId))
     if (created.content.blobKey !== staged.blobKey) {
@@ -93,14 +97,17 @@ export async function commitStaged(
  * Uploads are accepted whatever their CID (it is known only once the bytes are hashed) and never
  * served publicly while a rule blocks them; the tenant is told at once, in the upload's own
  * transaction, with a `content.blocked` entry naming the file and the rule. Only the root is
- * asked (a lookup in memory); a blocked block inside is found when it is read.
+ * asked (a lookup in memory); a blocked block inside is found when it is read. The entry rides
+ * with its notice (tenant, CID, list, line), as the held-content scan's do: a tenant is told once
+ * per rule, so the scan finds it told, and a later upload of the same content records its
+ * `file.created` alone.
  */
-function blockedOnArrival(ctx: CommitSettings, actor: Actor, file: NewFile): NewEvent[] {
+function blockedOnArrival(ctx: CommitSettings, actor: Actor, file: NewFile): BlockedNotice[] {
   const match = ctx.deny.lists.check({ namespace: 'ipfs', cid: CID.parse(file.cid) })
   if (!match) return []
-  return [
-    tenantEvent(actor, contentBlockedFacts(file.cid, match, 'upload', { fileId: file.id, network: file.network })),
-  ]
+  const facts = contentBlockedFacts(file.cid, match, 'upload', { fileId: file.id, network: file.network })
+  const { list, line } = match
+  return [{ tenantId: file.tenantId, cid: file.cid, list, line, event: tenantEvent(actor, facts) }]
 }
 
 /** The content's CID under the requested profile, and (for files) its DAG's inner nodes. */

@@ -115,9 +115,10 @@ export function createWebhookOperations(settings: WebhookFeatureSettings): Webho
       const reason = update.reason === undefined ? undefined : validateReason(update.reason)
       const current = await owned(caller, id, options)
       if (url !== undefined) await checkReachable(url, t, options)
-      const events = updateEvents(caller, current, { url, eventTypes, description, enabled: update.enabled, reason })
+      const change = { url, eventTypes, description, enabled: update.enabled, reason }
+      const { events, stateEvents } = updateEvents(caller, current, change)
       // nothing to change and nothing to record: the endpoint as it is, its updatedAt untouched
-      if (events.length === 0) return shown(current)
+      if (events.length === 0 && stateEvents.length === 0) return shown(current)
       const patch = {
         url,
         eventTypes,
@@ -126,7 +127,11 @@ export function createWebhookOperations(settings: WebhookFeatureSettings): Webho
         disabledReason: disabledReason(caller, reason),
       }
       const who = ownerOf(caller)
-      const updated = await records.webhooks.updateWebhookEndpoint(who, id, patch, clock.now(), { ...options, events })
+      const updated = await records.webhooks.updateWebhookEndpoint(who, id, patch, clock.now(), {
+        ...options,
+        events,
+        stateEvents,
+      })
       if (!updated) throw notFound()
       return shown(updated)
     },
@@ -218,14 +223,17 @@ export function createWebhookOperations(settings: WebhookFeatureSettings): Webho
  * The entries a patch records: `endpoint.updated` naming the fields given (url, event types,
  * description), and `endpoint.enabled` or `endpoint.disabled` when it changes the state (as the
  * automatic disable's entry, with the reason). Giving the state it has already records nothing.
- * The state is the one read just before the write: of two concurrent identical toggles, both record.
+ * The state read here may be stale (another call may toggle it meanwhile), so the toggle's entry
+ * goes as a state event: the store appends it only if the state still differs when it writes, and
+ * of two concurrent identical toggles only one records.
  */
 function updateEvents(
   caller: WebhookCaller,
   current: WebhookEndpointRecord,
   change: WebhookEndpointUpdate,
-): NewEvent[] {
+): { events: NewEvent[]; stateEvents: NewEvent[] } {
   const events: NewEvent[] = []
+  const stateEvents: NewEvent[] = []
   const { url, eventTypes, description, enabled, reason } = change
   const fields = Object.fromEntries(
     Object.entries({ url, eventTypes, description }).filter(([, value]) => value !== undefined),
@@ -235,9 +243,9 @@ function updateEvents(
     const facts = enabled
       ? { url: url ?? current.url }
       : { url: url ?? current.url, reason: disabledReason(caller, reason) }
-    events.push(endpointEvent(caller, current.id, enabled ? 'endpoint.enabled' : 'endpoint.disabled', facts))
+    stateEvents.push(endpointEvent(caller, current.id, enabled ? 'endpoint.enabled' : 'endpoint.disabled', facts))
   }
-  return events
+  return { events, stateEvents }
 }
 
 /** Everything but the secrets (the end of the last rotation's grace period stays: it is no secret). */

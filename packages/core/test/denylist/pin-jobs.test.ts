@@ -115,4 +115,27 @@ describe('deny lists: pin by CID', () => {
       data: { list: 'pins.deny', line: 1, site: 'upload', fileId: again.file.id, network: 'private' },
     })
   })
+
+  it('upload - told once per rule: the held-content scan after a list refresh, and a second upload, find it told', async () => {
+    const { root, test, block } = await setUp()
+    const stop = await test.service.heldContent.start({ pauseMs: 0 })
+    try {
+      await test.service.heldContent.settled()
+      block(root)
+      const bytes = patterned(1024 * 1024, 5) // the bytes whose root `setUp` made
+      const { file } = await uploadFile(test.service, alice, bytes, { network: 'public' })
+      expect(file.cid).toBe(root)
+      // the list read again whole: a pass over every held root checks this one against the rule
+      test.service.heldContent.listReplaced('pins.deny')
+      await test.service.heldContent.settled()
+      expect(test.service.heldContent.status()).toMatchObject({ rootsBlocked: 1, noticesRecorded: 0 })
+      await uploadFile(test.service, alice, bytes, { network: 'private' })
+      await uploadFile(test.service, mallory, bytes, { network: 'public' })
+    } finally {
+      await stop()
+    }
+    expect((await blockedEvents(test)).map((e) => [e.data.site, e.data.line])).toEqual([['upload', 1]])
+    // another tenant is told on its own
+    expect((await blockedEvents(test, mallory)).map((e) => [e.data.site, e.data.line])).toEqual([['upload', 1]])
+  })
 })

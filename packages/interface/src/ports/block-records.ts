@@ -1,6 +1,11 @@
 import type { CallOptions } from '../call-options.js'
 import type { ContentRecord, FileRecord, Network } from '../model.js'
 
+/** Where a page of `listRootHolders` starts: strictly after this file (the last of the page before). */
+export interface RootHolderPageOptions extends CallOptions {
+  after?: Pick<FileRecord, 'tenantId' | 'createdAt' | 'id'> | undefined
+}
+
 /**
  * The block index: for every block of every stored content, where its bytes are. A block is named
  * by its multihash alone — a CIDv0 and a CIDv1 (any codec) of the same bytes are the same block —
@@ -81,10 +86,11 @@ export interface BlockRecordStore {
 
   /**
    * Files of every tenant, on either network, whose content has this block as its root, by
-   * `(tenantId, createdAt, id)`, at most `limit`: who holds a CID (whatever its spelling), so a
-   * deny rule added by the operator can be reported to the tenants whose content it blocks.
+   * `(tenantId, createdAt, id)`, at most `limit`, strictly after `options.after` in that order: who
+   * holds a CID (whatever its spelling), read a page at a time, so a deny rule can be reported to
+   * the tenants whose content it blocks however many hold it.
    */
-  listRootHolders(multihash: Uint8Array, limit: number, options?: CallOptions): Promise<FileRecord[]>
+  listRootHolders(multihash: Uint8Array, limit: number, options?: RootHolderPageOptions): Promise<FileRecord[]>
 
   /**
    * Up to `limit` CIDs of contents that at least one file of any tenant references (either network,

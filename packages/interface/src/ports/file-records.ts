@@ -1,5 +1,6 @@
 import type { CallOptions } from '../call-options.js'
 import type { ContentRecord, FileFilter, FilePatch, FileRecord, Network, NewFile, Page, PageRequest } from '../model.js'
+import type { BlockedNotice } from './deny-rule-records.js'
 import type { RecordedOptions } from './event-records.js'
 import type { FileQuota } from './tenant-accounts.js'
 
@@ -23,6 +24,13 @@ export interface CreateFileOptions extends RecordedOptions {
    * the answer is `QUOTA_EXCEEDED` and nothing is written.
    */
   quota?: FileQuota | undefined
+  /**
+   * `content.blocked` notices the file's arrival owes its tenant (a rule blocks its root), recorded
+   * as `DenyRuleRecordStore.recordBlockedNotices` records them, in the file's own atomic step: a
+   * notice new to the store is kept and its event appended; one told before (by an earlier upload,
+   * by the held-content scan, on any instance) is skipped with its event.
+   */
+  blockedNotices?: readonly BlockedNotice[] | undefined
 }
 
 export interface DeletedFile {

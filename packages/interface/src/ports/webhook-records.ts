@@ -1,6 +1,6 @@
 import type { CallOptions } from '../call-options.js'
 import type { Page, PageRequest } from '../model.js'
-import type { RecordedOptions } from './event-records.js'
+import type { NewEvent, RecordedOptions } from './event-records.js'
 
 /** The event types an endpoint may subscribe to (the journal's `type`s that leave the service). */
 export const WEBHOOK_EVENT_TYPES = [
@@ -63,6 +63,12 @@ export interface WebhookEndpointPatch {
   enabled?: boolean | undefined
   /** The reason recorded when `enabled: false` disables it. */
   disabledReason?: string | undefined
+}
+
+/** The events of an endpoint update: `events` record the fields given, `stateEvents` the toggle. */
+export interface WebhookEndpointUpdateOptions extends RecordedOptions {
+  /** Appended only when the update changes `enabled` (see `updateWebhookEndpoint`). */
+  stateEvents?: readonly NewEvent[] | undefined
 }
 
 /** An endpoint disabled for failing (`disableFailingWebhookEndpoint`). */
@@ -159,15 +165,19 @@ export interface WebhookRecordStore {
   ): Promise<Page<WebhookEndpointRecord>>
 
   /**
-   * Applies `patch` and `updatedAt`, with `events` in the same atomic step; `undefined` (nothing
-   * appended) when the owner has no such endpoint.
+   * Applies `patch` and `updatedAt`, with `events` in the same atomic step; `stateEvents` are
+   * appended too, but only when the patch's `enabled` changes the state the endpoint has in that
+   * step (of concurrent identical toggles, exactly one records its entry). A patch that changes
+   * nothing (no field given, and `enabled` absent or the state it has) writes and appends nothing
+   * and answers the endpoint as it is, its `updatedAt` untouched. `undefined` (nothing appended)
+   * when the owner has no such endpoint.
    */
   updateWebhookEndpoint(
     tenantId: string | null,
     id: string,
     patch: WebhookEndpointPatch,
     updatedAt: Date,
-    options?: RecordedOptions,
+    options?: WebhookEndpointUpdateOptions,
   ): Promise<WebhookEndpointRecord | undefined>
 
   /**
