@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os'
-import { defineConfig } from 'vitest/config'
+import { configDefaults, defineConfig } from 'vitest/config'
 
 /**
  * Three groups (vitest projects). `pnpm test` runs `default`; `.ci/run` runs all three, and the
@@ -63,7 +63,17 @@ export default defineConfig({
       // every file imported the module graph again: 318 s of the default group's 876 s of worker time
       // (7m29s → 3m43s on 2 cores). The rule it asks: a file sets up and tears down what it uses in its
       // own hooks, and never relies on module state another file left behind.
-      { extends: true, test: { name: 'default', isolate: false, include: ALL, exclude: [...PROCESSES, ...INTEROP] } },
+      // configDefaults.exclude (node_modules): an explicit exclude replaces vitest's default one, and
+      // packages/http/test (a workspace project) has a node_modules whose links lead to every package
+      {
+        extends: true,
+        test: {
+          name: 'default',
+          isolate: false,
+          include: ALL,
+          exclude: [...configDefaults.exclude, ...PROCESSES, ...INTEROP],
+        },
+      },
       { extends: true, test: { name: 'processes', include: PROCESSES } },
       { extends: true, test: { name: 'interop', include: INTEROP } },
     ],

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import type { ApiKeyRecord, RecordStore } from '@pinfold/interface'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { at, OTHER_TENANT, TENANT } from './fixtures.js'
+import { freshHarnessPerTest } from './fresh-harness-per-test.js'
 import type { RecordStoreHarness } from './record-store.js'
 
 function newKey(fields: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
@@ -27,14 +28,9 @@ function newKey(fields: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
 /** The ApiKeyRecordStore contract: storage, listing filters, revocation and the atomic use count. */
 export function describeApiKeyRecords(name: string, create: () => Promise<RecordStoreHarness>): void {
   describe(`ApiKeyRecordStore conformance: ${name}`, () => {
-    let h: RecordStoreHarness
     let store: RecordStore
-    beforeEach(async () => {
-      h = await create()
-      store = h.store
-    })
-    afterEach(async () => {
-      await h.close?.()
+    freshHarnessPerTest(create, (next) => {
+      store = next.store
     })
 
     const ids = (keys: ApiKeyRecord[]) => keys.map((k) => k.id)

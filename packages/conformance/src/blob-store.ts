@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto'
 import type { BlobStore } from '@pinfold/interface'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { collect, patternBytes } from './bytes.js'
+import { freshHarnessPerTest } from './fresh-harness-per-test.js'
 
 /** Bypasses the adapter to prove what really is (or is not) in the backend. */
 export interface BlobProbe {
@@ -41,11 +42,8 @@ export function describeBlobStore(
 ): void {
   describe(`BlobStore conformance: ${name}`, () => {
     let h: BlobStoreHarness
-    beforeEach(async () => {
-      h = await create()
-    })
-    afterEach(async () => {
-      await h.close?.()
+    freshHarnessPerTest(create, (next) => {
+      h = next
     })
 
     it('put - stores the exact bytes and reports their size', async () => {

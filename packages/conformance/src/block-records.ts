@@ -1,7 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto'
 import type { BlockLocation, ContentRecord, FileRecord, NewFile, RecordStore } from '@pinfold/interface'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { at, fileBuilder, OTHER_TENANT, TENANT } from './fixtures.js'
+import { freshHarnessPerTest } from './fresh-harness-per-test.js'
 import type { RecordStoreHarness } from './record-store.js'
 
 /** A sha2-256 multihash (0x12, 32 bytes) of a label: distinct per label, like a real block's. */
@@ -16,14 +17,9 @@ function location(label: string, fields: Partial<BlockLocation> = {}): BlockLoca
 /** `BlockRecordStore`: the block index behind the gateway's block-by-block reads. */
 export function describeBlockRecords(name: string, create: () => Promise<RecordStoreHarness>): void {
   describe(`RecordStore conformance: ${name}: block index`, () => {
-    let h: RecordStoreHarness
     let store: RecordStore
-    beforeEach(async () => {
-      h = await create()
-      store = h.store
-    })
-    afterEach(async () => {
-      await h.close?.()
+    freshHarnessPerTest(create, (next) => {
+      store = next.store
     })
     const newFile = fileBuilder()
     const blobKey = () => `blobs/${randomUUID()}`

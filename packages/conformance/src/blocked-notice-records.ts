@@ -1,7 +1,8 @@
 import type { BlockedNotice, NewFile, RecordStore } from '@pinfold/interface'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { MALFORMED_EVENT, newEvent } from './event-records.js'
 import { contentFor, fileBuilder, OTHER_TENANT, TENANT } from './fixtures.js'
+import { freshHarnessPerTest } from './fresh-harness-per-test.js'
 import type { RecordStoreHarness } from './record-store.js'
 
 /**
@@ -11,14 +12,9 @@ import type { RecordStoreHarness } from './record-store.js'
  */
 export function describeBlockedNoticeRecords(name: string, create: () => Promise<RecordStoreHarness>): void {
   describe(`DenyRuleRecordStore held-content notices conformance: ${name}`, () => {
-    let h: RecordStoreHarness
     let store: RecordStore
-    beforeEach(async () => {
-      h = await create()
-      store = h.store
-    })
-    afterEach(async () => {
-      await h.close?.()
+    freshHarnessPerTest(create, (next) => {
+      store = next.store
     })
 
     const notice = (tenantId: string, cid: string, list: string, line: number): BlockedNotice => ({

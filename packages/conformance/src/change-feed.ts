@@ -1,5 +1,6 @@
 import type { ChangeFeed, FactChange } from '@pinfold/interface'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
+import { freshHarnessPerTest } from './fresh-harness-per-test.js'
 
 export interface ChangeFeedHarness {
   /** Two feeds as two server instances on one record store would hold them. */
@@ -11,11 +12,8 @@ export interface ChangeFeedHarness {
 export function describeChangeFeed(name: string, create: () => Promise<ChangeFeedHarness>): void {
   describe(`ChangeFeed conformance: ${name}`, () => {
     let h: ChangeFeedHarness
-    beforeEach(async () => {
-      h = await create()
-    })
-    afterEach(async () => {
-      await h.close?.()
+    freshHarnessPerTest(create, (next) => {
+      h = next
     })
 
     it('publish - every instance hears the change, the publisher too', async () => {

@@ -1,7 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto'
 import type { BlockLocation, PinRequestRecord, RecordStore } from '@pinfold/interface'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { at, contentFor, fileBuilder, OTHER_TENANT, TENANT } from './fixtures.js'
+import { freshHarnessPerTest } from './fresh-harness-per-test.js'
 import type { RecordStoreHarness } from './record-store.js'
 
 const newFile = fileBuilder()
@@ -37,14 +38,9 @@ function pinRequest(fields: Partial<PinRequestRecord>): PinRequestRecord {
 /** `DeploymentTotalsRecordStore`: sums over every tenant, for an operator's metrics. */
 export function describeDeploymentTotals(name: string, create: () => Promise<RecordStoreHarness>): void {
   describe(`RecordStore conformance: ${name}: deployment totals`, () => {
-    let h: RecordStoreHarness
     let store: RecordStore
-    beforeEach(async () => {
-      h = await create()
-      store = h.store
-    })
-    afterEach(async () => {
-      await h.close?.()
+    freshHarnessPerTest(create, (next) => {
+      store = next.store
     })
 
     it('storedTotals - an empty store is all zeros', async () => {

@@ -1,6 +1,7 @@
 import type { EventRecord, NewEvent, RecordStore } from '@pinfold/interface'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { contentFor, fileBuilder, OTHER_TENANT, TENANT } from './fixtures.js'
+import { freshHarnessPerTest } from './fresh-harness-per-test.js'
 import type { RecordStoreHarness } from './record-store.js'
 
 const newFile = fileBuilder()
@@ -33,12 +34,9 @@ export function describeEventRecords(name: string, create: () => Promise<RecordS
   describe(`EventRecordStore conformance: ${name}`, () => {
     let h: RecordStoreHarness
     let store: RecordStore
-    beforeEach(async () => {
-      h = await create()
-      store = h.store
-    })
-    afterEach(async () => {
-      await h.close?.()
+    freshHarnessPerTest(create, (next) => {
+      h = next
+      store = next.store
     })
 
     const all = async (tenantId?: string) =>

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import type { CreatedFile, FileFilter, FileRecord, PageRequest, RecordStore } from '@pinfold/interface'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { fileFixtures } from './file-fixtures.js'
 import { describeFileListFilters } from './file-list-filters.js'
 import { at, contentFor, fileBuilder, newCid, newGroup, OTHER_TENANT, TENANT } from './fixtures.js'
+import { freshHarnessPerTest } from './fresh-harness-per-test.js'
 import { ids, sortByKey, walkPages } from './paging.js'
 import type { RecordStoreHarness } from './record-store.js'
 
@@ -18,12 +19,9 @@ export function describeFileRecords(name: string, create: () => Promise<RecordSt
   describe(`RecordStore conformance: ${name}: files`, () => {
     let h: RecordStoreHarness
     let store: RecordStore
-    beforeEach(async () => {
-      h = await create()
-      store = h.store
-    })
-    afterEach(async () => {
-      await h.close?.()
+    freshHarnessPerTest(create, (next) => {
+      h = next
+      store = next.store
     })
 
     const fixtures = fileFixtures(() => h)

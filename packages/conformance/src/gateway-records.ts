@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import type { DomainRecord, Network, NewFile, RecordStore, SignatureRecord, SwapRecord } from '@pinfold/interface'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { at, fileBuilder, newCid, OTHER_TENANT, TENANT } from './fixtures.js'
+import { freshHarnessPerTest } from './fresh-harness-per-test.js'
 import type { RecordStoreHarness } from './record-store.js'
 
 const newFile = fileBuilder({ network: 'public', name: 'page.html', size: 10, mimeType: 'text/html' })
@@ -40,14 +41,9 @@ const domain = (fields: Partial<DomainRecord> = {}): DomainRecord => ({
 /** The gateway part of the RecordStore contract: public lookups, swaps, signatures, domains, expiry. */
 export function describeGatewayRecords(name: string, create: () => Promise<RecordStoreHarness>): void {
   describe(`RecordStore conformance (gateway): ${name}`, () => {
-    let h: RecordStoreHarness
     let store: RecordStore
-    beforeEach(async () => {
-      h = await create()
-      store = h.store
-    })
-    afterEach(async () => {
-      await h.close?.()
+    freshHarnessPerTest(create, (next) => {
+      store = next.store
     })
 
     async function addFile(fields: Partial<NewFile> = {}) {

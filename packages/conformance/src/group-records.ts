@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import type { GroupFilter, GroupRecord, Network, PageRequest, RecordStore } from '@pinfold/interface'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { fileFixtures } from './file-fixtures.js'
 import { at, newGroup, OTHER_TENANT, TENANT } from './fixtures.js'
+import { freshHarnessPerTest } from './fresh-harness-per-test.js'
 import { ids, sortByKey, walkPages } from './paging.js'
 import type { RecordStoreHarness } from './record-store.js'
 
@@ -14,12 +15,9 @@ export function describeGroupRecords(name: string, create: () => Promise<RecordS
   describe(`RecordStore conformance: ${name}: groups`, () => {
     let h: RecordStoreHarness
     let store: RecordStore
-    beforeEach(async () => {
-      h = await create()
-      store = h.store
-    })
-    afterEach(async () => {
-      await h.close?.()
+    freshHarnessPerTest(create, (next) => {
+      h = next
+      store = next.store
     })
 
     const { expectCounts, addFile, listAll } = fileFixtures(() => h)

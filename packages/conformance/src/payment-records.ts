@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import type { NewFile, PaymentInstructionRecord, PaymentTerms, RecordStore } from '@pinfold/interface'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { at, fileBuilder, newCid, OTHER_TENANT, TENANT } from './fixtures.js'
+import { freshHarnessPerTest } from './fresh-harness-per-test.js'
 import type { RecordStoreHarness } from './record-store.js'
 
 const newFile = fileBuilder({ network: 'private', size: 10 })
@@ -32,14 +33,9 @@ function newInstruction(fields: Partial<PaymentInstructionRecord> = {}): Payment
 /** The PaymentRecordStore contract: instructions, attached CIDs, and the atomic nonce claim. */
 export function describePaymentRecords(name: string, create: () => Promise<RecordStoreHarness>): void {
   describe(`PaymentRecordStore conformance: ${name}`, () => {
-    let h: RecordStoreHarness
     let store: RecordStore
-    beforeEach(async () => {
-      h = await create()
-      store = h.store
-    })
-    afterEach(async () => {
-      await h.close?.()
+    freshHarnessPerTest(create, (next) => {
+      store = next.store
     })
 
     async function addFile(fields: Partial<NewFile> = {}) {

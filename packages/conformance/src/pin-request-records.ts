@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { PageRequest, PinRequestFilter, PinRequestRecord, RecordStore } from '@pinfold/interface'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { freshHarnessPerTest } from './fresh-harness-per-test.js'
 import type { RecordStoreHarness } from './record-store.js'
 
 const at = (second: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, second))
@@ -35,14 +36,9 @@ const firstPage: PageRequest = { limit: 100, order: 'ASC' }
 /** The PinRequestRecordStore contract: the pin-by-CID queue shared by every worker of a deployment. */
 export function describePinRequestRecords(name: string, create: () => Promise<RecordStoreHarness>): void {
   describe(`PinRequestRecordStore conformance: ${name}`, () => {
-    let h: RecordStoreHarness
     let store: RecordStore
-    beforeEach(async () => {
-      h = await create()
-      store = h.store
-    })
-    afterEach(async () => {
-      await h.close?.()
+    freshHarnessPerTest(create, (next) => {
+      store = next.store
     })
 
     it('createPinRequest - stores the request exactly as given; reusing an id is a CONFLICT', async () => {

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import type { NewEvent, RecordStore } from '@pinfold/interface'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { MALFORMED_EVENT, newEvent } from './event-records.js'
 import { at, contentFor, fileBuilder, newCid, newGroup, TENANT } from './fixtures.js'
+import { freshHarnessPerTest } from './fresh-harness-per-test.js'
 import type { RecordStoreHarness } from './record-store.js'
 import { newWebhookEndpoint } from './webhook-records.js'
 
@@ -318,12 +319,9 @@ export function describeRecordedWrites(name: string, create: () => Promise<Recor
   describe(`RecordedOptions conformance: ${name}`, () => {
     let h: RecordStoreHarness
     let store: RecordStore
-    beforeEach(async () => {
-      h = await create()
-      store = h.store
-    })
-    afterEach(async () => {
-      await h.close?.()
+    freshHarnessPerTest(create, (next) => {
+      h = next
+      store = next.store
     })
 
     it('every recorded write: a malformed event changes nothing, a good one is appended with the change', async () => {

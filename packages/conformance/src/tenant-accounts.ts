@@ -1,6 +1,7 @@
 import type { FileRecord, KeptTenantUsage, NewFile, RecordStore } from '@pinfold/interface'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { at, contentFor, fileBuilder, newCid, OTHER_TENANT, TENANT } from './fixtures.js'
+import { freshHarnessPerTest } from './fresh-harness-per-test.js'
 import type { RecordStoreHarness } from './record-store.js'
 
 const newFile = fileBuilder()
@@ -72,14 +73,9 @@ async function recount(store: RecordStore, tenants: readonly string[]): Promise<
 /** `TenantAccountRecordStore`: each tenant's figures under deduplication, and its limits. */
 export function describeTenantAccounts(name: string, create: () => Promise<RecordStoreHarness>): void {
   describe(`RecordStore conformance: ${name}: tenant accounts`, () => {
-    let h: RecordStoreHarness
     let store: RecordStore
-    beforeEach(async () => {
-      h = await create()
-      store = h.store
-    })
-    afterEach(async () => {
-      await h.close?.()
+    freshHarnessPerTest(create, (next) => {
+      store = next.store
     })
 
     const put = (fields: Partial<NewFile>, contentSize?: number) => {

@@ -1,7 +1,8 @@
 import type { RecordStore } from '@pinfold/interface'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { newEvent } from './event-records.js'
 import { OTHER_TENANT, TENANT } from './fixtures.js'
+import { freshHarnessPerTest } from './fresh-harness-per-test.js'
 import type { RecordStoreHarness } from './record-store.js'
 
 /**
@@ -11,14 +12,9 @@ import type { RecordStoreHarness } from './record-store.js'
  */
 export function describeTenantDenyRuleRecords(name: string, create: () => Promise<RecordStoreHarness>): void {
   describe(`DenyRuleRecordStore tenants' rules conformance: ${name}`, () => {
-    let h: RecordStoreHarness
     let store: RecordStore
-    beforeEach(async () => {
-      h = await create()
-      store = h.store
-    })
-    afterEach(async () => {
-      await h.close?.()
+    freshHarnessPerTest(create, (next) => {
+      store = next.store
     })
 
     const add = (tenantId: string, id: string, rule = `/ipfs/${id}`) =>

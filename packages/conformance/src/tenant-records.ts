@@ -1,6 +1,7 @@
 import type { RecordStore, TenantRecord } from '@pinfold/interface'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { at } from './fixtures.js'
+import { freshHarnessPerTest } from './fresh-harness-per-test.js'
 import type { RecordStoreHarness } from './record-store.js'
 
 function newTenant(id: string, fields: Partial<TenantRecord> = {}): TenantRecord {
@@ -10,14 +11,9 @@ function newTenant(id: string, fields: Partial<TenantRecord> = {}): TenantRecord
 /** The TenantRecordStore contract: registration once, listing and search, suspension. */
 export function describeTenantRecords(name: string, create: () => Promise<RecordStoreHarness>): void {
   describe(`TenantRecordStore conformance: ${name}`, () => {
-    let h: RecordStoreHarness
     let store: RecordStore
-    beforeEach(async () => {
-      h = await create()
-      store = h.store
-    })
-    afterEach(async () => {
-      await h.close?.()
+    freshHarnessPerTest(create, (next) => {
+      store = next.store
     })
 
     const ids = (tenants: TenantRecord[]) => tenants.map((t) => t.id)

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { RecordStore, UploadSessionRecord } from '@pinfold/interface'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { freshHarnessPerTest } from './fresh-harness-per-test.js'
 import type { RecordStoreHarness } from './record-store.js'
 
 const at = (second: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, second))
@@ -35,14 +36,9 @@ const lease = (owner = 'advancer') => ({ owner, expiresAt: at(10) })
 /** The UploadSessionRecordStore contract (resumable uploads); sessions are addressed by id alone. */
 export function describeUploadSessionRecords(name: string, create: () => Promise<RecordStoreHarness>): void {
   describe(`UploadSessionRecordStore conformance: ${name}`, () => {
-    let h: RecordStoreHarness
     let store: RecordStore
-    beforeEach(async () => {
-      h = await create()
-      store = h.store
-    })
-    afterEach(async () => {
-      await h.close?.()
+    freshHarnessPerTest(create, (next) => {
+      store = next.store
     })
 
     it('createUploadSession - stores the session exactly as given', async () => {

@@ -1,6 +1,7 @@
 import { type GatewayUsageCount, type GatewayUsageQuery, OTHER_USAGE_CID, type RecordStore } from '@pinfold/interface'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { newCid, OTHER_TENANT, TENANT } from './fixtures.js'
+import { freshHarnessPerTest } from './fresh-harness-per-test.js'
 import type { RecordStoreHarness } from './record-store.js'
 
 /** Far above what any test here writes, but for the tests of the cap. */
@@ -9,14 +10,9 @@ const LIMITS = { rowsPerTenantDay: 1000 }
 /** The UsageRecordStore contract: batched gateway counts that add up, their rankings, storage totals. */
 export function describeUsageRecords(name: string, create: () => Promise<RecordStoreHarness>): void {
   describe(`UsageRecordStore conformance: ${name}`, () => {
-    let h: RecordStoreHarness
     let store: RecordStore
-    beforeEach(async () => {
-      h = await create()
-      store = h.store
-    })
-    afterEach(async () => {
-      await h.close?.()
+    freshHarnessPerTest(create, (next) => {
+      store = next.store
     })
 
     const A = newCid()

@@ -9,7 +9,8 @@ import type {
   VectorEmbedding,
   VectorQuery,
 } from '@pinfold/interface'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { freshHarnessPerTest } from './fresh-harness-per-test.js'
 import type { RecordStoreHarness } from './record-store.js'
 
 const TENANT = 'tenant-a'
@@ -47,12 +48,9 @@ export function describeVectorRecords(name: string, create: () => Promise<Record
   describe(`VectorRecordStore conformance: ${name}`, () => {
     let h: RecordStoreHarness
     let store: RecordStore
-    beforeEach(async () => {
-      h = await create()
-      store = h.store
-    })
-    afterEach(async () => {
-      await h.close?.()
+    freshHarnessPerTest(create, (next) => {
+      h = next
+      store = next.store
     })
 
     /** Runs `body` when the store declares vectors; otherwise reports the test as skipped. */

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import type { PageRequest, RecordStore, WebhookDeliveryRecord, WebhookEndpointRecord } from '@pinfold/interface'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { MALFORMED_EVENT, newEvent } from './event-records.js'
+import { freshHarnessPerTest } from './fresh-harness-per-test.js'
 import type { RecordStoreHarness } from './record-store.js'
 
 const at = (second: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, second))
@@ -63,14 +64,9 @@ function newDelivery(
 /** The WebhookRecordStore contract: endpoints scoped to their owner, and the leased, fair outbox. */
 export function describeWebhookRecords(name: string, create: () => Promise<RecordStoreHarness>): void {
   describe(`WebhookRecordStore conformance: ${name}`, () => {
-    let h: RecordStoreHarness
     let store: RecordStore
-    beforeEach(async () => {
-      h = await create()
-      store = h.store
-    })
-    afterEach(async () => {
-      await h.close?.()
+    freshHarnessPerTest(create, (next) => {
+      store = next.store
     })
 
     it('createWebhookEndpoint - stores it as given, scoped to its owner; a reused id is a CONFLICT', async () => {

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type ListProblem, parseAnyCid } from '@pinfold/core'
-import { type ApiClient, apiClient, form, TEST_SECRET, testTokens } from '@pinfold/testing/test-api'
+import { type ApiClient, form } from '@pinfold/testing/test-api'
 import { base32 } from 'multiformats/bases/base32'
 import { base58btc } from 'multiformats/bases/base58'
 import { CID } from 'multiformats/cid'
@@ -13,12 +13,10 @@ import { sha256 } from 'multiformats/hashes/sha2'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseDenylistSources, type RunningDenylists, startDenylistSources } from '../src/denylist-sources.js'
-import { type RunningServer, readConfig, startServer } from '../src/index.js'
-import { openStorage } from '../src/storage.js'
 import { parseScrape } from './support/scrape.js'
-import { type PreparedStorage, prepareStorage } from './support/storage-setup.js'
 import { waitFor } from './support/wait-for.js'
 import { type ReceivedWebhook, startWebhookReceiver } from './support/webhook-receiver.js'
+import { startWebhookServer, type WebhookServer } from './support/webhook-server.js'
 
 const A = 'bafybeihvvulpp4evxj7x7armbqcyg6uezzuig6jp3lktpbovlqfkuqeuoq'
 const B = 'QmdWFA9FL52hx3j9EJZPQP1ZUH8Ygi5tLCX2cRDs6knSf8'
@@ -153,16 +151,13 @@ interface WireEvent {
   data: { cid: string; list: string; line: number; site: string; fileIds: string[] }
 }
 
-let dataDir: string
+let listDir: string
 let listFile: string
 let subscription: Server
 let subscriptionBody = ''
 let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>
-let stores: Awaited<ReturnType<typeof openStorage>>
-let storage: PreparedStorage
-let running: RunningServer
-let api: ApiClient
-let env: Record<string, string>
+let server: WebhookServer
+const api: ApiClient = (path, init) => server.api(path, init)
 let secret: string
 const METRICS_TOKEN = 'held-content-metrics-token'
 
@@ -220,10 +215,8 @@ async function modernRule(cid: string): Promise<string> {
 
 describe('content.blocked for held content when the deny lists change while serving', () => {
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'pinfold-held-'))
-    // memory unless PINFOLD_TEST_STORAGE names another (a manual run on PostgreSQL: postgres + TEST_DATABASE_URL)
-    storage = await prepareStorage()
-    listFile = join(dataDir, 'ops.deny')
+    listDir = await mkdtemp(join(tmpdir(), 'pinfold-held-'))
+    listFile = join(listDir, 'ops.deny')
     await writeFile(listFile, '')
     subscription = createServer((req, res) => {
       const body = subscriptionBody
@@ -238,25 +231,14 @@ describe('content.blocked for held content when the deny lists change while serv
     await new Promise<void>((resolve) => subscription.listen(0, '127.0.0.1', resolve))
     const port = (subscription.address() as AddressInfo).port
     receiver = await startWebhookReceiver()
-    env = {
-      PORT: '0',
-      ...storage.env,
-      PINFOLD_DATA_DIR: dataDir,
-      PINFOLD_AUTH_SECRET: TEST_SECRET,
-      PINFOLD_WEBHOOK_ALLOW_PRIVATE: 'true',
-      PINFOLD_WEBHOOK_POLL_MS: '50',
+    // memory unless PINFOLD_TEST_STORAGE names another (a manual run on PostgreSQL: postgres + TEST_DATABASE_URL)
+    server = await startWebhookServer(undefined, {
       PINFOLD_DENYLISTS: `${listFile},http://127.0.0.1:${port}/lists/sub.deny`,
       PINFOLD_DENYLIST_FILE_CHECK_MS: '50',
       PINFOLD_DENYLIST_REFRESH_MS: '100',
       PINFOLD_DENYLIST_SCAN_PAUSE_MS: '0',
       PINFOLD_METRICS_TOKEN: METRICS_TOKEN,
-    }
-    const config = readConfig(env)
-    stores = await openStorage(config)
-    running = await startServer(config, { stores })
-    const token = testTokens()
-    const defaultToken = await token()
-    api = (path, init) => apiClient(fetch, running.url, token, defaultToken)(path, init)
+    })
     const res = await api('/v3/webhooks', {
       method: 'POST',
       body: JSON.stringify({ url: receiver.url, event_types: ['content.blocked'] }),
@@ -267,12 +249,10 @@ describe('content.blocked for held content when the deny lists change while serv
   })
 
   afterAll(async () => {
-    await running?.close()
-    await stores?.close()
-    await storage?.close()
+    await server?.close()
     await receiver?.close()
     await new Promise<void>((resolve) => (subscription ? subscription.close(() => resolve()) : resolve()))
-    await rm(dataDir, { recursive: true, force: true })
+    await rm(listDir, { recursive: true, force: true })
   })
 
   type Held = { id: string; cid: string }
@@ -290,7 +270,7 @@ describe('content.blocked for held content when the deny lists change while serv
     })
     const delivery = await deliveryFor(held.plain.cid)
     expect(delivery).toMatchObject({ type: 'content.blocked', data: { details: { list: 'ops.deny', line: 1 } } })
-    await running.service.heldContent.settled()
+    await server.running().service.heldContent.settled()
     expect((await blockedEvents()).map((e) => e.target.id)).toEqual([held.plain.cid])
     expect((await blockedEvents()).some((e) => e.target.id === other.cid)).toBe(false)
   })
@@ -310,7 +290,7 @@ describe('content.blocked for held content when the deny lists change while serv
     const entry = await entryFor(held.modern.cid)
     expect(entry.data).toMatchObject({ list: 'ops.deny', line: 2, site: 'scan', fileIds: [held.modern.id] })
     await deliveryFor(held.modern.cid)
-    await running.service.heldContent.settled()
+    await server.running().service.heldContent.settled()
     const told = (await blockedEvents()).map((e) => e.target.id).sort()
     expect(told).toEqual([held.plain.cid, held.legacy.cid, held.modern.cid].sort())
   })
@@ -319,15 +299,16 @@ describe('content.blocked for held content when the deny lists change while serv
     // a comment changes the file's bytes but no rule: the lists are not the ones the last pass checked
     await appendFile(listFile, '# reviewed\n')
     await new Promise((resolve) => setTimeout(resolve, 200))
-    await running.close()
-    running = await startServer(readConfig(env), { stores })
-    await running.service.heldContent.settled()
-    const { rootsChecked, noticesRecorded } = running.service.heldContent.status()
+    await server.restart()
+    await server.running().service.heldContent.settled()
+    const { rootsChecked, noticesRecorded } = server.running().service.heldContent.status()
     expect(rootsChecked).toBeGreaterThanOrEqual(5)
     expect(noticesRecorded).toBe(0)
     expect(await blockedEvents()).toHaveLength(3)
     // and /metrics says so: every root checked, the three blocked ones found, nobody told again
-    const res = await fetch(`${running.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
+    const res = await fetch(`${server.running().url}/metrics`, {
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    })
     const scrape = parseScrape(await res.text())
     expect(scrape.value('pinfold_denylist_scan_running')).toBe(0)
     expect(scrape.value('pinfold_denylist_scan_roots', { count: 'checked' })).toBe(rootsChecked)

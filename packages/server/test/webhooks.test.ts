@@ -1,15 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { mintOperatorToken } from '@pinfold/core'
-import { type ApiClient, apiClient, form, TEST_SECRET, testTokens } from '@pinfold/testing/test-api'
+import { form, TEST_SECRET } from '@pinfold/testing/test-api'
 import { Webhook } from 'standardwebhooks'
 import { afterEach, describe, expect, it } from 'vitest'
-import { type RunningServer, readConfig, startServer } from '../src/index.js'
-import { openStorage } from '../src/storage.js'
-import { prepareStorage } from './support/storage-setup.js'
 import { waitFor } from './support/wait-for.js'
 import { type ReceivedWebhook, startWebhookReceiver } from './support/webhook-receiver.js'
+import { startWebhookServer, type WebhookServer } from './support/webhook-server.js'
 
 /**
  * Signed webhooks end to end: `pinfold serve` in this process with its webhook loops, tenants'
@@ -19,52 +14,14 @@ import { type ReceivedWebhook, startWebhookReceiver } from './support/webhook-re
  * stores, in process. The transport's address checks on their own: webhook-transport.test.ts.
  */
 
-interface Hooks {
-  api: ApiClient
-  stores: Awaited<ReturnType<typeof openStorage>>
-  /** The running server (a new one after each restart). */
-  running(): RunningServer
-  /** Closes the server (its loops give back what they hold) and starts a new one on the same stores. */
-  restart(env?: Record<string, string>): Promise<void>
-  close(): Promise<void>
-}
-
-const opened: Hooks[] = []
+const opened: WebhookServer[] = []
 afterEach(async () => {
   for (const hooks of opened.splice(0)) await hooks.close()
 })
 
+/** A webhook server on `storageKind`, closed after the test. */
 async function startHooks(storageKind: 'memory' | 'embedded' | 'postgres', env: Record<string, string> = {}) {
-  const dataDir = await mkdtemp(join(tmpdir(), 'pinfold-hooks-'))
-  const storage = await prepareStorage(storageKind)
-  const base = {
-    PORT: '0',
-    ...storage.env,
-    PINFOLD_DATA_DIR: dataDir,
-    PINFOLD_AUTH_SECRET: TEST_SECRET,
-    PINFOLD_WEBHOOK_ALLOW_PRIVATE: 'true',
-    PINFOLD_WEBHOOK_POLL_MS: '50',
-  }
-  const config = readConfig({ ...base, ...env })
-  const stores = await openStorage(config)
-  let running: RunningServer = await startServer(config, { stores })
-  const token = testTokens()
-  const defaultToken = await token()
-  const hooks: Hooks = {
-    api: (path, init) => apiClient(fetch, running.url, token, defaultToken)(path, init),
-    stores,
-    running: () => running,
-    async restart(overrides = {}) {
-      await running.close()
-      running = await startServer(readConfig({ ...base, ...env, ...overrides }), { stores })
-    },
-    async close() {
-      await running.close()
-      await stores.close()
-      await storage.close()
-      await rm(dataDir, { recursive: true, force: true })
-    },
-  }
+  const hooks = await startWebhookServer(storageKind, env)
   opened.push(hooks)
   return hooks
 }
@@ -75,7 +32,7 @@ const json = (method: string, body: unknown) => ({
   headers: { 'content-type': 'application/json' },
 })
 
-async function register(hooks: Hooks, url: string, org?: string) {
+async function register(hooks: WebhookServer, url: string, org?: string) {
   const res = await hooks.api('/v3/webhooks', {
     ...json('POST', { url, event_types: ['file.created'], description: 'test receiver' }),
     org,
@@ -84,7 +41,7 @@ async function register(hooks: Hooks, url: string, org?: string) {
   return ((await res.json()) as { data: { id: string; secret: string } }).data
 }
 
-async function upload(hooks: Hooks, name: string, org?: string) {
+async function upload(hooks: WebhookServer, name: string, org?: string) {
   const res = await hooks.api('/v3/files', { method: 'POST', body: form({ name }, { bytes: `bytes of ${name}` }), org })
   expect(res.status).toBe(200)
   return ((await res.json()) as { data: { id: string } }).data.id
@@ -100,7 +57,7 @@ interface Delivery {
   next_attempt_at: string | null
 }
 
-async function deliveries(hooks: Hooks, id: string, org?: string): Promise<Delivery[]> {
+async function deliveries(hooks: WebhookServer, id: string, org?: string): Promise<Delivery[]> {
   const res = await hooks.api(`/v3/webhooks/${id}/deliveries`, { org })
   expect(res.status).toBe(200)
   return ((await res.json()) as { data: { deliveries: Delivery[] } }).data.deliveries

@@ -8,7 +8,11 @@ import { describe, expect, it } from 'vitest'
 // @pinfold/testing, and a package whose tests use it lists it as a devDependency.
 const root = join(import.meta.dirname, '../../..')
 
-/** The workspace's packages: the folders pnpm-workspace.yaml names (packages/*, examples/*, bench). */
+/**
+ * The workspace's packages: the folders pnpm-workspace.yaml names (packages/*, examples/*, bench).
+ * It also names packages/http/test, http's tests as a project of their own (so that they, not http,
+ * depend on this package): its files are http's, and may import http's src/ by a relative path.
+ */
 const packages = [
   ...['packages', 'examples'].flatMap((parent) =>
     readdirSync(join(root, parent), { withFileTypes: true })
