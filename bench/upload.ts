@@ -8,7 +8,14 @@
  * `BENCH_UPLOAD_ROUNDS` alternates the three that many times (min–max and median reported);
  * `BENCH_UPLOAD_BASELINE=/path/to/other/checkout` (built) uploads into its server too, in every
  * round, the two builds in alternating order, for before/after ratios against the same floors;
- * `BENCH_CPU_PROF=1` profiles the Pinfold server and prints where its busy time went.
+ * `BENCH_CPU_PROF=1` profiles the Pinfold server and prints where its busy time went. The server's
+ * CPU time during the upload (main thread, and its other threads: file writes, fsyncs, GC, the
+ * compiler) is reported per GiB: on a shared machine it moves much less than MB/s, so an A/B can be
+ * judged by it too.
+ * On the filesystem each round also adds the same file with Helia in process (`lib/helia-add.ts`:
+ * `addByteStream` into blockstore-fs, the same importer settings, its root CID checked against the
+ * upload's): upload ÷ Helia add, goal ≥ 1.5. Helia's blockstore-fs writes each block to a temp file
+ * and renames it, with no fsync; Pinfold's upload is durable (fsynced) before it answers.
  */
 import { createReadStream, rmSync } from 'node:fs'
 import { loadavg } from 'node:os'
@@ -18,7 +25,8 @@ import { benchFile, WORK_DIR } from './lib/bench-file.js'
 import { type BenchBuild, buildsToCompare } from './lib/builds.js'
 import { hotSpots } from './lib/cpu-profile.js'
 import { curlUpload } from './lib/curl.js'
-import { peakRssMb, rssMb, startBenchServer } from './lib/process.js'
+import { heliaAdd } from './lib/helia-add.js'
+import { peakRssMb, rssMb, startBenchServer, threadCpuSeconds } from './lib/process.js'
 import { startBenchS3 } from './lib/s3.js'
 import { sha256File } from './lib/sha256-file.js'
 
@@ -35,9 +43,16 @@ export interface UploadFigures {
   ratioToSha256: number
   ratioToFloor: number
   ratioToReceiveFloor: number
+  /** Helia's in-process add of the same file (filesystem rows only), median MB/s. */
+  heliaMBps?: number | undefined
+  /** Upload ÷ Helia add of each round (filesystem rows only). */
+  heliaRatios?: number[] | undefined
   overheadVsImporter: number
   serverPeakRssMb: number
   serverRssGrowthMb: number
+  /** The server's CPU seconds during the upload, per GiB, median: its main thread, and its other threads. */
+  mainCpuPerGiB: number
+  otherCpuPerGiB: number
   rounds: number
   /** Upload ÷ receive floor of each round, for the spread. */
   receiveRatios: number[]
@@ -103,6 +118,7 @@ export async function benchUpload(
     for (let round = 0; round < rounds; round++) {
       const receive = await receiveFloorMBps(path, size)
       const floor = await floorMBps(path, size, sha.hex)
+      const helia = store === 'fs' ? await heliaAdd(path) : undefined
       // alternate which build goes first, so neither always follows the floors
       for (const build of round % 2 === 0 ? builds : [...builds].reverse()) {
         const server = await startBenchServer(
@@ -113,10 +129,25 @@ export async function benchUpload(
         )
         try {
           const idle = rssMb(server.pid)
+          const cpuBefore = threadCpuSeconds(server.pid)
           const res = await curlUpload(server.url, server.token, path, { network: 'public' })
+          const cpuAfter = threadCpuSeconds(server.pid)
           if (res.status !== 200) throw new Error(`upload failed: ${JSON.stringify(res.body)}`)
           const peak = peakRssMb(server.pid)
-          runs.get(build.name)!.push({ upload: size / MB / res.seconds, floor, receive, peak, growth: peak - idle })
+          const cid = (res.body as { data?: { cid?: string } }).data?.cid
+          // a different root would mean a different DAG, so a different amount of work: no ratio then
+          if (helia && cid !== helia.cid)
+            throw new Error(`Helia's add gave ${helia.cid}, the upload ${cid}: the importer settings differ`)
+          runs.get(build.name)!.push({
+            upload: size / MB / res.seconds,
+            floor,
+            receive,
+            helia: helia && size / MB / helia.seconds,
+            peak,
+            growth: peak - idle,
+            mainCpu: cpuAfter.main - cpuBefore.main,
+            otherCpu: cpuAfter.others - cpuBefore.others,
+          })
         } finally {
           await server.stop()
         }
@@ -132,8 +163,11 @@ interface RoundFigures {
   upload: number
   floor: number
   receive: number
+  helia?: number | undefined
   peak: number
   growth: number
+  mainCpu: number
+  otherCpu: number
 }
 
 function figures(
@@ -149,6 +183,7 @@ function figures(
   const floor = median(runs.map((r) => r.floor))
   const receive = median(runs.map((r) => r.receive))
   const receiveRatios = runs.map((r) => r.upload / r.receive)
+  const heliaRuns = runs.filter((r) => r.helia !== undefined)
   return {
     build,
     store,
@@ -161,9 +196,13 @@ function figures(
     ratioToSha256: upload / sha256MBps,
     ratioToFloor: median(runs.map((r) => r.upload / r.floor)),
     ratioToReceiveFloor: median(receiveRatios),
+    heliaMBps: heliaRuns.length > 0 ? median(heliaRuns.map((r) => r.helia!)) : undefined,
+    heliaRatios: heliaRuns.length > 0 ? heliaRuns.map((r) => r.upload / r.helia!) : undefined,
     overheadVsImporter: importer / upload,
     serverPeakRssMb: Math.max(...runs.map((r) => r.peak)),
     serverRssGrowthMb: Math.max(...runs.map((r) => r.growth)),
+    mainCpuPerGiB: median(runs.map((r) => r.mainCpu)) / (size / 2 ** 30),
+    otherCpuPerGiB: median(runs.map((r) => r.otherCpu)) / (size / 2 ** 30),
     rounds,
     receiveRatios,
     load: loadavg()[0]!,
@@ -172,12 +211,16 @@ function figures(
 
 export function uploadTable(rows: UploadFigures[]): string {
   const fixed = (n: number, digits = 0) => n.toFixed(digits)
+  const spread = (ratios: number[] | undefined) =>
+    ratios === undefined
+      ? '—'
+      : `${fixed(median(ratios), 2)} (${fixed(Math.min(...ratios), 2)}–${fixed(Math.max(...ratios), 2)})`
   return [
-    '| build | store | size | rounds | upload MB/s | SHA-256 MB/s | importer MB/s | receive floor MB/s (receive + hash only) | parser floor MB/s (busboy + hash) | upload ÷ receive floor (goal ≥ 0.75), median (min–max) | parser floor ÷ receive floor | upload ÷ parser floor | upload ÷ SHA-256 (target ≥ 0.5) | importer ÷ upload (target ≤ 1.5) | server peak RSS MB (target ≤ 200) | RSS growth MB (goal ≤ 100) | load |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| build | store | size | rounds | upload MB/s | SHA-256 MB/s | importer MB/s | receive floor MB/s (receive + hash only) | parser floor MB/s (busboy + hash) | upload ÷ receive floor (goal ≥ 0.75), median (min–max) | parser floor ÷ receive floor | upload ÷ parser floor | upload ÷ SHA-256 (target ≥ 0.5) | importer ÷ upload (target ≤ 1.5) | Helia add MB/s (in process, blockstore-fs) | upload ÷ Helia add (goal ≥ 1.5), median (min–max) | server CPU s per GiB: main thread + other threads | server peak RSS MB (target ≤ 200) | RSS growth MB (goal ≤ 100) | load |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map(
       (r) =>
-        `| ${r.build} | ${r.store} | ${r.sizeMiB} MiB | ${r.rounds} | ${fixed(r.uploadMBps)} | ${fixed(r.sha256MBps)} | ${fixed(r.importerMBps)} | ${fixed(r.receiveFloorMBps)} | ${fixed(r.floorMBps)} | ${fixed(r.ratioToReceiveFloor, 2)} (${fixed(Math.min(...r.receiveRatios), 2)}–${fixed(Math.max(...r.receiveRatios), 2)}) | ${fixed(r.floorMBps / r.receiveFloorMBps, 2)} | ${fixed(r.ratioToFloor, 2)} | ${fixed(r.ratioToSha256, 2)} | ${fixed(r.overheadVsImporter, 2)} | ${fixed(r.serverPeakRssMb)} | ${fixed(r.serverRssGrowthMb)} | ${r.load.toFixed(1)} |`,
+        `| ${r.build} | ${r.store} | ${r.sizeMiB} MiB | ${r.rounds} | ${fixed(r.uploadMBps)} | ${fixed(r.sha256MBps)} | ${fixed(r.importerMBps)} | ${fixed(r.receiveFloorMBps)} | ${fixed(r.floorMBps)} | ${fixed(r.ratioToReceiveFloor, 2)} (${fixed(Math.min(...r.receiveRatios), 2)}–${fixed(Math.max(...r.receiveRatios), 2)}) | ${fixed(r.floorMBps / r.receiveFloorMBps, 2)} | ${fixed(r.ratioToFloor, 2)} | ${fixed(r.ratioToSha256, 2)} | ${fixed(r.overheadVsImporter, 2)} | ${r.heliaMBps === undefined ? '—' : fixed(r.heliaMBps)} | ${spread(r.heliaRatios)} | ${fixed(r.mainCpuPerGiB, 2)} + ${fixed(r.otherCpuPerGiB, 2)} | ${fixed(r.serverPeakRssMb)} | ${fixed(r.serverRssGrowthMb)} | ${r.load.toFixed(1)} |`,
     ),
   ].join('\n')
 }

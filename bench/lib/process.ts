@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 
@@ -29,6 +29,29 @@ export function cpuSeconds(pid: number): number {
 
 /** `getconf CLK_TCK`: 100 on every Linux this runs on. */
 const CLOCK_TICKS = 100
+
+/**
+ * CPU time (user + system, seconds) of a process's main thread and of all its other threads
+ * together (the thread pool's file writes and fsyncs, V8's GC and compiler threads), from
+ * `/proc/<pid>/task/<tid>/stat`. Read before and after a phase; threads that ended in between are lost.
+ */
+export function threadCpuSeconds(pid: number): { main: number; others: number } {
+  let main = 0
+  let others = 0
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    let stat: string
+    try {
+      stat = readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8')
+    } catch {
+      continue // the thread ended while we listed them
+    }
+    const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ')
+    const seconds = (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS
+    if (task === String(pid)) main = seconds
+    else others += seconds
+  }
+  return { main, others }
+}
 
 /**
  * Pins every thread of `pid` to `cpus` (a taskset list such as `'1'`, or `'0-1'` to free it again);
