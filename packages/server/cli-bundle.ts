@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { build, type OutputFile, type Plugin } from 'esbuild'
 
@@ -68,6 +68,8 @@ export async function bundleCli(): Promise<void> {
       await writeFile(file.path, file.contents)
     }),
   )
+  // run by its path as well as through npm's bin link (the container image links it onto PATH)
+  await chmod('dist/cli.js', 0o755)
 }
 
 /**
