@@ -1,6 +1,6 @@
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import { build, type OutputFile, type Plugin } from 'esbuild'
+import { build, type OutputFile } from 'esbuild'
 
 /**
  * The `pinfold` command as one bundle (`dist/cli.js` and its `cli-chunk-*.js`), built after the
@@ -53,7 +53,8 @@ export async function bundleCli(): Promise<void> {
     platform: 'node',
     target: 'node20',
     sourcemap: true,
-    plugins: [externalPackages(EXTERNAL)],
+    // esbuild leaves a package's subpaths (`pkg/sub`) outside too
+    external: EXTERNAL,
     // bundled CommonJS modules call `require` for Node's built-ins, which an ES module lacks
     banner: {
       js: "import { createRequire as __pinfoldRequire } from 'node:module'; const require = __pinfoldRequire(import.meta.url);",
@@ -81,15 +82,4 @@ function checkNoLazyCommonJs(files: readonly OutputFile[]): void {
   const lazy = files.flatMap((file) => /^export default (require_\w+)\(\);$/m.exec(file.text)?.[1] ?? [])
   if (lazy.length > 0)
     throw new Error(`cli-bundle: CommonJS imported on demand, to add to EXTERNAL: ${lazy.join(', ')}`)
-}
-
-/** Leaves `names` and their subpaths (`pkg/sub`) to Node's resolution at run time. */
-function externalPackages(names: readonly string[]): Plugin {
-  const pattern = new RegExp(`^(${names.map((name) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})(/.*)?$`)
-  return {
-    name: 'pinfold-external-packages',
-    setup(plugin) {
-      plugin.onResolve({ filter: pattern }, ({ path }) => ({ path, external: true }))
-    },
-  }
 }
