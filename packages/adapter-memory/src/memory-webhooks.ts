@@ -1,5 +1,6 @@
 import {
   type EventRecord,
+  endpointPatchWrite,
   type NewEvent,
   PinfoldError,
   throwIfAborted,
@@ -73,15 +74,14 @@ export function memoryWebhookRecords(journal: MemoryEventJournal): WebhookRecord
       throwIfAborted(options?.signal)
       const endpoint = owned(tenantId, id)
       if (!endpoint) return undefined
-      const { enabled } = patch
-      const toggles = enabled !== undefined && enabled !== endpoint.enabled
-      const givesFields = patch.url !== undefined || patch.eventTypes !== undefined || patch.description !== undefined
-      if (!toggles && !givesFields) return copy(endpoint)
-      journal.appendEvents([...(options?.events ?? []), ...(toggles ? (options?.stateEvents ?? []) : [])])
+      const write = endpointPatchWrite(patch, endpoint.enabled, options)
+      if (!write) return copy(endpoint)
+      journal.appendEvents(write.events)
       if (patch.url !== undefined) endpoint.url = patch.url
       if (patch.eventTypes !== undefined) endpoint.eventTypes = [...patch.eventTypes]
       if (patch.description !== undefined) endpoint.description = patch.description
-      if (toggles) {
+      if (write.toggles) {
+        const enabled = patch.enabled === true
         endpoint.enabled = enabled
         endpoint.disabledAt = enabled ? null : new Date(updatedAt)
         endpoint.disabledReason = enabled ? null : (patch.disabledReason ?? 'disabled by its owner')

@@ -12,7 +12,7 @@ import type {
   WebhookEvent,
   WebhookRecordStore,
 } from '@pinfold/interface'
-import { PinfoldError } from '@pinfold/interface'
+import { endpointPatchWrite, PinfoldError } from '@pinfold/interface'
 import { guarded } from './errors.js'
 import { appendEvents, withEvents } from './events.js'
 import { keyset, toPage } from './paging.js'
@@ -114,11 +114,10 @@ async function updateRecorded(
     )
     if (!rows[0]) return undefined
     const current = toEndpoint(rows[0])
-    const toggles = patch.enabled !== undefined && patch.enabled !== current.enabled
-    const givesFields = patch.url !== undefined || patch.eventTypes !== undefined || patch.description !== undefined
-    if (!toggles && !givesFields) return current
+    const write = endpointPatchWrite(patch, current.enabled, options)
+    if (!write) return current
     const updated = await updateEndpoint(tx, tenantId, id, patch, updatedAt)
-    await appendEvents(tx, [...(options?.events ?? []), ...(toggles ? (options?.stateEvents ?? []) : [])])
+    await appendEvents(tx, write.events)
     return updated
   })
 }

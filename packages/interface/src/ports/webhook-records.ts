@@ -71,6 +71,22 @@ export interface WebhookEndpointUpdateOptions extends RecordedOptions {
   stateEvents?: readonly NewEvent[] | undefined
 }
 
+/**
+ * What `updateWebhookEndpoint` writes for `patch` on an endpoint whose state is `enabled`, judged by
+ * each store in the step that writes (so both stores keep one contract): `undefined` when the patch
+ * changes nothing; else whether it toggles the state, and the events to append with the write.
+ */
+export function endpointPatchWrite(
+  patch: WebhookEndpointPatch,
+  enabled: boolean,
+  options: WebhookEndpointUpdateOptions | undefined,
+): { toggles: boolean; events: NewEvent[] } | undefined {
+  const toggles = patch.enabled !== undefined && patch.enabled !== enabled
+  const givesFields = patch.url !== undefined || patch.eventTypes !== undefined || patch.description !== undefined
+  if (!toggles && !givesFields) return undefined
+  return { toggles, events: [...(options?.events ?? []), ...(toggles ? (options?.stateEvents ?? []) : [])] }
+}
+
 /** An endpoint disabled for failing (`disableFailingWebhookEndpoint`). */
 export interface WebhookEndpointDisable {
   /** Disabled only if it has been failing since this moment or earlier. */
