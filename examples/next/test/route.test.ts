@@ -1,7 +1,7 @@
 import { describeMountedPinfold } from '@pinfold/testing/mounted-pinfold'
 import { describe, expect, it, vi } from 'vitest'
-import * as route from '../src/app/pinfold/[...path]/route.js'
 
+const route = await import('../src/app/pinfold/[...path]/route.js')
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const
 
 describe('Next.js route handler example', () => {
