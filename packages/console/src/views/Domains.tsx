@@ -2,6 +2,7 @@ import { type FormEvent, useCallback, useEffect, useState } from 'react'
 import type { Api } from '../api/client'
 import type { Domain } from '../api/types'
 import { ConfirmButton, CopyButton, ErrorNote, Status } from '../components/common'
+import { useAction } from '../components/use-action'
 import { formatDate } from '../format'
 import '../components/fileui.css'
 
@@ -14,8 +15,7 @@ export function DomainsView({ api }: { api: Api }) {
   const [domains, setDomains] = useState<Domain[] | null>(null)
   const [kind, setKind] = useState<'domain' | 'name'>('domain')
   const [value, setValue] = useState('')
-  const [error, setError] = useState<unknown>(null)
-  const [done, setDone] = useState<string | null>(null)
+  const { error, setError, done, setDone, run } = useAction()
 
   const load = useCallback(async () => {
     try {
@@ -23,22 +23,17 @@ export function DomainsView({ api }: { api: Api }) {
     } catch (failure) {
       setError(failure)
     }
-  }, [api])
+  }, [api, setError])
 
   useEffect(() => {
     void load()
   }, [load])
 
-  const act = async (action: () => Promise<string>) => {
-    setError(null)
-    setDone(null)
-    try {
+  const act = (action: () => Promise<string>) =>
+    run(async () => {
       setDone(await action())
       await load()
-    } catch (failure) {
-      setError(failure)
-    }
-  }
+    })
 
   const add = (event: FormEvent) => {
     event.preventDefault()

@@ -3,6 +3,7 @@ import type { Api } from '../api/client'
 import type { Group, GroupList, Network } from '../api/types'
 import { ConfirmButton, ErrorNote, NetworkPicker } from '../components/common'
 import { Pager, usePages } from '../components/Pager'
+import { useAction } from '../components/use-action'
 import { formatDate } from '../format'
 import type { FilesFilter } from './Files'
 
@@ -10,7 +11,7 @@ export function GroupsView({ api, onShowFiles }: { api: Api; onShowFiles(filter:
   const [network, setNetwork] = useState<Network>('public')
   const [list, setList] = useState<GroupList | null>(null)
   const [nameFilter, setNameFilter] = useState('')
-  const [error, setError] = useState<unknown>(null)
+  const { error, setError, run } = useAction()
   const [newName, setNewName] = useState('')
   const [newPublic, setNewPublic] = useState(false)
   const pages = usePages()
@@ -27,21 +28,17 @@ export function GroupsView({ api, onShowFiles }: { api: Api; onShowFiles(filter:
     } catch (failure) {
       setError(failure)
     }
-  }, [api, network, pages.token, nameFilter])
+  }, [api, network, pages.token, nameFilter, setError])
 
   useEffect(() => {
     void load()
   }, [load])
 
-  const act = async (action: () => Promise<unknown>) => {
-    setError(null)
-    try {
+  const act = (action: () => Promise<unknown>) =>
+    run(async () => {
       await action()
       await load()
-    } catch (failure) {
-      setError(failure)
-    }
-  }
+    })
 
   const create = (event: FormEvent) => {
     event.preventDefault()

@@ -3,6 +3,7 @@ import type { Api } from '../../api/client'
 import type { Schemas } from '../../api/wire'
 import { useOffsetPages } from '../Pager'
 import { pageStart } from '../paging'
+import { useAction } from '../use-action'
 
 /** A rule of a deny list the console edits: the operator's (`DenyRule`) and a tenant's (`GatewayDenyRule`) alike. */
 export type DenyRule = Schemas['DenyRule'] | Schemas['GatewayDenyRule']
@@ -16,8 +17,7 @@ const PAGE_SIZE = 20
  */
 export function useDenyRules(api: Api, path: string) {
   const [rules, setRules] = useState<DenyRule[] | null>(null)
-  const [error, setError] = useState<unknown>(null)
-  const [done, setDone] = useState<string | null>(null)
+  const { error, setError, done, setDone, run } = useAction()
   const pages = useOffsetPages(PAGE_SIZE)
 
   const load = useCallback(async () => {
@@ -29,7 +29,7 @@ export function useDenyRules(api: Api, path: string) {
       setError(failure)
       return null
     }
-  }, [api, path])
+  }, [api, path, setError])
 
   useEffect(() => {
     void load()
@@ -45,17 +45,12 @@ export function useDenyRules(api: Api, path: string) {
     if (listed) pages.goTo(Number.POSITIVE_INFINITY, listed.length)
   }
 
-  const remove = async (target: DenyRule) => {
-    setError(null)
-    setDone(null)
-    try {
+  const remove = (target: DenyRule) =>
+    run(async () => {
       await api.send('DELETE', `${path}/${encodeURIComponent(target.id)}`)
       setDone(`Removed ${target.rule}.`)
       await load()
-    } catch (failure) {
-      setError(failure)
-    }
-  }
+    })
 
   const total = rules?.length ?? 0
   // a removal may have emptied the page shown: the last page is shown instead

@@ -3,6 +3,7 @@ import type { Api } from '../../api/client'
 import type { WebhookEndpoint } from '../../api/types'
 import { ConfirmButton, ErrorNote, Status } from '../../components/common'
 import { Pager, usePages } from '../../components/Pager'
+import { useAction } from '../../components/use-action'
 import { formatDate } from '../../format'
 import '../events.css'
 import { Deliveries } from './Deliveries'
@@ -19,8 +20,7 @@ export function WebhooksView({ api }: { api: Api }) {
   const [endpoints, setEndpoints] = useState<WebhookEndpoint[] | null>(null)
   const [nextToken, setNextToken] = useState('')
   const [created, setCreated] = useState<CreatedEndpoint | null>(null)
-  const [done, setDone] = useState<string | null>(null)
-  const [error, setError] = useState<unknown>(null)
+  const { error, setError, done, setDone, run } = useAction()
   const pages = usePages()
 
   const load = useCallback(async () => {
@@ -34,24 +34,19 @@ export function WebhooksView({ api }: { api: Api }) {
     } catch (failure) {
       setError(failure)
     }
-  }, [api, pages.token])
+  }, [api, pages.token, setError])
 
   useEffect(() => {
     void load()
   }, [load])
 
   /** Runs a change, then says what it did (or shows why not) and reloads the list. */
-  const change = async (action: () => Promise<unknown>, said: string) => {
-    setError(null)
-    setDone(null)
-    try {
+  const change = (action: () => Promise<unknown>, said: string) =>
+    run(async () => {
       await action()
       setDone(said)
       await load()
-    } catch (failure) {
-      setError(failure)
-    }
-  }
+    })
 
   return (
     <section aria-labelledby="webhooks-title">
