@@ -1,8 +1,9 @@
-import { type FormEvent, useCallback, useEffect, useState } from 'react'
+import { type FormEvent, useCallback, useState } from 'react'
 import type { Api } from '../api/client'
 import type { Domain } from '../api/types'
 import { ConfirmButton, CopyButton, ErrorNote, Status } from '../components/common'
 import { useAction } from '../components/use-action'
+import { useLoad } from '../components/use-load'
 import { formatDate } from '../format'
 import '../components/fileui.css'
 
@@ -17,17 +18,10 @@ export function DomainsView({ api }: { api: Api }) {
   const [value, setValue] = useState('')
   const { error, setError, done, setDone, run } = useAction()
 
-  const load = useCallback(async () => {
-    try {
-      setDomains((await api.get<{ data: Domain[] }>('v3/gateways/domains')).data)
-    } catch (failure) {
-      setError(failure)
-    }
-  }, [api, setError])
-
-  useEffect(() => {
-    void load()
-  }, [load])
+  const load = useLoad(
+    useCallback(async () => setDomains((await api.get<{ data: Domain[] }>('v3/gateways/domains')).data), [api]),
+    setError,
+  )
 
   const act = (action: () => Promise<string>) =>
     run(async () => {

@@ -1,9 +1,10 @@
-import { type FormEvent, useCallback, useEffect, useState } from 'react'
+import { type FormEvent, useCallback, useState } from 'react'
 import type { Api } from '../api/client'
 import type { Group, GroupList, Network } from '../api/types'
 import { ConfirmButton, ErrorNote, NetworkPicker } from '../components/common'
 import { Pager, usePages } from '../components/Pager'
 import { useAction } from '../components/use-action'
+import { useLoad } from '../components/use-load'
 import { formatDate } from '../format'
 import type { FilesFilter } from './Files'
 
@@ -16,23 +17,18 @@ export function GroupsView({ api, onShowFiles }: { api: Api; onShowFiles(filter:
   const [newPublic, setNewPublic] = useState(false)
   const pages = usePages()
 
-  const load = useCallback(async () => {
-    setError(null)
-    try {
+  const load = useLoad(
+    useCallback(async () => {
+      setError(null)
       const { data } = await api.get<{ data: GroupList }>(`v3/groups/${network}`, {
         limit: 20,
         pageToken: pages.token,
         name: nameFilter,
       })
       setList(data)
-    } catch (failure) {
-      setError(failure)
-    }
-  }, [api, network, pages.token, nameFilter, setError])
-
-  useEffect(() => {
-    void load()
-  }, [load])
+    }, [api, network, pages.token, nameFilter, setError]),
+    setError,
+  )
 
   const act = (action: () => Promise<unknown>) =>
     run(async () => {

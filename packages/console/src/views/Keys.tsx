@@ -1,8 +1,9 @@
-import { type FormEvent, useCallback, useEffect, useState } from 'react'
+import { type FormEvent, useCallback, useState } from 'react'
 import type { Api } from '../api/client'
 import type { ApiKey } from '../api/types'
 import { CopyButton, ErrorNote } from '../components/common'
 import { useAction } from '../components/use-action'
+import { useLoad } from '../components/use-load'
 import { formatDate } from '../format'
 
 interface CreatedKey {
@@ -20,17 +21,10 @@ export function KeysView({ api }: { api: Api }) {
   const [maxUses, setMaxUses] = useState('')
   const [created, setCreated] = useState<CreatedKey | null>(null)
 
-  const load = useCallback(async () => {
-    try {
-      setKeys((await api.get<{ keys: ApiKey[] }>('v3/pinata/keys')).keys ?? [])
-    } catch (failure) {
-      setError(failure)
-    }
-  }, [api, setError])
-
-  useEffect(() => {
-    void load()
-  }, [load])
+  const load = useLoad(
+    useCallback(async () => setKeys((await api.get<{ keys: ApiKey[] }>('v3/pinata/keys')).keys ?? []), [api]),
+    setError,
+  )
 
   const create = (event: FormEvent) => {
     event.preventDefault()

@@ -1,8 +1,9 @@
-import { type FormEvent, useCallback, useEffect, useState } from 'react'
+import { type FormEvent, useCallback, useState } from 'react'
 import type { Api } from '../api/client'
 import type { PaymentInstruction } from '../api/types'
 import { ConfirmButton, CopyButton, ErrorNote } from '../components/common'
 import { useAction } from '../components/use-action'
+import { useLoad } from '../components/use-load'
 import { formatDate } from '../format'
 
 interface InstructionList {
@@ -22,18 +23,13 @@ export function PaymentsView({ api }: { api: Api }) {
   const [form, setForm] = useState({ name: '', description: '', amount: '', payTo: '' })
   const [open, setOpen] = useState<string | null>(null)
 
-  const load = useCallback(async () => {
-    try {
+  const load = useLoad(
+    useCallback(async () => {
       const { data } = await api.get<{ data: InstructionList }>(BASE, { limit: 100 })
       setList(data.payment_instructions)
-    } catch (failure) {
-      setError(failure)
-    }
-  }, [api, setError])
-
-  useEffect(() => {
-    void load()
-  }, [load])
+    }, [api]),
+    setError,
+  )
 
   const create = (event: FormEvent) => {
     event.preventDefault()
@@ -143,16 +139,14 @@ function InstructionCids({ api, id }: { api: Api; id: string }) {
   const [cids, setCids] = useState<string[]>([])
   const [cid, setCid] = useState('')
   const { error, setError, run } = useAction()
-  const load = useCallback(async () => {
-    try {
-      setCids((await api.get<{ data: { cids: string[] } }>(`${BASE}/${id}/cids`, { limit: 100 })).data.cids)
-    } catch (failure) {
-      setError(failure)
-    }
-  }, [api, id, setError])
-  useEffect(() => {
-    void load()
-  }, [load])
+  const load = useLoad(
+    useCallback(
+      async () =>
+        setCids((await api.get<{ data: { cids: string[] } }>(`${BASE}/${id}/cids`, { limit: 100 })).data.cids),
+      [api, id],
+    ),
+    setError,
+  )
   const act = (method: 'PUT' | 'DELETE', target: string) =>
     run(async () => {
       await api.send(method, `${BASE}/${id}/cids/${encodeURIComponent(target)}`)

@@ -1,9 +1,10 @@
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback, useState } from 'react'
 import type { Api } from '../../api/client'
 import type { Schemas } from '../../api/wire'
 import { useOffsetPages } from '../Pager'
 import { pageStart } from '../paging'
 import { useAction } from '../use-action'
+import { useLoad } from '../use-load'
 
 /** A rule of a deny list the console edits: the operator's (`DenyRule`) and a tenant's (`GatewayDenyRule`) alike. */
 export type DenyRule = Schemas['DenyRule'] | Schemas['GatewayDenyRule']
@@ -20,20 +21,14 @@ export function useDenyRules(api: Api, path: string) {
   const { error, setError, done, setDone, run } = useAction()
   const pages = useOffsetPages(PAGE_SIZE)
 
-  const load = useCallback(async () => {
-    try {
+  const load = useLoad(
+    useCallback(async () => {
       const listed = (await api.get<{ data: { rules: DenyRule[] } }>(path)).data.rules
       setRules(listed)
       return listed
-    } catch (failure) {
-      setError(failure)
-      return null
-    }
-  }, [api, path, setError])
-
-  useEffect(() => {
-    void load()
-  }, [load])
+    }, [api, path]),
+    setError,
+  )
 
   /** Adds a line; the server's 400 (what is wrong with it) is thrown for the form to show. */
   const add = async (rule: string) => {

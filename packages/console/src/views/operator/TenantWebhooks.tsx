@@ -1,9 +1,10 @@
-import { type FormEvent, useCallback, useEffect, useId, useState } from 'react'
+import { type FormEvent, useCallback, useId, useState } from 'react'
 import type { Api } from '../../api/client'
 import type { WebhookEndpoint } from '../../api/types'
 import { ErrorNote, Status } from '../../components/common'
 import { Pager, usePages } from '../../components/Pager'
 import { useAction } from '../../components/use-action'
+import { useLoad } from '../../components/use-load'
 import { formatDate } from '../../format'
 
 const PAGE_SIZE = 20
@@ -22,22 +23,17 @@ export function TenantWebhooks({ api, path }: { api: Api; path: string }) {
   const pages = usePages()
   const titleId = useId()
 
-  const load = useCallback(async () => {
-    try {
+  const load = useLoad(
+    useCallback(async () => {
       const { data } = await api.get<{ data: { endpoints: WebhookEndpoint[]; next_page_token: string } }>(
         `${path}/webhooks`,
         { limit: PAGE_SIZE, pageToken: pages.token },
       )
       setEndpoints(data.endpoints)
       setNextToken(data.next_page_token)
-    } catch (failure) {
-      setError(failure)
-    }
-  }, [api, path, pages.token, setError])
-
-  useEffect(() => {
-    void load()
-  }, [load])
+    }, [api, path, pages.token]),
+    setError,
+  )
 
   const change = (endpoint: WebhookEndpoint, action: 'enable' | 'disable', reason = '') =>
     run(async () => {

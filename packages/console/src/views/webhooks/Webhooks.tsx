@@ -1,9 +1,10 @@
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback, useState } from 'react'
 import type { Api } from '../../api/client'
 import type { WebhookEndpoint } from '../../api/types'
 import { ConfirmButton, ErrorNote, Status } from '../../components/common'
 import { Pager, usePages } from '../../components/Pager'
 import { useAction } from '../../components/use-action'
+import { useLoad } from '../../components/use-load'
 import { formatDate } from '../../format'
 import '../events.css'
 import { Deliveries } from './Deliveries'
@@ -23,22 +24,17 @@ export function WebhooksView({ api }: { api: Api }) {
   const { error, setError, done, setDone, run } = useAction()
   const pages = usePages()
 
-  const load = useCallback(async () => {
-    try {
+  const load = useLoad(
+    useCallback(async () => {
       const { data } = await api.get<{ data: { endpoints: WebhookEndpoint[]; next_page_token: string } }>(
         'v3/webhooks',
         { limit: PAGE_SIZE, pageToken: pages.token },
       )
       setEndpoints(data.endpoints)
       setNextToken(data.next_page_token)
-    } catch (failure) {
-      setError(failure)
-    }
-  }, [api, pages.token, setError])
-
-  useEffect(() => {
-    void load()
-  }, [load])
+    }, [api, pages.token]),
+    setError,
+  )
 
   /** Runs a change, then says what it did (or shows why not) and reloads the list. */
   const change = (action: () => Promise<unknown>, said: string) =>
