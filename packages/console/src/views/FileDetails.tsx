@@ -70,26 +70,32 @@ export function FileDetails({ api, network, file, groups, onClose, onChanged, on
   )
 }
 
-function Rename({
-  api,
-  path,
-  file,
-  onChanged,
-}: {
+/** A form that changes the file's record: its `PUT` at `path`, the record answered handed to `onChanged`. */
+interface EditProps {
   api: Api
   path: string
   file: FileItem
   onChanged(f: FileItem): void
-}) {
-  const [name, setName] = useState(file.name ?? '')
+}
+
+/** `save(body, message)`: sends the change, says `message` once it is saved, and hands on the new record. */
+function useFileUpdate({ api, path, onChanged }: EditProps) {
   const { error, done, setDone, run } = useAction()
-  const submit = (event: FormEvent) => {
-    event.preventDefault()
-    void run(async () => {
-      const { data } = await api.send<{ data: FileItem }>('PUT', path, { name })
-      setDone('Renamed.')
+  const save = (body: Record<string, unknown>, message: string) =>
+    run(async () => {
+      const { data } = await api.send<{ data: FileItem }>('PUT', path, body)
+      setDone(message)
       onChanged(data)
     })
+  return { error, done, save }
+}
+
+function Rename(props: EditProps) {
+  const [name, setName] = useState(props.file.name ?? '')
+  const { error, done, save } = useFileUpdate(props)
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    void save({ name }, 'Renamed.')
   }
   return (
     <form onSubmit={submit} className="block" aria-labelledby="rename-title">
@@ -105,19 +111,10 @@ function Rename({
   )
 }
 
-function Keyvalues({
-  api,
-  path,
-  file,
-  onChanged,
-}: {
-  api: Api
-  path: string
-  file: FileItem
-  onChanged(f: FileItem): void
-}) {
+function Keyvalues(props: EditProps) {
+  const { file } = props
   const [rows, setRows] = useState(() => Object.entries(file.keyvalues ?? {}).map(([key, value]) => ({ key, value })))
-  const { error, done, setDone, run } = useAction()
+  const { error, done, save } = useFileUpdate(props)
   const update = (index: number, change: Partial<{ key: string; value: string }>) =>
     setRows(rows.map((row, i) => (i === index ? { ...row, ...change } : row)))
   const submit = (event: FormEvent) => {
@@ -126,11 +123,7 @@ function Keyvalues({
     const patch: Record<string, string | null> = {}
     for (const key of Object.keys(file.keyvalues ?? {})) patch[key] = null
     for (const { key, value } of rows) if (key.trim()) patch[key.trim()] = value
-    void run(async () => {
-      const { data } = await api.send<{ data: FileItem }>('PUT', path, { keyvalues: patch })
-      setDone('Keyvalues saved.')
-      onChanged(data)
-    })
+    void save({ keyvalues: patch }, 'Keyvalues saved.')
   }
   return (
     <form onSubmit={submit} className="block" aria-labelledby="kv-title">
