@@ -16,7 +16,7 @@ export function usePageLoad<T>(fetchPage: () => Promise<T>) {
         try {
           setData(await fetchPage())
         } catch (failure) {
-          // no rows rather than the last page's, under an error about another
+          // a page that failed shows no rows, not those of the page before it
           setData(null)
           throw failure
         }
