@@ -4,6 +4,7 @@ import { moveToGroup } from '../api/file-actions'
 import type { FileItem, Group, Network } from '../api/types'
 import { ErrorNote, Status } from './common'
 import { GroupSelect } from './GroupSelect'
+import { useAction } from './use-action'
 
 /** One file into a group (out of the one it was in) or out of any group. */
 export function GroupMove({
@@ -20,20 +21,15 @@ export function GroupMove({
   onMoved(file: FileItem): void
 }) {
   const [target, setTarget] = useState(file.group_id ?? '')
-  const [error, setError] = useState<unknown>(null)
-  const [done, setDone] = useState<string | null>(null)
-  const submit = async (event: FormEvent) => {
+  const { error, done, setDone, run } = useAction()
+  const submit = (event: FormEvent) => {
     event.preventDefault()
-    setError(null)
-    setDone(null)
-    try {
+    void run(async () => {
       await moveToGroup(api, network, file, target || null)
       const group = groups.find((g) => g.id === target)
       setDone(group ? `Moved to ${group.name}.` : 'Taken out of its group.')
       onMoved({ ...file, group_id: target || null })
-    } catch (failure) {
-      setError(failure)
-    }
+    })
   }
   return (
     <form onSubmit={submit} className="block" aria-labelledby="group-move-title">

@@ -1,6 +1,6 @@
 import type { Group } from '../api/types'
 
-/** A group to move files to, or none (`''`): labelled, for the single and the bulk move alike. */
+/** A group to move or upload files to, or none (`''`): labelled, for the moves and the upload form alike. */
 export function GroupSelect(props: {
   label: string
   groups: Group[]

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'react'
+import { useAction } from './use-action'
 
 /**
  * A page of a list as `fetchPage` answers it, fetched again whenever `fetchPage` changes (a view
@@ -7,21 +8,21 @@ import { useCallback, useEffect, useState } from 'react'
  */
 export function usePageLoad<T>(fetchPage: () => Promise<T>) {
   const [data, setData] = useState<T | null>(null)
-  const [error, setError] = useState<unknown>(null)
-  const [loading, setLoading] = useState(false)
+  const { error, setError, busy: loading, run } = useAction()
 
-  const reload = useCallback(async () => {
-    setLoading(true)
-    setError(null)
-    try {
-      setData(await fetchPage())
-    } catch (failure) {
-      setError(failure)
-      setData(null)
-    } finally {
-      setLoading(false)
-    }
-  }, [fetchPage])
+  const reload = useCallback(
+    () =>
+      run(async () => {
+        try {
+          setData(await fetchPage())
+        } catch (failure) {
+          // a page that failed shows no rows, not those of the page before it
+          setData(null)
+          throw failure
+        }
+      }),
+    [fetchPage, run],
+  )
 
   useEffect(() => {
     void reload()

@@ -1,7 +1,9 @@
-import { type FormEvent, useCallback, useEffect, useState } from 'react'
+import { type FormEvent, useCallback, useState } from 'react'
 import type { Api } from '../api/client'
 import type { Domain } from '../api/types'
 import { ConfirmButton, CopyButton, ErrorNote, Status } from '../components/common'
+import { useAction } from '../components/use-action'
+import { useLoad } from '../components/use-load'
 import { formatDate } from '../format'
 import '../components/fileui.css'
 
@@ -14,31 +16,18 @@ export function DomainsView({ api }: { api: Api }) {
   const [domains, setDomains] = useState<Domain[] | null>(null)
   const [kind, setKind] = useState<'domain' | 'name'>('domain')
   const [value, setValue] = useState('')
-  const [error, setError] = useState<unknown>(null)
-  const [done, setDone] = useState<string | null>(null)
+  const { error, setError, done, setDone, run } = useAction()
 
-  const load = useCallback(async () => {
-    try {
-      setDomains((await api.get<{ data: Domain[] }>('v3/gateways/domains')).data)
-    } catch (failure) {
-      setError(failure)
-    }
-  }, [api])
+  const load = useLoad(
+    useCallback(async () => setDomains((await api.get<{ data: Domain[] }>('v3/gateways/domains')).data), [api]),
+    setError,
+  )
 
-  useEffect(() => {
-    void load()
-  }, [load])
-
-  const act = async (action: () => Promise<string>) => {
-    setError(null)
-    setDone(null)
-    try {
+  const act = (action: () => Promise<string>) =>
+    run(async () => {
       setDone(await action())
       await load()
-    } catch (failure) {
-      setError(failure)
-    }
-  }
+    })
 
   const add = (event: FormEvent) => {
     event.preventDefault()

@@ -5,6 +5,7 @@ import type { FileItem, Group, Network, Swap } from '../api/types'
 import { ConfirmButton, CopyButton, ErrorNote, Status } from '../components/common'
 import { GroupMove } from '../components/GroupMove'
 import { Preview } from '../components/Preview'
+import { useAction } from '../components/use-action'
 import { formatBytes, formatDate, formatUnixSeconds } from '../format'
 
 interface Props {
@@ -69,31 +70,32 @@ export function FileDetails({ api, network, file, groups, onClose, onChanged, on
   )
 }
 
-function Rename({
-  api,
-  path,
-  file,
-  onChanged,
-}: {
+/** A form that changes the file's record: its `PUT` at `path`, the record answered handed to `onChanged`. */
+interface EditProps {
   api: Api
   path: string
   file: FileItem
   onChanged(f: FileItem): void
-}) {
-  const [name, setName] = useState(file.name ?? '')
-  const [error, setError] = useState<unknown>(null)
-  const [saved, setSaved] = useState(false)
-  const submit = async (event: FormEvent) => {
-    event.preventDefault()
-    setError(null)
-    setSaved(false)
-    try {
-      const { data } = await api.send<{ data: FileItem }>('PUT', path, { name })
-      setSaved(true)
+}
+
+/** `save(body, message)`: sends the change, says `message` once it is saved, and hands on the new record. */
+function useFileUpdate({ api, path, onChanged }: EditProps) {
+  const { error, done, setDone, run } = useAction()
+  const save = (body: Record<string, unknown>, message: string) =>
+    run(async () => {
+      const { data } = await api.send<{ data: FileItem }>('PUT', path, body)
+      setDone(message)
       onChanged(data)
-    } catch (failure) {
-      setError(failure)
-    }
+    })
+  return { error, done, save }
+}
+
+function Rename(props: EditProps) {
+  const [name, setName] = useState(props.file.name ?? '')
+  const { error, done, save } = useFileUpdate(props)
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    void save({ name }, 'Renamed.')
   }
   return (
     <form onSubmit={submit} className="block" aria-labelledby="rename-title">
@@ -104,42 +106,24 @@ function Rename({
       </label>
       <button type="submit">Save name</button>
       <ErrorNote error={error} />
-      {saved && <Status>Renamed.</Status>}
+      {done && <Status>{done}</Status>}
     </form>
   )
 }
 
-function Keyvalues({
-  api,
-  path,
-  file,
-  onChanged,
-}: {
-  api: Api
-  path: string
-  file: FileItem
-  onChanged(f: FileItem): void
-}) {
+function Keyvalues(props: EditProps) {
+  const { file } = props
   const [rows, setRows] = useState(() => Object.entries(file.keyvalues ?? {}).map(([key, value]) => ({ key, value })))
-  const [error, setError] = useState<unknown>(null)
-  const [saved, setSaved] = useState(false)
+  const { error, done, save } = useFileUpdate(props)
   const update = (index: number, change: Partial<{ key: string; value: string }>) =>
     setRows(rows.map((row, i) => (i === index ? { ...row, ...change } : row)))
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault()
-    setError(null)
-    setSaved(false)
     // a key that is no longer listed is removed by sending it as null
     const patch: Record<string, string | null> = {}
     for (const key of Object.keys(file.keyvalues ?? {})) patch[key] = null
     for (const { key, value } of rows) if (key.trim()) patch[key.trim()] = value
-    try {
-      const { data } = await api.send<{ data: FileItem }>('PUT', path, { keyvalues: patch })
-      setSaved(true)
-      onChanged(data)
-    } catch (failure) {
-      setError(failure)
-    }
+    void save({ keyvalues: patch }, 'Keyvalues saved.')
   }
   return (
     <form onSubmit={submit} className="block" aria-labelledby="kv-title">
@@ -172,7 +156,7 @@ function Keyvalues({
         <button type="submit">Save keyvalues</button>
       </div>
       <ErrorNote error={error} />
-      {saved && <Status>Keyvalues saved.</Status>}
+      {done && <Status>{done}</Status>}
     </form>
   )
 }
@@ -188,15 +172,10 @@ const EXPIRIES = [
 function DownloadLink({ api, network, file }: { api: Api; network: Network; file: FileItem }) {
   const [expires, setExpires] = useState(3600)
   const [link, setLink] = useState<string | null>(null)
-  const [error, setError] = useState<unknown>(null)
-  const create = async (event: FormEvent) => {
+  const { error, run } = useAction()
+  const create = (event: FormEvent) => {
     event.preventDefault()
-    setError(null)
-    try {
-      setLink(await signedLink(api, file.cid, expires))
-    } catch (failure) {
-      setError(failure)
-    }
+    void run(async () => setLink(await signedLink(api, file.cid, expires)))
   }
   const gatewayUrl = `${api.base}ipfs/${file.cid}`
   return (
@@ -249,8 +228,7 @@ function Swaps({ api, network, cid }: { api: Api; network: Network; cid: string 
   // null: not asked yet
   const [history, setHistory] = useState<Swap[] | null>(null)
   const [target, setTarget] = useState('')
-  const [error, setError] = useState<unknown>(null)
-  const [done, setDone] = useState<string | null>(null)
+  const { error, setError, done, setDone, run } = useAction()
   const refresh = async () => {
     try {
       setHistory((await api.get<{ data: Swap[] }>(path)).data)
@@ -259,17 +237,12 @@ function Swaps({ api, network, cid }: { api: Api; network: Network; cid: string 
       else setError(failure)
     }
   }
-  const act = async (action: () => Promise<unknown>, message: string) => {
-    setError(null)
-    setDone(null)
-    try {
+  const act = (action: () => Promise<unknown>, message: string) =>
+    run(async () => {
       await action()
       setDone(message)
       await refresh()
-    } catch (failure) {
-      setError(failure)
-    }
-  }
+    })
   return (
     <form
       className="block"
@@ -312,27 +285,21 @@ function Swaps({ api, network, cid }: { api: Api; network: Network; cid: string 
 }
 
 function Vectors({ api, file }: { api: Api; file: FileItem }) {
-  const [error, setError] = useState<unknown>(null)
-  const [done, setDone] = useState<string | null>(null)
-  const run = async (method: 'POST' | 'DELETE') => {
-    setError(null)
-    setDone(null)
-    try {
+  const { error, done, setDone, run } = useAction()
+  const vectors = (method: 'POST' | 'DELETE') =>
+    run(async () => {
       await api.send(method, `v3/vectorize/files/${file.id}`)
       setDone(method === 'POST' ? 'Vectorized.' : 'Vectors deleted.')
-    } catch (failure) {
-      setError(failure)
-    }
-  }
+    })
   return (
     <fieldset className="block">
       <legend>Semantic vectors</legend>
       <p className="hint">Vectors of a file in a group answer that group's semantic search.</p>
       <div className="actions">
-        <button type="button" onClick={() => run('POST')}>
+        <button type="button" onClick={() => vectors('POST')}>
           Vectorize
         </button>
-        <button type="button" onClick={() => run('DELETE')}>
+        <button type="button" onClick={() => vectors('DELETE')}>
           Delete vectors
         </button>
       </div>
@@ -343,16 +310,12 @@ function Vectors({ api, file }: { api: Api; file: FileItem }) {
 }
 
 function Delete({ api, path, name, onDeleted }: { api: Api; path: string; name: string; onDeleted(): void }) {
-  const [error, setError] = useState<unknown>(null)
-  const remove = async () => {
-    setError(null)
-    try {
+  const { error, run } = useAction()
+  const remove = () =>
+    run(async () => {
       await api.send('DELETE', path)
       onDeleted()
-    } catch (failure) {
-      setError(failure)
-    }
-  }
+    })
   return (
     <fieldset className="block danger">
       <legend>Delete</legend>

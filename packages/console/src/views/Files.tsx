@@ -7,6 +7,7 @@ import { ErrorNote, NetworkPicker } from '../components/common'
 import { useFileDrop } from '../components/DropZone'
 import { Pager, usePages } from '../components/Pager'
 import { UploadList } from '../components/UploadList'
+import { usePageLoad } from '../components/use-page-load'
 import { formatBytes, formatDate, parseKeyvalues } from '../format'
 import { useUploadQueue } from '../uploads/use-upload-queue'
 import { FileDetails } from './FileDetails'
@@ -34,10 +35,7 @@ export function FilesView({
   onFilter(f: FilesFilter): void
 }) {
   const [draft, setDraft] = useState(filter)
-  const [list, setList] = useState<FileList | null>(null)
   const [groups, setGroups] = useState<Group[]>([])
-  const [error, setError] = useState<unknown>(null)
-  const [loading, setLoading] = useState(false)
   const [selected, setSelected] = useState<FileItem | null>(null)
   // ids ticked for a bulk action: on this page only, cleared when the page or the filter changes
   const [checked, setChecked] = useState<Set<string>>(new Set())
@@ -53,36 +51,24 @@ export function FilesView({
     )
   }, [api, network])
 
-  const load = useCallback(async () => {
-    setLoading(true)
-    setError(null)
-    try {
-      const query: Record<string, string | number | undefined> = {
-        limit: PAGE_SIZE,
-        pageToken: pages.token,
-        name: filter.name,
-        cid: filter.cid,
-        group: filter.group,
-        mimeType: filter.mimeType,
-        order: filter.order,
-      }
-      for (const [key, value] of Object.entries(parseKeyvalues(filter.keyvalues ?? ''))) {
-        query[`keyvalues[${key}]`] = value
-      }
-      const { data } = await api.get<{ data: FileList }>(`v3/files/${network}`, query)
-      setList(data)
-      setChecked(new Set())
-    } catch (failure) {
-      setError(failure)
-      setList(null)
-    } finally {
-      setLoading(false)
+  const fetchPage = useCallback(async () => {
+    const query: Record<string, string | number | undefined> = {
+      limit: PAGE_SIZE,
+      pageToken: pages.token,
+      name: filter.name,
+      cid: filter.cid,
+      group: filter.group,
+      mimeType: filter.mimeType,
+      order: filter.order,
     }
+    for (const [key, value] of Object.entries(parseKeyvalues(filter.keyvalues ?? ''))) {
+      query[`keyvalues[${key}]`] = value
+    }
+    const { data } = await api.get<{ data: FileList }>(`v3/files/${network}`, query)
+    setChecked(new Set())
+    return data
   }, [api, filter, network, pages.token])
-
-  useEffect(() => {
-    void load()
-  }, [load])
+  const { data: list, error, setError, loading, reload: load } = usePageLoad(fetchPage)
 
   // files and folders dropped on the list go up into the network (and the group) it shows
   const queue = useUploadQueue(api, () => void load())

@@ -1,8 +1,10 @@
-import { type FormEvent, useCallback, useEffect, useState } from 'react'
+import { type FormEvent, useCallback, useState } from 'react'
 import type { Api } from '../api/client'
 import type { Group, GroupList, Network } from '../api/types'
 import { ConfirmButton, ErrorNote, NetworkPicker } from '../components/common'
 import { Pager, usePages } from '../components/Pager'
+import { useAction } from '../components/use-action'
+import { useLoad } from '../components/use-load'
 import { formatDate } from '../format'
 import type { FilesFilter } from './Files'
 
@@ -10,38 +12,29 @@ export function GroupsView({ api, onShowFiles }: { api: Api; onShowFiles(filter:
   const [network, setNetwork] = useState<Network>('public')
   const [list, setList] = useState<GroupList | null>(null)
   const [nameFilter, setNameFilter] = useState('')
-  const [error, setError] = useState<unknown>(null)
+  const { error, setError, run } = useAction()
   const [newName, setNewName] = useState('')
   const [newPublic, setNewPublic] = useState(false)
   const pages = usePages()
 
-  const load = useCallback(async () => {
-    setError(null)
-    try {
+  const load = useLoad(
+    useCallback(async () => {
+      setError(null)
       const { data } = await api.get<{ data: GroupList }>(`v3/groups/${network}`, {
         limit: 20,
         pageToken: pages.token,
         name: nameFilter,
       })
       setList(data)
-    } catch (failure) {
-      setError(failure)
-    }
-  }, [api, network, pages.token, nameFilter])
+    }, [api, network, pages.token, nameFilter, setError]),
+    setError,
+  )
 
-  useEffect(() => {
-    void load()
-  }, [load])
-
-  const act = async (action: () => Promise<unknown>) => {
-    setError(null)
-    try {
+  const act = (action: () => Promise<unknown>) =>
+    run(async () => {
       await action()
       await load()
-    } catch (failure) {
-      setError(failure)
-    }
-  }
+    })
 
   const create = (event: FormEvent) => {
     event.preventDefault()

@@ -1,7 +1,9 @@
-import { type FormEvent, useCallback, useEffect, useState } from 'react'
+import { type FormEvent, useCallback, useState } from 'react'
 import type { Api } from '../api/client'
 import type { ApiKey } from '../api/types'
 import { CopyButton, ErrorNote } from '../components/common'
+import { useAction } from '../components/use-action'
+import { useLoad } from '../components/use-load'
 import { formatDate } from '../format'
 
 interface CreatedKey {
@@ -13,28 +15,20 @@ interface CreatedKey {
 /** API keys as the SDK's `keys.*` calls manage them; a new key's JWT is shown once. */
 export function KeysView({ api }: { api: Api }) {
   const [keys, setKeys] = useState<ApiKey[]>([])
-  const [error, setError] = useState<unknown>(null)
+  const { error, setError, run } = useAction()
   const [name, setName] = useState('')
   const [admin, setAdmin] = useState(false)
   const [maxUses, setMaxUses] = useState('')
   const [created, setCreated] = useState<CreatedKey | null>(null)
 
-  const load = useCallback(async () => {
-    try {
-      setKeys((await api.get<{ keys: ApiKey[] }>('v3/pinata/keys')).keys ?? [])
-    } catch (failure) {
-      setError(failure)
-    }
-  }, [api])
+  const load = useLoad(
+    useCallback(async () => setKeys((await api.get<{ keys: ApiKey[] }>('v3/pinata/keys')).keys ?? []), [api]),
+    setError,
+  )
 
-  useEffect(() => {
-    void load()
-  }, [load])
-
-  const create = async (event: FormEvent) => {
+  const create = (event: FormEvent) => {
     event.preventDefault()
-    setError(null)
-    try {
+    void run(async () => {
       const key = await api.send<CreatedKey>('POST', 'v3/pinata/keys', {
         keyName: name.trim(),
         permissions: admin ? { admin: true } : { resources: ['org:files:read', 'org:files:write'] },
@@ -43,20 +37,14 @@ export function KeysView({ api }: { api: Api }) {
       setCreated(key)
       setName('')
       await load()
-    } catch (failure) {
-      setError(failure)
-    }
+    })
   }
 
-  const revoke = async (key: string) => {
-    setError(null)
-    try {
+  const revoke = (key: string) =>
+    run(async () => {
       await api.send('PUT', `v3/pinata/keys/${encodeURIComponent(key)}`)
       await load()
-    } catch (failure) {
-      setError(failure)
-    }
-  }
+    })
 
   return (
     <section aria-labelledby="keys-title">

@@ -1,7 +1,9 @@
-import { type FormEvent, useCallback, useEffect, useState } from 'react'
+import { type FormEvent, useCallback, useState } from 'react'
 import type { Api } from '../api/client'
 import type { PaymentInstruction } from '../api/types'
 import { ConfirmButton, CopyButton, ErrorNote } from '../components/common'
+import { useAction } from '../components/use-action'
+import { useLoad } from '../components/use-load'
 import { formatDate } from '../format'
 
 interface InstructionList {
@@ -17,30 +19,24 @@ const BASE = 'v3/x402/payment_instructions'
  */
 export function PaymentsView({ api }: { api: Api }) {
   const [list, setList] = useState<PaymentInstruction[]>([])
-  const [error, setError] = useState<unknown>(null)
+  const { error, setError, run } = useAction()
   const [form, setForm] = useState({ name: '', description: '', amount: '', payTo: '' })
   const [open, setOpen] = useState<string | null>(null)
 
-  const load = useCallback(async () => {
-    try {
+  const load = useLoad(
+    useCallback(async () => {
       const { data } = await api.get<{ data: InstructionList }>(BASE, { limit: 100 })
       setList(data.payment_instructions)
-    } catch (failure) {
-      setError(failure)
-    }
-  }, [api])
+    }, [api]),
+    setError,
+  )
 
-  useEffect(() => {
-    void load()
-  }, [load])
-
-  const create = async (event: FormEvent) => {
+  const create = (event: FormEvent) => {
     event.preventDefault()
-    setError(null)
     const requirement: Record<string, string> = {}
     if (form.amount.trim()) requirement.amount = form.amount.trim()
     if (form.payTo.trim()) requirement.pay_to = form.payTo.trim()
-    try {
+    void run(async () => {
       await api.send('POST', BASE, {
         name: form.name.trim(),
         description: form.description.trim() || undefined,
@@ -48,9 +44,7 @@ export function PaymentsView({ api }: { api: Api }) {
       })
       setForm({ name: '', description: '', amount: '', payTo: '' })
       await load()
-    } catch (failure) {
-      setError(failure)
-    }
+    })
   }
 
   return (
@@ -125,15 +119,12 @@ export function PaymentsView({ api }: { api: Api }) {
               <ConfirmButton
                 label="Delete"
                 what={`instruction ${instruction.name}`}
-                onConfirm={async () => {
-                  setError(null)
-                  try {
+                onConfirm={() =>
+                  run(async () => {
                     await api.send('DELETE', `${BASE}/${instruction.id}`)
                     await load()
-                  } catch (failure) {
-                    setError(failure)
-                  }
-                }}
+                  })
+                }
               />
             </div>
             {open === instruction.id && <InstructionCids api={api} id={instruction.id} />}
@@ -147,27 +138,21 @@ export function PaymentsView({ api }: { api: Api }) {
 function InstructionCids({ api, id }: { api: Api; id: string }) {
   const [cids, setCids] = useState<string[]>([])
   const [cid, setCid] = useState('')
-  const [error, setError] = useState<unknown>(null)
-  const load = useCallback(async () => {
-    try {
-      setCids((await api.get<{ data: { cids: string[] } }>(`${BASE}/${id}/cids`, { limit: 100 })).data.cids)
-    } catch (failure) {
-      setError(failure)
-    }
-  }, [api, id])
-  useEffect(() => {
-    void load()
-  }, [load])
-  const act = async (method: 'PUT' | 'DELETE', target: string) => {
-    setError(null)
-    try {
+  const { error, setError, run } = useAction()
+  const load = useLoad(
+    useCallback(
+      async () =>
+        setCids((await api.get<{ data: { cids: string[] } }>(`${BASE}/${id}/cids`, { limit: 100 })).data.cids),
+      [api, id],
+    ),
+    setError,
+  )
+  const act = (method: 'PUT' | 'DELETE', target: string) =>
+    run(async () => {
       await api.send(method, `${BASE}/${id}/cids/${encodeURIComponent(target)}`)
       setCid('')
       await load()
-    } catch (failure) {
-      setError(failure)
-    }
-  }
+    })
   return (
     <div className="block">
       {cids.length === 0 && <p className="hint">No CIDs yet.</p>}

@@ -2,6 +2,7 @@ import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react'
 import { type Api, ApiError } from '../api/client'
 import type { FileItem, PinJob, PinQueue } from '../api/types'
 import { ErrorNote, Status } from '../components/common'
+import { useAction } from '../components/use-action'
 import { formatDate } from '../format'
 import '../components/fileui.css'
 
@@ -39,8 +40,7 @@ export function PinsView({ api, onShowFiles }: { api: Api; onShowFiles(): void }
   const [name, setName] = useState('')
   const [hostNodes, setHostNodes] = useState('')
   const [jobs, setJobs] = useState<PinJob[] | null>(null)
-  const [error, setError] = useState<unknown>(null)
-  const [queued, setQueued] = useState<string | null>(null)
+  const { error, setError, done, setDone, run } = useAction()
   const [finished, setFinished] = useState<Finished[]>([])
   // requests made in this view that have not been seen to leave the queue yet
   const watching = useRef(new Map<string, string>())
@@ -65,7 +65,7 @@ export function PinsView({ api, onShowFiles }: { api: Api; onShowFiles(): void }
     } catch (failure) {
       setError(failure)
     }
-  }, [api])
+  }, [api, setError])
 
   useEffect(() => {
     void refresh()
@@ -76,41 +76,33 @@ export function PinsView({ api, onShowFiles }: { api: Api; onShowFiles(): void }
     return () => clearInterval(timer)
   }, [refresh])
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault()
-    setError(null)
-    setQueued(null)
     const nodes = hostNodes
       .split(/\s+/)
       .map((node) => node.trim())
       .filter(Boolean)
-    try {
+    void run(async () => {
       const { data } = await api.send<{ data: PinJob }>('POST', 'v3/files/public/pin_by_cid', {
         cid: cid.trim(),
         ...(name.trim() ? { name: name.trim() } : {}),
         ...(nodes.length > 0 ? { host_nodes: nodes } : {}),
       })
       watching.current.set(data.id, data.name || data.cid)
-      setQueued(`Queued ${data.name || data.cid}.`)
+      setDone(`Queued ${data.name || data.cid}.`)
       setCid('')
       setName('')
       await refresh()
-    } catch (failure) {
-      setError(failure)
-    }
+    })
   }
 
-  const cancel = async (job: PinJob) => {
-    setError(null)
-    try {
+  const cancel = (job: PinJob) =>
+    run(async () => {
       watching.current.delete(job.id)
       await api.send('DELETE', `v3/files/public/pin_by_cid/${job.id}`)
-      setQueued(failed(job) ? `Removed ${job.name || job.cid}.` : `Cancelled ${job.name || job.cid}.`)
+      setDone(failed(job) ? `Removed ${job.name || job.cid}.` : `Cancelled ${job.name || job.cid}.`)
       await refresh()
-    } catch (failure) {
-      setError(failure)
-    }
-  }
+    })
 
   return (
     <section aria-labelledby="pins-title">
@@ -148,7 +140,7 @@ export function PinsView({ api, onShowFiles }: { api: Api; onShowFiles(): void }
         refreshes every {POLL_MS / 1000} seconds while it holds requests.
       </p>
       <ErrorNote error={error} />
-      {queued && <Status>{queued}</Status>}
+      {done && <Status>{done}</Status>}
       <h3 id="queue-title">Queue</h3>
       {jobs && jobs.length === 0 && <p>No pin requests waiting, running or failed.</p>}
       {jobs && jobs.length > 0 && (

@@ -2,6 +2,7 @@ import { type FormEvent, useEffect, useState } from 'react'
 import type { Api } from '../api/client'
 import type { FileItem, Group, GroupList, VectorMatch } from '../api/types'
 import { ErrorNote } from '../components/common'
+import { useAction } from '../components/use-action'
 
 /** Semantic search over the vectors of a private group's files. */
 export function SearchView({ api }: { api: Api }) {
@@ -9,21 +10,18 @@ export function SearchView({ api }: { api: Api }) {
   const [groupId, setGroupId] = useState('')
   const [text, setText] = useState('')
   const [matches, setMatches] = useState<(VectorMatch & { name?: string })[] | null>(null)
-  const [error, setError] = useState<unknown>(null)
-  const [busy, setBusy] = useState(false)
+  const { error, setError, busy, run } = useAction()
 
   useEffect(() => {
     api.get<{ data: GroupList }>('v3/groups/private', { limit: 100 }).then(({ data }) => {
       setGroups(data.groups)
       setGroupId((current) => current || data.groups[0]?.id || '')
     }, setError)
-  }, [api])
+  }, [api, setError])
 
-  const search = async (event: FormEvent) => {
+  const search = (event: FormEvent) => {
     event.preventDefault()
-    setBusy(true)
-    setError(null)
-    try {
+    void run(async () => {
       const { data } = await api.send<{ data: { matches: VectorMatch[] } }>(
         'POST',
         `v3/vectorize/groups/${groupId}/query`,
@@ -41,11 +39,7 @@ export function SearchView({ api }: { api: Api }) {
         }),
       )
       setMatches(named)
-    } catch (failure) {
-      setError(failure)
-    } finally {
-      setBusy(false)
-    }
+    })
   }
 
   return (

@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react'
 import { isOperator, type Role } from '../api/admin'
 import { createApi } from '../api/client'
 import { ErrorNote } from '../components/common'
+import { useAction } from '../components/use-action'
 
 /**
  * A token (from `pinfold token`, the server's dev-token file, or an API key's JWT) checked against
@@ -18,27 +19,20 @@ export function SignIn({
   onSignedIn(token: string, role: Role): void
 }) {
   const [token, setToken] = useState('')
-  const [error, setError] = useState<unknown>(null)
-  const [busy, setBusy] = useState(false)
+  const { error, setError, busy, run } = useAction()
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault()
     const value = token.trim()
     if (!value) return setError(new Error('Paste a token or an API key JWT'))
-    setBusy(true)
-    setError(null)
-    try {
+    void run(async () => {
       const api = createApi(base, value)
       // both asked at once: an operator token is refused by the tenant API, a tenant's is a 404 on the admin API
       const [operator, tenant] = await Promise.allSettled([isOperator(api), api.get('v3/data/testAuthentication')])
       if (operator.status === 'fulfilled' && operator.value) return onSignedIn(value, 'operator')
       if (tenant.status === 'rejected') throw tenant.reason
       onSignedIn(value, 'tenant')
-    } catch (failure) {
-      setError(failure)
-    } finally {
-      setBusy(false)
-    }
+    })
   }
 
   return (

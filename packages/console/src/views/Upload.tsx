@@ -3,6 +3,7 @@ import type { Api } from '../api/client'
 import type { Group, GroupList, Network } from '../api/types'
 import { ErrorNote, NetworkPicker } from '../components/common'
 import { DropZone } from '../components/DropZone'
+import { GroupSelect } from '../components/GroupSelect'
 import { UploadList } from '../components/UploadList'
 import { formatBytes, parseKeyvalues } from '../format'
 import type { Dropped } from '../uploads/drop'
@@ -84,17 +85,7 @@ export function UploadView({ api, onShow }: { api: Api; onShow(network: Network)
       </h2>
       <div className="filters">
         <NetworkPicker value={network} onChange={setNetwork} describedBy="network-hint" />
-        <label>
-          Group
-          <select value={groupId} onChange={(e) => setGroupId(e.target.value)}>
-            <option value="">No group</option>
-            {groups.map((group) => (
-              <option key={group.id} value={group.id}>
-                {group.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <GroupSelect label="Group" groups={groups} value={groupId} onChange={setGroupId} />
         <label>
           Name (optional)
           <input value={name} onChange={(e) => setName(e.target.value)} aria-describedby="name-hint" />

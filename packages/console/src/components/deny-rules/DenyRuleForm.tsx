@@ -1,5 +1,6 @@
 import { type FormEvent, useId, useState } from 'react'
 import { ErrorNote } from '../common'
+import { useAction } from '../use-action'
 import './deny-rules.css'
 
 /**
@@ -8,22 +9,15 @@ import './deny-rules.css'
  */
 export function DenyRuleForm({ onAdd }: { onAdd(rule: string): Promise<void> }) {
   const [rule, setRule] = useState('')
-  const [error, setError] = useState<unknown>(null)
-  const [busy, setBusy] = useState(false)
+  const { error, busy, run } = useAction()
   const id = useId()
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault()
-    setBusy(true)
-    setError(null)
-    try {
+    void run(async () => {
       await onAdd(rule)
       setRule('')
-    } catch (failure) {
-      setError(failure)
-    } finally {
-      setBusy(false)
-    }
+    })
   }
 
   return (

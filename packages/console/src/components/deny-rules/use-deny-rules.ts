@@ -1,8 +1,10 @@
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback, useState } from 'react'
 import type { Api } from '../../api/client'
 import type { Schemas } from '../../api/wire'
 import { useOffsetPages } from '../Pager'
 import { pageStart } from '../paging'
+import { useAction } from '../use-action'
+import { useLoad } from '../use-load'
 
 /** A rule of a deny list the console edits: the operator's (`DenyRule`) and a tenant's (`GatewayDenyRule`) alike. */
 export type DenyRule = Schemas['DenyRule'] | Schemas['GatewayDenyRule']
@@ -16,24 +18,17 @@ const PAGE_SIZE = 20
  */
 export function useDenyRules(api: Api, path: string) {
   const [rules, setRules] = useState<DenyRule[] | null>(null)
-  const [error, setError] = useState<unknown>(null)
-  const [done, setDone] = useState<string | null>(null)
+  const { error, setError, done, setDone, run } = useAction()
   const pages = useOffsetPages(PAGE_SIZE)
 
-  const load = useCallback(async () => {
-    try {
+  const load = useLoad(
+    useCallback(async () => {
       const listed = (await api.get<{ data: { rules: DenyRule[] } }>(path)).data.rules
       setRules(listed)
       return listed
-    } catch (failure) {
-      setError(failure)
-      return null
-    }
-  }, [api, path])
-
-  useEffect(() => {
-    void load()
-  }, [load])
+    }, [api, path]),
+    setError,
+  )
 
   /** Adds a line; the server's 400 (what is wrong with it) is thrown for the form to show. */
   const add = async (rule: string) => {
@@ -45,17 +40,12 @@ export function useDenyRules(api: Api, path: string) {
     if (listed) pages.goTo(Number.POSITIVE_INFINITY, listed.length)
   }
 
-  const remove = async (target: DenyRule) => {
-    setError(null)
-    setDone(null)
-    try {
+  const remove = (target: DenyRule) =>
+    run(async () => {
       await api.send('DELETE', `${path}/${encodeURIComponent(target.id)}`)
       setDone(`Removed ${target.rule}.`)
       await load()
-    } catch (failure) {
-      setError(failure)
-    }
-  }
+    })
 
   const total = rules?.length ?? 0
   // a removal may have emptied the page shown: the last page is shown instead

@@ -2,6 +2,7 @@ import { type FormEvent, useId, useState } from 'react'
 import type { AdminTenantAccount } from '../../api/admin'
 import type { Api } from '../../api/client'
 import { ErrorNote, Status } from '../../components/common'
+import { useAction } from '../../components/use-action'
 import { formatLimit, LIMITS, type LimitName } from './format'
 
 /** Per limit: the deployment's default (left out of the request), no limit (null), or a value. */
@@ -57,22 +58,15 @@ export function LimitsForm({
   onSaved(): void
 }) {
   const [choices, setChoices] = useState(() => choicesOf(overrides))
-  const [error, setError] = useState<unknown>(null)
-  const [busy, setBusy] = useState(false)
+  const { error, busy, run } = useAction()
   const id = useId()
 
-  const save = async (event: FormEvent) => {
+  const save = (event: FormEvent) => {
     event.preventDefault()
-    setBusy(true)
-    setError(null)
-    try {
+    void run(async () => {
       await api.send('PUT', path, bodyOf(choices))
       onSaved()
-    } catch (failure) {
-      setError(failure)
-    } finally {
-      setBusy(false)
-    }
+    })
   }
 
   const choose = (name: LimitName, choice: Choice) => setChoices({ ...choices, [name]: choice })

@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react'
 import type { AdminTenant } from '../../api/admin'
 import type { Api } from '../../api/client'
 import { ErrorNote } from '../../components/common'
+import { useAction } from '../../components/use-action'
 import { tenantHref } from './links'
 
 /**
@@ -10,21 +11,14 @@ import { tenantHref } from './links'
  */
 export function NewTenant({ api }: { api: Api }) {
   const [id, setId] = useState('')
-  const [error, setError] = useState<unknown>(null)
-  const [busy, setBusy] = useState(false)
+  const { error, busy, run } = useAction()
 
-  const create = async (event: FormEvent) => {
+  const create = (event: FormEvent) => {
     event.preventDefault()
-    setBusy(true)
-    setError(null)
-    try {
+    void run(async () => {
       const { data } = await api.send<{ data: AdminTenant }>('POST', 'admin/v1/tenants', { id: id.trim() })
       location.hash = tenantHref(data.id)
-    } catch (failure) {
-      setError(failure)
-    } finally {
-      setBusy(false)
-    }
+    })
   }
 
   return (

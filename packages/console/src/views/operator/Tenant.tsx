@@ -1,7 +1,8 @@
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback, useState } from 'react'
 import { type AdminTenantDetail, PIN_STATES } from '../../api/admin'
 import type { Api } from '../../api/client'
 import { ErrorNote } from '../../components/common'
+import { useLoad } from '../../components/use-load'
 import { formatBytes, formatDate } from '../../format'
 import { formatLimit, LIMITS } from './format'
 import { LimitsForm } from './LimitsForm'
@@ -17,18 +18,14 @@ export function TenantView({ api, id }: { api: Api; id: string }) {
   const [done, setDone] = useState<{ block: 'limits' | 'suspension' | 'keys'; message: string } | null>(null)
   const path = `admin/v1/tenants/${encodeURIComponent(id)}`
 
-  const load = useCallback(async () => {
-    try {
+  const load = useLoad(
+    useCallback(async () => {
       setTenant((await api.get<{ data: AdminTenantDetail }>(path)).data)
+      // a failure stays shown until a read succeeds, not blinking out while one is under way
       setError(null)
-    } catch (failure) {
-      setError(failure)
-    }
-  }, [api, path])
-
-  useEffect(() => {
-    void load()
-  }, [load])
+    }, [api, path]),
+    setError,
+  )
 
   /** After an action: say what it did and show the tenant as it now is. */
   const changed = (block: NonNullable<typeof done>['block']) => async (message: string) => {

@@ -2,6 +2,7 @@ import { type FormEvent, type RefObject, useId, useRef, useState } from 'react'
 import type { AdminTenantDetail } from '../../api/admin'
 import type { Api } from '../../api/client'
 import { ErrorNote, Status } from '../../components/common'
+import { useAction } from '../../components/use-action'
 import { Confirm } from './Confirm'
 
 interface ActionProps {
@@ -23,28 +24,20 @@ export function Suspension({ api, path, tenant, done, onChanged }: ActionProps) 
   const [reason, setReason] = useState('')
   const [hide, setHide] = useState(false)
   const [confirming, setConfirming] = useState(false)
-  const [error, setError] = useState<unknown>(null)
-  const [busy, setBusy] = useState(false)
+  const { error, busy, run } = useAction()
   const id = useId()
   const trigger = useRef<HTMLButtonElement>(null)
 
-  const run = async (action: () => Promise<unknown>, message: string) => {
-    setBusy(true)
-    setError(null)
-    try {
+  const change = (action: () => Promise<unknown>, message: string) =>
+    run(async () => {
       await action()
       setConfirming(false)
       setReason('')
       onChanged(message)
-    } catch (failure) {
-      setError(failure)
-    } finally {
-      setBusy(false)
-    }
-  }
+    })
 
   const suspend = () =>
-    run(
+    change(
       () => api.send('POST', `${path}/suspend`, { reason, hide_content: hide }),
       hide
         ? `Suspended ${tenant.id}: its requests are refused and its public content is hidden.`
@@ -66,7 +59,7 @@ export function Suspension({ api, path, tenant, done, onChanged }: ActionProps) 
             type="button"
             className="primary"
             disabled={busy}
-            onClick={() => run(() => api.send('POST', `${path}/resume`), `Resumed ${tenant.id}.`)}
+            onClick={() => change(() => api.send('POST', `${path}/resume`), `Resumed ${tenant.id}.`)}
           >
             Resume tenant
           </button>
@@ -114,22 +107,14 @@ export function Suspension({ api, path, tenant, done, onChanged }: ActionProps) 
 export function KeysRevocation({ api, path, tenant, done, onChanged }: ActionProps) {
   const [confirming, setConfirming] = useState(false)
   const trigger = useRef<HTMLButtonElement>(null)
-  const [error, setError] = useState<unknown>(null)
-  const [busy, setBusy] = useState(false)
+  const { error, busy, run } = useAction()
 
-  const revoke = async () => {
-    setBusy(true)
-    setError(null)
-    try {
+  const revoke = () =>
+    run(async () => {
       const { data } = await api.send<{ data: { revoked: number } }>('POST', `${path}/keys/revoke`)
       setConfirming(false)
       onChanged(`Revoked ${data.revoked} API ${data.revoked === 1 ? 'key' : 'keys'} of ${tenant.id}.`)
-    } catch (failure) {
-      setError(failure)
-    } finally {
-      setBusy(false)
-    }
-  }
+    })
 
   return (
     <div className="block">

@@ -1,8 +1,10 @@
-import { type FormEvent, useCallback, useEffect, useId, useState } from 'react'
+import { type FormEvent, useCallback, useId, useState } from 'react'
 import type { Api } from '../../api/client'
 import type { WebhookEndpoint } from '../../api/types'
 import { ErrorNote, Status } from '../../components/common'
 import { Pager, usePages } from '../../components/Pager'
+import { useAction } from '../../components/use-action'
+import { useLoad } from '../../components/use-load'
 import { formatDate } from '../../format'
 
 const PAGE_SIZE = 20
@@ -15,36 +17,26 @@ const PAGE_SIZE = 20
 export function TenantWebhooks({ api, path }: { api: Api; path: string }) {
   const [endpoints, setEndpoints] = useState<WebhookEndpoint[] | null>(null)
   const [nextToken, setNextToken] = useState('')
-  const [error, setError] = useState<unknown>(null)
-  const [done, setDone] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const { error, setError, done, setDone, busy, run } = useAction()
   /** The endpoint whose disable form is open. */
   const [disabling, setDisabling] = useState<string | null>(null)
   const pages = usePages()
   const titleId = useId()
 
-  const load = useCallback(async () => {
-    try {
+  const load = useLoad(
+    useCallback(async () => {
       const { data } = await api.get<{ data: { endpoints: WebhookEndpoint[]; next_page_token: string } }>(
         `${path}/webhooks`,
         { limit: PAGE_SIZE, pageToken: pages.token },
       )
       setEndpoints(data.endpoints)
       setNextToken(data.next_page_token)
-    } catch (failure) {
-      setError(failure)
-    }
-  }, [api, path, pages.token])
+    }, [api, path, pages.token]),
+    setError,
+  )
 
-  useEffect(() => {
-    void load()
-  }, [load])
-
-  const change = async (endpoint: WebhookEndpoint, action: 'enable' | 'disable', reason = '') => {
-    setBusy(true)
-    setError(null)
-    setDone(null)
-    try {
+  const change = (endpoint: WebhookEndpoint, action: 'enable' | 'disable', reason = '') =>
+    run(async () => {
       const body = action === 'disable' && reason.trim() ? { reason: reason.trim() } : undefined
       await api.send('POST', `${path}/webhooks/${encodeURIComponent(endpoint.id)}/${action}`, body)
       setDisabling(null)
@@ -54,12 +46,7 @@ export function TenantWebhooks({ api, path }: { api: Api; path: string }) {
           : `Disabled ${endpoint.url}: it is sent nothing until it is enabled again.`,
       )
       await load()
-    } catch (failure) {
-      setError(failure)
-    } finally {
-      setBusy(false)
-    }
-  }
+    })
 
   return (
     <div className="block">

@@ -2,28 +2,24 @@ import { useCallback, useEffect, useState } from 'react'
 import type { AdminTotals } from '../../api/admin'
 import type { Api } from '../../api/client'
 import { ErrorNote } from '../../components/common'
+import { useAction } from '../../components/use-action'
 import { formatBytes } from '../../format'
 import { age } from './format'
 
 /** What the deployment stores and queues: the figures `/metrics` exports, read when asked. */
 export function TotalsView({ api }: { api: Api }) {
   const [totals, setTotals] = useState<AdminTotals | null>(null)
-  const [error, setError] = useState<unknown>(null)
-  const [loading, setLoading] = useState(false)
+  const { error, busy: loading, run } = useAction()
   const [now, setNow] = useState(Date.now)
 
-  const load = useCallback(async () => {
-    setLoading(true)
-    setError(null)
-    try {
-      setTotals((await api.get<{ data: AdminTotals }>('admin/v1/totals')).data)
-      setNow(Date.now())
-    } catch (failure) {
-      setError(failure)
-    } finally {
-      setLoading(false)
-    }
-  }, [api])
+  const load = useCallback(
+    () =>
+      run(async () => {
+        setTotals((await api.get<{ data: AdminTotals }>('admin/v1/totals')).data)
+        setNow(Date.now())
+      }),
+    [api, run],
+  )
 
   useEffect(() => {
     void load()

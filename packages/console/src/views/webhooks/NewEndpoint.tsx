@@ -2,6 +2,7 @@ import { type FormEvent, useEffect, useRef, useState } from 'react'
 import type { Api } from '../../api/client'
 import type { WebhookEndpoint, WebhookEventType } from '../../api/types'
 import { CopyButton, ErrorNote } from '../../components/common'
+import { useAction } from '../../components/use-action'
 import { WEBHOOK_EVENT_LABELS, WEBHOOK_EVENT_TYPES } from './event-types'
 
 /** The answer to a registration: the endpoint and its signing secret, which no other answer holds. */
@@ -12,8 +13,7 @@ export function NewEndpoint({ api, onCreated }: { api: Api; onCreated(endpoint: 
   const [url, setUrl] = useState('')
   const [description, setDescription] = useState('')
   const [types, setTypes] = useState<Set<WebhookEventType>>(new Set())
-  const [error, setError] = useState<unknown>(null)
-  const [busy, setBusy] = useState(false)
+  const { error, setError, busy, run } = useAction()
 
   const toggle = (type: WebhookEventType, on: boolean) =>
     setTypes((all) => {
@@ -23,12 +23,10 @@ export function NewEndpoint({ api, onCreated }: { api: Api; onCreated(endpoint: 
       return next
     })
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault()
-    setError(null)
     if (types.size === 0) return setError(new Error('Choose at least one event type.'))
-    setBusy(true)
-    try {
+    void run(async () => {
       const { data } = await api.send<{ data: CreatedEndpoint }>('POST', 'v3/webhooks', {
         url: url.trim(),
         // in the list's order, whatever the order they were ticked in
@@ -39,11 +37,7 @@ export function NewEndpoint({ api, onCreated }: { api: Api; onCreated(endpoint: 
       setDescription('')
       setTypes(new Set())
       onCreated(data)
-    } catch (failure) {
-      setError(failure)
-    } finally {
-      setBusy(false)
-    }
+    })
   }
 
   return (

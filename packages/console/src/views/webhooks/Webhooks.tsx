@@ -1,8 +1,10 @@
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback, useState } from 'react'
 import type { Api } from '../../api/client'
 import type { WebhookEndpoint } from '../../api/types'
 import { ConfirmButton, ErrorNote, Status } from '../../components/common'
 import { Pager, usePages } from '../../components/Pager'
+import { useAction } from '../../components/use-action'
+import { useLoad } from '../../components/use-load'
 import { formatDate } from '../../format'
 import '../events.css'
 import { Deliveries } from './Deliveries'
@@ -19,39 +21,28 @@ export function WebhooksView({ api }: { api: Api }) {
   const [endpoints, setEndpoints] = useState<WebhookEndpoint[] | null>(null)
   const [nextToken, setNextToken] = useState('')
   const [created, setCreated] = useState<CreatedEndpoint | null>(null)
-  const [done, setDone] = useState<string | null>(null)
-  const [error, setError] = useState<unknown>(null)
+  const { error, setError, done, setDone, run } = useAction()
   const pages = usePages()
 
-  const load = useCallback(async () => {
-    try {
+  const load = useLoad(
+    useCallback(async () => {
       const { data } = await api.get<{ data: { endpoints: WebhookEndpoint[]; next_page_token: string } }>(
         'v3/webhooks',
         { limit: PAGE_SIZE, pageToken: pages.token },
       )
       setEndpoints(data.endpoints)
       setNextToken(data.next_page_token)
-    } catch (failure) {
-      setError(failure)
-    }
-  }, [api, pages.token])
-
-  useEffect(() => {
-    void load()
-  }, [load])
+    }, [api, pages.token]),
+    setError,
+  )
 
   /** Runs a change, then says what it did (or shows why not) and reloads the list. */
-  const change = async (action: () => Promise<unknown>, said: string) => {
-    setError(null)
-    setDone(null)
-    try {
+  const change = (action: () => Promise<unknown>, said: string) =>
+    run(async () => {
       await action()
       setDone(said)
       await load()
-    } catch (failure) {
-      setError(failure)
-    }
-  }
+    })
 
   return (
     <section aria-labelledby="webhooks-title">
