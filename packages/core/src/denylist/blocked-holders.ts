@@ -15,7 +15,8 @@ const MAX_FILE_IDS = 100
  * scan keys them), naming its files, recorded with the rule in its own transaction on the line the
  * store gives it (`AddDenyRuleOptions.blockedNotices`). One page keeps that transaction bounded:
  * past a full page the held-content scan, which every instance's reload hands the new rule, reads
- * the holders a page at a time and skips those recorded here. Only a rule that names a CID and
+ * the holders a page at a time and skips those recorded here. The last tenant of a full page may
+ * hold more on the next, so it is left to the scan too, which tells it once with all its files. Only a rule that names a CID and
  * blocks its root can be looked up (by the root's multihash, whatever the CID's spelling); a path
  * rule blocks only a path below, an allow rule blocks nothing, and a double-hashed rule names no
  * CID to look up.
@@ -31,8 +32,10 @@ export async function blockedHolderNotices(
   if (rule.allow || target.kind !== 'ipfs' || !pathMatches(target.path, '')) return []
   const multihash = Buffer.from(target.key, 'latin1')
   const holders = await ctx.records.blocks.listRootHolders(multihash, ctx.denyHolderPage, { signal })
+  const straddling = holders.length === ctx.denyHolderPage ? holders.at(-1)!.tenantId : undefined
   const byTenantAndCid = new Map<string, FileRecord[]>()
   for (const file of holders) {
+    if (file.tenantId === straddling) continue
     const key = JSON.stringify([file.tenantId, file.cid])
     const files = byTenantAndCid.get(key)
     if (files) files.push(file)
