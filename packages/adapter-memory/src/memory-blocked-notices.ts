@@ -2,7 +2,8 @@ import type { BlockedNotice } from '@pinfold/interface'
 
 /**
  * Of `given`, the notices not told before (each once), and the keys that mark them told: what
- * `recordBlockedNotices` and a file's arrival (`CreateFileOptions.blockedNotices`) record.
+ * `recordBlockedNotices`, a file's arrival (`CreateFileOptions.blockedNotices`) and an operator
+ * rule's add (`AddDenyRuleOptions.blockedNotices`) record.
  */
 export function newNotices(told: ReadonlySet<string>, given: readonly BlockedNotice[]) {
   const fresh: BlockedNotice[] = []

@@ -20,8 +20,13 @@ export function memoryDenyRuleRecords(state: MemoryState): DenyRuleRecordStore {
     async addDenyRule(rule, options) {
       throwIfAborted(options?.signal)
       if (rules.has(rule.id)) throw new PinfoldError('CONFLICT', 'already exists')
-      state.appendEvents(options?.events)
-      const stored: DenyRuleRecord = { ...rule, line: ++line }
+      const stored: DenyRuleRecord = { ...rule, line: line + 1 }
+      const given = (options?.blockedNotices ?? []).map((notice) => ({ ...notice, line: stored.line }))
+      const notices = newNotices(state.blockedNotices, given)
+      // a malformed event throws here, before anything is kept
+      state.appendEvents([...(options?.events ?? []), ...notices.fresh.map((notice) => notice.event)])
+      for (const key of notices.keys) state.blockedNotices.add(key)
+      line = stored.line
       rules.set(stored.id, stored)
       return { ...stored }
     },

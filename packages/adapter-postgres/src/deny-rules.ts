@@ -6,7 +6,8 @@ import { toDate } from './rows.js'
 
 /**
  * Records the notices not told before and appends their events, in the caller's transaction
- * (`recordBlockedNotices`, and a file's arrival: `CreateFileOptions.blockedNotices`); answers them.
+ * (`recordBlockedNotices`, a file's arrival: `CreateFileOptions.blockedNotices`, and an operator
+ * rule's add: `AddDenyRuleOptions.blockedNotices`); answers them.
  */
 export async function recordNotices(tx: Queryable, notices: readonly BlockedNotice[]): Promise<BlockedNotice[]> {
   const fresh: BlockedNotice[] = []
@@ -43,8 +44,11 @@ export function postgresDenyRuleRecords(client: SqlClient): DenyRuleRecordStore 
             'insert into deny_rules (id, rule, created_at) values ($1, $2, $3) returning line, id, rule, created_at',
             [rule.id, rule.rule, rule.createdAt.toISOString()],
           )
+          const stored = toDenyRule(rows[0]!)
           await appendEvents(tx, options?.events)
-          return toDenyRule(rows[0]!)
+          const notices = (options?.blockedNotices ?? []).map((notice) => ({ ...notice, line: stored.line }))
+          await recordNotices(tx, notices)
+          return stored
         }),
       ),
     listDenyRules: (options) =>

@@ -98,6 +98,63 @@ export function describeBlockedNoticeRecords(name: string, create: () => Promise
       expect(await store.denyRules.recordBlockedNotices([notice(TENANT, refused.cid, 'badbits', 3)])).toHaveLength(1)
     })
 
+    it('addDenyRule with blockedNotices - recorded on the line the rule is given, their events with it; found told afterwards; a failed add records none', async () => {
+      // an add's entry names no line (the rule has none until the store gives it one)
+      const entry = (tenantId: string, cid: string) =>
+        newEvent('content.blocked', cid, { tenantId, target: { kind: 'cid', id: cid }, data: { list: 'operator' } })
+      const told = (tenantId: string, cid: string, event = entry(tenantId, cid)) => ({
+        tenantId,
+        cid,
+        list: 'operator',
+        event,
+      })
+      await store.denyRules.addDenyRule({ id: 'r0', rule: '/ipfs/bafy-before', createdAt: new Date() })
+      const rule = await store.denyRules.addDenyRule(
+        { id: 'r1', rule: '/ipfs/bafy-a', createdAt: new Date() },
+        {
+          events: [newEvent('deny_rule.added', 'r1', { tenantId: '' })],
+          blockedNotices: [told(TENANT, 'bafy-a'), told(OTHER_TENANT, 'bafy-a'), told(TENANT, 'bafy-a')],
+        },
+      )
+      expect(rule.line).toBeGreaterThan(1)
+      // the line the store gave the rule, not one the caller guessed: later looks find both told
+      const later = [
+        notice(TENANT, 'bafy-a', 'operator', rule.line),
+        notice(OTHER_TENANT, 'bafy-a', 'operator', rule.line),
+      ]
+      expect(await store.denyRules.recordBlockedNotices(later)).toEqual([])
+      expect((await store.denyRules.recordBlockedNotices([notice(TENANT, 'bafy-a', 'operator', 1)])).map(key)).toEqual([
+        `${TENANT} bafy-a operator:1`,
+      ])
+      expect(await logged(TENANT)).toEqual([
+        'content.blocked bafy-a operator:undefined',
+        'content.blocked bafy-a operator:1',
+      ])
+      expect(await logged(OTHER_TENANT)).toEqual(['content.blocked bafy-a operator:undefined'])
+      expect((await logged('')).filter((e) => e.startsWith('deny_rule.added'))).toHaveLength(1)
+
+      // a reused id, or a notice whose event the log refuses: neither the rule nor any notice is kept
+      const refused = [told(TENANT, 'bafy-b'), told(OTHER_TENANT, 'bafy-b', MALFORMED_EVENT('bafy-b'))]
+      await expect(
+        store.denyRules.addDenyRule(
+          { id: 'r2', rule: '/ipfs/bafy-b', createdAt: new Date() },
+          { blockedNotices: refused },
+        ),
+      ).rejects.toMatchObject({ code: 'INVALID_INPUT' })
+      await expect(
+        store.denyRules.addDenyRule(
+          { id: 'r1', rule: '/ipfs/bafy-b', createdAt: new Date() },
+          { blockedNotices: [told(TENANT, 'bafy-b')] },
+        ),
+      ).rejects.toMatchObject({ code: 'CONFLICT' })
+      expect((await store.denyRules.listDenyRules()).map((r) => r.id)).toEqual(['r0', 'r1'])
+      const next = await store.denyRules.addDenyRule({ id: 'r3', rule: '/ipfs/bafy-b', createdAt: new Date() })
+      const lines = Array.from({ length: next.line - rule.line }, (_, i) => rule.line + 1 + i)
+      const untold = lines.map((line) => notice(TENANT, 'bafy-b', 'operator', line))
+      expect(await store.denyRules.recordBlockedNotices(untold)).toHaveLength(untold.length)
+      expect(await logged(OTHER_TENANT)).toEqual(['content.blocked bafy-a operator:undefined'])
+    })
+
     it('getBlockedScan / putBlockedScan - nothing until saved, then the last save', async () => {
       expect(await store.denyRules.getBlockedScan()).toBeUndefined()
       await store.denyRules.putBlockedScan({ fingerprint: 'f1', cursor: 'bafy-m' })

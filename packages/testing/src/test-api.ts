@@ -87,6 +87,7 @@ export interface TestApiOptions
       | 'maxUsageRowsPerDay'
       | 'gatewayCache'
       | 'denylists'
+      | 'denylistHolderPageSize'
       | 'denylistPrivateReads'
       | 'onContentBlocked'
       | 'webhookTransport'
@@ -153,6 +154,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
       maxUsageRowsPerDay,
       gatewayCache,
       denylists,
+      denylistHolderPageSize,
       denylistPrivateReads,
       onContentBlocked,
       webhookTransport,
@@ -180,6 +182,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
       // one tracer for the handler's request spans and the service's spans below them
       tracer: handlerOptions.tracer,
       denylists,
+      denylistHolderPageSize,
       denylistPrivateReads,
       onContentBlocked,
       webhookTransport,

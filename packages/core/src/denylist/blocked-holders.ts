@@ -1,4 +1,4 @@
-import type { NewEvent } from '@pinfold/interface'
+import type { BlockedNotice, FileRecord } from '@pinfold/interface'
 import { contentBlockedFacts } from '../events/content-blocked.js'
 import { type OperatorCaller, operatorEvent } from '../events/new-event.js'
 import type { ServiceContext } from '../service/context.js'
@@ -6,41 +6,48 @@ import { OPERATOR_LIST } from './api.js'
 import { pathMatches } from './path-spec.js'
 import type { DenyRule } from './rule.js'
 
-/** Files looked up per rule: past it a tenant's entry lists the first ones (the rule blocks them all). */
-const MAX_HOLDERS = 1000
 /** File ids one entry names at most. */
 const MAX_FILE_IDS = 100
 
 /**
- * The `content.blocked` entries an operator rule being added owes the tenants whose stored content
- * it blocks: one per tenant, naming its files, written in the rule's own transaction. Only a rule
- * that names a CID and blocks its root can be looked up (by the root's multihash, whatever the
- * CID's spelling); a path rule blocks only a path below, an allow rule blocks nothing, and a
- * double-hashed rule names no CID to look up.
+ * The `content.blocked` notices an operator rule being added owes the tenants whose stored content
+ * it blocks, for the first page of its holders: one per tenant and CID spelling (as the held-content
+ * scan keys them), naming its files, recorded with the rule in its own transaction on the line the
+ * store gives it (`AddDenyRuleOptions.blockedNotices`). One page keeps that transaction bounded:
+ * past a full page the held-content scan, which every instance's reload hands the new rule, reads
+ * the holders a page at a time and skips those recorded here. The last tenant of a full page may
+ * hold more on the next, so it is left to the scan too, which tells it once with all its files. Only a rule that names a CID and
+ * blocks its root can be looked up (by the root's multihash, whatever the CID's spelling); a path
+ * rule blocks only a path below, an allow rule blocks nothing, and a double-hashed rule names no
+ * CID to look up.
  */
-export async function blockedHolderEvents(
-  ctx: Pick<ServiceContext, 'records'>,
+export async function blockedHolderNotices(
+  ctx: Pick<ServiceContext, 'records' | 'denyHolderPage'>,
   rule: DenyRule,
   ruleId: string,
   operator: OperatorCaller | undefined,
   signal?: AbortSignal,
-): Promise<NewEvent[]> {
+): Promise<Omit<BlockedNotice, 'line'>[]> {
   const { target } = rule
   if (rule.allow || target.kind !== 'ipfs' || !pathMatches(target.path, '')) return []
-  const holders = await ctx.records.blocks.listRootHolders(Buffer.from(target.key, 'latin1'), MAX_HOLDERS, { signal })
-  const byTenant = new Map<string, typeof holders>()
+  const multihash = Buffer.from(target.key, 'latin1')
+  const holders = await ctx.records.blocks.listRootHolders(multihash, ctx.denyHolderPage, { signal })
+  const straddling = holders.length === ctx.denyHolderPage ? holders.at(-1)!.tenantId : undefined
+  const byTenantAndCid = new Map<string, FileRecord[]>()
   for (const file of holders) {
-    const files = byTenant.get(file.tenantId)
+    if (file.tenantId === straddling) continue
+    const key = JSON.stringify([file.tenantId, file.cid])
+    const files = byTenantAndCid.get(key)
     if (files) files.push(file)
-    else byTenant.set(file.tenantId, [file])
+    else byTenantAndCid.set(key, [file])
   }
-  return [...byTenant].map(([tenantId, files]) => {
-    const cid = files[0]!.cid
+  return [...byTenantAndCid.values()].map((files) => {
+    const { tenantId, cid } = files[0]!
     const facts = contentBlockedFacts(cid, { list: OPERATOR_LIST }, 'rule', {
       ruleId,
       rule: rule.text,
       fileIds: files.slice(0, MAX_FILE_IDS).map((file) => file.id),
     })
-    return operatorEvent(operator, tenantId, facts)
+    return { tenantId, cid, list: OPERATOR_LIST, event: operatorEvent(operator, tenantId, facts) }
   })
 }

@@ -6,8 +6,6 @@ import type { DenyRule } from './rule.js'
 export interface HeldContentScanOptions extends CallOptions {
   /** Roots read and checked per page (default 200). */
   pageSize?: number | undefined
-  /** Holders of one blocked root read per page (default 1,000); any number are told, a page at a time. */
-  holderPageSize?: number | undefined
   /** Pause after each page, so a scan of millions of roots never crowds out requests (default 50 ms). */
   pauseMs?: number | undefined
   /** Told when a page or a lookup fails (it is tried again after a pause). */

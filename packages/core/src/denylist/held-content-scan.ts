@@ -7,14 +7,10 @@ import { systemEvent } from '../events/new-event.js'
 import type { ServiceContext } from '../service/context.js'
 import { parseAnyCid } from './any-cid.js'
 import { OPERATOR_LIST } from './api.js'
-import type { DenyMatch } from './denylists.js'
 import type { HeldContentOperations, HeldContentScanOptions } from './held-content-api.js'
 import { pathMatches } from './path-spec.js'
 import type { DenyRule } from './rule.js'
-import { storedRule } from './rule-input.js'
 
-/** Holders of one root read per page (`HeldContentScanOptions.holderPageSize`). */
-const HOLDER_PAGE = 1000
 /** File ids one entry names at most. */
 const MAX_FILE_IDS = 100
 /** Plain rules waiting for their holder lookup; past it one pass over every root does the same work. */
@@ -24,7 +20,7 @@ const RETRY_MS = 5_000
 /** The audit log's actor for these entries (`system`, `denylist`): no request made them. */
 const COMPONENT = 'denylist'
 
-export type HeldContentSettings = Pick<ServiceContext, 'records' | 'deny'>
+export type HeldContentSettings = Pick<ServiceContext, 'records' | 'deny' | 'denyHolderPage'>
 
 /** A stored root's CID, or `undefined` when it does not parse (it names nothing a rule could block). */
 function parsed(cid: string): CID | undefined {
@@ -59,8 +55,9 @@ function groupInto<T>(groups: Map<string, T[]>, key: string, item: T): void {
  * the lists in force (`Denylists.check` hashes the root as a request's CID is hashed, so allow
  * rules and "the later line wins" hold as for requests). Each blocked root's tenants get one entry
  * per (tenant, CID, list, line), recorded with its de-dup row in one step, so instances and
- * restarts never tell one twice. The operator's own `/ipfs/` rules are told in their add's
- * transaction (`blocked-holders.ts`), so a pass skips what they block.
+ * restarts never tell one twice. The operator's own `/ipfs/` rules are no exception: their add
+ * tells the first page of holders in its transaction with the same de-dup rows
+ * (`blocked-holders.ts`), and the lookup here tells the rest, finding those told.
  */
 export function createHeldContentScan(ctx: HeldContentSettings): HeldContentOperations {
   /** Multihashes (latin1) of plain rules appended since the last lookup. */
@@ -77,8 +74,6 @@ export function createHeldContentScan(ctx: HeldContentSettings): HeldContentOper
   let rootsChecked = 0
   let rootsBlocked = 0
   let noticesRecorded = 0
-  /** Lines of the operator's rules naming a CID's root, told when added; refreshed when a match is past them. */
-  let operatorPlain = { lines: new Set<number>(), upTo: 0 }
 
   const due = () => lookups.size > 0 || passDue || pass !== undefined
 
@@ -98,23 +93,6 @@ export function createHeldContentScan(ctx: HeldContentSettings): HeldContentOper
     return hash.digest('hex')
   }
 
-  async function toldWhenAdded(match: DenyMatch): Promise<boolean> {
-    if (match.list !== OPERATOR_LIST) return false
-    if (match.line > operatorPlain.upTo) {
-      const lines = new Set<number>()
-      let upTo = 0
-      for (const record of await ctx.records.denyRules.listDenyRules()) {
-        upTo = Math.max(upTo, record.line)
-        const rule = storedRule(record.rule)
-        if (rule && !rule.allow && rule.target.kind === 'ipfs' && pathMatches(rule.target.path, '')) {
-          lines.add(record.line)
-        }
-      }
-      operatorPlain = { lines, upTo }
-    }
-    return operatorPlain.lines.has(match.line)
-  }
-
   /** Tells the tenants of these files whose root a rule now blocks (each CID spelling checked on its own). */
   async function tell(holders: readonly FileRecord[]): Promise<void> {
     const byCid = new Map<string, FileRecord[]>()
@@ -123,7 +101,7 @@ export function createHeldContentScan(ctx: HeldContentSettings): HeldContentOper
     for (const [cid, files] of byCid) {
       const parsedCid = parsed(cid)
       const match = parsedCid && ctx.deny.lists.check({ namespace: 'ipfs', cid: parsedCid })
-      if (!match || (await toldWhenAdded(match))) continue
+      if (!match) continue
       const byTenant = new Map<string, FileRecord[]>()
       for (const file of files) groupInto(byTenant, file.tenantId, file)
       for (const [tenantId, own] of byTenant) {
@@ -148,8 +126,8 @@ export function createHeldContentScan(ctx: HeldContentSettings): HeldContentOper
    * consecutive in the pages' order: the last tenant of a full page may have more on the next, so
    * its files (as many as an entry names) are carried over and told with them, in one entry.
    */
-  async function tellHolders(multihash: Uint8Array, options: HeldContentScanOptions, spelling?: string) {
-    const pageSize = options.holderPageSize ?? HOLDER_PAGE
+  async function tellHolders(multihash: Uint8Array, spelling?: string) {
+    const pageSize = ctx.denyHolderPage
     let after: FileRecord | undefined
     let carried: FileRecord[] = []
     for (;;) {
@@ -164,9 +142,9 @@ export function createHeldContentScan(ctx: HeldContentSettings): HeldContentOper
     }
   }
 
-  async function lookUpHolders(options: HeldContentScanOptions): Promise<void> {
+  async function lookUpHolders(): Promise<void> {
     for (const key of [...lookups]) {
-      await tellHolders(Buffer.from(key, 'latin1'), options)
+      await tellHolders(Buffer.from(key, 'latin1'))
       lookups.delete(key)
     }
   }
@@ -188,7 +166,7 @@ export function createHeldContentScan(ctx: HeldContentSettings): HeldContentOper
       // a check in memory for every root; the store is asked only for the holders of a blocked one
       if (!cid || !ctx.deny.lists.check({ namespace: 'ipfs', cid })) continue
       rootsBlocked++
-      await tellHolders(cid.multihash.bytes, options, root)
+      await tellHolders(cid.multihash.bytes, root)
     }
     rootsChecked += roots.length
     const over = roots.length < (options.pageSize ?? 200)
@@ -202,7 +180,7 @@ export function createHeldContentScan(ctx: HeldContentSettings): HeldContentOper
   async function run(options: HeldContentScanOptions, signal: AbortSignal): Promise<void> {
     while (!signal.aborted) {
       try {
-        if (lookups.size > 0) await lookUpHolders(options)
+        if (lookups.size > 0) await lookUpHolders()
         else if (passDue || pass) {
           if (await passPage(options)) await sleep(options.pauseMs ?? 50, undefined, { signal })
         } else {
@@ -222,8 +200,8 @@ export function createHeldContentScan(ctx: HeldContentSettings): HeldContentOper
   }
 
   return {
-    rulesAdded(list, rules) {
-      for (const rule of rules) wanted(list, rule)
+    rulesAdded(_list, rules) {
+      for (const rule of rules) wanted(rule)
       if (lookups.size > MAX_QUEUED_LOOKUPS) {
         lookups.clear()
         passDue = true
@@ -272,12 +250,12 @@ export function createHeldContentScan(ctx: HeldContentSettings): HeldContentOper
   }
 
   /** Queues what a rule needs: a lookup by its CID, a pass, or nothing (`!`, a path, an IPNS name). */
-  function wanted(list: string, rule: DenyRule): void {
+  function wanted(rule: DenyRule): void {
     const { target } = rule
     // `!` only ever unblocks: nothing to tell (see docs/operations.md, "Deny lists")
     if (rule.allow || target.kind === 'ipns') return
     if (target.kind === 'double-hash') passDue = true
-    // a rule on a path below a root blocks that path, not the root; the operator's own are told when added
-    else if (pathMatches(target.path, '') && list !== OPERATOR_LIST) lookups.add(target.key)
+    // a rule on a path below a root blocks that path, not the root
+    else if (pathMatches(target.path, '')) lookups.add(target.key)
   }
 }

@@ -8,12 +8,12 @@ import {
 import { operatorEvent } from '../events/new-event.js'
 import type { ServiceContext } from '../service/context.js'
 import { type DenylistOperations, OPERATOR_LIST, type OperatorRule } from './api.js'
-import { blockedHolderEvents } from './blocked-holders.js'
+import { blockedHolderNotices } from './blocked-holders.js'
 import type { HeldContentOperations } from './held-content-api.js'
 import { ListIndex } from './list-index.js'
 import { parseRuleInput, storedRule } from './rule-input.js'
 
-export type DenylistSettings = Pick<ServiceContext, 'deny' | 'clock' | 'ids' | 'records' | 'changes'>
+export type DenylistSettings = Pick<ServiceContext, 'deny' | 'clock' | 'ids' | 'records' | 'changes' | 'denyHolderPage'>
 
 /**
  * The operator's rules, kept in the record store (`records.denyRules`) so they outlive a restart
@@ -82,11 +82,12 @@ export function createDenylistOperations(
         target: { kind: 'deny_rule', id },
         data: { rule },
       })
-      // the tenants whose stored content it blocks are told in the same transaction
-      const blocked = await blockedHolderEvents(ctx, parsed, id, options?.operator, options?.signal)
+      // the first page of tenants whose stored content it blocks are told in the same transaction;
+      // the reload below hands the rule to the held-content scan, which tells the rest
+      const blockedNotices = await blockedHolderNotices(ctx, parsed, id, options?.operator, options?.signal)
       const stored = await ctx.records.denyRules.addDenyRule(
         { id, rule, createdAt: ctx.clock.now() },
-        { signal: options?.signal, events: [event, ...blocked] },
+        { signal: options?.signal, events: [event], blockedNotices },
       )
       await reload()
       await announce()

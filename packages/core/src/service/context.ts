@@ -37,6 +37,8 @@ export interface ServiceContext {
   quotaDefaults: TenantLimits
   /** The deny lists every read, pin and announcement is checked against (empty unless configured). */
   deny: ContentPolicy
+  /** Holders of a blocked root read per page (`FileServiceOptions.denylistHolderPageSize`). */
+  denyHolderPage: number
   /** Bounds and timings of webhook deliveries. */
   webhooks: WebhookSettings
   /**

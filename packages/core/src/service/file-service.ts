@@ -136,6 +136,12 @@ export interface FileServiceOptions {
    * the deny lists too; default `true` (a takedown reaches every copy). Public reads always are.
    */
   denylistPrivateReads?: boolean | undefined
+  /**
+   * Holders of a blocked root read per page (default 1,000): an operator rule added over held
+   * content tells the first page's tenants in its own transaction, and the held-content scan tells
+   * the rest a page at a time, so neither holds them all nor writes a transaction growing with them.
+   */
+  denylistHolderPageSize?: number | undefined
   /** Told of every refusal (list, line, where): the server logs and counts them. */
   onContentBlocked?: ((event: ContentBlockedEvent) => void) | undefined
   /**

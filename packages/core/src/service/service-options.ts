@@ -22,6 +22,8 @@ export const uuidIds: IdSource = {
 
 /** Pinata's upload limit. */
 const DEFAULT_MAX_UPLOAD_BYTES = 25 * 1024 ** 3
+/** Holders of a blocked root told per page: a bound on memory and on an operator rule's transaction. */
+const DEFAULT_DENY_HOLDER_PAGE = 1000
 /** A resumable upload's completion claim lasts this long without renewal. */
 export const DEFAULT_COMPLETION_LEASE_MS = 30_000
 /** An HMAC key shorter than its hash's output (SHA-256) weakens every URL signed with it. */
@@ -82,6 +84,10 @@ export function checkServiceOptions(options: FileServiceOptions): ServiceContext
     gatewayCache,
     quotaDefaults: checkQuotaDefaults(options.quotas),
     deny: checkDenySettings(check, options),
+    denyHolderPage: check.positiveInteger(
+      'denylistHolderPageSize',
+      options.denylistHolderPageSize ?? DEFAULT_DENY_HOLDER_PAGE,
+    ),
     webhooks: checkWebhookSettings(check, options),
     changes: cacheSettings.changes,
   }

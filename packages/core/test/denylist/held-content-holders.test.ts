@@ -18,7 +18,7 @@ const HOLDER_PAGE_SIZE = 2
 describe('deny lists: the held-content scan pages through a root’s holders', () => {
   it('a plain rule and a double-hashed rule each tell every holder once, with all its files', async () => {
     const lists = new Denylists()
-    const { service } = createTestService({ denylists: lists })
+    const { service } = createTestService({ denylists: lists, denylistHolderPageSize: HOLDER_PAGE_SIZE })
     const bytes = utf8('content held by more tenants than one page of holders')
     const tenants: Actor[] = ['t1', 't2', 't3', 't4', 't5'].map((tenantId) => ({ tenantId, userId: 'u' }))
     const held = new Map<string, string[]>()
@@ -32,7 +32,7 @@ describe('deny lists: the held-content scan pages through a root’s holders', (
     }
     const cid = (await service.files.list(tenants[0]!, 'public')).files[0]!.cid
 
-    const stop = await service.heldContent.start({ pauseMs: 0, holderPageSize: HOLDER_PAGE_SIZE })
+    const stop = await service.heldContent.start({ pauseMs: 0 })
     try {
       await service.heldContent.settled()
       const reader = new ListReader(

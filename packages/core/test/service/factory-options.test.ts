@@ -54,6 +54,7 @@ const BAD_SERVICE_OPTIONS: [string, Partial<FileServiceOptions>][] = [
     'webhookTransport',
     { webhookTransport: { check: async () => ({ kind: 'allowed' }) } as unknown as WebhookTransport },
   ],
+  ['denylistHolderPageSize', { denylistHolderPageSize: 0 }],
   ['webhooks.timeoutMs', { webhooks: { timeoutMs: 50 } }],
   ['webhooks.leaseMs', { webhooks: { timeoutMs: 10_000, leaseMs: 10_000 } }],
   ['webhooks.maxAttempts', { webhooks: { maxAttempts: 0 } }],

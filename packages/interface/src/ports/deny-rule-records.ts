@@ -33,6 +33,16 @@ export interface BlockedNotice {
   event: NewEvent
 }
 
+/** `addDenyRule`'s options: its audit entries, and the tenants it tells in the same step. */
+export interface AddDenyRuleOptions extends RecordedOptions {
+  /**
+   * `content.blocked` notices the rule owes tenants holding content it blocks, recorded on the line
+   * the store gives the rule (as `recordBlockedNotices` records them: a duplicate is skipped with
+   * its event) in the rule's own atomic step, so a later look for its holders finds them told.
+   */
+  blockedNotices?: readonly Omit<BlockedNotice, 'line'>[] | undefined
+}
+
 /**
  * Where the background scan of held roots against the deny lists stands, kept so a restart
  * resumes it (or skips it when the lists it finished with are the lists in force).
@@ -49,8 +59,8 @@ export interface BlockedScanState {
  * (each keeps them in memory for matching and reloads them when the change feed says `deny-rules`).
  */
 export interface DenyRuleRecordStore {
-  /** Stores the rule with the next line number and answers it; a reused id is `CONFLICT`. */
-  addDenyRule(rule: Omit<DenyRuleRecord, 'line'>, options?: RecordedOptions): Promise<DenyRuleRecord>
+  /** Stores the rule with the next line number and answers it; a reused id is `CONFLICT` (nothing written). */
+  addDenyRule(rule: Omit<DenyRuleRecord, 'line'>, options?: AddDenyRuleOptions): Promise<DenyRuleRecord>
   /** Every rule, by line ascending. */
   listDenyRules(options?: CallOptions): Promise<DenyRuleRecord[]>
   /** Removes one; `false` (and nothing appended) when no rule has this id. */
