@@ -272,7 +272,10 @@ describe('metrics off (neither setting)', () => {
 })
 
 describe('database metrics on the embedded database (PGlite)', () => {
-  it('metrics - record store statements and transactions are timed at the SqlClient boundary', async () => {
+  // a first start of the embedded database (its migrations) takes ~12 s here, 45 s on a loaded machine
+  it('metrics - record store statements and transactions are timed at the SqlClient boundary', {
+    timeout: 120_000,
+  }, async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'pinfold-metrics-'))
     const running = await startServer(
       readConfig({

@@ -76,7 +76,8 @@ async function expectSameDag(count: number, lastSize: number, distinct: number, 
 describe('BalancedDagFrontier', () => {
   // the layout's edges: one leaf, a full node, one over, a full second level, one over it
   for (const count of [1, 2, W - 1, W, W + 1, 2 * W, 2 * W + 1, W * W, W * W + 1]) {
-    it(`${count} leaves give the importer's DAG (root and every file node)`, async () => {
+    // the importer alone takes ~14 s over W² leaves here, twice that on a loaded machine
+    it(`${count} leaves give the importer's DAG (root and every file node)`, { timeout: 120_000 }, async () => {
       await expectSameDag(count, count === 1 ? 1234 : LEAF - 17, count)
     })
   }
