@@ -1,6 +1,6 @@
+import { availableParallelism } from 'node:os'
 import type { Clock, Embedder, IdSource, TenantLimits } from '@pinfold/interface'
 import { invalid, type OptionChecks, optionChecks } from '@pinfold/interface'
-import { availableParallelism } from 'node:os'
 import { v7 as uuidv7 } from 'uuid'
 import type { LeafHashing } from '../content/unixfs/one-pass-file.js'
 import { type ContentPolicy, createContentPolicy } from '../denylist/content-policy.js'
