@@ -97,6 +97,7 @@ export {
   type FileServiceOptions,
   type ResumableUploadSettings,
   systemClock,
+  type UploadHashing,
   uuidIds,
 } from './service/file-service.js'
 export type * from './service/file-service-api.js'

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { chacha } from '@pinfold/testing/gateway'
 import { form, startTestApi, type TestApi, upload } from '@pinfold/testing/test-api'
 import { VECTORS, vectorBytes } from '@pinfold/testing/uploads'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -218,6 +219,35 @@ describe('POST /v3/files with a size limit', () => {
     expect(server.blobCount()).toBe(0)
     const ok = await upload(server, { bytes: new Uint8Array(100_000).fill(7) })
     expect(ok.status).toBe(200)
+  })
+})
+
+describe('POST /v3/files with leaves hashed on the thread pool', () => {
+  let pooled: TestApi
+  let mainThread: TestApi
+  beforeAll(async () => {
+    const stores = { storage: 'memory', embedder: null, maxUploadBytes: 4_000_000 } as const
+    pooled = await startTestApi({ ...stores, uploadHashing: 'thread-pool' })
+    mainThread = await startTestApi({ ...stores, uploadHashing: 'main-thread' })
+  })
+  afterAll(() => Promise.all([pooled.close(), mainThread.close()]))
+
+  it("upload - a file of 13 leaves, the last one short, gets the main thread's CID and is stored whole", async () => {
+    const bytes = chacha('pooled-upload', 12 * 262_144 + 12_345)
+    const fromPool = await upload(pooled, { bytes }, { network: 'public' })
+    const fromMain = await upload(mainThread, { bytes }, { network: 'public' })
+    expect(fromPool.status).toBe(200)
+    expect(fromPool.body.data.cid).toBe(fromMain.body.data.cid)
+    expect(fromPool.body.data.size).toBe(bytes.length)
+    const stored = await pooled.fetch(`${pooled.url}/ipfs/${fromPool.body.data.cid}`)
+    expect(Buffer.from(await stored.arrayBuffer()).equals(Buffer.from(bytes))).toBe(true)
+  })
+
+  it('upload - a file over the limit gets 413 and nothing is stored', async () => {
+    const before = pooled.blobCount()
+    const res = await upload(pooled, { bytes: chacha('pooled-too-large', 4_000_001) })
+    expect(res.status).toBe(413)
+    expect(pooled.blobCount()).toBe(before)
   })
 })
 

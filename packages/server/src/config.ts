@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os'
-import { DEFAULT_COMPLETION_LEASE_MS, optionChecks, type TenantLimits } from '@pinfold/core'
+import { DEFAULT_COMPLETION_LEASE_MS, optionChecks, type TenantLimits, type UploadHashing } from '@pinfold/core'
 import type { RateLimitOptions } from '@pinfold/http'
 import { DEFAULT_BODY_IDLE_TIMEOUT_MS } from '@pinfold/http-node'
 import { type DenylistSource, parseDenylistSources } from './denylist-sources.js'
@@ -55,6 +55,8 @@ export interface ServerConfig {
   /** Image optimisation on tenants' gateways (`PINFOLD_IMAGES`, `PINFOLD_IMAGE_*`); `undefined`: off. */
   images: ImageConfig | undefined
   maxUploadBytes: number | undefined
+  /** Where a single-request upload's SHA-256 runs (`PINFOLD_UPLOAD_HASHING`, default `auto`: the thread pool from 4 cores). */
+  uploadHashing: UploadHashing
   /** Distinct gateway analytics rows per tenant and day (`PINFOLD_USAGE_MAX_ROWS_PER_DAY`); the rest count as `other`. */
   maxUsageRowsPerDay: number
   /** Every tenant's default limits (`PINFOLD_QUOTA_*`); `null` is no limit. */
@@ -248,6 +250,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     maxUploadBytes: env.PINFOLD_MAX_UPLOAD_BYTES
       ? integer(env.PINFOLD_MAX_UPLOAD_BYTES, 'PINFOLD_MAX_UPLOAD_BYTES', 0)
       : undefined,
+    uploadHashing: uploadHashing(env.PINFOLD_UPLOAD_HASHING),
     maxUsageRowsPerDay: check.positiveInteger(
       'PINFOLD_USAGE_MAX_ROWS_PER_DAY',
       env.PINFOLD_USAGE_MAX_ROWS_PER_DAY ? Number(env.PINFOLD_USAGE_MAX_ROWS_PER_DAY) : 10_000,
@@ -323,6 +326,15 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       forcePathStyle: env.PINFOLD_S3_FORCE_PATH_STYLE === 'true' || env.PINFOLD_S3_FORCE_PATH_STYLE === '1',
     },
   }
+}
+
+const UPLOAD_HASHINGS: readonly UploadHashing[] = ['main-thread', 'thread-pool', 'auto']
+
+function uploadHashing(value: string | undefined): UploadHashing {
+  if (!value) return 'auto'
+  if (!(UPLOAD_HASHINGS as readonly string[]).includes(value))
+    throw check.error('PINFOLD_UPLOAD_HASHING', `must be "main-thread", "thread-pool" or "auto", got "${value}"`)
+  return value as UploadHashing
 }
 
 /**

@@ -130,6 +130,7 @@ export async function startServer(
     records: storage.records,
     blobs: storage.blobs,
     maxUploadBytes: config.maxUploadBytes,
+    uploadHashing: config.uploadHashing,
     maxUsageRowsPerDay: config.maxUsageRowsPerDay,
     quotas: config.quotas,
     signingSecret: secret,

@@ -20,6 +20,7 @@ const BAD_ENV: [string, NodeJS.ProcessEnv, string][] = [
   ['PINFOLD_STORAGE', { PINFOLD_STORAGE: 'disk' }, 'readConfig'],
   ['PORT', { PORT: '-1' }, 'readConfig'],
   ['PINFOLD_MAX_UPLOAD_BYTES', { PINFOLD_MAX_UPLOAD_BYTES: 'lots' }, 'readConfig'],
+  ['PINFOLD_UPLOAD_HASHING', { PINFOLD_UPLOAD_HASHING: 'threads' }, 'readConfig'],
   ['PINFOLD_RATE_LIMIT_PER_IP', { PINFOLD_RATE_LIMIT_PER_IP: '1.5' }, 'readConfig'],
   ['PINFOLD_TRUST_PROXY', { PINFOLD_TRUST_PROXY: 'yes' }, 'readConfig'],
   [
@@ -130,6 +131,12 @@ describe('http-node options', () => {
     })
     expect(readConfig({ PINFOLD_WEBHOOK_JOBS: '1' }).webhooks.maxRunningPerTenant).toBe(1)
     expect(readConfig({ PINFOLD_WEBHOOK_ALLOW_PRIVATE: 'true' }).webhooks.allowPrivate).toBe(true)
+  })
+
+  it('readConfig - PINFOLD_UPLOAD_HASHING is main-thread, thread-pool or auto; unset, auto', () => {
+    expect(readConfig({}).uploadHashing).toBe('auto')
+    expect(readConfig({ PINFOLD_UPLOAD_HASHING: 'thread-pool' }).uploadHashing).toBe('thread-pool')
+    expect(readConfig({ PINFOLD_UPLOAD_HASHING: 'main-thread' }).uploadHashing).toBe('main-thread')
   })
 
   it('readConfig - PINFOLD_VECTOR_* reach the record store options; unset, the adapter defaults', () => {

@@ -80,6 +80,7 @@ export interface TestApiOptions
       | 'clock'
       | 'resolveTxt'
       | 'maxUploadBytes'
+      | 'uploadHashing'
       | 'textExtractor'
       | 'blockFetchers'
       | 'pinning'
@@ -147,6 +148,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
       clock,
       resolveTxt,
       maxUploadBytes,
+      uploadHashing,
       textExtractor,
       blockFetchers,
       pinning,
@@ -165,6 +167,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
       records: stores.records,
       blobs: stores.blobs,
       maxUploadBytes,
+      uploadHashing,
       signingSecret: TEST_SECRET,
       ...paymentOptions({ payTo, network, facilitatorUrl, facilitatorTimeoutMs }),
       ...(payments && { payments }),

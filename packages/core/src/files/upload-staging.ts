@@ -74,7 +74,7 @@ function linked(signal: AbortSignal | undefined) {
  * failure the blob is removed before the error propagates.
  */
 export async function stageFile(
-  ctx: StagingSettings,
+  ctx: StagingSettings & Pick<ServiceContext, 'uploadHashing'>,
   item: FileItem,
   maxBytes: number,
   allowed: readonly string[] | undefined,
@@ -89,7 +89,11 @@ export async function stageFile(
       )
     : item.content
   try {
-    const file = await storeFileOnePass(ctx.blobs, blobKey, content, { maxBytes, controller: internal })
+    const file = await storeFileOnePass(ctx.blobs, blobKey, content, {
+      maxBytes,
+      controller: internal,
+      hashing: ctx.uploadHashing,
+    })
     const mimeType = await detectMimeType(file.head, item.mimeType, basename(item.path))
     return {
       kind: 'file',

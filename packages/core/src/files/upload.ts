@@ -37,7 +37,7 @@ import {
 /** What an upload uses of the service. */
 export type FileUploadSettings = Pick<
   ServiceContext,
-  'blobs' | 'records' | 'ids' | 'clock' | 'maxUploadBytes' | 'quotaDefaults' | 'deny'
+  'blobs' | 'records' | 'ids' | 'clock' | 'maxUploadBytes' | 'quotaDefaults' | 'deny' | 'uploadHashing'
 >
 
 /** A file whose bytes are stored already (a resumable upload's assembled blob), with its CIDv1 DAG. */

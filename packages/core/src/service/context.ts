@@ -7,6 +7,7 @@ import type {
   RecordStore,
   TenantLimits,
 } from '@pinfold/interface'
+import type { LeafHashing } from '../content/unixfs/one-pass-file.js'
 import type { ContentPolicy } from '../denylist/content-policy.js'
 import type { GatewayReadCache } from '../gateway/read-cache.js'
 import type { WebhookSettings } from '../webhooks/settings.js'
@@ -20,6 +21,8 @@ export interface ServiceContext {
   ids: IdSource
   /** Largest accepted upload, in bytes. */
   maxUploadBytes: number
+  /** Where a single-request upload's leaves are hashed (`FileServiceOptions.uploadHashing`, `auto` decided). */
+  uploadHashing: LeafHashing
   /**
    * The optional features (signed URLs, download links, payments, vectors) and their prerequisites:
    * operations ask `features.require(name)` rather than checking options themselves.

@@ -53,9 +53,10 @@ import type { WebhookSettings } from '../webhooks/settings.js'
 import { createWebhookOperations } from '../webhooks/webhooks.js'
 import type { PinSettings, ResumableUploadSettings, ServiceContext } from './context.js'
 import type { FileService } from './file-service-api.js'
-import { checkServiceOptions } from './service-options.js'
+import { checkServiceOptions, type UploadHashing } from './service-options.js'
 
 export type { CompletionStep, PinSettings, ResumableUploadSettings } from './context.js'
+export type { UploadHashing } from './service-options.js'
 export { DEFAULT_COMPLETION_LEASE_MS, systemClock, uuidIds } from './service-options.js'
 
 export interface FileServiceOptions {
@@ -65,6 +66,14 @@ export interface FileServiceOptions {
   ids?: IdSource | undefined
   /** Largest accepted upload in bytes; default 25 GiB (Pinata's limit). */
   maxUploadBytes?: number | undefined
+  /**
+   * Where a single-request upload's SHA-256 runs (resumable and CAR uploads keep theirs):
+   * `main-thread` as the bytes pass; `thread-pool` on libuv's threads, so one upload can go faster
+   * than one thread can hash, where cores are free for them (on a machine whose cores are busy it
+   * only costs copies); `auto` (default) picks `thread-pool` on machines with at least 4 cores
+   * (`availableParallelism()`).
+   */
+  uploadHashing?: UploadHashing | undefined
   /** Secret (≥ 32 bytes) for signed upload URLs and download links; without it those features refuse (503). */
   signingSecret?: string | Uint8Array | undefined
   /** x402 verifier for `GET /v1/retrieve/private/{cid}` (`@pinfold/x402`); without it paid retrieval refuses. */

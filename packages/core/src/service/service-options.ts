@@ -1,6 +1,8 @@
+import { availableParallelism } from 'node:os'
 import type { Clock, Embedder, IdSource, TenantLimits } from '@pinfold/interface'
 import { invalid, type OptionChecks, optionChecks } from '@pinfold/interface'
 import { v7 as uuidv7 } from 'uuid'
+import type { LeafHashing } from '../content/unixfs/one-pass-file.js'
 import { type ContentPolicy, createContentPolicy } from '../denylist/content-policy.js'
 import { Denylists } from '../denylist/denylists.js'
 import { invalidatingRecords } from '../gateway/fact-changes.js'
@@ -28,6 +30,16 @@ const DEFAULT_DENY_HOLDER_PAGE = 1000
 export const DEFAULT_COMPLETION_LEASE_MS = 30_000
 /** An HMAC key shorter than its hash's output (SHA-256) weakens every URL signed with it. */
 const MIN_SECRET_BYTES = 32
+/**
+ * Cores from which `uploadHashing: 'auto'` hashes on the thread pool. On 2 cores the pool's hashing
+ * competed with the client, the pool's file writes and the main thread, and no upload got faster
+ * (bench/README.md, "thread pool").
+ */
+const POOL_HASHING_MIN_CORES = 4
+
+/** `FileServiceOptions.uploadHashing`: where a single-request upload's leaves are hashed, or `auto`. */
+export type UploadHashing = LeafHashing | 'auto'
+const UPLOAD_HASHINGS: readonly UploadHashing[] = ['main-thread', 'thread-pool', 'auto']
 
 /**
  * Every `createFileService` option checked once, at construction, and the features they turn on
@@ -76,6 +88,7 @@ export function checkServiceOptions(options: FileServiceOptions): ServiceContext
     clock: clock ?? systemClock,
     ids: ids ?? uuidIds,
     maxUploadBytes,
+    uploadHashing: checkUploadHashing(check, options.uploadHashing ?? 'auto'),
     features: resolveFeatures(options),
     blockFetchers: [...fetchers],
     pinning: checkPinSettings(check, options.pinning ?? {}, maxUploadBytes),
@@ -91,6 +104,12 @@ export function checkServiceOptions(options: FileServiceOptions): ServiceContext
     webhooks: checkWebhookSettings(check, options),
     changes: cacheSettings.changes,
   }
+}
+
+function checkUploadHashing(check: OptionChecks, given: UploadHashing): LeafHashing {
+  check.require('uploadHashing', UPLOAD_HASHINGS.includes(given), 'must be "main-thread", "thread-pool" or "auto"')
+  if (given !== 'auto') return given
+  return availableParallelism() >= POOL_HASHING_MIN_CORES ? 'thread-pool' : 'main-thread'
 }
 
 function checkWebhookSettings(check: OptionChecks, options: FileServiceOptions): WebhookSettings {

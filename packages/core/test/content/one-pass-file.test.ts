@@ -1,15 +1,18 @@
 import { importer } from 'ipfs-unixfs-importer'
 import type { CID } from 'multiformats/cid'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { isInnerNode } from '../../src/content/dag/file-dag-index.js'
-import { BLOB_FEED_AHEAD_BYTES, storeFileOnePass } from '../../src/content/unixfs/one-pass-file.js'
+import { BLOB_FEED_AHEAD_BYTES, type LeafHashing, storeFileOnePass } from '../../src/content/unixfs/one-pass-file.js'
 import { kuboImporterOptions, LEAF_BYTES } from '../../src/content/unixfs/profiles.js'
+import { POOL_HASH_AHEAD_BYTES } from '../../src/content/unixfs/thread-pool-leaf-hasher.js'
 import type { BlobStore } from '../../src/index.js'
 import { MIN_CHUNK_WEIGHT, PinfoldError } from '../../src/index.js'
 import { blobStore } from '../support/blob-store.js'
+import { delayedDigests } from '../support/delayed-digests.js'
 import { chacha, pieces, stream } from '../support/pseudo-random-bytes.js'
 
 const LEAF = LEAF_BYTES.v1
+const HASHINGS: readonly LeafHashing[] = ['main-thread', 'thread-pool']
 
 /** The stock importer with Kubo's CIDv1 settings (its chunker assembles every leaf), and the inner nodes it stores. */
 async function stock(bytes: Uint8Array): Promise<{ cid: CID; inner: string[] }> {
@@ -25,19 +28,24 @@ async function stock(bytes: Uint8Array): Promise<{ cid: CID; inner: string[] }> 
   return { cid: cid!, inner }
 }
 
-const run = (store: BlobStore, content: AsyncIterable<Uint8Array>, maxBytes = Number.POSITIVE_INFINITY) =>
-  storeFileOnePass(store, 'blob', content, { maxBytes, controller: new AbortController() })
+const run = (
+  store: BlobStore,
+  content: AsyncIterable<Uint8Array>,
+  maxBytes = Number.POSITIVE_INFINITY,
+  hashing: LeafHashing = 'main-thread',
+) => storeFileOnePass(store, 'blob', content, { maxBytes, controller: new AbortController(), hashing })
 
 describe('storeFileOnePass', () => {
   // 0 and 1 byte; either side of one leaf; 174 leaves, one full node; 175 and a bit, a second
   // level of the balanced layout (174 links per node; deeper levels: balanced-dag.test.ts)
   const sizes = [0, 1, LEAF - 1, LEAF, LEAF + 1, 174 * LEAF, 175 * LEAF + 12_345]
-  for (const size of sizes) {
-    it(`${size} bytes in random pieces: the stock importer's CID and inner nodes, the bytes stored as sent`, async () => {
+  for (const [size, hashing] of sizes.flatMap((size) => HASHINGS.map((hashing) => [size, hashing] as const))) {
+    it(`${size} bytes in random pieces, hashed on the ${hashing}: the stock importer's CID and inner nodes, the bytes stored as sent`, async () => {
       const bytes = chacha(`one-pass/${size}`, size)
       const expected = await stock(bytes)
       const { store, blobs } = blobStore()
-      const file = await run(store, stream(pieces(bytes, `one-pass/${size}`, size > 2 * LEAF ? 3 * LEAF : 70_000)))
+      const chunks = pieces(bytes, `one-pass/${size}`, size > 2 * LEAF ? 3 * LEAF : 70_000)
+      const file = await run(store, stream(chunks), Number.POSITIVE_INFINITY, hashing)
       expect(file.cid.toString()).toBe(expected.cid.toString())
       expect(file.innerNodes.map(({ cid, bytes }) => `${cid}:${Buffer.from(bytes).toString('hex')}`)).toEqual(
         expected.inner,
@@ -171,5 +179,57 @@ describe('storeFileOnePass', () => {
     setTimeout(() => controller.abort(new PinfoldError('ABORTED', 'the client went away')), 20)
     await expect(upload).rejects.toMatchObject({ code: 'ABORTED' })
     expect(storeError).toBeDefined()
+  })
+
+  describe('hashed on the thread pool', () => {
+    afterEach(() => {
+      vi.restoreAllMocks()
+    })
+
+    /** `leaves` full leaves in 64 KiB chunks, then a body that never sends another byte. */
+    const stallingAfter = (leaves: number) =>
+      (async function* () {
+        yield* pieces(chacha('pool-stall', leaves * LEAF), 'pool-stall', 65_536)
+        await new Promise(() => {})
+      })()
+
+    it('an abort while digests are in flight rejects once they have settled, and the store keeps nothing', async () => {
+      const seen = delayedDigests(() => 30)
+      const { store, blobs } = blobStore()
+      const controller = new AbortController()
+      const upload = storeFileOnePass(store, 'blob', stallingAfter(6), {
+        maxBytes: Number.POSITIVE_INFINITY,
+        controller,
+        hashing: 'thread-pool',
+      })
+      setTimeout(() => controller.abort(new PinfoldError('ABORTED', 'the client went away')), 10)
+      await expect(upload).rejects.toMatchObject({ code: 'ABORTED' })
+      expect(seen.started).toBe(6)
+      expect(seen.settled).toBe(6)
+      expect(blobs.size).toBe(0)
+    })
+
+    it('a digest that fails fails the upload with its error, and the store keeps nothing', async () => {
+      const seen = delayedDigests(
+        () => 1,
+        (n) => n === 1,
+      )
+      const { store, blobs } = blobStore()
+      const bytes = chacha('pool-failure', 40 * LEAF)
+      await expect(run(store, stream(pieces(bytes, 'pool-failure', 65_536)), Infinity, 'thread-pool')).rejects.toThrow(
+        'digest 1 failed',
+      )
+      expect(seen.settled).toBe(seen.started)
+      expect(blobs.size).toBe(0)
+    })
+
+    it('a pool that lags holds the body back: no more leaves in flight than the bound, one past it at most', async () => {
+      const seen = delayedDigests(() => 2)
+      const { store } = blobStore()
+      const bytes = chacha('pool-lag', 48 * LEAF)
+      const file = await run(store, stream(pieces(bytes, 'pool-lag', 65_536)), Infinity, 'thread-pool')
+      expect(file.cid.toString()).toBe((await stock(bytes)).cid.toString())
+      expect(seen.mostInFlight).toBe(POOL_HASH_AHEAD_BYTES / LEAF + 1)
+    })
   })
 })

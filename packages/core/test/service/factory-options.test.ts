@@ -31,6 +31,7 @@ const BAD_SERVICE_OPTIONS: [string, Partial<FileServiceOptions>][] = [
   ['blobs', { blobs: undefined }],
   ['maxUploadBytes', { maxUploadBytes: -1 }],
   ['maxUploadBytes', { maxUploadBytes: 1.5 }],
+  ['uploadHashing', { uploadHashing: 'worker-threads' as FileServiceOptions['uploadHashing'] }],
   ['signingSecret', { signingSecret: 'too-short' }],
   ['signingSecret', { signingSecret: new Uint8Array(31) }],
   ['paymentSettings', { paymentSettings: { networks: [] } as unknown as FileServiceOptions['paymentSettings'] }],

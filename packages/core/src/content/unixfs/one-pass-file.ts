@@ -7,7 +7,8 @@ import type { Block } from '../dag/blocks.js'
 import { BalancedDagFrontier } from './balanced-dag.js'
 import { checkFileNode } from './file-node-check.js'
 import { LEAF_BYTES } from './profiles.js'
-import { RawLeafHasher } from './raw-leaf-hasher.js'
+import { type RawLeaf, RawLeafHasher } from './raw-leaf-hasher.js'
+import { ThreadPoolLeafHasher } from './thread-pool-leaf-hasher.js'
 
 /**
  * Bytes the blob store may lag behind the request before reading the request waits for it (the
@@ -15,6 +16,13 @@ import { RawLeafHasher } from './raw-leaf-hasher.js'
  * weighed by {@link chunkWeight}, so tiny ones cannot pile up by the million.
  */
 export const BLOB_FEED_AHEAD_BYTES = 2 * 1024 * 1024
+
+/**
+ * Where an upload's leaves are hashed: on the main thread as the chunks pass ({@link RawLeafHasher}),
+ * or on libuv's thread pool ({@link ThreadPoolLeafHasher}), which frees the main thread at the cost
+ * of a copy of each leaf and pays only where a core is free for the pool.
+ */
+export type LeafHashing = 'main-thread' | 'thread-pool'
 
 export interface OnePassFile {
   size: number
@@ -36,15 +44,23 @@ export interface OnePassFile {
  * steps — a meter, a fork into two branches, the importer's chunk pipeline — whose promises made
  * GC 16–20 % of an upload's CPU time, and the importer spent 30–100 µs on each 256 KiB leaf.)
  *
+ * With `hashing: 'thread-pool'` the leaves are hashed off the main thread and reach the DAG a little
+ * later, in order; reading the request then also waits while more than `POOL_HASH_AHEAD_BYTES` of
+ * leaves await their digests.
+ *
  * `controller` is aborted on any failure, so the store stops at once; a failure of the store
- * stops reading the request at once too. The store has settled when this rejects (it has removed
- * its partial write).
+ * stops reading the request at once too. The store, and any hashing on the thread pool, have
+ * settled when this rejects (the store has removed its partial write).
  */
 export async function storeFileOnePass(
   blobs: BlobStore,
   blobKey: string,
   content: AsyncIterable<Uint8Array>,
-  { maxBytes, controller }: { maxBytes: number; controller: AbortController },
+  {
+    maxBytes,
+    controller,
+    hashing = 'main-thread',
+  }: { maxBytes: number; controller: AbortController; hashing?: LeafHashing | undefined },
 ): Promise<OnePassFile> {
   const toBlob = new PushQueue<Uint8Array>(chunkWeight)
   const dag = BalancedDagFrontier.empty()
@@ -55,7 +71,9 @@ export async function storeFileOnePass(
       innerNodes.push(node)
     }
   }
-  const hasher = new RawLeafHasher(LEAF_BYTES.v1, (leaf) => keep(dag.addLeaf(leaf.digest, leaf.size)))
+  const onLeaf = (leaf: RawLeaf) => keep(dag.addLeaf(leaf.digest, leaf.size))
+  const pooled = hashing === 'thread-pool' ? new ThreadPoolLeafHasher(LEAF_BYTES.v1, onLeaf) : undefined
+  const hasher = pooled ?? new RawLeafHasher(LEAF_BYTES.v1, onLeaf)
   let storeFailure: { error: unknown } | undefined
   const stored = blobs.put(blobKey, toBlob, { signal: controller.signal })
   stored.catch((error: unknown) => {
@@ -71,9 +89,13 @@ export async function storeFileOnePass(
       if (head.length < SNIFF_BYTES) head = withHead(head, chunk)
       hasher.update(chunk)
       toBlob.push(chunk)
-      if (toBlob.queuedWeight > BLOB_FEED_AHEAD_BYTES) await toBlob.drain(BLOB_FEED_AHEAD_BYTES / 2)
+      // reading waits while the store, or the thread pool's hashing, lags too far behind
+      const storeLags = toBlob.queuedWeight > BLOB_FEED_AHEAD_BYTES
+      if (storeLags || pooled?.behind)
+        await Promise.all([storeLags && toBlob.drain(BLOB_FEED_AHEAD_BYTES / 2), pooled?.behind && pooled.caughtUp()])
     }
     hasher.finish()
+    await pooled?.delivered()
     const { root, nodes } = dag.close()
     keep(nodes)
     toBlob.end()
@@ -84,7 +106,7 @@ export async function storeFileOnePass(
     const cause = storeFailure ? storeFailure.error : error
     toBlob.fail(cause)
     controller.abort(cause)
-    await stored.catch(() => {})
+    await Promise.all([stored.catch(() => {}), pooled?.abandon()])
     throw cause
   }
 }
