@@ -1,8 +1,19 @@
+import { createHash } from 'node:crypto'
 import { type ChangeFeed, FACT_CHANGES, type FactChange } from '@pinfold/interface'
 import type { Queryable } from './queryable.js'
 
-/** The channel every instance on one database listens on. */
+/** The channel every instance whose tables are in the `public` schema listens on. */
 export const CHANGE_CHANNEL = 'pinfold_fact_changes'
+
+/**
+ * The channel of the instances whose tables are in `schema`. A notification reaches every session
+ * of the database, whatever its schema, so deployments sharing one database in schemas of their own
+ * would otherwise drop each other's caches (CI's test files did, each in a fresh schema).
+ */
+export function changeChannelOf(schema: string): string {
+  if (schema === 'public') return CHANGE_CHANNEL
+  return `${CHANGE_CHANNEL}_${createHash('sha256').update(schema).digest('hex').slice(0, 16)}`
+}
 /** How long a dropped listening connection waits before connecting again. */
 const RECONNECT_MS = 1000
 
@@ -26,7 +37,7 @@ export interface PostgresChangeFeed extends ChangeFeed {
 }
 
 /**
- * Changes announced with PostgreSQL's `NOTIFY` on one channel, heard by every instance with
+ * Changes announced with PostgreSQL's `NOTIFY` on the schema's channel ({@link changeChannelOf}), heard by every instance with
  * `LISTEN` on a connection of its own. When that connection drops, subscribers are told `lost`
  * (notifications sent meanwhile are gone) and it reconnects after a second, telling them `lost`
  * again once listening, since changes may have happened while it was away.
@@ -35,6 +46,8 @@ export async function createPostgresChangeFeed({
   client,
   connect,
 }: PostgresChangeFeedOptions): Promise<PostgresChangeFeed> {
+  const { rows } = await client.query('select current_schema() as schema')
+  const channel = changeChannelOf(String(rows[0]?.schema ?? 'public'))
   const listeners = new Set<(change: FactChange | 'lost') => void>()
   const tell = (change: FactChange | 'lost') => {
     for (const listener of listeners) listener(change)
@@ -45,8 +58,9 @@ export async function createPostgresChangeFeed({
 
   async function listen(): Promise<void> {
     const opened = await connect()
-    opened.on('notification', ({ channel, payload }) => {
-      if (channel !== CHANGE_CHANNEL) return
+    opened.on('notification', (message) => {
+      if (message.channel !== channel) return
+      const { payload } = message
       // an unknown payload (a newer version's change) drops everything rather than nothing
       tell(FACT_CHANGES.includes(payload as FactChange) ? (payload as FactChange) : 'lost')
     })
@@ -58,7 +72,7 @@ export async function createPostgresChangeFeed({
     }
     opened.on('error', dropped)
     opened.on('end', dropped)
-    await opened.query(`listen ${CHANGE_CHANNEL}`)
+    await opened.query(`listen ${channel}`)
     connection = opened
     if (closed) await opened.end()
   }
@@ -75,7 +89,7 @@ export async function createPostgresChangeFeed({
   await listen()
   return {
     async publish(change) {
-      await client.query('select pg_notify($1, $2)', [CHANGE_CHANNEL, change])
+      await client.query('select pg_notify($1, $2)', [channel, change])
     },
     subscribe(listener) {
       listeners.add(listener)

@@ -15,6 +15,7 @@
 
 export {
   CHANGE_CHANNEL,
+  changeChannelOf,
   createPostgresChangeFeed,
   type NotificationConnection,
   type PostgresChangeFeed,
