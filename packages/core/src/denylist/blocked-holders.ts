@@ -16,10 +16,10 @@ const MAX_FILE_IDS = 100
  * store gives it (`AddDenyRuleOptions.blockedNotices`). One page keeps that transaction bounded:
  * past a full page the held-content scan, which every instance's reload hands the new rule, reads
  * the holders a page at a time and skips those recorded here. The last tenant of a full page may
- * hold more on the next, so it is left to the scan too, which tells it once with all its files. Only a rule that names a CID and
- * blocks its root can be looked up (by the root's multihash, whatever the CID's spelling); a path
- * rule blocks only a path below, an allow rule blocks nothing, and a double-hashed rule names no
- * CID to look up.
+ * hold more on the next, so it is left to the scan too, which tells it once with all its files.
+ * Only a rule that names a CID and blocks its root can be looked up (by the root's multihash,
+ * whatever the CID's spelling); a path rule blocks only a path below, an allow rule blocks
+ * nothing, and a double-hashed rule names no CID to look up.
  */
 export async function blockedHolderNotices(
   ctx: Pick<ServiceContext, 'records' | 'denyHolderPage'>,
