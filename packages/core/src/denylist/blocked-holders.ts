@@ -1,13 +1,11 @@
-import type { BlockedNotice, FileRecord } from '@pinfold/interface'
+import type { BlockedNotice } from '@pinfold/interface'
 import { contentBlockedFacts } from '../events/content-blocked.js'
 import { type OperatorCaller, operatorEvent } from '../events/new-event.js'
 import type { ServiceContext } from '../service/context.js'
 import { OPERATOR_LIST } from './api.js'
+import { holderEntries, straddlingTenant } from './holder-entries.js'
 import { pathMatches } from './path-spec.js'
 import type { DenyRule } from './rule.js'
-
-/** File ids one entry names at most. */
-const MAX_FILE_IDS = 100
 
 /**
  * The `content.blocked` notices an operator rule being added owes the tenants whose stored content
@@ -32,22 +30,9 @@ export async function blockedHolderNotices(
   if (rule.allow || target.kind !== 'ipfs' || !pathMatches(target.path, '')) return []
   const multihash = Buffer.from(target.key, 'latin1')
   const holders = await ctx.records.blocks.listRootHolders(multihash, ctx.denyHolderPage, { signal })
-  const straddling = holders.length === ctx.denyHolderPage ? holders.at(-1)!.tenantId : undefined
-  const byTenantAndCid = new Map<string, FileRecord[]>()
-  for (const file of holders) {
-    if (file.tenantId === straddling) continue
-    const key = JSON.stringify([file.tenantId, file.cid])
-    const files = byTenantAndCid.get(key)
-    if (files) files.push(file)
-    else byTenantAndCid.set(key, [file])
-  }
-  return [...byTenantAndCid.values()].map((files) => {
-    const { tenantId, cid } = files[0]!
-    const facts = contentBlockedFacts(cid, { list: OPERATOR_LIST }, 'rule', {
-      ruleId,
-      rule: rule.text,
-      fileIds: files.slice(0, MAX_FILE_IDS).map((file) => file.id),
-    })
+  const straddling = straddlingTenant(holders, ctx.denyHolderPage)
+  return holderEntries(holders.filter((file) => file.tenantId !== straddling)).map(({ tenantId, cid, fileIds }) => {
+    const facts = contentBlockedFacts(cid, { list: OPERATOR_LIST }, 'rule', { ruleId, rule: rule.text, fileIds })
     return { tenantId, cid, list: OPERATOR_LIST, event: operatorEvent(operator, tenantId, facts) }
   })
 }

@@ -7,12 +7,12 @@ import { systemEvent } from '../events/new-event.js'
 import type { ServiceContext } from '../service/context.js'
 import { parseAnyCid } from './any-cid.js'
 import { OPERATOR_LIST } from './api.js'
+import type { DenyMatch } from './denylists.js'
 import type { HeldContentOperations, HeldContentScanOptions } from './held-content-api.js'
+import { holderEntries, MAX_FILE_IDS, straddlingTenant } from './holder-entries.js'
 import { pathMatches } from './path-spec.js'
 import type { DenyRule } from './rule.js'
 
-/** File ids one entry names at most. */
-const MAX_FILE_IDS = 100
 /** Plain rules waiting for their holder lookup; past it one pass over every root does the same work. */
 const MAX_QUEUED_LOOKUPS = 10_000
 /** After a failed page or lookup, the wait before it is tried again. */
@@ -39,12 +39,6 @@ function namedInOneEntry(files: readonly FileRecord[]): FileRecord[] {
     counts.set(file.cid, seen)
     return seen <= MAX_FILE_IDS
   })
-}
-
-function groupInto<T>(groups: Map<string, T[]>, key: string, item: T): void {
-  const group = groups.get(key)
-  if (group) group.push(item)
-  else groups.set(key, [item])
 }
 
 /**
@@ -95,26 +89,26 @@ export function createHeldContentScan(ctx: HeldContentSettings): HeldContentOper
 
   /** Tells the tenants of these files whose root a rule now blocks (each CID spelling checked on its own). */
   async function tell(holders: readonly FileRecord[]): Promise<void> {
-    const byCid = new Map<string, FileRecord[]>()
-    for (const file of holders) groupInto(byCid, file.cid, file)
-    const notices: BlockedNotice[] = []
-    for (const [cid, files] of byCid) {
-      const parsedCid = parsed(cid)
-      const match = parsedCid && ctx.deny.lists.check({ namespace: 'ipfs', cid: parsedCid })
-      if (!match) continue
-      const byTenant = new Map<string, FileRecord[]>()
-      for (const file of files) groupInto(byTenant, file.tenantId, file)
-      for (const [tenantId, own] of byTenant) {
-        const fileIds = own.slice(0, MAX_FILE_IDS).map((file) => file.id)
-        const facts = contentBlockedFacts(cid, match, 'scan', { fileIds })
-        notices.push({
-          tenantId,
-          cid,
-          list: match.list,
-          line: match.line,
-          event: systemEvent(tenantId, facts, COMPONENT),
-        })
+    const matches = new Map<string, DenyMatch | undefined>()
+    const matchOf = (cid: string) => {
+      if (!matches.has(cid)) {
+        const parsedCid = parsed(cid)
+        matches.set(cid, parsedCid && ctx.deny.lists.check({ namespace: 'ipfs', cid: parsedCid }))
       }
+      return matches.get(cid)
+    }
+    const notices: BlockedNotice[] = []
+    for (const { tenantId, cid, fileIds } of holderEntries(holders)) {
+      const match = matchOf(cid)
+      if (!match) continue
+      const facts = contentBlockedFacts(cid, match, 'scan', { fileIds })
+      notices.push({
+        tenantId,
+        cid,
+        list: match.list,
+        line: match.line,
+        event: systemEvent(tenantId, facts, COMPONENT),
+      })
     }
     if (notices.length === 0) return
     noticesRecorded += (await ctx.records.denyRules.recordBlockedNotices(notices)).length
@@ -134,7 +128,7 @@ export function createHeldContentScan(ctx: HeldContentSettings): HeldContentOper
       const page = await ctx.records.blocks.listRootHolders(multihash, pageSize, { after })
       const files = [...carried, ...page.filter((file) => spelling === undefined || file.cid === spelling)]
       const more = page.length === pageSize
-      const last = more ? page.at(-1)!.tenantId : undefined
+      const last = straddlingTenant(page, pageSize)
       carried = namedInOneEntry(files.filter((file) => file.tenantId === last))
       await tell(files.filter((file) => file.tenantId !== last))
       if (!more) return
